@@ -1,0 +1,431 @@
+/*
+ * bk_alg_pa.c
+ *	  Passive-Aggressive learners of paper 000 (Wang and Vucetic, "Online
+ *	  Passive-Aggressive Algorithms on a Budget", AISTATS 2010):
+ *
+ *	  PA-I (eq. 1-3): w_{t+1} = argmin 1/2 ||w - w_t||^2 + C H(w; x_t, y_t),
+ *	      closed form w_t + tau y_t Phi(x_t), tau = min(C, H / k(x_t, x_t)).
+ *	  PA^R (eq. 13-15): the ramp loss; the same step, taken only when
+ *	      |f_t(x_t)| <= 1.
+ *	  BPA (eq. 6-9, Algorithm 1): when the budget B is full, the step must
+ *	      also remove one of the B + 1 candidates r (the B SVs and x_t),
+ *	      projecting it onto a set S of the remaining SVs:
+ *	          w = w_t - alpha_r Phi(x_r) + sum_{i in S} beta_i Phi(x_i),
+ *	          beta = alpha_r K^-1 k_r + tau y_t K^-1 k_t                  (9)
+ *	      and r* = argmin_r Q(w^r) (eq. 7), with S = {t} (BPA-S, eq. 12),
+ *	      {t} u NN(r) (BPA-NN, §3.1.3) or all others (BPA-P, §3.1.2).
+ *	  BPA^R (eq. 18-19): the ramp-loss versions, updating only when
+ *	      |f_t(x_t)| <= 1.
+ *
+ *	  Q(w^r) in closed form.  For r != t, x_t is in S, so K^-1 k_t is the
+ *	  unit vector of t and (K^-1 k_r)^T k_t = k_rt: eq. 9 gives the same
+ *	  tau = min(C, H / k_tt) for every r, the new margin is
+ *	  y_t f_t(x_t) + tau k_tt for every r, and
+ *	      ||w^r - w_t||^2 = alpha_r^2 D_r + tau^2 k_tt,
+ *	      D_r = k_rr - k_r^T K^-1 k_r,
+ *	  the squared feature-space distance from Phi(x_r) to span(S).  The
+ *	  candidates differ only by alpha_r^2 D_r.  For r = t (alpha_t = 0: do
+ *	  not add x_t) S is the variant's set without t: BPA-S leaves w as it
+ *	  is (Q = C H), BPA-NN takes a PA step on x_t's nearest SV and BPA-P
+ *	  projects x_t onto all SVs, as Projectron does.
+ *
+ *	  Under the ramp loss the update is made only when -1 <= y_t f_t <= 1,
+ *	  where the ramp and hinge losses agree, and the step keeps the margin
+ *	  above -1, so Q is the same expression for both losses.
+ */
+#include "bk_internal.h"
+
+#include <math.h>
+
+/*
+ * A new vector closer than this (relative squared feature-space distance)
+ * to the span of the SVs would make the kernel matrix numerically
+ * singular: BPA-P projects it onto the SVs instead of adding it.
+ */
+#define BK_SPAN_TOL 1e-8
+/* a 2 x 2 kernel matrix with det below this (relative) is singular */
+#define BK_DET_TOL 1e-12
+
+/*
+ * The loss that triggers an update, or 0 for no update: the hinge loss
+ * H = max(0, 1 - y f) (eq. 1), and for the ramp loss only inside the
+ * margin band |f| <= 1 (eq. 15, 19).
+ */
+static double
+update_loss(const BkParams *p, const BkRow *row)
+{
+	double		loss = 1.0 - row->y * row->f;
+
+	if (loss <= 0.0)
+		return 0.0;
+	if (p->loss == BK_LOSS_RAMP && fabs(row->f) > 1.0)
+		return 0.0;
+	/* Phi(x_t) = 0 (zero vector, linear kernel): no step can help */
+	if (row->ktt <= 0.0)
+		return 0.0;
+	return loss;
+}
+
+/* Q(w) = 1/2 ||w - w_t||^2 + C H(w) for a step of squared length sq
+ * that raises the margin by gain (eq. 1). */
+static double
+objective(double C, double loss, double sq, double gain)
+{
+	double		h = loss - gain;
+
+	return 0.5 * sq + C * (h > 0.0 ? h : 0.0);
+}
+
+/* PA step along a direction with squared norm q: tau = min(C, H / q) */
+static double
+pa_tau(double C, double loss, double q)
+{
+	double		t = loss / q;
+
+	return t < C ? t : C;
+}
+
+/* k(x_r, x_n) from the cached squared distance of BPA-NN's bookkeeping */
+static double
+kernel_from_dist2(const BkParams *p, double d2, double sqa, double sqb)
+{
+	if (p->kernel == BK_KERNEL_RBF)
+		return exp(-p->gamma * d2);
+	return BkKernelFromDot(p, 0.5 * (sqa + sqb - d2), sqa, sqb);
+}
+
+/* Add x_t as a new SV with coefficient y tau (eq. 3). */
+static void
+append_new(BkModel *m, BkMachine *mach, const BkRow *row, double coef)
+{
+	BkMachineAppend(mach, m->dim, row->x, row->sqx, coef);
+	if (mach->has_nearest)
+		BkNearestOnAppend(mach, row->dots);
+}
+
+/*
+ * PA-I / PA^R, unbudgeted (eq. 3, 15): x_t joins the SVs with
+ * alpha_t = y_t min(C, H / k_tt).
+ */
+bool
+BkPaStep(BkModel *m, BkMachine *mach, const BkRow *row)
+{
+	double		loss = update_loss(&m->params, row);
+
+	if (loss == 0.0)
+		return false;
+	if (!BkMachineReserve(&m->env, mach, m->dim, (int) m->params.max_sv))
+		BkRaise(&m->env, BK_ERR_LIMIT,
+				"Raise max_sv, or use a budgeted algorithm such as \"bpa\".",
+				"algorithm \"%s\" reached max_sv = %lld support vectors",
+				BkAlgorithmName(&m->params), (long long) m->params.max_sv);
+	BkMachineAppend(mach, m->dim, row->x, row->sqx,
+					row->y * pa_tau(m->params.C, loss, row->ktt));
+	return true;
+}
+
+/* ------------------------------------------------------------------------
+ * BPA-S (§3.1.1, eq. 12): S = {t}.
+ * ------------------------------------------------------------------------
+ */
+static bool
+bpa_s_full(BkModel *m, BkMachine *mach, const BkRow *row, double loss)
+{
+	const BkParams *p = &m->params;
+	double		ktt = row->ktt;
+	double		tau = pa_tau(p->C, loss, ktt);
+	double		common = objective(p->C, loss, tau * tau * ktt, tau * ktt);
+	int			best = -1;
+	double		bestq = objective(p->C, loss, 0.0, 0.0);	/* r = t: w_t */
+	double		alpha;
+	double		beta;
+
+	for (int r = 0; r < mach->n_sv; r++)
+	{
+		double		a = mach->coef[r];
+		double		krt = row->krow[r];
+		double		d = BkKernelSelf(p, mach->sqnorm[r]) - krt * krt / ktt;
+		double		q = 0.5 * a * a * (d > 0.0 ? d : 0.0) + common;
+
+		if (q < bestq)
+		{
+			bestq = q;
+			best = r;
+		}
+	}
+	if (best < 0)
+		return false;
+
+	/* eq. 12: beta_t = alpha_r k_rt / k_tt + tau y_t */
+	alpha = mach->coef[best];
+	beta = alpha * row->krow[best] / ktt + tau * row->y;
+	BkMachineReplace(mach, m->dim, best, row->x, row->sqx, beta);
+	return true;
+}
+
+/* ------------------------------------------------------------------------
+ * BPA-NN (§3.1.3): S = {t} u NN(r), NN(r) the nearest SV of x_r.
+ * ------------------------------------------------------------------------
+ */
+
+/*
+ * Projection of Phi(x_r) onto span{Phi(x_n), Phi(x_t)}: coefficients
+ * (p_n, p_t) = K^-1 k_r with the 2 x 2 K of eq. 9 as §3.1.3 writes it;
+ * returns D_r = k_rr - k_r^T K^-1 k_r.  When Phi(x_n) and Phi(x_t) are
+ * (numerically) parallel the span is that of Phi(x_t) alone.
+ */
+static double
+nn_projection(const BkParams *p, const BkMachine *mach, const BkRow *row,
+			  int r, double *pn, double *pt)
+{
+	int			n = mach->nearest.idx[r];
+	double		krr = BkKernelSelf(p, mach->sqnorm[r]);
+	double		krt = row->krow[r];
+	double		ktt = row->ktt;
+	double		d;
+
+	if (n >= 0)
+	{
+		double		knn = BkKernelSelf(p, mach->sqnorm[n]);
+		double		knt = row->krow[n];
+		double		krn = kernel_from_dist2(p, mach->nearest.dist2[r],
+											mach->sqnorm[r], mach->sqnorm[n]);
+		double		det = knn * ktt - knt * knt;
+
+		if (det > BK_DET_TOL * knn * ktt)
+		{
+			*pn = (ktt * krn - knt * krt) / det;
+			*pt = (knn * krt - knt * krn) / det;
+			d = krr - (*pn * krn + *pt * krt);
+			return d > 0.0 ? d : 0.0;
+		}
+	}
+	*pn = 0.0;
+	*pt = krt / ktt;
+	d = krr - krt * krt / ktt;
+	return d > 0.0 ? d : 0.0;
+}
+
+static bool
+bpa_nn_full(BkModel *m, BkMachine *mach, const BkRow *row, double loss)
+{
+	const BkParams *p = &m->params;
+	double		ktt = row->ktt;
+	double		tau = pa_tau(p->C, loss, ktt);
+	double		common = objective(p->C, loss, tau * tau * ktt, tau * ktt);
+	double		d2;
+	int			nt;
+	double		qt = 0.0;
+	double		taut = 0.0;
+	double		bestq;
+	int			best = -1;
+	double		alpha,
+				pn,
+				pt;
+	int			n;
+
+	/*
+	 * r = t: a PA step on x_t's nearest SV n_t, i.e. Phi(x_t) projected on
+	 * Phi(x_n_t): direction squared norm q = k_{n_t t}^2 / k_{n_t n_t}.
+	 */
+	nt = BkNearestOf(mach, row->dots, row->sqx, -1, &d2);
+	if (nt >= 0)
+	{
+		double		knn = BkKernelSelf(p, mach->sqnorm[nt]);
+
+		if (knn > 0.0)
+			qt = row->krow[nt] * row->krow[nt] / knn;
+	}
+	if (qt > BK_SPAN_TOL * ktt)
+	{
+		taut = pa_tau(p->C, loss, qt);
+		bestq = objective(p->C, loss, taut * taut * qt, taut * qt);
+	}
+	else
+		bestq = objective(p->C, loss, 0.0, 0.0);
+
+	for (int r = 0; r < mach->n_sv; r++)
+	{
+		double		a = mach->coef[r];
+		double		q = 0.5 * a * a * nn_projection(p, mach, row, r, &pn, &pt) + common;
+
+		if (q < bestq)
+		{
+			bestq = q;
+			best = r;
+		}
+	}
+
+	if (best < 0)
+	{
+		if (taut == 0.0)
+			return false;
+		/* beta_{n_t} = tau y_t K^-1 k_t with K = k_{n_t n_t} (eq. 9) */
+		mach->coef[nt] += taut * row->y * row->krow[nt] /
+			BkKernelSelf(p, mach->sqnorm[nt]);
+		return true;
+	}
+
+	/* eq. 8-9: alpha_n += alpha_r p_n; x_t gets alpha_r p_t + tau y_t */
+	alpha = mach->coef[best];
+	(void) nn_projection(p, mach, row, best, &pn, &pt);
+	n = mach->nearest.idx[best];
+	if (n >= 0)
+		mach->coef[n] += alpha * pn;
+	BkMachineReplace(mach, m->dim, best, row->x, row->sqx,
+					 alpha * pt + tau * row->y);
+	BkNearestOnReplace(&m->env, mach, m->dim, best, row->dots, row->work);
+	return true;
+}
+
+/* ------------------------------------------------------------------------
+ * BPA-P (§3.1.2): S = all other candidates, with G = K^-1 of the B + 1.
+ * ------------------------------------------------------------------------
+ */
+
+/* Rebuild K^-1 from scratch every n_sv rank-one updates (O(B^2) amortised). */
+static void
+gram_maybe_refresh(BkModel *m, BkMachine *mach)
+{
+	mach->ginv.since_refresh++;
+	if (mach->ginv.since_refresh >= (uint64_t) mach->n_sv)
+		(void) BkGramRefresh(&m->env, &mach->ginv, &m->params, mach, m->dim);
+}
+
+static bool
+bpa_p_full(BkModel *m, BkMachine *mach, const BkRow *row, double loss)
+{
+	const BkParams *p = &m->params;
+	BkGramInverse *g = &mach->ginv;
+	double		ktt = row->ktt;
+	double		tau = pa_tau(p->C, loss, ktt);
+	double		common = objective(p->C, loss, tau * tau * ktt, tau * ktt);
+	double	   *a = row->work;
+	double		q = BkGramApply(g, row->krow, a);	/* a = K^-1 k_t */
+	double		s = ktt - q;	/* squared distance of Phi(x_t) to span */
+	double		taut = 0.0;
+	double		bestq;
+	int			best = -1;
+	int			n = mach->n_sv;
+	double		alpha,
+				grr,
+				beta;
+
+	/* r = t: project x_t onto all SVs, beta = tau y_t K^-1 k_t (eq. 9) */
+	if (q > BK_SPAN_TOL * ktt)
+	{
+		taut = pa_tau(p->C, loss, q);
+		bestq = objective(p->C, loss, taut * taut * q, taut * q);
+	}
+	else
+		bestq = objective(p->C, loss, 0.0, 0.0);
+
+	/*
+	 * r != t: D_r = 1 / G_rr with G the inverse kernel matrix of all B + 1
+	 * candidates; its diagonal is (K^-1)_rr + a_r^2 / s (bordering).  When
+	 * x_t is in the span of the SVs, adding it is not possible (G does not
+	 * exist) and only the projection of x_t is considered.
+	 */
+	if (s > BK_SPAN_TOL * ktt)
+	{
+		for (int r = 0; r < n; r++)
+		{
+			double		al = mach->coef[r];
+			double		gr = g->m[(size_t) r * g->cap + r] + a[r] * a[r] / s;
+			double		qr = 0.5 * al * al / gr + common;
+
+			if (qr < bestq)
+			{
+				bestq = qr;
+				best = r;
+			}
+		}
+	}
+
+	if (best < 0)
+	{
+		if (taut == 0.0)
+			return false;
+		for (int i = 0; i < n; i++)
+			mach->coef[i] += taut * row->y * a[i];
+		return true;
+	}
+
+	/*
+	 * Remove r: beta = alpha_r (-G_{.r} / G_rr) on the others (x_t
+	 * included) plus tau y_t on x_t; K_S^-1 follows from G by the Schur
+	 * complement.  O(B^2) in all.
+	 */
+	alpha = mach->coef[best];
+	BkGramBorder(g, a, s);		/* G, x_t at index n */
+	grr = g->m[(size_t) best * g->cap + best];
+	for (int i = 0; i < n; i++)
+		if (i != best)
+			mach->coef[i] -= alpha * g->m[(size_t) i * g->cap + best] / grr;
+	beta = -alpha * g->m[(size_t) n * g->cap + best] / grr + tau * row->y;
+	BkGramRemove(g, best);		/* x_t moves into slot best */
+	BkMachineReplace(mach, m->dim, best, row->x, row->sqx, beta);
+	gram_maybe_refresh(m, mach);
+	return true;
+}
+
+/*
+ * BPA-P while the budget is not full: the PA step of eq. 3, keeping K^-1 up
+ * to date.  A vector numerically inside the span of the SVs is not added
+ * (K would become singular); the same step is taken on its projection.
+ */
+static void
+bpa_p_fill(BkModel *m, BkMachine *mach, const BkRow *row, double tau)
+{
+	BkGramInverse *g = &mach->ginv;
+	double	   *a = row->work;
+	double		q = BkGramApply(g, row->krow, a);
+	double		s = row->ktt - q;
+
+	if (s > BK_SPAN_TOL * row->ktt)
+	{
+		BkGramBorder(g, a, s);
+		BkMachineAppend(mach, m->dim, row->x, row->sqx, tau * row->y);
+		gram_maybe_refresh(m, mach);
+	}
+	else
+	{
+		for (int i = 0; i < mach->n_sv; i++)
+			mach->coef[i] += tau * row->y * a[i];
+	}
+}
+
+/* Algorithm 1 of paper 000. */
+bool
+BkBpaStep(BkModel *m, BkMachine *mach, const BkRow *row)
+{
+	const BkParams *p = &m->params;
+	double		loss = update_loss(p, row);
+
+	if (loss == 0.0)
+		return false;
+
+	if (mach->n_sv < p->budget)
+	{
+		double		tau = pa_tau(p->C, loss, row->ktt);
+
+		if (p->variant == BK_VARIANT_P)
+			bpa_p_fill(m, mach, row, tau);
+		else
+			append_new(m, mach, row, tau * row->y);
+		return true;
+	}
+
+	mach->maintenance++;
+	m->maintenance++;
+	switch (p->variant)
+	{
+		case BK_VARIANT_S:
+			return bpa_s_full(m, mach, row, loss);
+		case BK_VARIANT_NN:
+			return bpa_nn_full(m, mach, row, loss);
+		case BK_VARIANT_P:
+			return bpa_p_full(m, mach, row, loss);
+	}
+	BkRaise(&m->env, BK_ERR_INTERNAL, NULL, "unknown BPA variant %d", p->variant);
+}

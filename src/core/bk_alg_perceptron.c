@@ -1,0 +1,25 @@
+/*
+ * bk_alg_perceptron.c
+ *	  The kernel perceptron (Rosenblatt 1958), the memory-unbounded
+ *	  baseline of papers 000-003: on a mistake, y_t f_t(x_t) <= 0, add x_t
+ *	  with coefficient y_t.  Unbudgeted, so capped by max_sv: reaching the
+ *	  cap is an error rather than a silently different algorithm.
+ */
+#include "bk_internal.h"
+
+bool
+BkPerceptronStep(BkModel *m, BkMachine *mach, const BkRow *row)
+{
+	if (row->y * row->f > 0.0)
+		return false;
+	/* Phi(x) = 0 (a zero vector under the linear kernel) adds nothing */
+	if (row->ktt <= 0.0)
+		return false;
+	if (!BkMachineReserve(&m->env, mach, m->dim, (int) m->params.max_sv))
+		BkRaise(&m->env, BK_ERR_LIMIT,
+				"Raise max_sv, or use a budgeted algorithm such as \"bpa\".",
+				"algorithm \"%s\" reached max_sv = %lld support vectors",
+				BkAlgorithmName(&m->params), (long long) m->params.max_sv);
+	BkMachineAppend(mach, m->dim, row->x, row->sqx, row->y);
+	return true;
+}

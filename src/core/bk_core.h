@@ -1,0 +1,305 @@
+/*
+ * bk_core.h
+ *	  Public interface of the budgetkernel learning core.
+ *
+ * The core is plain C99: it includes no PostgreSQL header and never calls
+ * the server.  Memory, error reporting and interrupt checks go through the
+ * hooks of a BkEnv that the caller supplies (in the server: palloc, ereport
+ * and CHECK_FOR_INTERRUPTS; in a test or benchmark program: malloc and
+ * print-and-exit).  This is the only header the PostgreSQL layer includes.
+ */
+#ifndef BK_CORE_H
+#define BK_CORE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* ------------------------------------------------------------------------
+ * Environment: allocation, errors, interrupts
+ * ------------------------------------------------------------------------
+ */
+
+/* Error classes; the caller maps them to its own codes (SQLSTATEs). */
+typedef enum BkErrCode
+{
+	BK_ERR_PARAM = 1,			/* invalid parameter (22023) */
+	BK_ERR_DATA = 2,			/* invalid input data: NaN, dimensions (22000) */
+	BK_ERR_NULL_VALUE = 3,		/* NULL where a value is needed (22004) */
+	BK_ERR_LIMIT = 4,			/* size limit exceeded (54000) */
+	BK_ERR_CORRUPT = 5,			/* bytes are not a valid model (22P03 / XX001) */
+	BK_ERR_VERSION = 6,			/* model written by a newer format (0A000) */
+	BK_ERR_NUMERIC = 7,			/* numerical failure (22000) */
+	BK_ERR_INTERNAL = 8			/* a bug (XX000) */
+} BkErrCode;
+
+typedef struct BkEnv
+{
+	/* zero-filled memory; never returns NULL (reports an error instead) */
+	void	   *(*alloc) (void *ctx, size_t size);
+	/* grow a block from alloc; never returns NULL */
+	void	   *(*realloc) (void *ctx, void *ptr, size_t size);
+	void		(*free) (void *ctx, void *ptr);
+	/* report an error; must not return (longjmp, exit, ereport) */
+	void		(*error) (void *ctx, BkErrCode code, const char *message,
+						  const char *detail);
+	/* called in long loops; may be NULL */
+	void		(*check_interrupts) (void *ctx);
+	/* largest single allocation the caller can serve */
+	size_t		max_alloc;
+	void	   *ctx;
+} BkEnv;
+
+/* ------------------------------------------------------------------------
+ * Enumerations.  The numeric values are stored in models: never renumber.
+ * ------------------------------------------------------------------------
+ */
+typedef enum BkAlgorithm
+{
+	BK_ALG_PERCEPTRON = 1,		/* kernel perceptron, unbudgeted */
+	BK_ALG_PA = 2,				/* PA-I / PA^R (paper 000 eq. 3, 15), unbudgeted */
+	BK_ALG_BPA = 3				/* budgeted PA (paper 000 §3-4) */
+} BkAlgorithm;
+
+typedef enum BkKernelType
+{
+	BK_KERNEL_RBF = 1,			/* exp(-gamma ||x - x'||^2) */
+	BK_KERNEL_LINEAR = 2,		/* x . x' */
+	BK_KERNEL_POLY = 3			/* (gamma x . x' + coef0)^degree */
+} BkKernelType;
+
+typedef enum BkLoss
+{
+	BK_LOSS_HINGE = 1,
+	BK_LOSS_RAMP = 2
+} BkLoss;
+
+typedef enum BkVariant
+{
+	BK_VARIANT_S = 1,			/* BPA-Simple, eq. 12 */
+	BK_VARIANT_NN = 2,			/* BPA-Nearest-Neighbour, §3.1.3 */
+	BK_VARIANT_P = 3			/* BPA-Projecting, eq. 8-9 */
+} BkVariant;
+
+/* ------------------------------------------------------------------------
+ * Parameters
+ * ------------------------------------------------------------------------
+ */
+
+/* Parameter ids, stored in models: never renumber. */
+typedef enum BkParamId
+{
+	BK_P_ALGORITHM = 1,
+	BK_P_BUDGET = 2,
+	BK_P_KERNEL = 3,
+	BK_P_GAMMA = 4,
+	BK_P_DEGREE = 5,
+	BK_P_COEF0 = 6,
+	BK_P_C = 7,
+	BK_P_LOSS = 8,
+	BK_P_VARIANT = 9,
+	BK_P_SEED = 10,
+	BK_P_MAX_SV = 11,
+	BK_P_MAX_ID = 11
+} BkParamId;
+
+typedef struct BkParams
+{
+	int			algorithm;		/* BkAlgorithm */
+	int			kernel;			/* BkKernelType */
+	int			loss;			/* BkLoss */
+	int			variant;		/* BkVariant */
+	int64_t		budget;			/* B: most SVs kept (budgeted learners) */
+	int64_t		max_sv;			/* safety cap of unbudgeted learners */
+	int64_t		degree;			/* poly kernel */
+	double		gamma;			/* rbf / poly kernel; 0 = 1/dim until resolved */
+	double		coef0;			/* poly kernel */
+	double		C;				/* PA aggressiveness */
+	uint64_t	seed;			/* PRNG seed */
+	uint32_t	given;			/* bit (1 << id): set explicitly by the user */
+} BkParams;
+
+/* What the caller found in its parameter document for one key. */
+typedef enum BkParamInputType
+{
+	BK_IN_NUMBER,
+	BK_IN_STRING,
+	BK_IN_OTHER					/* boolean, null, array, object */
+} BkParamInputType;
+
+typedef struct BkParamInput
+{
+	BkParamInputType type;
+	double		number;			/* BK_IN_NUMBER */
+	const char *string;			/* BK_IN_STRING (NUL-terminated) */
+	const char *type_name;		/* BK_IN_OTHER: "boolean", "null", ... */
+} BkParamInput;
+
+/* One parameter as shown to the user (bk_info), defaults filled in. */
+typedef struct BkParamValue
+{
+	const char *key;
+	bool		is_string;
+	bool		is_integer;
+	const char *string;			/* is_string */
+	double		number;			/* !is_string */
+} BkParamValue;
+
+#define BK_ERRMSG_LEN 512
+
+extern void BkParamsInit(BkParams *p);
+
+/*
+ * Set one key.  Returns false and a message naming the key and what is
+ * allowed on an unknown key, a wrong type or an out-of-range value.
+ */
+extern bool BkParamsSet(BkParams *p, const char *key, const BkParamInput *in,
+						char *err, size_t errlen);
+
+/*
+ * After all keys: reject keys that do not apply to the chosen algorithm or
+ * kernel, fill in defaults and resolve gamma's default (1/dim).
+ */
+extern bool BkParamsFinish(BkParams *p, int dim, char *err, size_t errlen);
+
+/* The parameters that apply to p's algorithm, defaults filled in. */
+extern int	BkParamsList(const BkParams *p, BkParamValue *out, int maxout);
+#define BK_MAX_PARAM_VALUES 32
+
+extern const char *BkAlgorithmName(const BkParams *p);	/* e.g. "bpa" */
+extern bool BkParamsBudgeted(const BkParams *p);
+
+/* ------------------------------------------------------------------------
+ * Limits
+ * ------------------------------------------------------------------------
+ */
+#define BK_MAX_DIM			(1 << 24)
+#define BK_MAX_BUDGET		(1 << 20)
+#define BK_DEFAULT_BUDGET	100
+#define BK_DEFAULT_MAX_SV	10000
+#define BK_MAX_CLASSES		2	/* binary learners; one-vs-rest comes later */
+
+/* ------------------------------------------------------------------------
+ * Models (the learner state; training and scoring use the same struct)
+ * ------------------------------------------------------------------------
+ */
+
+/* Cached nearest neighbour of every SV (BPA-NN bookkeeping, §3.1.3). */
+typedef struct BkNearest
+{
+	int32_t    *idx;			/* nearest other SV, -1 if none */
+	double	   *dist2;			/* squared Euclidean distance to it */
+} BkNearest;
+
+/* Inverse kernel matrix of the SVs, kept by rank-one updates (BPA-P). */
+typedef struct BkGramInverse
+{
+	int			n;				/* order (== n_sv between rows) */
+	int			cap;			/* allocated order */
+	double	   *m;				/* cap x cap, row-major, upper n x n used */
+	uint64_t	since_refresh;	/* updates since the last refactorisation */
+} BkGramInverse;
+
+/* One kernel expansion f(x) = sum_i coef_i k(sv_i, x). */
+typedef struct BkMachine
+{
+	int			n_sv;
+	int			capacity;		/* rows allocated in sv / sqnorm / coef */
+	int			n_coef;			/* coefficients per SV (1 for binary) */
+	double	   *sv;				/* capacity x dim, row-major */
+	double	   *sqnorm;			/* ||sv_i||^2 */
+	double	   *coef;			/* capacity x n_coef */
+	bool		has_nearest;
+	BkNearest	nearest;
+	bool		has_ginv;
+	BkGramInverse ginv;
+	uint64_t	updates;		/* rows that changed this machine */
+	uint64_t	maintenance;	/* budget-maintenance steps */
+} BkMachine;
+
+typedef struct BkRng
+{
+	uint64_t	s[4];			/* xoshiro256** state */
+} BkRng;
+
+typedef struct BkModel
+{
+	BkEnv		env;
+	BkParams	params;			/* finished: defaults filled in */
+	int			dim;
+	int			n_classes;		/* labels in order of first appearance */
+	int64_t		classes[BK_MAX_CLASSES];
+	int			n_machines;
+	BkMachine  *machines;
+	BkRng		rng;
+	bool		training;		/* allocated for training (capacity, scratch) */
+	uint64_t	rows_seen;		/* rows learned from (not skipped) */
+	uint64_t	rows_skipped;	/* rows with a NULL label or NULL features */
+	uint64_t	rows_updated;	/* rows that changed the model */
+	uint64_t	mistakes;		/* online mistakes: predicted before learning */
+	uint64_t	maintenance;	/* budget-maintenance steps, all machines */
+	/* scratch, not part of the model's value */
+	double	   *scratch;		/* kernel row etc. */
+	size_t		scratch_len;
+} BkModel;
+
+/*
+ * Bytes a training state needs for these parameters and dimension;
+ * false if the size overflows or exceeds limit (error message in err).
+ */
+extern bool BkModelCheckSize(const BkParams *p, int dim, size_t limit,
+							 char *err, size_t errlen);
+
+/* A new, empty model for training (params must be finished). */
+extern BkModel *BkModelCreate(const BkEnv *env, const BkParams *p, int dim);
+
+/* Learn one row; x has m->dim finite values (the caller checks). */
+extern void BkModelLearn(BkModel *m, const double *x, int64_t label);
+
+/* Count a skipped row (NULL label or features). */
+extern void BkModelSkip(BkModel *m);
+
+/*
+ * Signed score: f(x) of the binary machine, positive for classes[1].
+ * 0 when the model has fewer than two classes.
+ */
+extern double BkModelDecision(BkModel *m, const double *x);
+
+/* Predicted label; false when the model has no class at all. */
+extern bool BkModelPredict(BkModel *m, const double *x, int64_t *label);
+
+/* Index of the first non-finite value, or -1. */
+extern int	BkFirstNonFinite(const double *x, int n);
+
+extern void BkModelFree(BkModel *m);
+
+/* ------------------------------------------------------------------------
+ * Binary format (little-endian, CRC-32C; see doc/format.md)
+ * ------------------------------------------------------------------------
+ */
+#define BK_FORMAT_VERSION 1
+
+/* Encoded size; false (and message) if it would exceed limit. */
+extern bool BkModelEncodedSize(const BkModel *m, size_t limit, size_t *size,
+							   char *err, size_t errlen);
+extern void BkModelEncode(const BkModel *m, uint8_t *buf, size_t size);
+
+/*
+ * Check that buf holds a well-formed model.  Never raises, never allocates,
+ * never reads outside buf[0..len).  On failure returns false with a message
+ * and the error class (BK_ERR_CORRUPT or BK_ERR_VERSION).
+ */
+extern bool BkFormatValidate(const uint8_t *buf, size_t len, char *err,
+							 size_t errlen, BkErrCode *code);
+
+/*
+ * Decode (validating first; invalid bytes are reported through env->error).
+ * for_training allocates room to go on learning up to the budget.
+ */
+extern BkModel *BkModelDecode(const BkEnv *env, const uint8_t *buf, size_t len,
+							  bool for_training);
+
+/* CRC-32C (Castagnoli), as used by the format. */
+extern uint32_t BkCrc32c(uint32_t crc, const void *data, size_t len);
+
+#endif							/* BK_CORE_H */

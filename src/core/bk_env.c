@@ -1,0 +1,102 @@
+/*
+ * bk_env.c
+ *	  Error reporting and checked allocation through the caller's hooks.
+ */
+#include "bk_internal.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+/*
+ * Format a message and hand it to the caller's error hook, which does not
+ * return (ereport in the server, longjmp or exit in a program).
+ */
+void
+BkRaise(const BkEnv *env, BkErrCode code, const char *detail,
+		const char *fmt,...)
+{
+	char		msg[BK_ERRMSG_LEN];
+	va_list		ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	env->error(env->ctx, code, msg, detail);
+	/* the hook must not return; stop here if it does */
+	abort();
+}
+
+bool
+BkMulSize(size_t a, size_t b, size_t *out)
+{
+	if (a != 0 && b > SIZE_MAX / a)
+		return false;
+	*out = a * b;
+	return true;
+}
+
+bool
+BkAddSize(size_t a, size_t b, size_t *out)
+{
+	if (b > SIZE_MAX - a)
+		return false;
+	*out = a + b;
+	return true;
+}
+
+/*
+ * n elements of elsize bytes, zero-filled; a size that overflows or exceeds
+ * what the caller can allocate is an error, never a short block.
+ */
+void *
+BkAllocArray(const BkEnv *env, size_t n, size_t elsize)
+{
+	size_t		size;
+
+	if (!BkMulSize(n, elsize, &size) || size > env->max_alloc)
+		BkRaise(env, BK_ERR_LIMIT, NULL,
+				"cannot allocate %zu elements of %zu bytes", n, elsize);
+	if (size == 0)
+		size = 1;
+	return env->alloc(env->ctx, size);
+}
+
+void *
+BkReallocArray(const BkEnv *env, void *ptr, size_t n, size_t elsize)
+{
+	size_t		size;
+
+	if (!BkMulSize(n, elsize, &size) || size > env->max_alloc)
+		BkRaise(env, BK_ERR_LIMIT, NULL,
+				"cannot allocate %zu elements of %zu bytes", n, elsize);
+	if (size == 0)
+		size = 1;
+	if (ptr == NULL)
+		return env->alloc(env->ctx, size);
+	return env->realloc(env->ctx, ptr, size);
+}
+
+void
+BkFree(const BkEnv *env, void *ptr)
+{
+	if (ptr != NULL)
+		env->free(env->ctx, ptr);
+}
+
+void
+BkCheckInterrupts(const BkEnv *env)
+{
+	if (env->check_interrupts != NULL)
+		env->check_interrupts(env->ctx);
+}
+
+int
+BkFirstNonFinite(const double *x, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (!isfinite(x[i]))
+			return i;
+	return -1;
+}

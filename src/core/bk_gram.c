@@ -1,0 +1,174 @@
+/*
+ * bk_gram.c
+ *	  The inverse of the kernel matrix of a machine's SVs, kept up to date
+ *	  by rank-one (bordering / Schur complement) updates, as BPA-P needs
+ *	  (paper 000 §3.1.2, after Cauwenberghs and Poggio 2000):
+ *
+ *	  adding a vector with kernel column k and k_tt, a = K^-1 k,
+ *	  s = k_tt - k.a (its squared feature-space distance to span(K)):
+ *
+ *	      [K  k ]^-1   [K^-1 + a a^T / s   -a / s]
+ *	      [k' ktt]   = [     -a^T / s        1 / s]
+ *
+ *	  removing index r from G = K^-1:
+ *
+ *	      K_{-r}^-1 = G_{-r,-r} - G_{-r,r} G_{r,-r} / G_rr
+ *
+ *	  Both are O(n^2).  Rounding accumulates over many updates, so the
+ *	  learner refactorises from scratch now and then (BkGramRefresh, a
+ *	  Cholesky factorisation and inverse through LAPACKE).
+ *
+ *	  Storage: cap x cap row-major, the leading n x n block used, both
+ *	  triangles kept.
+ */
+#include "bk_internal.h"
+
+#include <cblas.h>
+#include <lapacke.h>
+#include <string.h>
+
+#define M(g, i, j) ((g)->m[(size_t) (i) * (g)->cap + (j)])
+
+void
+BkGramInit(const BkEnv *env, BkGramInverse *g, int capacity)
+{
+	size_t		cells;
+
+	if (!BkMulSize((size_t) capacity, (size_t) capacity, &cells))
+		BkRaise(env, BK_ERR_LIMIT, NULL, "kernel matrix too large");
+	g->n = 0;
+	g->cap = capacity;
+	g->m = BkAllocArray(env, cells, sizeof(double));
+	g->since_refresh = 0;
+}
+
+double
+BkGramApply(const BkGramInverse *g, const double *k, double *a)
+{
+	if (g->n == 0)
+		return 0.0;
+	cblas_dsymv(CblasRowMajor, CblasUpper, g->n, 1.0, g->m, g->cap, k, 1,
+				0.0, a, 1);
+	return BkDot(k, a, g->n);
+}
+
+void
+BkGramBorder(BkGramInverse *g, const double *a, double s)
+{
+	int			n = g->n;
+
+	/* K^-1 + a a^T / s on the old block */
+	for (int i = 0; i < n; i++)
+	{
+		double		ai = a[i] / s;
+
+		for (int j = 0; j < n; j++)
+			M(g, i, j) += ai * a[j];
+		M(g, i, n) = -ai;
+		M(g, n, i) = -ai;
+	}
+	M(g, n, n) = 1.0 / s;
+	g->n = n + 1;
+}
+
+void
+BkGramRemove(BkGramInverse *g, int r)
+{
+	int			n = g->n;
+	int			last = n - 1;
+	double		grr = M(g, r, r);
+
+	/* Schur complement; row r stays untouched until the move below */
+	for (int i = 0; i < n; i++)
+	{
+		double		f;
+
+		if (i == r)
+			continue;
+		f = M(g, r, i) / grr;
+		for (int j = 0; j < n; j++)
+			if (j != r)
+				M(g, i, j) -= f * M(g, r, j);
+	}
+
+	/* the last index takes r's place */
+	if (r != last)
+	{
+		for (int j = 0; j < last; j++)
+		{
+			double		v;
+
+			if (j == r)
+				continue;
+			v = M(g, last, j);
+			M(g, r, j) = v;
+			M(g, j, r) = v;
+		}
+		M(g, r, r) = M(g, last, last);
+	}
+	g->n = last;
+}
+
+/*
+ * Recompute K^-1 from the SVs: K from one dsyrk and the kernel function,
+ * then LAPACKE dpotrf (Cholesky) and dpotri (inverse from the factor).
+ * Returns false, leaving g unchanged, if K is not numerically positive
+ * definite.
+ */
+bool
+BkGramRefresh(const BkEnv *env, BkGramInverse *g, const BkParams *p,
+			  const BkMachine *mach, int dim)
+{
+	int			n = mach->n_sv;
+	double	   *k;
+	lapack_int	info;
+
+	g->since_refresh = 0;
+	if (n == 0)
+	{
+		g->n = 0;
+		return true;
+	}
+	k = BkAllocArray(env, (size_t) n * n, sizeof(double));
+	cblas_dsyrk(CblasRowMajor, CblasUpper, CblasNoTrans, n, dim, 1.0,
+				mach->sv, dim, 0.0, k, n);
+	for (int i = 0; i < n; i++)
+	{
+		k[(size_t) i * n + i] = BkKernelSelf(p, mach->sqnorm[i]);
+		for (int j = i + 1; j < n; j++)
+		{
+			double		v = BkKernelFromDot(p, k[(size_t) i * n + j],
+											mach->sqnorm[i], mach->sqnorm[j]);
+
+			k[(size_t) i * n + j] = v;
+			k[(size_t) j * n + i] = v;
+		}
+	}
+	BkCheckInterrupts(env);
+
+	/* symmetric, so row- and column-major are the same matrix */
+	info = LAPACKE_dpotrf(LAPACK_COL_MAJOR, 'L', n, k, n);
+	if (info == 0)
+		info = LAPACKE_dpotri(LAPACK_COL_MAJOR, 'L', n, k, n);
+	if (info < 0)
+		BkRaise(env, BK_ERR_INTERNAL, NULL,
+				"LAPACKE argument %d is invalid", (int) -info);
+	if (info > 0)
+	{
+		BkFree(env, k);
+		return false;
+	}
+
+	/* column-major lower triangle = row-major upper: mirror it */
+	for (int i = 0; i < n; i++)
+		for (int j = i; j < n; j++)
+		{
+			double		v = k[(size_t) i * n + j];
+
+			M(g, i, j) = v;
+			M(g, j, i) = v;
+		}
+	g->n = n;
+	BkFree(env, k);
+	return true;
+}

@@ -1,0 +1,149 @@
+/*
+ * bk_internal.h
+ *	  Declarations shared between the modules of the learning core.
+ *	  Not included by the PostgreSQL layer.
+ */
+#ifndef BK_INTERNAL_H
+#define BK_INTERNAL_H
+
+#include "bk_core.h"
+
+#if defined(__GNUC__)
+#define BK_NORETURN __attribute__((noreturn))
+#define BK_PRINTF(a, b) __attribute__((format(printf, a, b)))
+#else
+#define BK_NORETURN
+#define BK_PRINTF(a, b)
+#endif
+
+/* ---- bk_env.c: errors and checked allocation ---- */
+extern void BkRaise(const BkEnv *env, BkErrCode code, const char *detail,
+					const char *fmt,...) BK_PRINTF(4, 5) BK_NORETURN;
+extern void *BkAllocArray(const BkEnv *env, size_t n, size_t elsize);
+extern void *BkReallocArray(const BkEnv *env, void *ptr, size_t n, size_t elsize);
+extern void BkFree(const BkEnv *env, void *ptr);
+extern void BkCheckInterrupts(const BkEnv *env);
+/* a * b and a + b with overflow detection */
+extern bool BkMulSize(size_t a, size_t b, size_t *out);
+extern bool BkAddSize(size_t a, size_t b, size_t *out);
+
+/* ---- bk_params.c ---- */
+typedef enum BkParamKind
+{
+	BK_KIND_INT = 1,
+	BK_KIND_REAL = 2,
+	BK_KIND_ENUM = 3
+} BkParamKind;
+
+/* A parameter as stored in the binary format. */
+typedef struct BkStoredParam
+{
+	uint16_t	id;
+	uint16_t	kind;
+	uint64_t	bits;			/* int64, double bits or enum value */
+} BkStoredParam;
+
+extern int	BkParamsToStored(const BkParams *p, BkStoredParam *out, int maxout);
+extern bool BkParamsFromStored(BkParams *p, const BkStoredParam *in, int n,
+							   char *err, size_t errlen);
+
+/* ---- bk_kernel.c ---- */
+extern double BkDot(const double *a, const double *b, int n);
+
+/* k(a, b) given a.b, ||a||^2 and ||b||^2 */
+extern double BkKernelFromDot(const BkParams *p, double dot, double sqa,
+							  double sqb);
+
+/* k(a, a) given ||a||^2 */
+extern double BkKernelSelf(const BkParams *p, double sq);
+
+/*
+ * dots[i] = sv_i . x for the n_sv SVs of a machine (one BLAS dgemv), then
+ * krow[i] = k(sv_i, x).
+ */
+extern void BkKernelRow(const BkParams *p, const BkMachine *mach, int dim,
+						const double *x, double sqx, double *dots,
+						double *krow);
+
+/* squared distance from the parts of ||a-b||^2 = |a|^2 + |b|^2 - 2 a.b */
+static inline double
+BkDist2(double dot, double sqa, double sqb)
+{
+	double		d = sqa + sqb - 2.0 * dot;
+
+	return d > 0.0 ? d : 0.0;
+}
+
+/* ---- bk_svstore.c: the SVs of one machine ---- */
+extern void BkMachineInit(const BkEnv *env, BkMachine *mach, int dim,
+						  int n_coef, int capacity);
+extern void BkMachineFree(const BkEnv *env, BkMachine *mach);
+/* make room for one more SV, growing up to limit; false if full */
+extern bool BkMachineReserve(const BkEnv *env, BkMachine *mach, int dim,
+							 int limit);
+/* append x (with ||x||^2) as a new SV with one coefficient; returns index */
+extern int	BkMachineAppend(BkMachine *mach, int dim, const double *x,
+							double sqx, double coef);
+/* overwrite slot r with x */
+extern void BkMachineReplace(BkMachine *mach, int dim, int r, const double *x,
+							 double sqx, double coef);
+extern double BkMachineScore(const BkMachine *mach, const double *krow);
+
+/* ---- bk_nearest.c: nearest-neighbour bookkeeping (paper 000 §3.1.3) ---- */
+extern void BkNearestInit(const BkEnv *env, BkMachine *mach, int capacity);
+/* the SV just appended at slot n_sv-1; dots = its dot with the others */
+extern void BkNearestOnAppend(BkMachine *mach, const double *dots);
+/* slot r was overwritten by a new vector; dots = new vector . old SVs */
+extern void BkNearestOnReplace(const BkEnv *env, BkMachine *mach, int dim,
+							   int r, const double *dots, double *work);
+/* nearest SV to a point given its dots with all SVs; -1 if none */
+extern int	BkNearestOf(const BkMachine *mach, const double *dots, double sqx,
+						int exclude, double *dist2);
+
+/* ---- bk_gram.c: inverse kernel matrix (paper 000 §3.1.2) ---- */
+extern void BkGramInit(const BkEnv *env, BkGramInverse *g, int capacity);
+/* a = K^-1 k for the current order n; returns k . a */
+extern double BkGramApply(const BkGramInverse *g, const double *k, double *a);
+/* grow to n+1 with a new SV whose kernel column is k, K^-1 k = a, Schur s */
+extern void BkGramBorder(BkGramInverse *g, const double *a, double s);
+/* remove index r by the Schur complement, moving the last index into r */
+extern void BkGramRemove(BkGramInverse *g, int r);
+/* recompute K^-1 from the SVs with LAPACKE; false if K is not PD */
+extern bool BkGramRefresh(const BkEnv *env, BkGramInverse *g,
+						  const BkParams *p, const BkMachine *mach, int dim);
+
+/* ---- bk_rng.c ---- */
+extern void BkRngSeed(BkRng *rng, uint64_t seed);
+extern uint64_t BkRngNext(BkRng *rng);
+extern double BkRngUniform(BkRng *rng);	/* [0, 1) */
+extern uint64_t BkRngBelow(BkRng *rng, uint64_t n);	/* [0, n) unbiased */
+
+/* ---- learners: one step on row (x, y) ---- */
+
+/* What a learner step gets about the current row. */
+typedef struct BkRow
+{
+	const double *x;
+	double		sqx;			/* ||x||^2 */
+	double		ktt;			/* k(x, x) */
+	double		y;				/* +1 / -1 */
+	double		f;				/* f_t(x) before the update */
+	double	   *dots;			/* x . sv_i */
+	double	   *krow;			/* k(x, sv_i) */
+	double	   *work;			/* scratch of the model */
+} BkRow;
+
+/* true if the step changed the machine */
+extern bool BkPerceptronStep(BkModel *m, BkMachine *mach, const BkRow *row);
+extern bool BkPaStep(BkModel *m, BkMachine *mach, const BkRow *row);
+extern bool BkBpaStep(BkModel *m, BkMachine *mach, const BkRow *row);
+
+/* machine layout each algorithm needs (for create, decode and validate) */
+extern int	BkModelMachines(const BkParams *p);
+extern bool BkModelNeedsNearest(const BkParams *p);
+extern bool BkModelNeedsGram(const BkParams *p);
+extern int	BkModelCapacity(const BkParams *p);	/* SV slots for training */
+extern size_t BkModelScratchLen(const BkParams *p, int capacity);
+extern void BkModelAllocMachines(BkModel *m, int capacity);
+
+#endif							/* BK_INTERNAL_H */

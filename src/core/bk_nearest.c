@@ -1,0 +1,123 @@
+/*
+ * bk_nearest.c
+ *	  Nearest-neighbour bookkeeping for BPA-NN (paper 000 §3.1.3): every SV
+ *	  keeps the index of its nearest other SV (Euclidean distance in input
+ *	  space, footnote 2) and the squared distance to it, so NN(r) is an O(1)
+ *	  look-up.  When an SV is replaced, only the SVs whose neighbour it was
+ *	  need a new search (one on average), so the expected cost is O(B).
+ *	  Ties go to the lowest index, so the bookkeeping is deterministic.
+ */
+#include "bk_internal.h"
+
+#include <cblas.h>
+
+void
+BkNearestInit(const BkEnv *env, BkMachine *mach, int capacity)
+{
+	mach->has_nearest = true;
+	mach->nearest.idx = BkAllocArray(env, (size_t) capacity, sizeof(int32_t));
+	mach->nearest.dist2 = BkAllocArray(env, (size_t) capacity, sizeof(double));
+}
+
+int
+BkNearestOf(const BkMachine *mach, const double *dots, double sqx,
+			int exclude, double *dist2)
+{
+	int			best = -1;
+	double		bestd = 0.0;
+
+	for (int j = 0; j < mach->n_sv; j++)
+	{
+		double		d;
+
+		if (j == exclude)
+			continue;
+		d = BkDist2(dots[j], mach->sqnorm[j], sqx);
+		if (best < 0 || d < bestd)
+		{
+			best = j;
+			bestd = d;
+		}
+	}
+	*dist2 = bestd;
+	return best;
+}
+
+/*
+ * The SV at slot n = n_sv - 1 was just appended; dots[j] = sv_n . sv_j for
+ * the older SVs j < n.
+ */
+void
+BkNearestOnAppend(BkMachine *mach, const double *dots)
+{
+	int			n = mach->n_sv - 1;
+	double		sqn = mach->sqnorm[n];
+	int32_t    *idx = mach->nearest.idx;
+	double	   *dist2 = mach->nearest.dist2;
+
+	idx[n] = -1;
+	dist2[n] = 0.0;
+	for (int j = 0; j < n; j++)
+	{
+		double		d = BkDist2(dots[j], mach->sqnorm[j], sqn);
+
+		if (idx[n] < 0 || d < dist2[n])
+		{
+			idx[n] = j;
+			dist2[n] = d;
+		}
+		if (idx[j] < 0 || d < dist2[j])
+		{
+			idx[j] = n;
+			dist2[j] = d;
+		}
+	}
+}
+
+/*
+ * Slot r now holds a new vector; dots[j] = new . sv_j for j != r (computed
+ * before the replacement).  work has room for n_sv doubles.
+ */
+void
+BkNearestOnReplace(const BkEnv *env, BkMachine *mach, int dim, int r,
+				   const double *dots, double *work)
+{
+	int			n = mach->n_sv;
+	double		sqr = mach->sqnorm[r];
+	int32_t    *idx = mach->nearest.idx;
+	double	   *dist2 = mach->nearest.dist2;
+
+	idx[r] = -1;
+	dist2[r] = 0.0;
+	for (int j = 0; j < n; j++)
+	{
+		double		d;
+
+		if (j == r)
+			continue;
+		d = BkDist2(dots[j], mach->sqnorm[j], sqr);
+		if (idx[r] < 0 || d < dist2[r])
+		{
+			idx[r] = j;
+			dist2[r] = d;
+		}
+		if (idx[j] == r)
+			idx[j] = -2;		/* its neighbour was removed: search again */
+		else if (idx[j] < 0 || d < dist2[j])
+		{
+			idx[j] = r;
+			dist2[j] = d;
+		}
+	}
+
+	for (int j = 0; j < n; j++)
+	{
+		if (idx[j] != -2)
+			continue;
+		/* one dgemv of sv_j against all SVs: O(B d) */
+		cblas_dgemv(CblasRowMajor, CblasNoTrans, n, dim, 1.0, mach->sv, dim,
+					mach->sv + (size_t) j * dim, 1, 0.0, work, 1);
+		idx[j] = BkNearestOf(mach, work, mach->sqnorm[j], j, &dist2[j]);
+		BkCheckInterrupts(env);
+	}
+}

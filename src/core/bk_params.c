@@ -1,0 +1,517 @@
+/*
+ * bk_params.c
+ *	  The training parameters: names, types, ranges, defaults, and which
+ *	  algorithm or kernel each applies to.  The jsonb document of bk_train
+ *	  and the parameter section of the binary format both go through the
+ *	  table below, so a value is checked the same way wherever it comes from.
+ */
+#include "bk_internal.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#define ALG(a)		(1u << (a))
+#define ALL_ALGS	(ALG(BK_ALG_PERCEPTRON) | ALG(BK_ALG_PA) | ALG(BK_ALG_BPA))
+#define KER(k)		(1u << (k))
+#define ALL_KERNELS (KER(BK_KERNEL_RBF) | KER(BK_KERNEL_LINEAR) | KER(BK_KERNEL_POLY))
+
+/* largest integer a JSON number (a double) carries exactly */
+#define BK_MAX_EXACT_INT 9007199254740992.0
+
+static const char *const algorithm_names[] = {"perceptron", "pa", "bpa", NULL};
+static const char *const kernel_names[] = {"rbf", "linear", "poly", NULL};
+static const char *const loss_names[] = {"hinge", "ramp", NULL};
+static const char *const variant_names[] = {"s", "nn", "p", NULL};
+
+typedef struct ParamDesc
+{
+	const char *name;
+	BkParamId	id;
+	BkParamKind kind;
+	double		min;
+	double		max;
+	bool		min_exclusive;
+	const char *const *choices; /* BK_KIND_ENUM: value = index + 1 */
+	uint32_t	algorithms;		/* ALG() mask it applies to */
+	uint32_t	kernels;		/* KER() mask it applies to */
+} ParamDesc;
+
+static const ParamDesc param_table[] = {
+	{"algorithm", BK_P_ALGORITHM, BK_KIND_ENUM, 0, 0, false, algorithm_names, ALL_ALGS, ALL_KERNELS},
+	{"budget", BK_P_BUDGET, BK_KIND_INT, 1, BK_MAX_BUDGET, false, NULL, ALG(BK_ALG_BPA), ALL_KERNELS},
+	{"max_sv", BK_P_MAX_SV, BK_KIND_INT, 1, BK_MAX_BUDGET, false, NULL, ALG(BK_ALG_PERCEPTRON) | ALG(BK_ALG_PA), ALL_KERNELS},
+	{"kernel", BK_P_KERNEL, BK_KIND_ENUM, 0, 0, false, kernel_names, ALL_ALGS, ALL_KERNELS},
+	{"gamma", BK_P_GAMMA, BK_KIND_REAL, 0, HUGE_VAL, true, NULL, ALL_ALGS, KER(BK_KERNEL_RBF) | KER(BK_KERNEL_POLY)},
+	{"degree", BK_P_DEGREE, BK_KIND_INT, 1, 100, false, NULL, ALL_ALGS, KER(BK_KERNEL_POLY)},
+	/* coef0 >= 0 keeps the polynomial kernel positive semi-definite */
+	{"coef0", BK_P_COEF0, BK_KIND_REAL, 0, HUGE_VAL, false, NULL, ALL_ALGS, KER(BK_KERNEL_POLY)},
+	{"C", BK_P_C, BK_KIND_REAL, 0, HUGE_VAL, true, NULL, ALG(BK_ALG_PA) | ALG(BK_ALG_BPA), ALL_KERNELS},
+	{"loss", BK_P_LOSS, BK_KIND_ENUM, 0, 0, false, loss_names, ALG(BK_ALG_PA) | ALG(BK_ALG_BPA), ALL_KERNELS},
+	{"variant", BK_P_VARIANT, BK_KIND_ENUM, 0, 0, false, variant_names, ALG(BK_ALG_BPA), ALL_KERNELS},
+	{"seed", BK_P_SEED, BK_KIND_INT, 0, BK_MAX_EXACT_INT, false, NULL, ALL_ALGS, ALL_KERNELS},
+};
+
+#define N_PARAMS ((int) (sizeof(param_table) / sizeof(param_table[0])))
+
+static const ParamDesc *
+find_by_name(const char *key)
+{
+	for (int i = 0; i < N_PARAMS; i++)
+		if (strcmp(param_table[i].name, key) == 0)
+			return &param_table[i];
+	return NULL;
+}
+
+static const ParamDesc *
+find_by_id(int id)
+{
+	for (int i = 0; i < N_PARAMS; i++)
+		if ((int) param_table[i].id == id)
+			return &param_table[i];
+	return NULL;
+}
+
+static int
+count_choices(const char *const *choices)
+{
+	int			n = 0;
+
+	while (choices[n] != NULL)
+		n++;
+	return n;
+}
+
+/* "a", "b", "c" */
+static void
+list_choices(const char *const *choices, char *buf, size_t len)
+{
+	size_t		used = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; choices[i] != NULL && used < len; i++)
+		used += snprintf(buf + used, len - used, "%s\"%s\"",
+						 i > 0 ? ", " : "", choices[i]);
+}
+
+static void
+list_names(char *buf, size_t len)
+{
+	size_t		used = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < N_PARAMS && used < len; i++)
+		used += snprintf(buf + used, len - used, "%s%s",
+						 i > 0 ? ", " : "", param_table[i].name);
+}
+
+/* Field of p that holds parameter id. */
+static void
+store_value(BkParams *p, BkParamId id, double num, int choice)
+{
+	switch (id)
+	{
+		case BK_P_ALGORITHM:
+			p->algorithm = choice;
+			break;
+		case BK_P_KERNEL:
+			p->kernel = choice;
+			break;
+		case BK_P_LOSS:
+			p->loss = choice;
+			break;
+		case BK_P_VARIANT:
+			p->variant = choice;
+			break;
+		case BK_P_BUDGET:
+			p->budget = (int64_t) num;
+			break;
+		case BK_P_MAX_SV:
+			p->max_sv = (int64_t) num;
+			break;
+		case BK_P_DEGREE:
+			p->degree = (int64_t) num;
+			break;
+		case BK_P_SEED:
+			p->seed = (uint64_t) num;
+			break;
+		case BK_P_GAMMA:
+			p->gamma = num;
+			break;
+		case BK_P_COEF0:
+			p->coef0 = num;
+			break;
+		case BK_P_C:
+			p->C = num;
+			break;
+	}
+	p->given |= 1u << id;
+}
+
+static double
+fetch_number(const BkParams *p, BkParamId id)
+{
+	switch (id)
+	{
+		case BK_P_BUDGET:
+			return (double) p->budget;
+		case BK_P_MAX_SV:
+			return (double) p->max_sv;
+		case BK_P_DEGREE:
+			return (double) p->degree;
+		case BK_P_SEED:
+			return (double) p->seed;
+		case BK_P_GAMMA:
+			return p->gamma;
+		case BK_P_COEF0:
+			return p->coef0;
+		case BK_P_C:
+			return p->C;
+		default:
+			return 0;
+	}
+}
+
+static int
+fetch_choice(const BkParams *p, BkParamId id)
+{
+	switch (id)
+	{
+		case BK_P_ALGORITHM:
+			return p->algorithm;
+		case BK_P_KERNEL:
+			return p->kernel;
+		case BK_P_LOSS:
+			return p->loss;
+		case BK_P_VARIANT:
+			return p->variant;
+		default:
+			return 0;
+	}
+}
+
+void
+BkParamsInit(BkParams *p)
+{
+	memset(p, 0, sizeof(*p));
+}
+
+/* Check a number against the descriptor's range; message on failure. */
+static bool
+check_number(const ParamDesc *d, double v, char *err, size_t errlen)
+{
+	bool		low;
+
+	if (d->kind == BK_KIND_INT)
+	{
+		if (!isfinite(v) || v != floor(v) || v < d->min || v > d->max)
+		{
+			snprintf(err, errlen,
+					 "parameter \"%s\" must be an integer between %.0f and %.0f, got %.17g",
+					 d->name, d->min, d->max, v);
+			return false;
+		}
+		return true;
+	}
+	low = d->min_exclusive ? !(v > d->min) : !(v >= d->min);
+	if (!isfinite(v) || low || v > d->max)
+	{
+		snprintf(err, errlen,
+				 "parameter \"%s\" must be a finite number %s %g, got %.17g",
+				 d->name, d->min_exclusive ? ">" : ">=", d->min, v);
+		return false;
+	}
+	return true;
+}
+
+bool
+BkParamsSet(BkParams *p, const char *key, const BkParamInput *in,
+			char *err, size_t errlen)
+{
+	const ParamDesc *d = find_by_name(key);
+	const char *want;
+	const char *got;
+
+	if (d == NULL)
+	{
+		char		names[256];
+
+		list_names(names, sizeof(names));
+		snprintf(err, errlen, "unknown parameter \"%s\" (allowed: %s)",
+				 key, names);
+		return false;
+	}
+
+	want = d->kind == BK_KIND_ENUM ? "a string" :
+		d->kind == BK_KIND_INT ? "an integer" : "a number";
+	got = in->type == BK_IN_NUMBER ? "a number" :
+		in->type == BK_IN_STRING ? "a string" :
+		(in->type_name ? in->type_name : "another type");
+
+	if (d->kind == BK_KIND_ENUM)
+	{
+		char		choices[128];
+
+		if (in->type != BK_IN_STRING)
+		{
+			list_choices(d->choices, choices, sizeof(choices));
+			snprintf(err, errlen,
+					 "parameter \"%s\" must be a string, one of %s, not %s",
+					 d->name, choices, got);
+			return false;
+		}
+		for (int i = 0; d->choices[i] != NULL; i++)
+			if (strcmp(d->choices[i], in->string) == 0)
+			{
+				store_value(p, d->id, 0, i + 1);
+				return true;
+			}
+		list_choices(d->choices, choices, sizeof(choices));
+		snprintf(err, errlen, "parameter \"%s\" must be one of %s, got \"%s\"",
+				 d->name, choices, in->string);
+		return false;
+	}
+
+	if (in->type != BK_IN_NUMBER)
+	{
+		snprintf(err, errlen, "parameter \"%s\" must be %s, not %s",
+				 d->name, want, got);
+		return false;
+	}
+	if (!check_number(d, in->number, err, errlen))
+		return false;
+	store_value(p, d->id, in->number, 0);
+	return true;
+}
+
+static bool
+applies(const ParamDesc *d, const BkParams *p)
+{
+	return (d->algorithms & ALG(p->algorithm)) != 0 &&
+		(d->kernels & KER(p->kernel)) != 0;
+}
+
+bool
+BkParamsFinish(BkParams *p, int dim, char *err, size_t errlen)
+{
+	/* defaults of the choice parameters first: applicability depends on them */
+	if (!(p->given & (1u << BK_P_ALGORITHM)))
+		p->algorithm = BK_ALG_BPA;
+	if (!(p->given & (1u << BK_P_KERNEL)))
+		p->kernel = BK_KERNEL_RBF;
+
+	for (int i = 0; i < N_PARAMS; i++)
+	{
+		const ParamDesc *d = &param_table[i];
+
+		if ((p->given & (1u << d->id)) && !applies(d, p))
+		{
+			if ((d->algorithms & ALG(p->algorithm)) == 0)
+				snprintf(err, errlen,
+						 "parameter \"%s\" does not apply to algorithm \"%s\"",
+						 d->name, algorithm_names[p->algorithm - 1]);
+			else
+				snprintf(err, errlen,
+						 "parameter \"%s\" does not apply to kernel \"%s\"",
+						 d->name, kernel_names[p->kernel - 1]);
+			return false;
+		}
+	}
+
+	if (!(p->given & (1u << BK_P_LOSS)))
+		p->loss = BK_LOSS_HINGE;
+	if (!(p->given & (1u << BK_P_VARIANT)))
+		p->variant = BK_VARIANT_NN;
+	if (!(p->given & (1u << BK_P_BUDGET)))
+		p->budget = BK_DEFAULT_BUDGET;
+	if (!(p->given & (1u << BK_P_MAX_SV)))
+		p->max_sv = BK_DEFAULT_MAX_SV;
+	if (!(p->given & (1u << BK_P_DEGREE)))
+		p->degree = 3;
+	if (!(p->given & (1u << BK_P_COEF0)))
+		p->coef0 = 0.0;
+	if (!(p->given & (1u << BK_P_C)))
+		p->C = 1.0;
+	if (!(p->given & (1u << BK_P_GAMMA)))
+	{
+		if (dim < 1)
+		{
+			snprintf(err, errlen, "dimension must be positive to default gamma");
+			return false;
+		}
+		/* LIBSVM's default width */
+		p->gamma = 1.0 / (double) dim;
+	}
+	/* seed defaults to 0 (zeroed by BkParamsInit) */
+	return true;
+}
+
+int
+BkParamsList(const BkParams *p, BkParamValue *out, int maxout)
+{
+	int			n = 0;
+
+	for (int i = 0; i < N_PARAMS && n < maxout; i++)
+	{
+		const ParamDesc *d = &param_table[i];
+
+		if (!applies(d, p))
+			continue;
+		out[n].key = d->name;
+		out[n].is_string = d->kind == BK_KIND_ENUM;
+		out[n].is_integer = d->kind == BK_KIND_INT;
+		if (d->kind == BK_KIND_ENUM)
+		{
+			int			c = fetch_choice(p, d->id);
+
+			out[n].string = (c >= 1 && c <= count_choices(d->choices)) ?
+				d->choices[c - 1] : "?";
+			out[n].number = 0;
+		}
+		else
+		{
+			out[n].string = NULL;
+			out[n].number = fetch_number(p, d->id);
+		}
+		n++;
+	}
+	return n;
+}
+
+const char *
+BkAlgorithmName(const BkParams *p)
+{
+	if (p->algorithm >= 1 && p->algorithm <= count_choices(algorithm_names))
+		return algorithm_names[p->algorithm - 1];
+	return "?";
+}
+
+bool
+BkParamsBudgeted(const BkParams *p)
+{
+	return p->algorithm == BK_ALG_BPA;
+}
+
+/*
+ * The parameters of a finished BkParams that apply to its algorithm and
+ * kernel, as the binary format stores them.
+ */
+int
+BkParamsToStored(const BkParams *p, BkStoredParam *out, int maxout)
+{
+	int			n = 0;
+
+	for (int i = 0; i < N_PARAMS && n < maxout; i++)
+	{
+		const ParamDesc *d = &param_table[i];
+		double		v;
+		int64_t		iv;
+
+		if (!applies(d, p))
+			continue;
+		out[n].id = (uint16_t) d->id;
+		out[n].kind = (uint16_t) d->kind;
+		switch (d->kind)
+		{
+			case BK_KIND_ENUM:
+				out[n].bits = (uint64_t) fetch_choice(p, d->id);
+				break;
+			case BK_KIND_INT:
+				iv = (int64_t) fetch_number(p, d->id);
+				if (d->id == BK_P_SEED)
+					iv = (int64_t) p->seed;
+				memcpy(&out[n].bits, &iv, sizeof(iv));
+				break;
+			case BK_KIND_REAL:
+				v = fetch_number(p, d->id);
+				memcpy(&out[n].bits, &v, sizeof(v));
+				break;
+		}
+		n++;
+	}
+	return n;
+}
+
+/*
+ * Rebuild parameters from the binary format: every id known and present
+ * once, of the right kind, in range, and exactly the set that applies to
+ * the algorithm and kernel (a model must carry everything it was trained
+ * with).
+ */
+bool
+BkParamsFromStored(BkParams *p, const BkStoredParam *in, int n,
+				   char *err, size_t errlen)
+{
+	uint32_t	seen = 0;
+
+	BkParamsInit(p);
+	for (int i = 0; i < n; i++)
+	{
+		const ParamDesc *d = find_by_id(in[i].id);
+
+		if (d == NULL)
+		{
+			snprintf(err, errlen, "unknown parameter id %u", in[i].id);
+			return false;
+		}
+		if (seen & (1u << d->id))
+		{
+			snprintf(err, errlen, "parameter \"%s\" stored twice", d->name);
+			return false;
+		}
+		seen |= 1u << d->id;
+		if (in[i].kind != d->kind)
+		{
+			snprintf(err, errlen, "parameter \"%s\" stored with kind %u",
+					 d->name, in[i].kind);
+			return false;
+		}
+		if (d->kind == BK_KIND_ENUM)
+		{
+			if (in[i].bits < 1 || in[i].bits > (uint64_t) count_choices(d->choices))
+			{
+				snprintf(err, errlen, "parameter \"%s\" has invalid value %llu",
+						 d->name, (unsigned long long) in[i].bits);
+				return false;
+			}
+			store_value(p, d->id, 0, (int) in[i].bits);
+		}
+		else
+		{
+			double		v;
+
+			if (d->kind == BK_KIND_INT)
+			{
+				int64_t		iv;
+
+				memcpy(&iv, &in[i].bits, sizeof(iv));
+				v = (double) iv;
+			}
+			else
+				memcpy(&v, &in[i].bits, sizeof(v));
+			if (!check_number(d, v, err, errlen))
+				return false;
+			store_value(p, d->id, v, 0);
+		}
+	}
+
+	if (!(seen & (1u << BK_P_ALGORITHM)) || !(seen & (1u << BK_P_KERNEL)))
+	{
+		snprintf(err, errlen, "algorithm or kernel missing");
+		return false;
+	}
+	for (int i = 0; i < N_PARAMS; i++)
+	{
+		const ParamDesc *d = &param_table[i];
+		bool		present = (seen & (1u << d->id)) != 0;
+
+		if (present != applies(d, p))
+		{
+			snprintf(err, errlen, "parameter \"%s\" %s", d->name,
+					 present ? "stored but does not apply" : "missing");
+			return false;
+		}
+	}
+	/* fill the fields that do not apply with their defaults */
+	return BkParamsFinish(p, 1, err, errlen);
+}

@@ -1,0 +1,879 @@
+/*
+ * test_core.c
+ *	  Unit tests of the learning core, run without a server.
+ *
+ *	  Besides the small parts (CRC, PRNG, parameters, kernels, the inverse
+ *	  kernel matrix, the binary format), it checks every BPA variant
+ *	  against a brute-force oracle: for each candidate r the oracle solves
+ *	  eq. 9 of paper 000 with a dense solve on the candidate's set S, forms
+ *	  w^r (eq. 8), evaluates Q(w^r) (eq. 1) directly, and the learner's step
+ *	  must produce the minimiser (eq. 7).
+ */
+#include "bk_internal.h"
+
+#include <lapacke.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int	n_pass = 0;
+static int	n_fail = 0;
+
+#define CHECK(cond, ...) \
+	do { \
+		if (cond) n_pass++; \
+		else { n_fail++; printf("not ok: "); printf(__VA_ARGS__); \
+			   printf("  (%s:%d)\n", __FILE__, __LINE__); } \
+	} while (0)
+
+/* ---- environment: malloc, and errors that jump back to the test ---- */
+
+static jmp_buf *error_jump = NULL;
+static BkErrCode last_code;
+static char last_msg[BK_ERRMSG_LEN];
+
+static void *
+t_alloc(void *ctx, size_t size)
+{
+	void	   *p = calloc(1, size);
+
+	(void) ctx;
+	if (!p)
+		abort();
+	return p;
+}
+
+static void *
+t_realloc(void *ctx, void *ptr, size_t size)
+{
+	void	   *p = realloc(ptr, size);
+
+	(void) ctx;
+	if (!p)
+		abort();
+	return p;
+}
+
+static void
+t_free(void *ctx, void *ptr)
+{
+	(void) ctx;
+	free(ptr);
+}
+
+static void
+t_error(void *ctx, BkErrCode code, const char *msg, const char *detail)
+{
+	(void) ctx;
+	last_code = code;
+	snprintf(last_msg, sizeof(last_msg), "%s", msg);
+	if (error_jump)
+		longjmp(*error_jump, 1);
+	fprintf(stderr, "unexpected error %d: %s (%s)\n", code, msg, detail ? detail : "");
+	exit(2);
+}
+
+static BkEnv env = {t_alloc, t_realloc, t_free, t_error, NULL, (size_t) 1 << 30, NULL};
+
+/* ---- data: a seeded checkerboard, 4 x 4 on [0,1]^2 ---- */
+
+static void
+checkerboard(BkRng *rng, int n, double *x, int64_t *y, double noise)
+{
+	for (int i = 0; i < n; i++)
+	{
+		double		a = BkRngUniform(rng),
+					b = BkRngUniform(rng);
+		int			cell = (int) floor(4 * a) + (int) floor(4 * b);
+
+		x[2 * i] = a;
+		x[2 * i + 1] = b;
+		y[i] = (cell % 2 == 0) ? 1 : -1;
+		if (BkRngUniform(rng) < noise)
+			y[i] = -y[i];
+	}
+}
+
+static void
+make_params(BkParams *p, const char *json_like[][2], int n, int dim)
+{
+	char		err[BK_ERRMSG_LEN];
+
+	BkParamsInit(p);
+	for (int i = 0; i < n; i++)
+	{
+		BkParamInput in;
+		char	   *end;
+		double		v = strtod(json_like[i][1], &end);
+
+		if (*end == '\0')
+		{
+			in.type = BK_IN_NUMBER;
+			in.number = v;
+		}
+		else
+		{
+			in.type = BK_IN_STRING;
+			in.string = json_like[i][1];
+		}
+		if (!BkParamsSet(p, json_like[i][0], &in, err, sizeof(err)))
+		{
+			fprintf(stderr, "param: %s\n", err);
+			exit(2);
+		}
+	}
+	if (!BkParamsFinish(p, dim, err, sizeof(err)))
+	{
+		fprintf(stderr, "finish: %s\n", err);
+		exit(2);
+	}
+}
+
+static double
+accuracy(BkModel *m, const double *x, const int64_t *y, int n)
+{
+	int			ok = 0;
+
+	for (int i = 0; i < n; i++)
+	{
+		int64_t		lab;
+
+		if (BkModelPredict(m, x + (size_t) i * m->dim, &lab) && lab == y[i])
+			ok++;
+	}
+	return (double) ok / n;
+}
+
+/* ---- tests ---- */
+
+static void
+test_crc(void)
+{
+	/* the standard check value of CRC-32C */
+	CHECK(BkCrc32c(0, "123456789", 9) == 0xE3069283u, "crc32c check value");
+	CHECK(BkCrc32c(BkCrc32c(0, "1234", 4), "56789", 5) == 0xE3069283u,
+		  "crc32c in pieces");
+}
+
+static void
+test_rng(void)
+{
+	BkRng		a,
+				b;
+	int			same = 1,
+				inrange = 1;
+
+	BkRngSeed(&a, 42);
+	BkRngSeed(&b, 42);
+	for (int i = 0; i < 1000; i++)
+		same &= BkRngNext(&a) == BkRngNext(&b);
+	CHECK(same, "same seed gives the same sequence");
+	BkRngSeed(&b, 43);
+	CHECK(BkRngNext(&a) != BkRngNext(&b), "different seeds differ");
+	for (int i = 0; i < 10000; i++)
+	{
+		double		u = BkRngUniform(&a);
+
+		inrange &= u >= 0.0 && u < 1.0 && BkRngBelow(&a, 7) < 7;
+	}
+	CHECK(inrange, "uniform in [0,1) and below(n) < n");
+}
+
+static bool
+set_one(BkParams *p, const char *key, BkParamInput in, char *err)
+{
+	return BkParamsSet(p, key, &in, err, BK_ERRMSG_LEN);
+}
+
+static void
+test_params(void)
+{
+	BkParams	p;
+	char		err[BK_ERRMSG_LEN];
+	BkParamInput num = {BK_IN_NUMBER, 0, NULL, NULL};
+	BkParamInput str = {BK_IN_STRING, 0, NULL, NULL};
+	BkParamInput other = {BK_IN_OTHER, 0, NULL, "boolean"};
+	BkParamValue vals[BK_MAX_PARAM_VALUES];
+	int			n;
+
+	BkParamsInit(&p);
+	CHECK(BkParamsFinish(&p, 4, err, sizeof(err)), "empty params finish");
+	CHECK(p.algorithm == BK_ALG_BPA && p.variant == BK_VARIANT_NN &&
+		  p.kernel == BK_KERNEL_RBF && p.budget == 100 && p.C == 1.0 &&
+		  p.gamma == 0.25 && p.loss == BK_LOSS_HINGE, "defaults (gamma = 1/dim)");
+
+	BkParamsInit(&p);
+	CHECK(!set_one(&p, "budgte", num, err) && strstr(err, "unknown parameter \"budgte\"") &&
+		  strstr(err, "budget"), "unknown key names the key and the allowed ones: %s", err);
+	num.number = 0;
+	CHECK(!set_one(&p, "budget", num, err) && strstr(err, "between 1 and"),
+		  "budget 0 out of range: %s", err);
+	num.number = 2.5;
+	CHECK(!set_one(&p, "budget", num, err), "budget 2.5 not integral: %s", err);
+	str.string = "100";
+	CHECK(!set_one(&p, "budget", str, err) && strstr(err, "must be an integer"),
+		  "budget as string refused: %s", err);
+	CHECK(!set_one(&p, "C", other, err) && strstr(err, "boolean"),
+		  "C as boolean refused: %s", err);
+	num.number = -1;
+	CHECK(!set_one(&p, "gamma", num, err), "negative gamma refused: %s", err);
+	num.number = 0;
+	CHECK(!set_one(&p, "C", num, err), "C = 0 refused: %s", err);
+	str.string = "x";
+	CHECK(!set_one(&p, "variant", str, err) && strstr(err, "\"nn\""),
+		  "unknown variant lists choices: %s", err);
+	num.number = 1;
+	CHECK(!set_one(&p, "kernel", num, err), "kernel as number refused: %s", err);
+
+	BkParamsInit(&p);
+	str.string = "pa";
+	set_one(&p, "algorithm", str, err);
+	str.string = "nn";
+	set_one(&p, "variant", str, err);
+	CHECK(!BkParamsFinish(&p, 2, err, sizeof(err)) &&
+		  strstr(err, "\"variant\" does not apply to algorithm \"pa\""),
+		  "variant with pa refused: %s", err);
+
+	BkParamsInit(&p);
+	str.string = "linear";
+	set_one(&p, "kernel", str, err);
+	num.number = 0.5;
+	set_one(&p, "gamma", num, err);
+	CHECK(!BkParamsFinish(&p, 2, err, sizeof(err)) &&
+		  strstr(err, "does not apply to kernel \"linear\""),
+		  "gamma with linear refused: %s", err);
+
+	BkParamsInit(&p);
+	str.string = "perceptron";
+	set_one(&p, "algorithm", str, err);
+	num.number = 100;
+	CHECK(set_one(&p, "budget", num, err) && !BkParamsFinish(&p, 2, err, sizeof(err)),
+		  "budget with perceptron refused: %s", err);
+
+	BkParamsInit(&p);
+	BkParamsFinish(&p, 2, err, sizeof(err));
+	n = BkParamsList(&p, vals, BK_MAX_PARAM_VALUES);
+	{
+		int			found = 0;
+
+		for (int i = 0; i < n; i++)
+			if (strcmp(vals[i].key, "variant") == 0 && strcmp(vals[i].string, "nn") == 0)
+				found = 1;
+		CHECK(found && n == 8, "listing shows the defaults of bpa (%d params)", n);
+	}
+}
+
+static void
+test_kernels(void)
+{
+	BkParams	p;
+	double		a[3] = {1, 2, 3},
+				b[3] = {-1, 0.5, 2};
+	double		dot = BkDot(a, b, 3),
+				sqa = BkDot(a, a, 3),
+				sqb = BkDot(b, b, 3);
+
+	BkParamsInit(&p);
+	p.kernel = BK_KERNEL_RBF;
+	p.gamma = 0.3;
+	CHECK(fabs(BkKernelFromDot(&p, dot, sqa, sqb) - exp(-0.3 * (4 + 2.25 + 1))) < 1e-15,
+		  "rbf = exp(-gamma ||a-b||^2)");
+	p.kernel = BK_KERNEL_LINEAR;
+	CHECK(BkKernelFromDot(&p, dot, sqa, sqb) == 6.0, "linear = a.b");
+	p.kernel = BK_KERNEL_POLY;
+	p.degree = 3;
+	p.coef0 = 1;
+	CHECK(fabs(BkKernelFromDot(&p, dot, sqa, sqb) - pow(0.3 * 6 + 1, 3)) < 1e-12,
+		  "poly = (gamma a.b + coef0)^degree");
+	CHECK(fabs(BkKernelSelf(&p, sqa) - pow(0.3 * 14 + 1, 3)) < 1e-9, "poly self");
+}
+
+/* ||K^-1 K - I||_max for the machine's SVs */
+static double
+gram_error(const BkParams *p, const BkMachine *mach, const BkGramInverse *g, int dim)
+{
+	int			n = mach->n_sv;
+	double		worst = 0;
+
+	for (int i = 0; i < n; i++)
+		for (int j = 0; j < n; j++)
+		{
+			double		s = 0;
+
+			for (int l = 0; l < n; l++)
+			{
+				const double *xl = mach->sv + (size_t) l * dim;
+				const double *xj = mach->sv + (size_t) j * dim;
+				double		k = BkKernelFromDot(p, BkDot(xl, xj, dim),
+											   mach->sqnorm[l], mach->sqnorm[j]);
+
+				s += g->m[(size_t) i * g->cap + l] * k;
+			}
+			s -= (i == j);
+			if (fabs(s) > worst)
+				worst = fabs(s);
+		}
+	return worst;
+}
+
+static void
+test_gram(void)
+{
+	const char *pp[][2] = {{"algorithm", "bpa"}, {"variant", "p"}, {"budget", "12"}, {"gamma", "2"}};
+	BkParams	p;
+	BkModel    *m;
+	BkMachine  *mach;
+	BkRng		rng;
+	double		x[3],
+				k[16],
+				a[16];
+
+	make_params(&p, pp, 4, 3);
+	m = BkModelCreate(&env, &p, 3);
+	mach = &m->machines[0];
+	BkRngSeed(&rng, 7);
+	/* border 10 random points in */
+	for (int t = 0; t < 10; t++)
+	{
+		double		sq,
+					q;
+
+		for (int d = 0; d < 3; d++)
+			x[d] = BkRngUniform(&rng);
+		sq = BkDot(x, x, 3);
+		for (int i = 0; i < mach->n_sv; i++)
+			k[i] = BkKernelFromDot(&p, BkDot(mach->sv + i * 3, x, 3), mach->sqnorm[i], sq);
+		q = BkGramApply(&mach->ginv, k, a);
+		BkGramBorder(&mach->ginv, a, 1.0 - q);
+		BkMachineAppend(mach, 3, x, sq, 1.0);
+	}
+	CHECK(gram_error(&p, mach, &mach->ginv, 3) < 1e-8, "bordered inverse is K^-1 (err %g)",
+		  gram_error(&p, mach, &mach->ginv, 3));
+	/* remove slot 3: the last SV moves into slot 3, as the store does */
+	BkGramRemove(&mach->ginv, 3);
+	memcpy(mach->sv + 3 * 3, mach->sv + 9 * 3, 3 * sizeof(double));
+	mach->sqnorm[3] = mach->sqnorm[9];
+	mach->n_sv = 9;
+	CHECK(gram_error(&p, mach, &mach->ginv, 3) < 1e-8, "downdated inverse is K^-1 (err %g)",
+		  gram_error(&p, mach, &mach->ginv, 3));
+	CHECK(BkGramRefresh(&env, &mach->ginv, &p, mach, 3) &&
+		  gram_error(&p, mach, &mach->ginv, 3) < 1e-10, "LAPACKE refresh is K^-1");
+	BkModelFree(m);
+}
+
+/* ---- the BPA oracle ---- */
+
+/* solve K beta = b for symmetric positive definite K (n x n), in place */
+static bool
+spd_solve(double *K, double *b, int n)
+{
+	if (n == 0)
+		return true;
+	return LAPACKE_dposv(LAPACK_ROW_MAJOR, 'U', n, 1, K, n, b, 1) == 0;
+}
+
+/*
+ * Candidates 0..B-1 are the SVs, B is x_t.  For candidate r, set S of the
+ * variant (without r), solve eq. 9 and return Q(w^r) and the coefficients
+ * of w^r over all B + 1 candidates.
+ */
+static double
+oracle_candidate(const BkParams *p, int B, double **X, const double *alpha,
+				 const int *nn, int nn_t, double y, double f, int r,
+				 double *wout)
+{
+	int			S[1024];
+	int			ns = 0;
+	int			t = B;
+	double		Kss[64 * 64],
+				kr[64],
+				kt[64],
+				Kinv_kr[64],
+				Kinv_kt[64];
+	double		C = p->C;
+	double		ar = r == t ? 0.0 : alpha[r];
+	double		krt,
+				num,
+				den,
+				tau,
+				margin,
+				sq,
+				h;
+	double		delta[65];
+
+	if (p->variant == BK_VARIANT_S)
+	{
+		if (r != t)
+			S[ns++] = t;
+	}
+	else if (p->variant == BK_VARIANT_NN)
+	{
+		if (r != t)
+		{
+			S[ns++] = t;
+			if (nn[r] >= 0)
+				S[ns++] = nn[r];
+		}
+		else if (nn_t >= 0)
+			S[ns++] = nn_t;
+	}
+	else
+		for (int i = 0; i <= B; i++)
+			if (i != r)
+				S[ns++] = i;
+
+#define KER(i, j) BkKernelFromDot(p, BkDot(X[i], X[j], 2), BkDot(X[i], X[i], 2), BkDot(X[j], X[j], 2))
+	for (int i = 0; i < ns; i++)
+	{
+		for (int j = 0; j < ns; j++)
+			Kss[i * ns + j] = KER(S[i], S[j]);
+		kr[i] = r == t ? 0.0 : KER(r, S[i]);
+		kt[i] = KER(t, S[i]);
+	}
+	for (int i = 0; i < ns; i++)
+	{
+		Kinv_kr[i] = kr[i];
+		Kinv_kt[i] = kt[i];
+	}
+	{
+		double		K2[64 * 64];
+
+		memcpy(K2, Kss, sizeof(double) * ns * ns);
+		spd_solve(K2, Kinv_kr, ns);
+		memcpy(K2, Kss, sizeof(double) * ns * ns);
+		spd_solve(K2, Kinv_kt, ns);
+	}
+	krt = r == t ? 0.0 : KER(r, t);
+	/* eq. 9 */
+	num = 1.0 - y * (f - ar * krt);
+	den = 0.0;
+	for (int i = 0; i < ns; i++)
+	{
+		num -= y * ar * Kinv_kr[i] * kt[i];
+		den += Kinv_kt[i] * kt[i];
+	}
+	tau = den > 1e-12 ? num / den : 0.0;
+	tau = tau < 0 ? 0 : (tau > C ? C : tau);
+
+	/* eq. 8: w^r = w_t - alpha_r Phi_r + sum_S beta_i Phi_i */
+	for (int i = 0; i <= B; i++)
+		delta[i] = 0.0;
+	if (r != t)
+		delta[r] -= ar;
+	for (int i = 0; i < ns; i++)
+		delta[S[i]] += ar * Kinv_kr[i] + tau * y * Kinv_kt[i];
+	for (int i = 0; i <= B; i++)
+		wout[i] = (i < B ? alpha[i] : 0.0) + delta[i];
+
+	/* eq. 1: Q = 1/2 ||delta||^2 + C H(w^r) */
+	sq = 0.0;
+	margin = 0.0;
+	for (int i = 0; i <= B; i++)
+	{
+		for (int j = 0; j <= B; j++)
+			sq += delta[i] * delta[j] * KER(i, j);
+		margin += wout[i] * KER(i, t);
+	}
+	h = 1.0 - y * margin;
+#undef KER
+	return 0.5 * sq + C * (h > 0 ? h : 0);
+}
+
+/*
+ * Fill a budget, then for many rows compare the learner's full-budget step
+ * with the oracle's minimiser of eq. 7.
+ */
+static void
+test_bpa_oracle(const char *variant, const char *loss)
+{
+	const char *pp[][2] = {{"algorithm", "bpa"}, {"variant", variant}, {"loss", loss},
+	{"budget", "8"}, {"gamma", "3"}, {"C", "0.8"}};
+	BkParams	p;
+	BkModel    *m;
+	BkMachine  *mach;
+	BkRng		rng;
+	double		xs[2 * 400];
+	int64_t		ys[400];
+	int			checked = 0,
+				agree = 0,
+				removed_t = 0;
+	double		worst = 0;
+
+	make_params(&p, pp, 6, 2);
+	m = BkModelCreate(&env, &p, 2);
+	mach = &m->machines[0];
+	BkRngSeed(&rng, 11);
+	checkerboard(&rng, 400, xs, ys, 0.1);
+
+	for (int i = 0; i < 400; i++)
+	{
+		int			B = mach->n_sv;
+		double		before_alpha[64];
+		double		before_x[64][2];
+		int			before_nn[64];
+		double	   *X[65];
+		double		f = 0,
+					y;
+		double		bestq = INFINITY;
+		double		bestw[65] = {0};
+		int			nn_t = -1;
+		double		nn_d = 0;
+
+		/* labels -1 / 1: the first row decides which class is positive */
+		if (B < p.budget || m->n_classes < 2)
+		{
+			BkModelLearn(m, xs + 2 * i, ys[i]);
+			continue;
+		}
+		y = ys[i] == m->classes[1] ? 1.0 : -1.0;
+		for (int j = 0; j < B; j++)
+		{
+			before_alpha[j] = mach->coef[j];
+			before_x[j][0] = mach->sv[2 * j];
+			before_x[j][1] = mach->sv[2 * j + 1];
+			before_nn[j] = mach->has_nearest ? mach->nearest.idx[j] : -1;
+			X[j] = before_x[j];
+		}
+		X[B] = xs + 2 * i;
+		for (int j = 0; j < B; j++)
+		{
+			double		d = (X[j][0] - X[B][0]) * (X[j][0] - X[B][0]) +
+				(X[j][1] - X[B][1]) * (X[j][1] - X[B][1]);
+
+			f += before_alpha[j] * BkKernelFromDot(&p, BkDot(X[j], X[B], 2),
+												   BkDot(X[j], X[j], 2), BkDot(X[B], X[B], 2));
+			if (nn_t < 0 || d < nn_d)
+			{
+				nn_t = j;
+				nn_d = d;
+			}
+		}
+
+		BkModelLearn(m, xs + 2 * i, ys[i]);
+
+		if (1 - y * f <= 0 || (p.loss == BK_LOSS_RAMP && fabs(f) > 1))
+			continue;			/* no update: nothing to compare */
+
+		for (int r = 0; r <= B; r++)
+		{
+			double		w[65];
+			double		q = oracle_candidate(&p, B, X, before_alpha, before_nn, nn_t,
+											 y, f, r, w);
+
+			if (q < bestq - 1e-12)
+			{
+				bestq = q;
+				memcpy(bestw, w, sizeof(w));
+			}
+		}
+		if (fabs(bestw[B]) < 1e-12)
+			removed_t++;
+
+		/* the learner's w over the candidates: match SVs by their vector */
+		{
+			double		err = 0;
+
+			for (int c = 0; c <= B; c++)
+			{
+				double		have = 0;
+
+				for (int j = 0; j < mach->n_sv; j++)
+					if (mach->sv[2 * j] == X[c][0] && mach->sv[2 * j + 1] == X[c][1])
+						have = mach->coef[j];
+				if (fabs(have - bestw[c]) > err)
+					err = fabs(have - bestw[c]);
+			}
+			checked++;
+			if (err < 1e-6)
+				agree++;
+			if (err > worst)
+				worst = err;
+		}
+	}
+	printf("# BPA-%s %s: %d full-budget updates compared, %d chose r = t, worst coefficient error %.3g\n",
+		   variant, loss, checked, removed_t, worst);
+	CHECK(checked > 20 && agree == checked,
+		  "BPA-%s %s: step = argmin_r Q(w^r) of eq. 7-9 in %d of %d full-budget updates (worst coef error %g, %d times r = t)",
+		  variant, loss, agree, checked, worst, removed_t);
+	CHECK(mach->n_sv <= p.budget, "BPA-%s n_sv <= budget", variant);
+	BkModelFree(m);
+}
+
+/* encode, decode and encode again */
+static uint8_t *
+encode(BkModel *m, size_t *len)
+{
+	char		err[BK_ERRMSG_LEN];
+	uint8_t    *buf;
+
+	if (!BkModelEncodedSize(m, (size_t) 1 << 30, len, err, sizeof(err)))
+	{
+		fprintf(stderr, "%s\n", err);
+		exit(2);
+	}
+	buf = malloc(*len);
+	BkModelEncode(m, buf, *len);
+	return buf;
+}
+
+static BkModel *
+train(const char *pp[][2], int np, const double *x, const int64_t *y, int from, int to,
+	  BkModel *start)
+{
+	BkParams	p;
+	BkModel    *m = start;
+
+	if (!m)
+	{
+		make_params(&p, pp, np, 2);
+		m = BkModelCreate(&env, &p, 2);
+	}
+	for (int i = from; i < to; i++)
+		BkModelLearn(m, x + 2 * i, y[i]);
+	return m;
+}
+
+static void
+test_learners_and_format(void)
+{
+	static const char *configs[][6][2] = {
+		{{"algorithm", "bpa"}, {"variant", "nn"}, {"loss", "ramp"}, {"budget", "100"}, {"gamma", "30"}, {"C", "1"}},
+		{{"algorithm", "bpa"}, {"variant", "nn"}, {"loss", "hinge"}, {"budget", "100"}, {"gamma", "30"}, {"C", "1"}},
+		{{"algorithm", "bpa"}, {"variant", "p"}, {"loss", "ramp"}, {"budget", "100"}, {"gamma", "30"}, {"C", "1"}},
+		{{"algorithm", "bpa"}, {"variant", "p"}, {"loss", "hinge"}, {"budget", "100"}, {"gamma", "30"}, {"C", "1"}},
+		{{"algorithm", "bpa"}, {"variant", "s"}, {"loss", "hinge"}, {"budget", "100"}, {"gamma", "30"}, {"C", "1"}},
+		{{"algorithm", "pa"}, {"loss", "ramp"}, {"gamma", "30"}, {"C", "1"}, {"max_sv", "5000"}, {"seed", "1"}},
+		{{"algorithm", "perceptron"}, {"gamma", "30"}, {"max_sv", "5000"}, {"seed", "1"}, {"kernel", "rbf"}, {"seed", "2"}},
+	};
+	static const double floor_acc[] = {0.90, 0.88, 0.90, 0.90, 0.82, 0.90, 0.85};
+	int			ntrain = 6000,
+				ntest = 3000;
+	double	   *xtr = malloc(sizeof(double) * 2 * ntrain);
+	double	   *xte = malloc(sizeof(double) * 2 * ntest);
+	int64_t    *ytr = malloc(sizeof(int64_t) * ntrain);
+	int64_t    *yte = malloc(sizeof(int64_t) * ntest);
+	BkRng		rng;
+
+	BkRngSeed(&rng, 1);
+	checkerboard(&rng, ntrain, xtr, ytr, 0.0);
+	checkerboard(&rng, ntest, xte, yte, 0.0);
+
+	for (int c = 0; c < 7; c++)
+	{
+		BkModel    *whole = train(configs[c], 6, xtr, ytr, 0, ntrain, NULL);
+		BkModel    *half = train(configs[c], 6, xtr, ytr, 0, ntrain / 2, NULL);
+		BkModel    *resumed,
+				   *copy;
+		size_t		len1,
+					len2,
+					len3;
+		uint8_t    *b_whole = encode(whole, &len1);
+		uint8_t    *b_half = encode(half, &len2);
+		uint8_t    *b_res;
+		double		acc = accuracy(whole, xte, yte, ntest);
+		const char *name = BkAlgorithmName(&whole->params);
+
+		CHECK(acc >= floor_acc[c], "%s config %d: accuracy %.4f >= %.2f (n_sv %d)",
+			  name, c, acc, floor_acc[c], whole->machines[0].n_sv);
+		if (BkParamsBudgeted(&whole->params))
+			CHECK(whole->machines[0].n_sv <= whole->params.budget, "n_sv <= budget");
+
+		/* warm start: decode the half model and continue on the rest */
+		resumed = BkModelDecode(&env, b_half, len2, true);
+		train(NULL, 0, xtr, ytr, ntrain / 2, ntrain, resumed);
+		b_res = encode(resumed, &len3);
+		CHECK(len3 == len1 && memcmp(b_res, b_whole, len1) == 0,
+			  "%s config %d: continued training is bit-identical to one pass", name, c);
+
+		/* decode for scoring and re-encode: identical bytes and predictions */
+		copy = BkModelDecode(&env, b_whole, len1, false);
+		{
+			size_t		len4;
+			uint8_t    *b_copy = encode(copy, &len4);
+			int			same = 1;
+
+			CHECK(len4 == len1 && memcmp(b_copy, b_whole, len1) == 0,
+				  "config %d: decode + encode round trip", c);
+			for (int i = 0; i < ntest; i++)
+				same &= BkModelDecision(copy, xte + 2 * i) == BkModelDecision(whole, xte + 2 * i);
+			CHECK(same, "config %d: decoded model scores identically", c);
+			free(b_copy);
+		}
+		free(b_whole);
+		free(b_half);
+		free(b_res);
+		BkModelFree(whole);
+		BkModelFree(half);
+		BkModelFree(resumed);
+		BkModelFree(copy);
+	}
+	free(xtr);
+	free(xte);
+	free(ytr);
+	free(yte);
+}
+
+static void
+test_validator(void)
+{
+	const char *pp[][2] = {{"algorithm", "bpa"}, {"variant", "nn"}, {"budget", "20"}, {"gamma", "5"}};
+	double		xs[2 * 300];
+	int64_t		ys[300];
+	BkRng		rng;
+	BkModel    *m;
+	uint8_t    *buf,
+			   *bad;
+	size_t		len;
+	char		err[BK_ERRMSG_LEN];
+	BkErrCode	code;
+	int			flips_caught = 1,
+				cuts_caught = 1;
+
+	BkRngSeed(&rng, 3);
+	checkerboard(&rng, 300, xs, ys, 0.0);
+	m = train(pp, 4, xs, ys, 0, 300, NULL);
+	buf = encode(m, &len);
+	CHECK(BkFormatValidate(buf, len, err, sizeof(err), &code), "valid model accepted");
+
+	bad = malloc(len);
+	/* every single-bit flip is caught (CRC-32C detects all of them) */
+	for (size_t i = 0; i < len; i++)
+		for (int b = 0; b < 8; b++)
+		{
+			memcpy(bad, buf, len);
+			bad[i] ^= (uint8_t) (1 << b);
+			flips_caught &= !BkFormatValidate(bad, len, err, sizeof(err), &code);
+		}
+	CHECK(flips_caught, "every bit flip refused");
+	for (size_t cut = 0; cut < len; cut++)
+		cuts_caught &= !BkFormatValidate(buf, cut, err, sizeof(err), &code);
+	CHECK(cuts_caught, "every truncation refused");
+
+	/* hostile counts with a correct checksum: refused without over-reading */
+	{
+		struct
+		{
+			size_t		off;
+			uint32_t	value;
+			const char *what;
+		}			cases[] = {
+			{12, 0xFFFFFFFFu, "dim"}, {16, 1000000, "n_params"},
+		};
+
+		for (int c = 0; c < 2; c++)
+		{
+			uint8_t    *h = malloc(len);
+
+			memcpy(h, buf, len);
+			for (int k = 0; k < 4; k++)
+				h[cases[c].off + k] = (uint8_t) (cases[c].value >> (8 * k));
+			{
+				uint32_t	crc = BkCrc32c(0, h, len - 4);
+
+				for (int k = 0; k < 4; k++)
+					h[len - 4 + k] = (uint8_t) (crc >> (8 * k));
+			}
+			CHECK(!BkFormatValidate(h, len, err, sizeof(err), &code),
+				  "hostile %s refused: %s", cases[c].what, err);
+			free(h);
+		}
+	}
+	/* the machine's n_sv, past params and classes, set huge */
+	{
+		uint8_t    *h = malloc(len);
+		uint32_t	np = buf[16] | buf[17] << 8;
+		size_t		off = 12 + 8 + 16 * (size_t) np + 4 + 2 * 8 + 9 * 8 + 4;
+		uint32_t	crc;
+
+		memcpy(h, buf, len);
+		h[off] = h[off + 1] = h[off + 2] = 0xFF;
+		h[off + 3] = 0x7F;
+		crc = BkCrc32c(0, h, len - 4);
+		for (int k = 0; k < 4; k++)
+			h[len - 4 + k] = (uint8_t) (crc >> (8 * k));
+		CHECK(!BkFormatValidate(h, len, err, sizeof(err), &code) && strstr(err, "budget"),
+			  "hostile n_sv refused: %s", err);
+		free(h);
+	}
+	/* a newer format version is refused as such */
+	memcpy(bad, buf, len);
+	bad[4] = 2;
+	CHECK(!BkFormatValidate(bad, len, err, sizeof(err), &code) && code == BK_ERR_VERSION,
+		  "newer version refused with BK_ERR_VERSION: %s", err);
+	free(bad);
+	free(buf);
+	BkModelFree(m);
+}
+
+static void
+test_errors(void)
+{
+	const char *pp[][2] = {{"algorithm", "perceptron"}, {"max_sv", "5"}, {"gamma", "50"}};
+	jmp_buf		jb;
+	BkModel    *volatile m = NULL;
+	double		xs[2 * 200];
+	int64_t		ys[200];
+	BkRng		rng;
+
+	BkRngSeed(&rng, 5);
+	checkerboard(&rng, 200, xs, ys, 0.0);
+	error_jump = &jb;
+	if (setjmp(jb) == 0)
+	{
+		m = train(pp, 3, xs, ys, 0, 200, NULL);
+		CHECK(0, "perceptron beyond max_sv must fail");
+	}
+	else
+		CHECK(last_code == BK_ERR_LIMIT && strstr(last_msg, "max_sv"),
+			  "perceptron beyond max_sv: %s", last_msg);
+
+	if (setjmp(jb) == 0)
+	{
+		BkParams	p;
+		const char *p2[][2] = {{"budget", "10"}};
+
+		make_params(&p, p2, 1, 2);
+		m = BkModelCreate(&env, &p, 2);
+		BkModelLearn(m, xs, 1);
+		BkModelLearn(m, xs + 2, 2);
+		BkModelLearn(m, xs + 4, 3);
+		CHECK(0, "a third class must fail for a binary learner");
+	}
+	else
+		CHECK(last_code == BK_ERR_DATA && strstr(last_msg, "third class"),
+			  "third class refused: %s", last_msg);
+	error_jump = NULL;
+
+	{
+		BkParams	p;
+		char		err[BK_ERRMSG_LEN];
+		const char *p3[][2] = {{"budget", "1000000"}};
+
+		make_params(&p, p3, 1, 1000);
+		CHECK(!BkModelCheckSize(&p, 1000, (size_t) 1 << 30, err, sizeof(err)),
+			  "budget x dim over 1 GB refused: %s", err);
+	}
+}
+
+int
+main(void)
+{
+	test_crc();
+	test_rng();
+	test_params();
+	test_kernels();
+	test_gram();
+	test_bpa_oracle("s", "hinge");
+	test_bpa_oracle("s", "ramp");
+	test_bpa_oracle("nn", "hinge");
+	test_bpa_oracle("nn", "ramp");
+	test_bpa_oracle("p", "hinge");
+	test_bpa_oracle("p", "ramp");
+	test_learners_and_format();
+	test_validator();
+	test_errors();
+	printf("%d passed, %d failed\n", n_pass, n_fail);
+	return n_fail == 0 ? 0 : 1;
+}
