@@ -260,8 +260,9 @@ extern void BkModelLearn(BkModel *m, const double *x, int64_t label);
 extern void BkModelSkip(BkModel *m);
 
 /*
- * Signed score: f(x) of the binary machine, positive for classes[1].
- * 0 when the model has fewer than two classes.
+ * Signed score: f(x) of the binary machine, positive for classes[1].  A
+ * one-class model was trained with every row negative, so f is its score
+ * of "not classes[0]" (BkModelPredict returns classes[0] regardless).
  */
 extern double BkModelDecision(BkModel *m, const double *x);
 
@@ -294,7 +295,9 @@ extern bool BkFormatValidate(const uint8_t *buf, size_t len, char *err,
 
 /*
  * Decode (validating first; invalid bytes are reported through env->error).
- * for_training allocates room to go on learning up to the budget.
+ * for_training allocates room to go on learning up to the budget and keeps
+ * the learner's bookkeeping; without it the model can score but not be
+ * encoded again.
  */
 extern BkModel *BkModelDecode(const BkEnv *env, const uint8_t *buf, size_t len,
 							  bool for_training);

@@ -182,6 +182,12 @@ BkModelEncodedSize(const BkModel *m, size_t limit, size_t *size, char *err,
 	size_t		total;
 	bool		ok = true;
 
+	/* decoded for scoring, it lacks the learner's bookkeeping */
+	if (!m->training)
+	{
+		snprintf(err, errlen, "a model decoded for scoring cannot be encoded");
+		return false;
+	}
 	total = HEADER_LEN + 4 + 4 + (size_t) np * 16 + 4 + (size_t) m->n_classes * 8 +
 		5 * 8 + 4 * 8 + 4 + 4;
 	for (int i = 0; i < m->n_machines; i++)
@@ -334,7 +340,7 @@ r_f64s(Reader *r, double *out, size_t n, const char *what)
  */
 static bool
 parse(const uint8_t *buf, size_t len, BkModel *m, char *err, size_t errlen,
-	  BkErrCode *code)
+	  BkErrCode *code, bool check_crc)
 {
 	Reader		r = {buf, len, 0, err, errlen};
 	BkModel		hdr;
@@ -388,7 +394,7 @@ parse(const uint8_t *buf, size_t len, BkModel *m, char *err, size_t errlen,
 		return false;
 	}
 	crc = get_u32(buf + len - 4);
-	if (BkCrc32c(0, buf, len - 4) != crc)
+	if (check_crc && BkCrc32c(0, buf, len - 4) != crc)
 	{
 		snprintf(err, errlen, "checksum mismatch");
 		return false;
@@ -591,6 +597,8 @@ parse(const uint8_t *buf, size_t len, BkModel *m, char *err, size_t errlen,
 				mach->maintenance = maint;
 				if (mach->has_ginv)
 					mach->ginv.since_refresh = since;
+				else
+					(void) since;	/* training bookkeeping, not kept for scoring */
 			}
 		}
 		if (!r_f64s(&r, mach ? mach->sv : NULL, (size_t) n_sv * dim, "support vectors"))
@@ -615,26 +623,30 @@ parse(const uint8_t *buf, size_t len, BkModel *m, char *err, size_t errlen,
 							 idx, i);
 					return false;
 				}
-				if (mach)
+				if (mach && mach->has_nearest)
 					mach->nearest.idx[i] = idx;
 			}
-			if (!r_f64s(&r, mach ? mach->nearest.dist2 : NULL, n_sv, "neighbour distances"))
+			if (!need(&r, (size_t) n_sv * 8, "neighbour distances"))
 				return false;
-			if (mach)
-				for (uint32_t i = 0; i < n_sv; i++)
-					if (mach->nearest.dist2[i] < 0)
-					{
-						snprintf(err, errlen, "negative neighbour distance");
-						return false;
-					}
+			for (uint32_t i = 0; i < n_sv; i++)
+				if (bits_to_double(get_u64(buf + r.pos + 8 * (size_t) i)) < 0)
+				{
+					snprintf(err, errlen, "negative neighbour distance");
+					return false;
+				}
+			if (!r_f64s(&r, mach && mach->has_nearest ? mach->nearest.dist2 : NULL,
+						n_sv, "neighbour distances"))
+				return false;
 		}
+		/* K^-1 and the neighbour cache are kept only for further training */
 		if (aux & AUX_GINV)
 		{
 			for (uint32_t i = 0; i < n_sv; i++)
-				if (!r_f64s(&r, mach ? mach->ginv.m + (size_t) i * mach->ginv.cap : NULL,
+				if (!r_f64s(&r, mach && mach->has_ginv ?
+							mach->ginv.m + (size_t) i * mach->ginv.cap : NULL,
 							n_sv, "inverse kernel matrix"))
 					return false;
-			if (mach)
+			if (mach && mach->has_ginv)
 				mach->ginv.n = (int) n_sv;
 		}
 		if (m)
@@ -654,7 +666,7 @@ bool
 BkFormatValidate(const uint8_t *buf, size_t len, char *err, size_t errlen,
 				 BkErrCode *code)
 {
-	return parse(buf, len, NULL, err, errlen, code);
+	return parse(buf, len, NULL, err, errlen, code, true);
 }
 
 BkModel *
@@ -672,7 +684,8 @@ BkModelDecode(const BkEnv *env, const uint8_t *buf, size_t len,
 	memset(m, 0, sizeof(*m));
 	m->env = *env;
 	m->training = for_training;
-	if (!parse(buf, len, m, err, sizeof(err), &code))
+	/* validated above: the second pass need not checksum again */
+	if (!parse(buf, len, m, err, sizeof(err), &code, false))
 		BkRaise(env, BK_ERR_INTERNAL, err, "model changed between validation and decoding");
 	return m;
 }

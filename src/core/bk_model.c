@@ -109,8 +109,9 @@ ensure_scratch(BkModel *m)
 }
 
 /*
- * Allocate the machines (and the bookkeeping the algorithm needs) with
- * room for capacity SVs each.
+ * Allocate the machines with room for capacity SVs each, and, for a model
+ * that will go on learning, the bookkeeping its algorithm needs (scoring
+ * needs neither the neighbour cache nor K^-1).
  */
 void
 BkModelAllocMachines(BkModel *m, int capacity)
@@ -122,6 +123,8 @@ BkModelAllocMachines(BkModel *m, int capacity)
 		BkMachine  *mach = &m->machines[i];
 
 		BkMachineInit(&m->env, mach, m->dim, 1, capacity);
+		if (!m->training)
+			continue;
 		if (BkModelNeedsNearest(&m->params))
 			BkNearestInit(&m->env, mach, capacity);
 		if (BkModelNeedsGram(&m->params))

@@ -207,7 +207,7 @@ check_number(const ParamDesc *d, double v, char *err, size_t errlen)
 		if (!isfinite(v) || v != floor(v) || v < d->min || v > d->max)
 		{
 			snprintf(err, errlen,
-					 "parameter \"%s\" must be an integer between %.0f and %.0f, got %.17g",
+					 "parameter \"%s\" must be an integer between %.0f and %.0f, got %.15g",
 					 d->name, d->min, d->max, v);
 			return false;
 		}
@@ -217,7 +217,7 @@ check_number(const ParamDesc *d, double v, char *err, size_t errlen)
 	if (!isfinite(v) || low || v > d->max)
 	{
 		snprintf(err, errlen,
-				 "parameter \"%s\" must be a finite number %s %g, got %.17g",
+				 "parameter \"%s\" must be a finite number %s %g, got %.15g",
 				 d->name, d->min_exclusive ? ">" : ">=", d->min, v);
 		return false;
 	}
@@ -246,7 +246,10 @@ BkParamsSet(BkParams *p, const char *key, const BkParamInput *in,
 		d->kind == BK_KIND_INT ? "an integer" : "a number";
 	got = in->type == BK_IN_NUMBER ? "a number" :
 		in->type == BK_IN_STRING ? "a string" :
-		(in->type_name ? in->type_name : "another type");
+		in->type_name == NULL ? "another type" :
+		strcmp(in->type_name, "array") == 0 ? "an array" :
+		strcmp(in->type_name, "object") == 0 ? "an object" :
+		strcmp(in->type_name, "boolean") == 0 ? "a boolean" : in->type_name;
 
 	if (d->kind == BK_KIND_ENUM)
 	{
@@ -306,14 +309,25 @@ BkParamsFinish(BkParams *p, int dim, char *err, size_t errlen)
 
 		if ((p->given & (1u << d->id)) && !applies(d, p))
 		{
+			char		names[256];
+			size_t		used = 0;
+
+			/* name the parameters that do apply */
+			names[0] = '\0';
+			for (int j = 0; j < N_PARAMS && used < sizeof(names); j++)
+				if (applies(&param_table[j], p))
+					used += snprintf(names + used, sizeof(names) - used, "%s%s",
+									 used > 0 ? ", " : "", param_table[j].name);
 			if ((d->algorithms & ALG(p->algorithm)) == 0)
 				snprintf(err, errlen,
-						 "parameter \"%s\" does not apply to algorithm \"%s\"",
-						 d->name, algorithm_names[p->algorithm - 1]);
+						 "parameter \"%s\" does not apply to algorithm \"%s\" (its parameters with kernel \"%s\": %s)",
+						 d->name, algorithm_names[p->algorithm - 1],
+						 kernel_names[p->kernel - 1], names);
 			else
 				snprintf(err, errlen,
-						 "parameter \"%s\" does not apply to kernel \"%s\"",
-						 d->name, kernel_names[p->kernel - 1]);
+						 "parameter \"%s\" does not apply to kernel \"%s\" (parameters of algorithm \"%s\" with this kernel: %s)",
+						 d->name, kernel_names[p->kernel - 1],
+						 algorithm_names[p->algorithm - 1], names);
 			return false;
 		}
 	}

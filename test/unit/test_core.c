@@ -687,19 +687,30 @@ test_learners_and_format(void)
 		CHECK(len3 == len1 && memcmp(b_res, b_whole, len1) == 0,
 			  "%s config %d: continued training is bit-identical to one pass", name, c);
 
-		/* decode for scoring and re-encode: identical bytes and predictions */
-		copy = BkModelDecode(&env, b_whole, len1, false);
+		/* decode and re-encode: identical bytes */
+		copy = BkModelDecode(&env, b_whole, len1, true);
 		{
 			size_t		len4;
 			uint8_t    *b_copy = encode(copy, &len4);
-			int			same = 1;
 
 			CHECK(len4 == len1 && memcmp(b_copy, b_whole, len1) == 0,
 				  "config %d: decode + encode round trip", c);
+			free(b_copy);
+		}
+		BkModelFree(copy);
+
+		/* decoded for scoring: identical scores, and no re-encoding */
+		copy = BkModelDecode(&env, b_whole, len1, false);
+		{
+			int			same = 1;
+			size_t		len5;
+			char		err[BK_ERRMSG_LEN];
+
 			for (int i = 0; i < ntest; i++)
 				same &= BkModelDecision(copy, xte + 2 * i) == BkModelDecision(whole, xte + 2 * i);
 			CHECK(same, "config %d: decoded model scores identically", c);
-			free(b_copy);
+			CHECK(!BkModelEncodedSize(copy, (size_t) 1 << 30, &len5, err, sizeof(err)),
+				  "config %d: a model decoded for scoring is not re-encoded", c);
 		}
 		free(b_whole);
 		free(b_half);
