@@ -1,0 +1,68 @@
+# Makefile for budgetkernel (PGXS)
+#
+#   make && make install          build and install the extension
+#   make installcheck             pg_regress suite (test/sql -> expected/)
+#   make prove                    pgTAP suite (test/pgtap) on $(PGDATABASE)
+#   make unittest                 core unit tests, no server needed
+
+EXTENSION  = budgetkernel
+EXTVERSION = $(shell sed -n "s/^default_version = '\(.*\)'/\1/p" $(EXTENSION).control)
+MODULE_big = $(EXTENSION)
+
+# Every core and PostgreSQL-layer source; new files are picked up.
+CORE_SRCS  = $(sort $(wildcard src/core/*.c))
+PGL_SRCS   = $(sort $(wildcard src/pg/*.c))
+OBJS       = $(CORE_SRCS:.c=.o) $(PGL_SRCS:.c=.o)
+
+DATA_built = sql/$(EXTENSION)--$(EXTVERSION).sql
+PGFILEDESC = "budgetkernel - budgeted kernel classifiers trained by aggregates"
+
+TESTS        = $(sort $(wildcard test/sql/*.sql))
+REGRESS      = $(patsubst test/sql/%.sql,%,$(TESTS))
+REGRESS_OPTS = --inputdir=test --load-extension=$(EXTENSION)
+
+# LAPACKE and BLAS (Debian: liblapacke-dev, libopenblas-dev)
+LINALG_CFLAGS := $(shell pkg-config --cflags lapacke blas 2>/dev/null)
+LINALG_LIBS   := $(or $(shell pkg-config --libs lapacke blas 2>/dev/null),-llapacke -lblas)
+
+PG_CPPFLAGS += -Isrc/core $(LINALG_CFLAGS)
+PG_CFLAGS   += -Wall -Wextra -Wno-unused-parameter
+SHLIB_LINK  += $(LINALG_LIBS) -lm
+
+# Core unit tests: test/unit/<name>.c -> host binary test/unit/<name>
+UNIT_SRCS   = $(sort $(wildcard test/unit/*.c))
+UNIT_BINS   = $(UNIT_SRCS:.c=)
+UNIT_CC     = gcc
+UNIT_CFLAGS = -std=c99 -O2 -Wall -Wextra -Isrc/core $(LINALG_CFLAGS)
+EXTRA_CLEAN = $(UNIT_BINS)
+
+all: sql/$(EXTENSION)--$(EXTVERSION).sql
+
+sql/$(EXTENSION)--$(EXTVERSION).sql: sql/$(EXTENSION).sql
+	cp $< $@
+
+PG_CONFIG ?= pg_config
+PGXS := $(shell $(PG_CONFIG) --pgxs)
+include $(PGXS)
+
+# The PostgreSQL layer includes only bk_core.h from the core.
+$(PGL_SRCS:.c=.o): src/pg/bk_pg.h src/core/bk_core.h
+$(CORE_SRCS:.c=.o): $(wildcard src/core/*.h)
+
+test/unit/%: test/unit/%.c $(CORE_SRCS) $(wildcard src/core/*.h)
+	$(UNIT_CC) $(UNIT_CFLAGS) -o $@ $< $(CORE_SRCS) $(LINALG_LIBS) -lm
+
+.PHONY: unittest
+unittest: $(UNIT_BINS)
+	@failed=0; \
+	for t in $(UNIT_BINS); do \
+		echo "== $$t"; \
+		if ./$$t; then echo "ok   $$t"; else echo "FAIL $$t"; failed=$$((failed + 1)); fi; \
+	done; \
+	if [ $$failed -ne 0 ]; then echo "$$failed unit test program(s) failed"; exit 1; fi; \
+	echo "all unit test programs passed"
+
+PG_PROVE ?= pg_prove
+.PHONY: prove
+prove:
+	$(PG_PROVE) --dbname $(or $(PGDATABASE),postgres) test/pgtap/*.sql

@@ -1,0 +1,148 @@
+/*
+ * bk_features.c
+ *	  Reading feature arrays (float8[] and float4[]) for training and
+ *	  scoring, with the checks of DESIGN.md section 5.
+ *
+ * The arrays are read without deconstruct_array: a float8[] without NULLs
+ * is already a contiguous vector of doubles.
+ */
+#include "postgres.h"
+
+#include <math.h>
+
+#include "catalog/pg_type.h"
+#include "utils/array.h"
+#include "utils/builtins.h"
+
+#include "bk_pg.h"
+
+/* " at row N" when there is a row number, "" when scoring */
+static const char *
+bk_row_text(int64 row)
+{
+	if (row <= 0)
+		return "";
+	return psprintf(" at row %lld", (long long) row);
+}
+
+/*
+ * The values of a features array as doubles
+ */
+const double *
+BkPgReadFeatures(ArrayType *a, int64 row, int *n)
+{
+	int			nitems;
+	Oid			elemtype = ARR_ELEMTYPE(a);
+	const char *data;
+	const double *x;
+	int			bad;
+
+	if (ARR_NDIM(a) > 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_EXCEPTION),
+				 errmsg("features must be a one-dimensional array"),
+				 errdetail("The array%s has %d dimensions.",
+						   bk_row_text(row), ARR_NDIM(a))));
+
+	nitems = (ARR_NDIM(a) == 0) ? 0 : ARR_DIMS(a)[0];
+	if (nitems <= 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_EXCEPTION),
+				 errmsg("features must not be empty"),
+				 row > 0 ? errdetail("The array at row %lld is empty.",
+									 (long long) row) : 0));
+
+	/* before the float4 copy below allocates anything */
+	if (nitems > BK_MAX_DIM)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("features%s have %d values, more than the limit of %d",
+						bk_row_text(row), nitems, BK_MAX_DIM)));
+
+	if (ARR_HASNULL(a))
+	{
+		bits8	   *bitmap = ARR_NULLBITMAP(a);
+		int			i;
+
+		for (i = 0; i < nitems; i++)
+		{
+			if ((bitmap[i / 8] & (1 << (i % 8))) == 0)
+			{
+				if (row > 0)
+					ereport(ERROR,
+							(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+							 errmsg("NULL in features at row %lld, position %d",
+									(long long) row, i + 1)));
+				else
+					ereport(ERROR,
+							(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+							 errmsg("NULL in features at position %d", i + 1)));
+			}
+		}
+	}
+
+	/*
+	 * There is no NULL bitmap from here on, so the data start where
+	 * ARR_DATA_PTR would put them; spelt out because that macro's ?: draws
+	 * a -Wsign-compare warning under -Wextra.
+	 */
+	data = (const char *) a + ARR_OVERHEAD_NONULLS(ARR_NDIM(a));
+
+	if (elemtype == FLOAT8OID)
+		x = (const double *) data;
+	else if (elemtype == FLOAT4OID)
+	{
+		const float *src = (const float *) data;
+		double	   *dst = palloc(sizeof(double) * (Size) nitems);
+		int			i;
+
+		for (i = 0; i < nitems; i++)
+			dst[i] = (double) src[i];
+		x = dst;
+	}
+	else
+		ereport(ERROR,
+				(errcode(ERRCODE_DATATYPE_MISMATCH),
+				 errmsg("features must be an array of float8 or float4")));
+
+	bad = BkFirstNonFinite(x, nitems);
+	if (bad >= 0)
+	{
+		const char *what = isnan(x[bad]) ? "NaN" :
+			(x[bad] > 0 ? "Infinity" : "-Infinity");
+
+		if (row > 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_DATA_EXCEPTION),
+					 errmsg("features at row %lld, position %d is %s",
+							(long long) row, bad + 1, what)));
+		else
+			ereport(ERROR,
+					(errcode(ERRCODE_DATA_EXCEPTION),
+					 errmsg("features at position %d is %s", bad + 1, what)));
+	}
+
+	*n = nitems;
+	return x;
+}
+
+/*
+ * Raise an error naming both lengths if n != expected
+ */
+void
+BkPgCheckDim(int n, int expected, int64 row, const char *whose)
+{
+	if (n == expected)
+		return;
+
+	if (row > 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_EXCEPTION),
+				 errmsg("features at row %lld have %d values, expected %d (%s dimension)",
+						(long long) row, n, expected, whose)));
+	else
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_EXCEPTION),
+				 errmsg("features have %d values, expected %d (%s dimension)",
+						n, expected, whose)));
+}

@@ -1,0 +1,322 @@
+/*
+ * bk_inspect.c
+ *	  bk_info (jsonb description of a model) and bk_support_vectors.
+ */
+#include "postgres.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "catalog/pg_type.h"
+#include "fmgr.h"
+#include "funcapi.h"
+#include "miscadmin.h"
+#include "utils/array.h"
+#include "utils/builtins.h"
+#include "utils/float.h"
+#include "utils/jsonb.h"
+#include "utils/memutils.h"
+#include "utils/numeric.h"
+#include "utils/tuplestore.h"
+
+#include "bk_pg.h"
+
+PG_FUNCTION_INFO_V1(bk_info);
+PG_FUNCTION_INFO_V1(bk_support_vectors);
+
+/* ------------------------------------------------------------------------
+ * jsonb building helpers
+ * ------------------------------------------------------------------------
+ */
+
+static void
+bk_push_key(JsonbParseState **ps, const char *key)
+{
+	JsonbValue	v;
+
+	v.type = jbvString;
+	v.val.string.val = (char *) key;
+	v.val.string.len = (int) strlen(key);
+	pushJsonbValue(ps, WJB_KEY, &v);
+}
+
+static void
+bk_push_string(JsonbParseState **ps, JsonbIteratorToken tok, const char *s)
+{
+	JsonbValue	v;
+
+	v.type = jbvString;
+	v.val.string.val = (char *) s;
+	v.val.string.len = (int) strlen(s);
+	pushJsonbValue(ps, tok, &v);
+}
+
+static void
+bk_push_null(JsonbParseState **ps, JsonbIteratorToken tok)
+{
+	JsonbValue	v;
+
+	v.type = jbvNull;
+	pushJsonbValue(ps, tok, &v);
+}
+
+static void
+bk_push_numeric(JsonbParseState **ps, JsonbIteratorToken tok, Numeric num)
+{
+	JsonbValue	v;
+
+	v.type = jbvNumeric;
+	v.val.numeric = num;
+	pushJsonbValue(ps, tok, &v);
+}
+
+static void
+bk_push_int64(JsonbParseState **ps, JsonbIteratorToken tok, int64 i)
+{
+	bk_push_numeric(ps, tok,
+					DatumGetNumeric(DirectFunctionCall1(int8_numeric,
+														Int64GetDatum(i))));
+}
+
+static void
+bk_push_uint64(JsonbParseState **ps, JsonbIteratorToken tok, uint64 u)
+{
+	char		buf[32];
+
+	if (u <= (uint64) PG_INT64_MAX)
+	{
+		bk_push_int64(ps, tok, (int64) u);
+		return;
+	}
+	snprintf(buf, sizeof(buf), UINT64_FORMAT, u);
+	bk_push_numeric(ps, tok,
+					DatumGetNumeric(DirectFunctionCall3(numeric_in,
+														CStringGetDatum(buf),
+														ObjectIdGetDatum(InvalidOid),
+														Int32GetDatum(-1))));
+}
+
+/*
+ * A double as a JSON number, written with the shortest text that reads
+ * back exactly (as float8 output does); non-finite values become null
+ */
+static void
+bk_push_double(JsonbParseState **ps, JsonbIteratorToken tok, double d)
+{
+	if (!isfinite(d))
+	{
+		bk_push_null(ps, tok);
+		return;
+	}
+	bk_push_numeric(ps, tok,
+					DatumGetNumeric(DirectFunctionCall3(numeric_in,
+														CStringGetDatum(float8out_internal(d)),
+														ObjectIdGetDatum(InvalidOid),
+														Int32GetDatum(-1))));
+}
+
+/* An integer-valued parameter: a JSON integer when it is one */
+static void
+bk_push_integer_param(JsonbParseState **ps, JsonbIteratorToken tok, double d)
+{
+	if (isfinite(d) && d == floor(d) &&
+		d >= -9223372036854775808.0 && d < 9223372036854775808.0)
+		bk_push_int64(ps, tok, (int64) d);
+	else if (isfinite(d) && d == floor(d) &&
+			 d >= 0 && d < 18446744073709551616.0)
+		bk_push_uint64(ps, tok, (uint64) d);
+	else
+		bk_push_double(ps, tok, d);
+}
+
+/* ------------------------------------------------------------------------
+ * bk_info
+ * ------------------------------------------------------------------------
+ */
+
+/*
+ * bk_info(model): jsonb description of the model
+ */
+Datum
+bk_info(PG_FUNCTION_ARGS)
+{
+	MemoryContext tmp;
+	BkModel    *m;
+	JsonbParseState *ps = NULL;
+	JsonbValue *res;
+	BkParamValue pv[BK_MAX_PARAM_VALUES];
+	int			npv;
+	const char *kernel = NULL;
+	uint64		n_sv = 0;
+	int			i;
+
+	tmp = AllocSetContextCreate(CurrentMemoryContext, "budgetkernel bk_info",
+								ALLOCSET_DEFAULT_SIZES);
+	m = BkPgDecodeDatum(PG_GETARG_DATUM(0), tmp, false);
+
+	npv = BkParamsList(&m->params, pv, BK_MAX_PARAM_VALUES);
+	if (npv > BK_MAX_PARAM_VALUES)
+		npv = BK_MAX_PARAM_VALUES;
+
+	pushJsonbValue(&ps, WJB_BEGIN_OBJECT, NULL);
+
+	bk_push_key(&ps, "format_version");
+	bk_push_int64(&ps, WJB_VALUE, BK_FORMAT_VERSION);
+
+	bk_push_key(&ps, "algorithm");
+	bk_push_string(&ps, WJB_VALUE, BkAlgorithmName(&m->params));
+
+	bk_push_key(&ps, "params");
+	pushJsonbValue(&ps, WJB_BEGIN_OBJECT, NULL);
+	for (i = 0; i < npv; i++)
+	{
+		bk_push_key(&ps, pv[i].key);
+		if (pv[i].is_string)
+			bk_push_string(&ps, WJB_VALUE, pv[i].string ? pv[i].string : "");
+		else if (pv[i].is_integer)
+			bk_push_integer_param(&ps, WJB_VALUE, pv[i].number);
+		else
+			bk_push_double(&ps, WJB_VALUE, pv[i].number);
+
+		if (pv[i].is_string && strcmp(pv[i].key, "kernel") == 0)
+			kernel = pv[i].string;
+	}
+	pushJsonbValue(&ps, WJB_END_OBJECT, NULL);
+
+	bk_push_key(&ps, "kernel");
+	if (kernel != NULL)
+		bk_push_string(&ps, WJB_VALUE, kernel);
+	else
+		bk_push_null(&ps, WJB_VALUE);
+
+	bk_push_key(&ps, "dim");
+	bk_push_int64(&ps, WJB_VALUE, m->dim);
+
+	bk_push_key(&ps, "classes");
+	pushJsonbValue(&ps, WJB_BEGIN_ARRAY, NULL);
+	for (i = 0; i < m->n_classes && i < BK_MAX_CLASSES; i++)
+		bk_push_int64(&ps, WJB_ELEM, m->classes[i]);
+	pushJsonbValue(&ps, WJB_END_ARRAY, NULL);
+
+	bk_push_key(&ps, "n_classes");
+	bk_push_int64(&ps, WJB_VALUE, m->n_classes);
+
+	bk_push_key(&ps, "budget");
+	if (BkParamsBudgeted(&m->params))
+		bk_push_int64(&ps, WJB_VALUE, m->params.budget);
+	else
+		bk_push_null(&ps, WJB_VALUE);
+
+	for (i = 0; i < m->n_machines; i++)
+		n_sv += (uint64) m->machines[i].n_sv;
+	bk_push_key(&ps, "n_sv");
+	bk_push_uint64(&ps, WJB_VALUE, n_sv);
+
+	bk_push_key(&ps, "rows_seen");
+	bk_push_uint64(&ps, WJB_VALUE, m->rows_seen);
+	bk_push_key(&ps, "rows_skipped");
+	bk_push_uint64(&ps, WJB_VALUE, m->rows_skipped);
+	bk_push_key(&ps, "rows_updated");
+	bk_push_uint64(&ps, WJB_VALUE, m->rows_updated);
+	bk_push_key(&ps, "online_mistakes");
+	bk_push_uint64(&ps, WJB_VALUE, m->mistakes);
+	bk_push_key(&ps, "online_mistake_rate");
+	if (m->rows_seen > 0)
+		bk_push_double(&ps, WJB_VALUE,
+					   (double) m->mistakes / (double) m->rows_seen);
+	else
+		bk_push_null(&ps, WJB_VALUE);
+	bk_push_key(&ps, "maintenance_events");
+	bk_push_uint64(&ps, WJB_VALUE, m->maintenance);
+
+	if (m->n_classes == 1)
+	{
+		bk_push_key(&ps, "note");
+		bk_push_string(&ps, WJB_VALUE,
+					   "only one class was seen: the model always predicts it");
+	}
+
+	res = pushJsonbValue(&ps, WJB_END_OBJECT, NULL);
+
+	/*
+	 * The jsonb copies every string and numeric, so the model can go.  The
+	 * result is built in the caller's context.
+	 */
+	{
+		Jsonb	   *result = JsonbValueToJsonb(res);
+
+		MemoryContextDelete(tmp);
+		PG_RETURN_JSONB_P(result);
+	}
+}
+
+/* ------------------------------------------------------------------------
+ * bk_support_vectors
+ * ------------------------------------------------------------------------
+ */
+
+static ArrayType *
+bk_float8_array(const double *v, int n)
+{
+	Datum	   *d = palloc(sizeof(Datum) * (Size) Max(n, 1));
+	ArrayType  *a;
+	int			i;
+
+	for (i = 0; i < n; i++)
+		d[i] = Float8GetDatum(v[i]);
+	a = construct_array(d, n, FLOAT8OID, sizeof(float8), FLOAT8PASSBYVAL,
+						TYPALIGN_DOUBLE);
+	pfree(d);
+	return a;
+}
+
+/*
+ * bk_support_vectors(model): one row (sv, x, coef) per support vector of
+ * every machine, numbered from 1 across machines
+ */
+Datum
+bk_support_vectors(PG_FUNCTION_ARGS)
+{
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	MemoryContext tmp;
+	BkModel    *m;
+	int32		sv = 0;
+	int			k;
+
+	InitMaterializedSRF(fcinfo, 0);
+
+	tmp = AllocSetContextCreate(CurrentMemoryContext,
+								"budgetkernel bk_support_vectors",
+								ALLOCSET_DEFAULT_SIZES);
+	m = BkPgDecodeDatum(PG_GETARG_DATUM(0), tmp, false);
+
+	for (k = 0; k < m->n_machines; k++)
+	{
+		const BkMachine *mach = &m->machines[k];
+		int			i;
+
+		for (i = 0; i < mach->n_sv; i++)
+		{
+			Datum		values[3];
+			bool		nulls[3] = {false, false, false};
+			ArrayType  *x;
+			ArrayType  *coef;
+
+			CHECK_FOR_INTERRUPTS();
+
+			x = bk_float8_array(mach->sv + (Size) i * (Size) m->dim, m->dim);
+			coef = bk_float8_array(mach->coef + (Size) i * (Size) mach->n_coef,
+								   mach->n_coef);
+			values[0] = Int32GetDatum(++sv);
+			values[1] = PointerGetDatum(x);
+			values[2] = PointerGetDatum(coef);
+			tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc,
+								 values, nulls);
+			pfree(x);
+			pfree(coef);
+		}
+	}
+
+	MemoryContextDelete(tmp);
+	return (Datum) 0;
+}

@@ -1,0 +1,103 @@
+/*
+ * bk_params_jsonb.c
+ *	  The jsonb parameter document of bk_train -> BkParams.
+ *
+ * This file only says what type each value has; the core decides which
+ * keys exist, which values are allowed and what the message says.
+ */
+#include "postgres.h"
+
+#include "fmgr.h"
+#include "utils/builtins.h"
+#include "utils/jsonb.h"
+#include "utils/numeric.h"
+
+#include "bk_pg.h"
+
+/*
+ * A jsonb number as a double.  Numbers beyond the double range become
+ * +-Infinity (numeric_float8_no_overflow does not raise), which the core
+ * rejects as out of range with a message naming the key.
+ */
+static double
+bk_numeric_to_double(Numeric num)
+{
+	return DatumGetFloat8(DirectFunctionCall1(numeric_float8_no_overflow,
+											  NumericGetDatum(num)));
+}
+
+/*
+ * BkParamsInit, then BkParamsSet for every key of the top-level object
+ */
+void
+BkPgParamsFromJsonb(BkParams *p, Jsonb *jb)
+{
+	JsonbIterator *it;
+	JsonbValue	v;
+	JsonbIteratorToken tok;
+
+	BkParamsInit(p);
+
+	if (!JB_ROOT_IS_OBJECT(jb))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("params must be a JSON object"),
+				 errhint("Write the parameters as an object, for example '{\"algorithm\": \"bpa\", \"budget\": 100}'.")));
+
+	it = JsonbIteratorInit(&jb->root);
+	while ((tok = JsonbIteratorNext(&it, &v, true)) != WJB_DONE)
+	{
+		char	   *key;
+		BkParamInput in;
+		char		err[BK_ERRMSG_LEN];
+
+		if (tok != WJB_KEY)
+			continue;			/* WJB_BEGIN_OBJECT / WJB_END_OBJECT */
+
+		key = pnstrdup(v.val.string.val, v.val.string.len);
+
+		tok = JsonbIteratorNext(&it, &v, true);
+		if (tok != WJB_VALUE)
+			elog(ERROR, "unexpected jsonb token %d after key \"%s\"",
+				 (int) tok, key);
+
+		memset(&in, 0, sizeof(in));
+		switch (v.type)
+		{
+			case jbvNumeric:
+				in.type = BK_IN_NUMBER;
+				in.number = bk_numeric_to_double(v.val.numeric);
+				break;
+			case jbvString:
+				in.type = BK_IN_STRING;
+				in.string = pnstrdup(v.val.string.val, v.val.string.len);
+				break;
+			case jbvBool:
+				in.type = BK_IN_OTHER;
+				in.type_name = "boolean";
+				break;
+			case jbvNull:
+				in.type = BK_IN_OTHER;
+				in.type_name = "null";
+				break;
+			case jbvBinary:
+				in.type = BK_IN_OTHER;
+				in.type_name = JsonContainerIsArray(v.val.binary.data) ?
+					"array" : "object";
+				break;
+			default:
+				/* jbvArray/jbvObject do not come out with skipNested */
+				in.type = BK_IN_OTHER;
+				in.type_name = (v.type == jbvArray) ? "array" : "object";
+				break;
+		}
+
+		err[0] = '\0';
+		if (!BkParamsSet(p, key, &in, err, sizeof(err)))
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("%s", err[0] ? err : "invalid parameter")));
+
+		pfree(key);
+	}
+}

@@ -1,0 +1,98 @@
+/*
+ * bk_pg.h
+ *	  What the files of the PostgreSQL layer share.
+ *
+ * The PostgreSQL layer converts SQL values into calls of the learning core
+ * (bk_core.h) and the core's errors into ereport.  It contains no learning
+ * algorithm.
+ */
+#ifndef BK_PG_H
+#define BK_PG_H
+
+#include "fmgr.h"
+#include "utils/array.h"
+#include "utils/jsonb.h"
+#include "utils/palloc.h"
+
+#include "bk_core.h"
+
+/* Name of the SQL type, for messages. */
+#define BK_TYPE_NAME "bk_model"
+
+/* ------------------------------------------------------------------------
+ * bk_module.c: the core's environment in the server
+ * ------------------------------------------------------------------------
+ */
+
+/* Fill env so that the core allocates in ctx and reports through ereport. */
+extern void BkPgEnvInit(BkEnv *env, MemoryContext ctx);
+
+/* The SQLSTATE of a core error class. */
+extern int	BkPgErrCode(BkErrCode code);
+
+/*
+ * A core message turned into a sentence for errdetail/errhint (capital
+ * first letter, final period).  Palloc'd in CurrentMemoryContext.
+ */
+extern char *BkPgSentence(const char *message);
+
+/* ------------------------------------------------------------------------
+ * bk_type.c: model bytes
+ * ------------------------------------------------------------------------
+ */
+
+/*
+ * Check client-supplied bytes with BkFormatValidate and raise 22P03
+ * (0A000 for a newer format) if they are not a well-formed model.
+ */
+extern void BkPgValidateInput(const uint8_t *buf, size_t len);
+
+/*
+ * Decode a bk_model datum (detoasting it) into a model allocated in ctx.
+ * Invalid stored bytes raise XX001 (0A000 for a newer format).
+ */
+extern BkModel *BkPgDecodeDatum(Datum d, MemoryContext ctx, bool for_training);
+
+/* ------------------------------------------------------------------------
+ * bk_features.c: feature arrays
+ * ------------------------------------------------------------------------
+ */
+
+/*
+ * The values of a features array as doubles (the array's own data for
+ * float8[], a palloc'd copy for float4[] and numeric[]).  Raises an error
+ * for a multi-dimensional or empty array, a NULL element, an element type
+ * other than float8/float4/numeric or a NaN/Infinity value.  row > 0 is the stream row
+ * number shown in messages; row <= 0 means "no row" (scoring).
+ */
+extern const double *BkPgReadFeatures(ArrayType *a, int64 row, int *n);
+
+/*
+ * Raise ERRCODE_DATA_EXCEPTION if n != expected.  whose is what expected
+ * is the dimension of ("the first row's", "the model's").
+ */
+extern void BkPgCheckDim(int n, int expected, int64 row, const char *whose);
+
+/* ------------------------------------------------------------------------
+ * bk_params_jsonb.c: jsonb parameters
+ * ------------------------------------------------------------------------
+ */
+
+/*
+ * BkParamsInit, then BkParamsSet for every key of the top-level object.
+ * Errors are 22023.  BkParamsFinish is left to the caller (it needs dim).
+ */
+extern void BkPgParamsFromJsonb(BkParams *p, Jsonb *jb);
+
+/* ------------------------------------------------------------------------
+ * bk_score.c: per-call-site model cache
+ * ------------------------------------------------------------------------
+ */
+
+/*
+ * The decoded model of argument argno, from the fn_extra cache of this
+ * call site (decoded at most once per distinct model and query).
+ */
+extern BkModel *BkPgCachedModel(FunctionCallInfo fcinfo, int argno);
+
+#endif							/* BK_PG_H */

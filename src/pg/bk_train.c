@@ -1,0 +1,270 @@
+/*
+ * bk_train.c
+ *	  The bk_train aggregates: transition and final functions.
+ *
+ * The transition state (STYPE internal) lives in its own memory context, a
+ * child of the aggregate context, and so does the core's model: the core
+ * allocates through a BkEnv whose ctx is that context.  The model is created
+ * on the first usable row, because its dimension is that row's length
+ * (training from parameters), or decoded from the base model on the first
+ * call (warm start).  Every input row counts in the stream row number shown
+ * in error messages, skipped or not.
+ */
+#include "postgres.h"
+
+#include "fmgr.h"
+#include "utils/array.h"
+#include "utils/builtins.h"
+#include "utils/jsonb.h"
+#include "utils/memutils.h"
+
+#include "bk_pg.h"
+
+PG_FUNCTION_INFO_V1(bk_train_params_trans);
+PG_FUNCTION_INFO_V1(bk_train_text_trans);
+PG_FUNCTION_INFO_V1(bk_train_model_trans);
+PG_FUNCTION_INFO_V1(bk_train_final);
+
+typedef struct BkTrainState
+{
+	MemoryContext mcxt;			/* holds this struct and the model */
+	BkEnv		env;			/* ctx = mcxt */
+	BkParams	params;			/* read from the first row's jsonb */
+	BkModel    *model;			/* NULL until the first usable row */
+	const char *dim_source;		/* what the expected dimension is */
+	int64		skipped;		/* rows skipped before the model existed */
+	int64		row;			/* 1-based stream row number */
+} BkTrainState;
+
+/*
+ * The state of this aggregate call, created on the first call
+ */
+static BkTrainState *
+bk_train_get_state(FunctionCallInfo fcinfo, const char *fname, bool *created)
+{
+	MemoryContext aggcontext;
+	MemoryContext mcxt;
+	BkTrainState *st;
+
+	if (!AggCheckCallContext(fcinfo, &aggcontext))
+		elog(ERROR, "%s called in non-aggregate context", fname);
+
+	*created = false;
+	if (!PG_ARGISNULL(0))
+		return (BkTrainState *) PG_GETARG_POINTER(0);
+
+	mcxt = AllocSetContextCreate(aggcontext, "budgetkernel training state",
+								 ALLOCSET_DEFAULT_SIZES);
+	st = (BkTrainState *) MemoryContextAllocZero(mcxt, sizeof(BkTrainState));
+	st->mcxt = mcxt;
+	BkPgEnvInit(&st->env, mcxt);
+	*created = true;
+	return st;
+}
+
+/*
+ * Create the model from the parameters, for dimension dim
+ */
+static void
+bk_train_create_model(BkTrainState *st, int dim)
+{
+	char		err[BK_ERRMSG_LEN];
+
+	err[0] = '\0';
+	if (!BkParamsFinish(&st->params, dim, err, sizeof(err)))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("%s", err[0] ? err : "invalid parameters")));
+
+	/* before anything big is allocated */
+	err[0] = '\0';
+	if (!BkModelCheckSize(&st->params, dim, MaxAllocSize, err, sizeof(err)))
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("%s", err[0] ? err : "model too large")));
+
+	st->model = BkModelCreate(&st->env, &st->params, dim);
+	st->model->rows_skipped += (uint64_t) st->skipped;
+	st->skipped = 0;
+}
+
+/*
+ * Error context of the core's learning step: which row of the stream
+ */
+static void
+bk_train_error_context(void *arg)
+{
+	const BkTrainState *st = (const BkTrainState *) arg;
+
+	errcontext("bk_train, row %lld of the training stream", (long long) st->row);
+}
+
+/*
+ * One input row (arguments 1 = features, 2 = label)
+ */
+static void
+bk_train_row(BkTrainState *st, FunctionCallInfo fcinfo)
+{
+	ArrayType  *a;
+	const double *x;
+	int			n;
+	int64		label;
+	ErrorContextCallback errcallback;
+
+	st->row++;
+
+	/* NULL label or NULL features: skipped and counted */
+	if (PG_ARGISNULL(1) || PG_ARGISNULL(2))
+	{
+		if (st->model != NULL)
+			BkModelSkip(st->model);
+		else
+			st->skipped++;
+		return;
+	}
+
+	/* per-row data (detoasted array, float4 copy) stays in the tuple context */
+	a = PG_GETARG_ARRAYTYPE_P(1);
+	label = PG_GETARG_INT64(2);
+	x = BkPgReadFeatures(a, st->row, &n);
+
+	if (st->model == NULL)
+		bk_train_create_model(st, n);
+	else
+		BkPgCheckDim(n, st->model->dim, st->row, st->dim_source);
+
+	/* errors of the core (a third class, say) then name the row */
+	errcallback.callback = bk_train_error_context;
+	errcallback.arg = (void *) st;
+	errcallback.previous = error_context_stack;
+	error_context_stack = &errcallback;
+
+	BkModelLearn(st->model, x, label);
+
+	error_context_stack = errcallback.previous;
+}
+
+/*
+ * Common part of the transition functions that take parameters; the
+ * document (argument 3) is read once, from the first row
+ */
+static Datum
+bk_train_params_common(FunctionCallInfo fcinfo, const char *fname,
+					   bool is_text)
+{
+	bool		created;
+	BkTrainState *st = bk_train_get_state(fcinfo, fname, &created);
+
+	if (PG_ARGISNULL(3))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("params must not be NULL"),
+				 errhint("Pass '{}' to use the default parameters.")));
+
+	if (created)
+	{
+		Jsonb	   *jb;
+
+		if (is_text)
+			jb = DatumGetJsonbP(DirectFunctionCall1(jsonb_in,
+													CStringGetDatum(TextDatumGetCString(PG_GETARG_DATUM(3)))));
+		else
+			jb = PG_GETARG_JSONB_P(3);
+		BkPgParamsFromJsonb(&st->params, jb);
+		st->dim_source = "the first row's";
+	}
+
+	bk_train_row(st, fcinfo);
+
+	PG_RETURN_POINTER(st);
+}
+
+/*
+ * bk_train(features, label, params jsonb) transition function
+ */
+Datum
+bk_train_params_trans(PG_FUNCTION_ARGS)
+{
+	return bk_train_params_common(fcinfo, "bk_train_params_trans", false);
+}
+
+/*
+ * bk_train(features, label, params text) transition function
+ *
+ * The text overload exists so that a bare string literal, as in
+ * bk_train(x, y, '{"algorithm": "bpa"}'), resolves: with only the jsonb
+ * and bk_model overloads an unknown literal fits both and the call is
+ * ambiguous; PostgreSQL prefers the string category for unknown literals.
+ * The text is read as jsonb.
+ */
+Datum
+bk_train_text_trans(PG_FUNCTION_ARGS)
+{
+	return bk_train_params_common(fcinfo, "bk_train_text_trans", true);
+}
+
+/*
+ * bk_train(features, label, base bk_model) transition function: continue
+ * training the base model with its own parameters
+ */
+Datum
+bk_train_model_trans(PG_FUNCTION_ARGS)
+{
+	bool		created;
+	BkTrainState *st = bk_train_get_state(fcinfo, "bk_train_model_trans",
+										  &created);
+
+	if (PG_ARGISNULL(3))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("base model must not be NULL")));
+
+	/* the base model is decoded once, on the first row */
+	if (created)
+	{
+		st->model = BkPgDecodeDatum(PG_GETARG_DATUM(3), st->mcxt, true);
+		st->params = st->model->params;
+		st->dim_source = "the model's";
+	}
+
+	bk_train_row(st, fcinfo);
+
+	PG_RETURN_POINTER(st);
+}
+
+/*
+ * bk_train final function: the encoded model, or NULL if no row was usable
+ *
+ * FINALFUNC_MODIFY = READ_ONLY: this must not change the state, so that
+ * the aggregate works as a window function and states can be shared.
+ */
+Datum
+bk_train_final(PG_FUNCTION_ARGS)
+{
+	BkTrainState *st;
+	size_t		size;
+	char		err[BK_ERRMSG_LEN];
+	struct varlena *result;
+
+	if (!AggCheckCallContext(fcinfo, NULL))
+		elog(ERROR, "%s called in non-aggregate context", "bk_train_final");
+
+	if (PG_ARGISNULL(0))
+		PG_RETURN_NULL();
+	st = (BkTrainState *) PG_GETARG_POINTER(0);
+	if (st->model == NULL || st->model->rows_seen == 0)
+		PG_RETURN_NULL();
+
+	err[0] = '\0';
+	if (!BkModelEncodedSize(st->model, MaxAllocSize - VARHDRSZ, &size,
+							err, sizeof(err)))
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("%s", err[0] ? err : "model too large to encode")));
+
+	result = (struct varlena *) palloc0(VARHDRSZ + size);
+	SET_VARSIZE(result, VARHDRSZ + size);
+	BkModelEncode(st->model, (uint8_t *) VARDATA(result), size);
+
+	PG_RETURN_POINTER(result);
+}

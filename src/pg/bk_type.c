@@ -1,0 +1,240 @@
+/*
+ * bk_type.c
+ *	  The bk_model type: text and binary I/O, the bytea casts, bk_is_valid.
+ *
+ * A bk_model value is a varlena whose payload is exactly the core's encoded
+ * model (BkModelEncode).  The cast to bytea is therefore free, and every way
+ * of bringing bytes in from a client (text input, binary input, the cast
+ * from bytea) validates them with BkFormatValidate, which reports malformed
+ * client bytes as 22P03.  Bytes that were stored as a bk_model and fail the
+ * decoder's validation later are data corruption (XX001, see
+ * BkPgDecodeDatum).
+ */
+#include "postgres.h"
+
+#include <string.h>
+
+#include "fmgr.h"
+#include "lib/stringinfo.h"
+#include "libpq/pqformat.h"
+#include "utils/builtins.h"
+#include "utils/memutils.h"
+
+#include "bk_pg.h"
+
+PG_FUNCTION_INFO_V1(bk_model_in);
+PG_FUNCTION_INFO_V1(bk_model_out);
+PG_FUNCTION_INFO_V1(bk_model_recv);
+PG_FUNCTION_INFO_V1(bk_model_send);
+PG_FUNCTION_INFO_V1(bk_model_from_bytea);
+PG_FUNCTION_INFO_V1(bk_is_valid);
+
+/*
+ * Raise an error unless buf holds a well-formed model
+ */
+void
+BkPgValidateInput(const uint8_t *buf, size_t len)
+{
+	char		err[BK_ERRMSG_LEN];
+	BkErrCode	code = BK_ERR_CORRUPT;
+
+	err[0] = '\0';
+	if (BkFormatValidate(buf, len, err, sizeof(err), &code))
+		return;
+
+	if (err[0] == '\0')
+		strlcpy(err, "the bytes are not a well-formed model", sizeof(err));
+
+	if (code == BK_ERR_VERSION)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("unsupported %s format version", BK_TYPE_NAME),
+				 errdetail("%s", BkPgSentence(err)),
+				 errhint("Upgrade the budgetkernel extension to read this model.")));
+	else
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
+				 errmsg("invalid %s value", BK_TYPE_NAME),
+				 errdetail("%s", BkPgSentence(err))));
+}
+
+/*
+ * Decode a stored bk_model into a model allocated in ctx
+ *
+ * The decoder validates first and reports invalid bytes through the
+ * environment (BK_ERR_CORRUPT -> XX001 data_corrupted).
+ */
+BkModel *
+BkPgDecodeDatum(Datum d, MemoryContext ctx, bool for_training)
+{
+	struct varlena *v = PG_DETOAST_DATUM_PACKED(d);
+	BkEnv		env;
+	BkModel    *m;
+
+	BkPgEnvInit(&env, ctx);
+	m = BkModelDecode(&env, (const uint8_t *) VARDATA_ANY(v),
+					  VARSIZE_ANY_EXHDR(v), for_training);
+	if ((Pointer) v != DatumGetPointer(d))
+		pfree(v);
+	return m;
+}
+
+static int
+bk_hex_value(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/*
+ * Text input: \x followed by an even number of hexadecimal digits (the
+ * look of bytea's hex output), then validation of the bytes
+ */
+Datum
+bk_model_in(PG_FUNCTION_ARGS)
+{
+	const char *s = PG_GETARG_CSTRING(0);
+	size_t		len = strlen(s);
+	size_t		nbytes;
+	struct varlena *result;
+	uint8_t    *dst;
+	size_t		i;
+
+	if (len < 2 || s[0] != '\\' || s[1] != 'x')
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+				 errmsg("invalid input syntax for type %s", BK_TYPE_NAME),
+				 errdetail("A %s value is written as \\x followed by hexadecimal digits.",
+						   BK_TYPE_NAME)));
+
+	if ((len - 2) % 2 != 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+				 errmsg("invalid input syntax for type %s", BK_TYPE_NAME),
+				 errdetail("The number of hexadecimal digits is odd.")));
+
+	nbytes = (len - 2) / 2;
+	if (nbytes > MaxAllocSize - VARHDRSZ)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("%s value is too large", BK_TYPE_NAME)));
+
+	result = (struct varlena *) palloc(VARHDRSZ + nbytes);
+	SET_VARSIZE(result, VARHDRSZ + nbytes);
+	dst = (uint8_t *) VARDATA(result);
+
+	for (i = 0; i < nbytes; i++)
+	{
+		int			hi = bk_hex_value(s[2 + 2 * i]);
+		int			lo = bk_hex_value(s[3 + 2 * i]);
+
+		if (hi < 0 || lo < 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+					 errmsg("invalid input syntax for type %s", BK_TYPE_NAME),
+					 errdetail("Character %zu is not a hexadecimal digit.",
+							   (hi < 0 ? 3 + 2 * i : 4 + 2 * i))));
+		dst[i] = (uint8_t) ((hi << 4) | lo);
+	}
+
+	BkPgValidateInput(dst, nbytes);
+
+	PG_RETURN_POINTER(result);
+}
+
+/*
+ * Text output: \x followed by the bytes in lower-case hexadecimal
+ */
+Datum
+bk_model_out(PG_FUNCTION_ARGS)
+{
+	struct varlena *v = PG_GETARG_VARLENA_PP(0);
+	size_t		len = VARSIZE_ANY_EXHDR(v);
+	char	   *out;
+	uint64		n;
+
+	/* the hex form is twice the size; palloc is limited to 1 GB */
+	if (len > (MaxAllocSize - 3) / 2)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("%s value is too large for text output", BK_TYPE_NAME),
+				 errdetail("The model has %zu bytes; the text form of at most %zu bytes fits in 1 GB.",
+						   len, (size_t) ((MaxAllocSize - 3) / 2)),
+				 errhint("Use binary transfer (for example COPY ... WITH (FORMAT binary)).")));
+
+	out = palloc(2 * len + 3);
+	out[0] = '\\';
+	out[1] = 'x';
+	n = hex_encode(VARDATA_ANY(v), len, out + 2);
+	out[2 + n] = '\0';
+
+	PG_RETURN_CSTRING(out);
+}
+
+/*
+ * Binary input: the encoded bytes, validated
+ */
+Datum
+bk_model_recv(PG_FUNCTION_ARGS)
+{
+	StringInfo	buf = (StringInfo) PG_GETARG_POINTER(0);
+	int			len = buf->len - buf->cursor;
+	const char *bytes = pq_getmsgbytes(buf, len);
+	struct varlena *result;
+
+	BkPgValidateInput((const uint8_t *) bytes, (size_t) len);
+
+	result = (struct varlena *) palloc(VARHDRSZ + len);
+	SET_VARSIZE(result, VARHDRSZ + len);
+	memcpy(VARDATA(result), bytes, len);
+
+	PG_RETURN_POINTER(result);
+}
+
+/*
+ * Binary output: the encoded bytes
+ */
+Datum
+bk_model_send(PG_FUNCTION_ARGS)
+{
+	struct varlena *v = PG_GETARG_VARLENA_PP(0);
+	StringInfoData buf;
+
+	pq_begintypsend(&buf);
+	pq_sendbytes(&buf, VARDATA_ANY(v), VARSIZE_ANY_EXHDR(v));
+	PG_RETURN_BYTEA_P(pq_endtypsend(&buf));
+}
+
+/*
+ * Cast bytea -> bk_model: the same bytes, once they are validated
+ */
+Datum
+bk_model_from_bytea(PG_FUNCTION_ARGS)
+{
+	bytea	   *b = PG_GETARG_BYTEA_PP(0);
+
+	BkPgValidateInput((const uint8_t *) VARDATA_ANY(b), VARSIZE_ANY_EXHDR(b));
+
+	PG_RETURN_POINTER(b);
+}
+
+/*
+ * bk_is_valid(bytea): whether the bytes are a well-formed model; never
+ * raises
+ */
+Datum
+bk_is_valid(PG_FUNCTION_ARGS)
+{
+	bytea	   *b = PG_GETARG_BYTEA_PP(0);
+	char		err[BK_ERRMSG_LEN];
+	BkErrCode	code;
+
+	PG_RETURN_BOOL(BkFormatValidate((const uint8_t *) VARDATA_ANY(b),
+									VARSIZE_ANY_EXHDR(b),
+									err, sizeof(err), &code));
+}
