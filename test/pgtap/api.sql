@@ -1,0 +1,61 @@
+-- The SQL contract: objects, volatility, strictness, security, casts.
+BEGIN;
+CREATE EXTENSION IF NOT EXISTS pgtap;
+CREATE EXTENSION IF NOT EXISTS budgetkernel;
+SELECT plan(30);
+
+SELECT has_type('bk_model');
+SELECT has_function('bk_train', ARRAY['double precision[]', 'bigint', 'jsonb']);
+SELECT has_function('bk_train', ARRAY['real[]', 'bigint', 'jsonb']);
+SELECT has_function('bk_train', ARRAY['double precision[]', 'bigint', 'bk_model']);
+SELECT has_function('bk_train', ARRAY['real[]', 'bigint', 'bk_model']);
+SELECT is_aggregate('bk_train', ARRAY['double precision[]', 'bigint', 'jsonb']);
+SELECT is_aggregate('bk_train', ARRAY['double precision[]', 'bigint', 'bk_model']);
+SELECT has_function('bk_predict', ARRAY['bk_model', 'double precision[]']);
+SELECT has_function('bk_decision', ARRAY['bk_model', 'double precision[]']);
+SELECT has_function('bk_info', ARRAY['bk_model']);
+SELECT has_function('bk_is_valid', ARRAY['bytea']);
+SELECT has_function('bk_support_vectors', ARRAY['bk_model']);
+
+SELECT volatility_is('bk_predict', ARRAY['bk_model', 'double precision[]'], 'immutable');
+SELECT volatility_is('bk_decision', ARRAY['bk_model', 'double precision[]'], 'immutable');
+SELECT volatility_is('bk_info', ARRAY['bk_model'], 'immutable');
+SELECT volatility_is('bk_is_valid', ARRAY['bytea'], 'immutable');
+SELECT is_strict('bk_predict', ARRAY['bk_model', 'double precision[]']);
+SELECT is_strict('bk_is_valid', ARRAY['bytea']);
+SELECT function_returns('bk_predict', ARRAY['bk_model', 'double precision[]'], 'bigint');
+SELECT function_returns('bk_decision', ARRAY['bk_model', 'double precision[]'], 'double precision');
+SELECT function_returns('bk_info', ARRAY['bk_model'], 'jsonb');
+
+SELECT is((SELECT count(*)::int FROM pg_proc p JOIN pg_depend d ON d.objid = p.oid
+           JOIN pg_extension e ON e.oid = d.refobjid
+           WHERE e.extname = 'budgetkernel' AND p.prosecdef), 0, 'nothing is SECURITY DEFINER');
+SELECT is((SELECT count(*)::int FROM pg_proc p JOIN pg_depend d ON d.objid = p.oid
+           JOIN pg_extension e ON e.oid = d.refobjid
+           WHERE e.extname = 'budgetkernel' AND p.proname IN ('bk_predict', 'bk_decision', 'bk_info',
+                 'bk_is_valid', 'bk_support_vectors') AND p.proparallel <> 's'), 0,
+          'scoring functions are PARALLEL SAFE');
+SELECT is((SELECT count(*)::int FROM pg_description d JOIN pg_depend x ON x.objid = d.objoid AND x.classid = d.classoid
+           JOIN pg_extension e ON e.oid = x.refobjid WHERE e.extname = 'budgetkernel'),
+          (SELECT count(*)::int FROM pg_depend x JOIN pg_extension e ON e.oid = x.refobjid
+           WHERE e.extname = 'budgetkernel' AND x.deptype = 'e'),
+          'every object of the extension has a comment');
+
+SELECT has_cast('bk_model', 'bytea');
+SELECT has_cast('bytea', 'bk_model');
+SELECT cast_context_is('bk_model', 'bytea', 'explicit');
+SELECT is((SELECT castmethod::text FROM pg_cast WHERE castsource = 'bk_model'::regtype
+           AND casttarget = 'bytea'::regtype), 'b', 'bk_model -> bytea is free (binary coercible)');
+
+-- an immutable call with constant arguments can be folded at plan time
+SELECT lives_ok($$ SELECT bk_predict(
+  (SELECT bk_train(ARRAY[i, -i]::float8[], (i > 0)::int::int8, '{"budget": 4}'::jsonb) FROM generate_series(-3, 3) i),
+  ARRAY[1.0, -1.0]::float8[]) $$, 'predict over a model from a subquery');
+
+-- numeric literals resolve to the float8[] scoring functions
+SELECT lives_ok($$ SELECT bk_predict(
+  (SELECT bk_train(ARRAY[i, -i]::float8[], (i > 0)::int::int8, '{"budget": 4}'::jsonb) FROM generate_series(-3, 3) i),
+  ARRAY[1.5, -1.5]) $$, 'bk_predict(model, ARRAY[numeric literals]) is not ambiguous');
+
+SELECT * FROM finish();
+ROLLBACK;

@@ -1,0 +1,86 @@
+--
+-- Bad input (DESIGN §5): every case gives a clear error or the documented
+-- skip.  SQLSTATEs are checked in test/pgtap/errors.sql.
+--
+SET client_min_messages = warning;
+\set SHOW_CONTEXT never
+
+-- a small deterministic stream: 2-D points and a checkerboard label
+CREATE TABLE pts AS
+SELECT i AS id,
+       ARRAY[((i * 7919) % 1000) / 1000.0, ((i * 104729) % 997) / 997.0]::float8[] AS features,
+       CASE WHEN (floor(4 * ((i * 7919) % 1000) / 1000.0) + floor(4 * ((i * 104729) % 997) / 997.0))::int % 2 = 0
+            THEN 1 ELSE -1 END::int8 AS label
+FROM generate_series(1, 400) i;
+
+-- NULL label or NULL features: the row is skipped and counted
+SELECT bk_info(m)->'rows_seen' AS seen, bk_info(m)->'rows_skipped' AS skipped
+FROM (SELECT bk_train(features, label, '{"budget": 20, "gamma": 10}' ORDER BY id) AS m
+      FROM (SELECT id, CASE WHEN id % 10 = 0 THEN NULL ELSE features END AS features,
+                   CASE WHEN id % 15 = 0 THEN NULL ELSE label END AS label FROM pts) s) t;
+
+-- skipped rows before the first usable row are counted too
+SELECT bk_info(bk_train(f, l, '{}' ORDER BY o))->'rows_skipped' AS skipped
+FROM (VALUES (1, NULL::float8[], 1::int8), (2, ARRAY[1,2]::float8[], NULL), (3, ARRAY[1,2]::float8[], 1)) v(o, f, l);
+
+-- only NULL rows, or no rows at all: NULL model
+SELECT bk_train(f, l, '{}') IS NULL AS null_model
+FROM (VALUES (NULL::float8[], 1::int8)) v(f, l);
+SELECT bk_train(features, label, '{}') IS NULL AS null_model FROM pts WHERE false;
+
+-- NULL element, NaN, +/-Infinity inside features: error naming row and position
+SELECT bk_train(f, 1, '{}' ORDER BY o)
+FROM (VALUES (1, ARRAY[1,2]::float8[]), (2, ARRAY[1,NULL]::float8[])) v(o, f);
+SELECT bk_train(f, 1, '{}' ORDER BY o)
+FROM (VALUES (1, ARRAY[1,2]::float8[]), (2, ARRAY[3,4]), (3, ARRAY['NaN',1]::float8[])) v(o, f);
+SELECT bk_train(f, 1, '{}') FROM (VALUES (ARRAY[1,'Infinity']::float8[])) v(f);
+SELECT bk_train(f, 1, '{}') FROM (VALUES (ARRAY['-Infinity',0]::float4[])) v(f);
+
+-- a different length than the first row
+SELECT bk_train(f, 1, '{}' ORDER BY o)
+FROM (VALUES (1, ARRAY[1,2]::float8[]), (2, ARRAY[1,2,3]::float8[])) v(o, f);
+
+-- multi-dimensional or empty arrays
+SELECT bk_train(ARRAY[[1,2],[3,4]]::float8[], 1, '{}');
+SELECT bk_train('{}'::float8[], 1, '{}');
+
+-- NULL parameters or base model
+SELECT bk_train(ARRAY[1.0]::float8[], 1, NULL::jsonb);
+SELECT bk_train(ARRAY[1.0]::float8[], 1, NULL::bk_model);
+
+-- budget x dim beyond the 1 GB allocation limit: refused before allocating
+SELECT bk_train(array_fill(1.0::float8, ARRAY[200]), 1, '{"budget": 1000000}');
+SELECT bk_train(array_fill(1.0::float8, ARRAY[2000]), 1, '{"algorithm": "bpa", "variant": "p", "budget": 20000}');
+
+-- an unbudgeted learner that outgrows its safety cap
+SELECT bk_train(features, label, '{"algorithm": "perceptron", "max_sv": 5, "gamma": 50}' ORDER BY id) FROM pts;
+
+-- one-vs-rest is not there yet: a third class in a binary stream is refused
+SELECT bk_train(f, l, '{}' ORDER BY l) FROM (VALUES (ARRAY[1,2]::float8[], 1::int8), (ARRAY[2,1], 2), (ARRAY[0,0], 3)) v(f, l);
+
+-- one class only: a model that predicts it, and says so
+CREATE TABLE one_class AS
+SELECT bk_train(features, 7::int8, '{"budget": 10}' ORDER BY id) AS m FROM pts WHERE id <= 50;
+SELECT bk_predict(m, ARRAY[0.5, 0.5]) AS predicted, bk_info(m)->'classes' AS classes,
+       bk_info(m)->>'note' AS note FROM one_class;
+
+-- scoring with the wrong dimension, a NULL or NaN element, an empty array
+CREATE TABLE m1 AS SELECT bk_train(features, label, '{"budget": 20, "gamma": 10}' ORDER BY id) AS m FROM pts;
+SELECT bk_predict(m, ARRAY[1,2,3]::float8[]) FROM m1;
+SELECT bk_decision(m, ARRAY[1,NULL]::float8[]) FROM m1;
+SELECT bk_predict(m, ARRAY['NaN',1]::float8[]) FROM m1;
+SELECT bk_predict(m, '{}'::float8[]) FROM m1;
+-- STRICT: a NULL array gives NULL
+SELECT bk_predict(m, NULL::float8[]) IS NULL AS is_null FROM m1;
+
+-- continuing training with rows of another dimension than the model
+SELECT bk_train(ARRAY[1,2,3]::float8[], 1, m) FROM m1;
+
+-- query cancel is honoured during training
+SET statement_timeout = '500ms';
+SELECT bk_train(ARRAY[sin(i), cos(i), sin(2 * i)]::float8[], (i % 2)::int8,
+                '{"algorithm": "bpa", "variant": "p", "budget": 1000, "gamma": 1}')
+FROM generate_series(1, 400000) i;
+RESET statement_timeout;
+
+DROP TABLE pts, one_class, m1;

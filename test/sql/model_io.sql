@@ -1,0 +1,75 @@
+--
+-- The bk_model type: text and binary I/O, casts to and from bytea,
+-- validation of untrusted bytes, bk_is_valid, bk_info, bk_support_vectors.
+--
+SET client_min_messages = warning;
+\set SHOW_CONTEXT never
+
+CREATE TABLE pts AS
+SELECT i AS id,
+       ARRAY[((i * 7919) % 1000) / 1000.0, ((i * 104729) % 997) / 997.0]::float8[] AS features,
+       CASE WHEN (floor(4 * ((i * 7919) % 1000) / 1000.0) + floor(4 * ((i * 104729) % 997) / 997.0))::int % 2 = 0
+            THEN 1 ELSE -1 END::int8 AS label
+FROM generate_series(1, 300) i;
+
+CREATE TABLE models AS
+SELECT v AS variant,
+       bk_train(features, label, jsonb_build_object('variant', v, 'budget', 12, 'gamma', 8) ORDER BY id) AS m
+FROM pts, unnest(ARRAY['s', 'nn', 'p']) v GROUP BY v;
+
+-- a small model, shown whole
+SELECT bk_info(m) FROM models WHERE variant = 'nn';
+SELECT sv, x, (SELECT array_agg(round(c::numeric, 6)) FROM unnest(coef) c) AS coef
+FROM bk_support_vectors((SELECT m FROM models WHERE variant = 'nn')) LIMIT 3;
+SELECT count(*) AS n_sv FROM bk_support_vectors((SELECT m FROM models WHERE variant = 'nn'));
+
+-- text output is the hex of the binary format, starting with the magic
+SELECT variant, left(m::text, 10) AS head FROM models ORDER BY variant;
+
+-- text, bytea and binary-send round trips give the same bytes and predictions
+SELECT variant,
+       m::text::bk_model::bytea = m::bytea AS text_round_trip,
+       m::bytea::bk_model::bytea = m::bytea AS bytea_round_trip,
+       bk_model_send(m) = m::bytea AS send_is_bytea,
+       (SELECT bool_and(bk_predict(m, features) = bk_predict(m::text::bk_model, features)
+                    AND bk_decision(m, features) = bk_decision(m::bytea::bk_model, features))
+        FROM pts) AS same_predictions
+FROM models ORDER BY variant;
+
+-- binary COPY round trip
+CREATE TABLE copied (variant text, m bk_model);
+\copy models TO 'results/models.bin' WITH (FORMAT binary)
+\copy copied FROM 'results/models.bin' WITH (FORMAT binary)
+SELECT c.variant, c.m::bytea = o.m::bytea AS identical FROM copied c JOIN models o USING (variant) ORDER BY 1;
+
+-- bk_is_valid never raises
+SELECT bk_is_valid(m::bytea) AS valid FROM models ORDER BY variant;
+SELECT bk_is_valid(''::bytea), bk_is_valid('\x00'::bytea), bk_is_valid('\x0011223344556677'::bytea),
+       bk_is_valid(decode(repeat('ff', 100), 'hex'));
+SELECT bk_is_valid(substr(m::bytea, 1, length(m::bytea) - 1)) AS truncated,
+       bk_is_valid(m::bytea || '\x00'::bytea) AS extended,
+       bk_is_valid(set_byte(m::bytea, 40, get_byte(m::bytea, 40) # 1)) AS flipped
+FROM models WHERE variant = 'p';
+
+-- every one-byte change is refused by the cast, never a crash
+SELECT count(*) FILTER (WHERE bk_is_valid(set_byte(b, i, get_byte(b, i) # 16))) AS accepted,
+       count(*) AS tried
+FROM (SELECT m::bytea AS b FROM models WHERE variant = 'nn') s,
+     generate_series(0, length(b) - 1) i;
+
+-- invalid bytes: a clear error
+SELECT '\x0011223344556677'::bytea::bk_model;
+SELECT ''::bytea::bk_model;
+SELECT substr(m::bytea, 1, 30)::bk_model FROM models WHERE variant = 's';
+SELECT set_byte(m::bytea, 60, get_byte(m::bytea, 60) # 1)::bk_model FROM models WHERE variant = 's';
+-- a model from a newer format version
+SELECT set_byte(m::bytea, 4, 9)::bk_model FROM models WHERE variant = 's';
+-- text input that is not hex, or not a model
+SELECT 'hello'::bk_model;
+SELECT '\xzz'::bk_model;
+SELECT '\x424b4d44'::bk_model;
+
+-- the server is still up
+SELECT 1 AS alive;
+
+DROP TABLE pts, models, copied;

@@ -1,0 +1,57 @@
+--
+-- Parameters: unknown keys, wrong types, out-of-range values and options
+-- that do not apply are errors naming the key and what is allowed.
+--
+SET client_min_messages = warning;
+\set SHOW_CONTEXT never
+
+CREATE FUNCTION try_params(p jsonb) RETURNS jsonb LANGUAGE sql AS $$
+	SELECT bk_info(bk_train(ARRAY[x, 1 - x]::float8[], (x > 0.5)::int::int8, p))->'params'
+	FROM (VALUES (0.1::float8), (0.9), (0.3), (0.7)) v(x)
+$$;
+
+-- defaults are filled in and shown
+SELECT try_params('{}');
+SELECT try_params('{"algorithm": "pa"}');
+SELECT try_params('{"algorithm": "perceptron", "kernel": "poly"}');
+SELECT try_params('{"algorithm": "bpa", "variant": "p", "loss": "ramp", "kernel": "linear", "budget": 3, "C": 0.5, "seed": 42}');
+
+-- typos and unknown keys
+SELECT try_params('{"budgte": 100}');
+SELECT try_params('{"c": 1}');
+SELECT try_params('{"algorithm": "svm"}');
+SELECT try_params('{"kernel": "gaussian"}');
+SELECT try_params('{"variant": "NN"}');
+SELECT try_params('{"loss": "squared"}');
+
+-- wrong types
+SELECT try_params('{"budget": "100"}');
+SELECT try_params('{"gamma": true}');
+SELECT try_params('{"C": null}');
+SELECT try_params('{"algorithm": 3}');
+SELECT try_params('{"degree": [3]}');
+SELECT try_params('[1, 2]');
+SELECT try_params('"bpa"');
+
+-- out of range
+SELECT try_params('{"budget": 0}');
+SELECT try_params('{"budget": 10.5}');
+SELECT try_params('{"budget": 1e300}');
+SELECT try_params('{"gamma": 0}');
+SELECT try_params('{"gamma": -1}');
+SELECT try_params('{"C": 0}');
+SELECT try_params('{"kernel": "poly", "degree": 0}');
+SELECT try_params('{"kernel": "poly", "coef0": -1}');
+SELECT try_params('{"seed": -1}');
+SELECT try_params('{"algorithm": "pa", "max_sv": 0}');
+
+-- options that do not apply to the algorithm or kernel
+SELECT try_params('{"algorithm": "pa", "variant": "nn"}');
+SELECT try_params('{"algorithm": "pa", "budget": 100}');
+SELECT try_params('{"algorithm": "perceptron", "C": 1}');
+SELECT try_params('{"algorithm": "perceptron", "loss": "ramp"}');
+SELECT try_params('{"algorithm": "bpa", "max_sv": 100}');
+SELECT try_params('{"kernel": "linear", "gamma": 1}');
+SELECT try_params('{"kernel": "rbf", "degree": 2}');
+
+DROP FUNCTION try_params(jsonb);

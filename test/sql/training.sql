@@ -1,0 +1,103 @@
+--
+-- Training behaviour through SQL: determinism, row order, warm start,
+-- float4 input, counters, window use, kernels, unbudgeted learners.
+--
+SET client_min_messages = warning;
+\set SHOW_CONTEXT never
+
+CREATE TABLE pts AS
+SELECT i AS id,
+       ARRAY[((i * 7919) % 1000) / 1000.0, ((i * 104729) % 997) / 997.0]::float8[] AS features,
+       CASE WHEN (floor(4 * ((i * 7919) % 1000) / 1000.0) + floor(4 * ((i * 104729) % 997) / 997.0))::int % 2 = 0
+            THEN 1 ELSE -1 END::int8 AS label
+FROM generate_series(1, 2000) i;
+
+CREATE TABLE cfg (name text, params jsonb);
+INSERT INTO cfg VALUES
+  ('bpa-s',      '{"algorithm": "bpa", "variant": "s", "budget": 30, "gamma": 20}'),
+  ('bpa-nn',     '{"algorithm": "bpa", "variant": "nn", "loss": "ramp", "budget": 30, "gamma": 20}'),
+  ('bpa-p',      '{"algorithm": "bpa", "variant": "p", "budget": 30, "gamma": 20}'),
+  ('pa',         '{"algorithm": "pa", "gamma": 20}'),
+  ('pa-ramp',    '{"algorithm": "pa", "loss": "ramp", "gamma": 20}'),
+  ('perceptron', '{"algorithm": "perceptron", "gamma": 20}'),
+  ('bpa-linear', '{"algorithm": "bpa", "variant": "p", "budget": 30, "kernel": "linear"}'),
+  ('bpa-poly',   '{"algorithm": "bpa", "variant": "nn", "budget": 30, "kernel": "poly", "degree": 4, "gamma": 2, "coef0": 1}');
+
+-- one model per configuration, twice: training is deterministic
+CREATE TABLE m AS
+SELECT c.name, c.params,
+       (SELECT bk_train(features, label, c.params ORDER BY id) FROM pts) AS model,
+       (SELECT bk_train(features, label, c.params ORDER BY id) FROM pts) AS again
+FROM cfg c;
+SELECT name, model::bytea = again::bytea AS deterministic,
+       (bk_info(model)->>'n_sv')::int <= coalesce((bk_info(model)->>'budget')::int, 10000) AS within_budget,
+       (bk_info(model)->>'rows_seen')::int AS rows_seen,
+       (bk_info(model)->>'rows_updated')::int <= 2000 AS updated_ok,
+       (SELECT avg((bk_predict(model, features) = label)::int) FROM pts) > 0.7 AS fits_checkerboard
+FROM m ORDER BY name;
+-- (a linear or degree-4 polynomial kernel cannot fit a 4 x 4 checkerboard: f is right)
+
+-- the BPA-linear model keeps at most dim = 2 SVs: later points lie in their span
+SELECT bk_info(model)->'n_sv' AS n_sv_linear FROM m WHERE name = 'bpa-linear';
+
+-- row order is the stream order: another order, another model
+SELECT (SELECT bk_train(features, label, params ORDER BY id DESC) FROM pts)::bytea <> model::bytea AS order_matters
+FROM m WHERE name = 'bpa-nn';
+
+-- continuing training: rows 1001-2000 on top of a model of rows 1-1000 is
+-- bit-identical to one pass over rows 1-2000
+SELECT name,
+       (SELECT bk_train(p.features, p.label, h.half ORDER BY p.id) FROM pts p WHERE p.id > 1000)::bytea
+         = model::bytea AS warm_start_identical
+FROM m, LATERAL (SELECT bk_train(features, label, m.params ORDER BY id) AS half FROM pts WHERE id <= 1000) h
+ORDER BY name;
+
+-- a continued model keeps its parameters and adds up its counters
+SELECT bk_info(w)->'params' = bk_info(b)->'params' AS same_params,
+       (bk_info(w)->>'rows_seen')::int AS rows_seen
+FROM (SELECT bk_train(features, label, '{"budget": 15, "gamma": 20}' ORDER BY id) AS b FROM pts WHERE id <= 500) s,
+     LATERAL (SELECT bk_train(features, label, s.b ORDER BY id) AS w FROM pts WHERE id > 500 AND id <= 800) t;
+
+-- float4 input: the same model as the float8 values it rounds to
+SELECT bk_train(features::float4[], label, params ORDER BY id)::bytea
+     = bk_train(features::float4[]::float8[], label, params ORDER BY id)::bytea AS float4_same
+FROM pts, cfg WHERE cfg.name = 'bpa-nn';
+SELECT bk_predict(model, ARRAY[0.1, 0.2]::float4[]) = bk_predict(model, ARRAY[0.1::float4, 0.2::float4]::float8[]) AS f4_predict,
+       bk_decision(model, ARRAY[0.1, 0.2]::float4[]) = bk_decision(model, ARRAY[0.1::float4, 0.2::float4]::float8[]) AS f4_decision
+FROM m WHERE name = 'bpa-p';
+
+-- the decision value's sign gives the prediction; positive = second class seen
+SELECT name, bk_info(model)->'classes' AS classes,
+       (SELECT bool_and((bk_decision(model, features) > 0)
+                        = (bk_predict(model, features) = (bk_info(model)->'classes'->>1)::int8)) FROM pts) AS sign_ok
+FROM m WHERE name = 'bpa-s';
+
+-- counters: online mistakes are counted before each update
+SELECT name, (bk_info(model)->>'online_mistakes')::int > 0 AS has_mistakes,
+       (bk_info(model)->>'online_mistake_rate')::float8 < 0.5 AS better_than_chance
+FROM m WHERE name IN ('bpa-nn', 'perceptron') ORDER BY name;
+
+-- as a window function: a running model per row
+SELECT id, (bk_info(bk_train(features, label, '{"budget": 3, "gamma": 20}') OVER (ORDER BY id))->>'rows_seen')::int AS seen
+FROM pts WHERE id <= 5 ORDER BY id;
+
+-- GROUP BY trains one model per group in one scan
+SELECT id % 2 AS grp, (bk_info(bk_train(features, label, '{"budget": 10, "gamma": 20}' ORDER BY id))->>'rows_seen')::int AS rows
+FROM pts GROUP BY 1 ORDER BY 1;
+
+-- training does not run in parallel workers: one ordered stream
+SET parallel_setup_cost = 0; SET parallel_tuple_cost = 0; SET min_parallel_table_scan_size = 0;
+EXPLAIN (COSTS OFF) SELECT bk_train(features, label, '{"budget": 10}') FROM pts;
+RESET parallel_setup_cost; RESET parallel_tuple_cost; RESET min_parallel_table_scan_size;
+
+-- models live in tables and are versioned
+CREATE TABLE store (version int PRIMARY KEY, model bk_model);
+INSERT INTO store SELECT 1, bk_train(features, label, '{"budget": 20, "gamma": 20}' ORDER BY id) FROM pts WHERE id <= 1000;
+INSERT INTO store SELECT 2, bk_train(n.features, n.label, s.model ORDER BY n.id) FROM pts n, store s WHERE s.version = 1 AND n.id > 1000;
+SELECT version, (bk_info(model)->>'rows_seen')::int AS rows_seen FROM store ORDER BY version;
+SELECT max(acc) FILTER (WHERE version = 2) > max(acc) FILTER (WHERE version = 1) AS version_2_more_accurate,
+       max(acc) FILTER (WHERE version = 2) > 0.8 AS version_2_above_80_percent
+FROM (SELECT s.version, avg((bk_predict(s.model, p.features) = p.label)::int) AS acc
+      FROM store s, pts p GROUP BY s.version) a;
+
+DROP TABLE pts, cfg, m, store;
