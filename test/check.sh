@@ -1,0 +1,182 @@
+#!/usr/bin/env bash
+#
+# test/check.sh - build budgetkernel and run every test suite
+#
+#   bash test/check.sh
+#
+# On a fresh Debian 12 machine, as root, it does everything: installs the
+# missing packages, builds and installs the extension, runs the core unit
+# tests (make unittest), starts a private throwaway PostgreSQL 15 cluster,
+# runs the regression tests (make installcheck) and the pgTAP tests
+# (make prove), stops and deletes the cluster, and prints a summary ending
+# with "N passed, N failed" (N counts suites: unit, regress, pgtap).
+# Exit status 0 only when every suite passed.  .ci/run runs this file.
+#
+# Environment (optional): PG_CONFIG, PG_CFLAGS (extra compiler flags, read
+# by PGXS), BK_SUITE_TIMEOUT (seconds per suite, default 600),
+# BK_KEEP_CLUSTER=1 (keep the cluster directory for debugging).
+
+set -uo pipefail
+
+# shellcheck source=test/lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh" || exit 1
+
+SUITES=(unit regress pgtap)
+declare -A RESULT=()		# suite -> PASS | FAIL
+declare -A NOTE=()			# suite -> explanation
+SUITE_TIMEOUT="${BK_SUITE_TIMEOUT:-600}"
+START_TIME=$SECONDS
+
+record()
+{
+	RESULT[$1]=$2
+	NOTE[$1]="${3:-}"
+}
+
+# Mark every suite without a result as failed (not run) for reason $1.
+not_run()
+{
+	local s
+	for s in "${SUITES[@]}"; do
+		[[ -n "${RESULT[$s]:-}" ]] || record "$s" FAIL "not run: $1"
+	done
+}
+
+summary()
+{
+	local s passed=0 failed=0 line
+
+	stop_cluster
+	section "Summary"
+	for s in "${SUITES[@]}"; do
+		line=$(printf '%-8s %s' "$s" "${RESULT[$s]:-FAIL}")
+		[[ -n "${NOTE[$s]:-}" ]] && line+="  (${NOTE[$s]})"
+		printf '%s\n' "$line"
+		if [[ "${RESULT[$s]:-FAIL}" == PASS ]]; then
+			passed=$((passed + 1))
+		else
+			failed=$((failed + 1))
+		fi
+	done
+	printf 'total time %ds\n' $((SECONDS - START_TIME))
+	printf '%d passed, %d failed\n' "$passed" "$failed"
+	[[ $failed -eq 0 ]]
+}
+
+finish()
+{
+	summary
+	exit $?
+}
+
+# Run a suite command with a time limit; sets SUITE_RC and SUITE_SECS.
+run_limited()
+{
+	local t0=$SECONDS
+	if command -v timeout >/dev/null 2>&1; then
+		timeout --kill-after=30 "$SUITE_TIMEOUT" "$@" </dev/null
+	else
+		"$@" </dev/null
+	fi
+	SUITE_RC=$?
+	SUITE_SECS=$((SECONDS - t0))
+}
+
+# PASS/FAIL for a finished suite from SUITE_RC.
+record_run()
+{
+	local suite=$1
+	if [[ $SUITE_RC -eq 0 ]]; then
+		record "$suite" PASS "${SUITE_SECS}s"
+	elif [[ $SUITE_RC -eq 124 || $SUITE_RC -eq 137 ]]; then
+		record "$suite" FAIL "timed out after ${SUITE_TIMEOUT}s"
+	else
+		record "$suite" FAIL "exit status $SUITE_RC, ${SUITE_SECS}s"
+	fi
+	printf -- '-- %s: %s\n' "$suite" "${RESULT[$suite]}"
+}
+
+count_files()
+{
+	local pattern=$1 files
+	shopt -s nullglob
+	# shellcheck disable=SC2206	# the glob is meant to expand here
+	files=($pattern)
+	shopt -u nullglob
+	printf '%d\n' "${#files[@]}"
+}
+
+section "budgetkernel test run"
+printf 'repository  %s\n' "$BK_ROOT"
+printf 'user        %s\n' "$(id -un)"
+printf 'pg_config   %s\n' "$PG_CONFIG"
+printf 'started     %s\n' "$(date -u '+%Y-%m-%d %H:%M:%S UTC')"
+
+section "1/7 Packages"
+if ! ensure_packages; then
+	not_run "missing packages"
+	finish
+fi
+
+section "2/7 Build (make)"
+if ! build; then
+	bk_err "the build failed"
+	not_run "build failed"
+	finish
+fi
+
+section "3/7 Unit tests (make unittest)"
+if [[ "$(count_files 'test/unit/*.c')" -eq 0 ]]; then
+	bk_log "No unit tests found (test/unit/*.c)."
+	record unit FAIL "no tests in test/unit"
+else
+	run_limited make PG_CONFIG="$PG_CONFIG" unittest
+	record_run unit
+fi
+
+section "4/7 Install (make install)"
+if ! install_extension; then
+	bk_err "make install failed"
+	not_run "make install failed"
+	finish
+fi
+
+section "5/7 Throwaway PostgreSQL cluster"
+if ! start_cluster; then
+	not_run "the PostgreSQL cluster did not start"
+	finish
+fi
+
+section "6/7 Regression tests (make installcheck)"
+n=$(count_files 'test/sql/*.sql')
+if [[ $n -eq 0 ]]; then
+	bk_log "No regression tests found (test/sql/*.sql)."
+	record regress FAIL "no tests in test/sql"
+else
+	bk_log "$n test files in test/sql"
+	rm -f regression.diffs regression.out
+	run_limited make PG_CONFIG="$PG_CONFIG" installcheck
+	record_run regress
+	if [[ $SUITE_RC -ne 0 ]]; then
+		if [[ -s regression.diffs ]]; then
+			section "regression.diffs (first 2000 lines)"
+			head -n 2000 regression.diffs
+			bk_log "(full file: $BK_ROOT/regression.diffs)"
+		else
+			bk_log "No regression.diffs was written."
+		fi
+	fi
+fi
+
+section "7/7 pgTAP tests (make prove)"
+n=$(count_files 'test/pgtap/*.sql')
+if [[ $n -eq 0 ]]; then
+	bk_log "No pgTAP tests found (test/pgtap/*.sql)."
+	record pgtap FAIL "no tests in test/pgtap"
+else
+	bk_log "$n test files in test/pgtap"
+	run_limited make PG_CONFIG="$PG_CONFIG" prove
+	record_run pgtap
+fi
+
+finish
