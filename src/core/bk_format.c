@@ -523,6 +523,12 @@ parse(const uint8_t *buf, size_t len, BkModel *m, char *err, size_t errlen,
 		}
 		if (m->training)
 		{
+			/* a stored budget is untrusted: check it before allocating */
+			if (!BkModelCheckSize(&m->params, (int) dim, m->env.max_alloc, err, errlen))
+			{
+				*code = BK_ERR_LIMIT;
+				return false;
+			}
 			if (BkParamsBudgeted(&m->params))
 				capacity = (int) m->params.budget;
 			else if (capacity < 16)
@@ -686,6 +692,10 @@ BkModelDecode(const BkEnv *env, const uint8_t *buf, size_t len,
 	m->training = for_training;
 	/* validated above: the second pass need not checksum again */
 	if (!parse(buf, len, m, err, sizeof(err), &code, false))
+	{
+		if (code == BK_ERR_LIMIT)
+			BkRaise(env, code, NULL, "%s", err);
 		BkRaise(env, BK_ERR_INTERNAL, err, "model changed between validation and decoding");
+	}
 	return m;
 }
