@@ -125,12 +125,12 @@ if ! build; then
 	finish
 fi
 
-section "3/7 Unit tests (make unittest)"
+section "3/7 Unit tests and fuzz run (make unittest fuzzcheck)"
 if [[ "$(count_files 'test/unit/*.c')" -eq 0 ]]; then
 	bk_log "No unit tests found (test/unit/*.c)."
 	record unit FAIL "no tests in test/unit"
 else
-	run_limited make PG_CONFIG="$PG_CONFIG" unittest
+	run_limited make PG_CONFIG="$PG_CONFIG" unittest fuzzcheck
 	record_run unit
 fi
 
