@@ -24,6 +24,7 @@
 #include "bk_internal.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -334,9 +335,272 @@ r_f64s(Reader *r, double *out, size_t n, const char *what)
 	return true;
 }
 
+/* Refuse with a formatted message (the reader's err buffer). */
+static bool BK_PRINTF(2, 3)
+fail(Reader *r, const char *fmt,...)
+{
+	va_list		ap;
+
+	va_start(ap, fmt);
+	vsnprintf(r->err, r->errlen, fmt, ap);
+	va_end(ap);
+	return false;
+}
+
 /*
- * Parse buf.  With m == NULL only validate; otherwise m->env is set and the
- * machines are allocated (capacity for training if m->training) and filled.
+ * The fixed header: magic, version, flags, the length field against the
+ * buffer, and (check_crc) the CRC-32C.  Leaves r at the first field after
+ * the header with the CRC excluded from r->len.
+ */
+static bool
+parse_header(Reader *r, BkErrCode *code, bool check_crc)
+{
+	const uint8_t *buf = r->buf;
+	size_t		len = r->len;
+	uint32_t	version,
+				flags,
+				total;
+
+	if (len < HEADER_LEN + 4)
+		return fail(r, "%zu bytes is too short for a model", len);
+	if (memcmp(buf, bk_magic, 4) != 0)
+		return fail(r, "bad magic number (not a budgetkernel model)");
+	version = get_u16(buf + 4);
+	flags = get_u16(buf + 6);
+	total = get_u32(buf + 8);
+	if (version > BK_FORMAT_VERSION)
+	{
+		*code = BK_ERR_VERSION;
+		return fail(r, "model format version %u is newer than this library's version %u",
+					version, BK_FORMAT_VERSION);
+	}
+	if (version < 1)
+		return fail(r, "invalid format version %u", version);
+	if (flags != 0)
+		return fail(r, "unknown flags 0x%04x", flags);
+	if ((size_t) total != len)
+		return fail(r, "length field says %u bytes, got %zu", total, len);
+	if (check_crc && BkCrc32c(0, buf, len - 4) != get_u32(buf + len - 4))
+		return fail(r, "checksum mismatch");
+	r->len = len - 4;			/* the CRC is not part of the body */
+	r->pos = HEADER_LEN;
+	return true;
+}
+
+/* Dimension and parameters, into hdr->dim and hdr->params. */
+static bool
+parse_params(Reader *r, BkModel *hdr)
+{
+	BkStoredParam params[BK_MAX_STORED_PARAMS];
+	char		perr[BK_ERRMSG_LEN];
+	uint32_t	dim,
+				np;
+
+	if (!need(r, 8, "dimension and parameter count"))
+		return false;
+	dim = r_u32(r);
+	np = r_u32(r);
+	if (dim < 1 || dim > BK_MAX_DIM)
+		return fail(r, "dimension %u out of range 1..%d", dim, BK_MAX_DIM);
+	if (np > BK_MAX_STORED_PARAMS)
+		return fail(r, "%u parameters is too many", np);
+	if (!need(r, (size_t) np * 16, "parameters"))
+		return false;
+	for (uint32_t i = 0; i < np; i++)
+	{
+		params[i].id = get_u16(r->buf + r->pos);
+		params[i].kind = get_u16(r->buf + r->pos + 2);
+		if (get_u32(r->buf + r->pos + 4) != 0)
+			return fail(r, "reserved bits of parameter %u are set", i);
+		params[i].bits = get_u64(r->buf + r->pos + 8);
+		r->pos += 16;
+	}
+	if (!BkParamsFromStored(&hdr->params, params, (int) np, perr, sizeof(perr)))
+		return fail(r, "invalid parameters: %s", perr);
+	hdr->dim = (int) dim;
+	return true;
+}
+
+/* Class labels, counters, PRNG state and the machine count. */
+static bool
+parse_classes_and_counters(Reader *r, BkModel *hdr, uint32_t *n_machines)
+{
+	uint32_t	nc;
+
+	if (!need(r, 4, "class count"))
+		return false;
+	nc = r_u32(r);
+	if (nc > BK_MAX_CLASSES)
+		return fail(r, "%u classes, at most %d allowed", nc, BK_MAX_CLASSES);
+	if (!need(r, (size_t) nc * 8, "class labels"))
+		return false;
+	for (uint32_t i = 0; i < nc; i++)
+	{
+		hdr->classes[i] = (int64_t) r_u64(r);
+		for (uint32_t j = 0; j < i; j++)
+			if (hdr->classes[j] == hdr->classes[i])
+				return fail(r, "class label %lld appears twice",
+							(long long) hdr->classes[i]);
+	}
+	hdr->n_classes = (int) nc;
+
+	if (!need(r, 9 * 8 + 4, "counters"))
+		return false;
+	hdr->rows_seen = r_u64(r);
+	hdr->rows_skipped = r_u64(r);
+	hdr->rows_updated = r_u64(r);
+	hdr->mistakes = r_u64(r);
+	hdr->maintenance = r_u64(r);
+	for (int i = 0; i < 4; i++)
+		hdr->rng.s[i] = r_u64(r);
+	*n_machines = r_u32(r);
+	if (hdr->rows_updated > hdr->rows_seen || hdr->mistakes > hdr->rows_seen ||
+		hdr->maintenance > hdr->rows_seen)
+		return fail(r, "inconsistent row counters");
+	if ((nc == 0) != (hdr->rows_seen == 0))
+		return fail(r, "%u classes after %llu rows", nc,
+					(unsigned long long) hdr->rows_seen);
+	if ((int) *n_machines != BkModelMachines(&hdr->params))
+		return fail(r, "%u machines, algorithm \"%s\" has %d", *n_machines,
+					BkAlgorithmName(&hdr->params), BkModelMachines(&hdr->params));
+	return true;
+}
+
+/*
+ * SV slots to allocate when decoding: the largest machine (the machine
+ * headers were validated by the first pass), or the budget when training.
+ */
+static int
+decode_capacity(const Reader *r, const BkModel *m, uint32_t n_machines)
+{
+	size_t		pos = r->pos;
+	int			capacity = 0;
+
+	for (uint32_t k = 0; k < n_machines; k++)
+	{
+		int			n_sv = (int) get_u32(r->buf + pos);
+		size_t		msize;
+
+		if (n_sv > capacity)
+			capacity = n_sv;
+		machine_size((size_t) m->dim, (size_t) n_sv, get_u32(r->buf + pos + 4),
+					 get_u32(r->buf + pos + 8), &msize);
+		pos += msize;
+	}
+	if (m->training)
+	{
+		if (BkParamsBudgeted(&m->params))
+			capacity = (int) m->params.budget;
+		else if (capacity < 16)
+			capacity = m->params.max_sv < 16 ? (int) m->params.max_sv : 16;
+	}
+	return capacity < 1 ? 1 : capacity;
+}
+
+/*
+ * One machine: its header against the algorithm's limits and layout, then
+ * the SVs, coefficients and bookkeeping (copied into mach when not NULL;
+ * K^-1 and the neighbour cache only when mach keeps them, for training).
+ */
+static bool
+parse_machine(Reader *r, const BkModel *hdr, uint32_t k, BkMachine *mach)
+{
+	const BkParams *p = &hdr->params;
+	size_t		dim = (size_t) hdr->dim;
+	uint32_t	n_sv,
+				n_coef,
+				aux,
+				want_aux;
+	uint64_t	limit,
+				updates,
+				maint,
+				since;
+	size_t		msize;
+
+	if (!need(r, 16 + 24, "machine header"))
+		return false;
+	n_sv = r_u32(r);
+	n_coef = r_u32(r);
+	aux = r_u32(r);
+	if (r_u32(r) != 0)
+		return fail(r, "reserved field of machine %u is set", k);
+	limit = BkParamsBudgeted(p) ? (uint64_t) p->budget : (uint64_t) p->max_sv;
+	if (n_sv > limit)
+		return fail(r, "%u support vectors exceed the %s of %llu", n_sv,
+					BkParamsBudgeted(p) ? "budget" : "max_sv",
+					(unsigned long long) limit);
+	if (n_coef != 1)
+		return fail(r, "%u coefficients per support vector, expected 1", n_coef);
+	want_aux = (BkModelNeedsNearest(p) ? AUX_NEAREST : 0) |
+		(BkModelNeedsGram(p) ? AUX_GINV : 0);
+	if (aux != want_aux)
+		return fail(r, "machine %u has bookkeeping flags 0x%x, expected 0x%x",
+					k, aux, want_aux);
+	if (!machine_size(dim, n_sv, n_coef, aux, &msize) ||
+		!need(r, msize - 40, "support vectors"))
+		return false;
+
+	updates = r_u64(r);
+	maint = r_u64(r);
+	since = r_u64(r);
+	if (updates > hdr->rows_updated || maint > hdr->maintenance)
+		return fail(r, "inconsistent counters of machine %u", k);
+	if (mach)
+	{
+		mach->n_sv = (int) n_sv;
+		mach->updates = updates;
+		mach->maintenance = maint;
+		if (mach->has_ginv)
+			mach->ginv.since_refresh = since;
+	}
+
+	if (!r_f64s(r, mach ? mach->sv : NULL, (size_t) n_sv * dim, "support vectors") ||
+		!r_f64s(r, mach ? mach->coef : NULL, (size_t) n_sv * n_coef, "coefficients"))
+		return false;
+	if (mach)
+		for (uint32_t i = 0; i < n_sv; i++)
+			mach->sqnorm[i] = BkDot(mach->sv + i * dim, mach->sv + i * dim, (int) dim);
+
+	if (aux & AUX_NEAREST)
+	{
+		for (uint32_t i = 0; i < n_sv; i++)
+		{
+			int32_t		idx = (int32_t) r_u32(r);
+
+			/* -1 only when there is no other SV */
+			if (idx == (int32_t) i || idx < -1 || idx >= (int32_t) n_sv ||
+				(idx == -1) != (n_sv == 1))
+				return fail(r, "nearest neighbour %d of support vector %u is invalid",
+							idx, i);
+			if (mach && mach->has_nearest)
+				mach->nearest.idx[i] = idx;
+		}
+		if (!need(r, (size_t) n_sv * 8, "neighbour distances"))
+			return false;
+		for (uint32_t i = 0; i < n_sv; i++)
+			if (bits_to_double(get_u64(r->buf + r->pos + 8 * (size_t) i)) < 0)
+				return fail(r, "negative neighbour distance");
+		if (!r_f64s(r, mach && mach->has_nearest ? mach->nearest.dist2 : NULL,
+					n_sv, "neighbour distances"))
+			return false;
+	}
+	if (aux & AUX_GINV)
+	{
+		for (uint32_t i = 0; i < n_sv; i++)
+			if (!r_f64s(r, mach && mach->has_ginv ?
+						mach->ginv.m + (size_t) i * mach->ginv.cap : NULL,
+						n_sv, "inverse kernel matrix"))
+				return false;
+		if (mach && mach->has_ginv)
+			mach->ginv.n = (int) n_sv;
+	}
+	return true;
+}
+
+/*
+ * Parse buf.  With m == NULL only validate; otherwise m->env and
+ * m->training are set, and the machines are allocated (room to go on
+ * learning if m->training) and filled.
  */
 static bool
 parse(const uint8_t *buf, size_t len, BkModel *m, char *err, size_t errlen,
@@ -344,160 +608,20 @@ parse(const uint8_t *buf, size_t len, BkModel *m, char *err, size_t errlen,
 {
 	Reader		r = {buf, len, 0, err, errlen};
 	BkModel		hdr;
-	BkStoredParam params[BK_MAX_STORED_PARAMS];
-	uint32_t	version,
-				flags,
-				total,
-				dim,
-				np,
-				nc,
-				nm;
-	uint32_t	crc;
+	uint32_t	n_machines = 0;
 
 	*code = BK_ERR_CORRUPT;
 	memset(&hdr, 0, sizeof(hdr));
-
-	if (len < HEADER_LEN + 4)
-	{
-		snprintf(err, errlen, "%zu bytes is too short for a model", len);
+	if (!parse_header(&r, code, check_crc) ||
+		!parse_params(&r, &hdr) ||
+		!parse_classes_and_counters(&r, &hdr, &n_machines))
 		return false;
-	}
-	if (memcmp(buf, bk_magic, 4) != 0)
-	{
-		snprintf(err, errlen, "bad magic number (not a budgetkernel model)");
-		return false;
-	}
-	version = get_u16(buf + 4);
-	flags = get_u16(buf + 6);
-	total = get_u32(buf + 8);
-	if (version > BK_FORMAT_VERSION)
-	{
-		*code = BK_ERR_VERSION;
-		snprintf(err, errlen,
-				 "model format version %u is newer than this library's version %u",
-				 version, BK_FORMAT_VERSION);
-		return false;
-	}
-	if (version < 1)
-	{
-		snprintf(err, errlen, "invalid format version %u", version);
-		return false;
-	}
-	if (flags != 0)
-	{
-		snprintf(err, errlen, "unknown flags 0x%04x", flags);
-		return false;
-	}
-	if ((size_t) total != len)
-	{
-		snprintf(err, errlen, "length field says %u bytes, got %zu", total, len);
-		return false;
-	}
-	crc = get_u32(buf + len - 4);
-	if (check_crc && BkCrc32c(0, buf, len - 4) != crc)
-	{
-		snprintf(err, errlen, "checksum mismatch");
-		return false;
-	}
-	r.len = len - 4;			/* the CRC is not part of the body */
-	r.pos = HEADER_LEN;
-
-	if (!need(&r, 8, "dimension and parameter count"))
-		return false;
-	dim = r_u32(&r);
-	np = r_u32(&r);
-	if (dim < 1 || dim > BK_MAX_DIM)
-	{
-		snprintf(err, errlen, "dimension %u out of range 1..%d", dim, BK_MAX_DIM);
-		return false;
-	}
-	if (np > BK_MAX_STORED_PARAMS)
-	{
-		snprintf(err, errlen, "%u parameters is too many", np);
-		return false;
-	}
-	if (!need(&r, (size_t) np * 16, "parameters"))
-		return false;
-	for (uint32_t i = 0; i < np; i++)
-	{
-		params[i].id = get_u16(buf + r.pos);
-		params[i].kind = get_u16(buf + r.pos + 2);
-		if (get_u32(buf + r.pos + 4) != 0)
-		{
-			snprintf(err, errlen, "reserved bits of parameter %u are set", i);
-			return false;
-		}
-		params[i].bits = get_u64(buf + r.pos + 8);
-		r.pos += 16;
-	}
-	{
-		char		perr[BK_ERRMSG_LEN];
-
-		if (!BkParamsFromStored(&hdr.params, params, (int) np, perr, sizeof(perr)))
-		{
-			snprintf(err, errlen, "invalid parameters: %s", perr);
-			return false;
-		}
-	}
-
-	if (!need(&r, 4, "class count"))
-		return false;
-	nc = r_u32(&r);
-	if (nc > BK_MAX_CLASSES)
-	{
-		snprintf(err, errlen, "%u classes, at most %d allowed", nc, BK_MAX_CLASSES);
-		return false;
-	}
-	if (!need(&r, (size_t) nc * 8, "class labels"))
-		return false;
-	for (uint32_t i = 0; i < nc; i++)
-	{
-		hdr.classes[i] = (int64_t) r_u64(&r);
-		for (uint32_t j = 0; j < i; j++)
-			if (hdr.classes[j] == hdr.classes[i])
-			{
-				snprintf(err, errlen, "class label %lld appears twice",
-						 (long long) hdr.classes[i]);
-				return false;
-			}
-	}
-
-	if (!need(&r, 9 * 8 + 4, "counters"))
-		return false;
-	hdr.rows_seen = r_u64(&r);
-	hdr.rows_skipped = r_u64(&r);
-	hdr.rows_updated = r_u64(&r);
-	hdr.mistakes = r_u64(&r);
-	hdr.maintenance = r_u64(&r);
-	for (int i = 0; i < 4; i++)
-		hdr.rng.s[i] = r_u64(&r);
-	nm = r_u32(&r);
-	if (hdr.rows_updated > hdr.rows_seen || hdr.mistakes > hdr.rows_seen ||
-		hdr.maintenance > hdr.rows_seen)
-	{
-		snprintf(err, errlen, "inconsistent row counters");
-		return false;
-	}
-	if ((nc == 0) != (hdr.rows_seen == 0))
-	{
-		snprintf(err, errlen, "%u classes after %llu rows", nc,
-				 (unsigned long long) hdr.rows_seen);
-		return false;
-	}
-	if ((int) nm != BkModelMachines(&hdr.params))
-	{
-		snprintf(err, errlen, "%u machines, algorithm \"%s\" has %d",
-				 nm, BkAlgorithmName(&hdr.params), BkModelMachines(&hdr.params));
-		return false;
-	}
 
 	if (m != NULL)
 	{
-		int			capacity = 0;
-
 		m->params = hdr.params;
-		m->dim = (int) dim;
-		m->n_classes = (int) nc;
+		m->dim = hdr.dim;
+		m->n_classes = hdr.n_classes;
 		memcpy(m->classes, hdr.classes, sizeof(hdr.classes));
 		m->rows_seen = hdr.rows_seen;
 		m->rows_skipped = hdr.rows_skipped;
@@ -505,166 +629,25 @@ parse(const uint8_t *buf, size_t len, BkModel *m, char *err, size_t errlen,
 		m->mistakes = hdr.mistakes;
 		m->maintenance = hdr.maintenance;
 		m->rng = hdr.rng;
-		/* capacity: the largest machine, or the budget when training */
+		/* a stored budget is untrusted: check it before allocating */
+		if (m->training &&
+			!BkModelCheckSize(&m->params, m->dim, m->env.max_alloc, err, errlen))
 		{
-			Reader		peek = r;
-
-			for (uint32_t k = 0; k < nm; k++)
-			{
-				int			n_sv = (int) get_u32(buf + peek.pos);
-				size_t		msize;
-
-				if (n_sv > capacity)
-					capacity = n_sv;
-				machine_size(dim, (size_t) n_sv, get_u32(buf + peek.pos + 4),
-							 get_u32(buf + peek.pos + 8), &msize);
-				peek.pos += msize;
-			}
+			*code = BK_ERR_LIMIT;
+			return false;
 		}
-		if (m->training)
-		{
-			/* a stored budget is untrusted: check it before allocating */
-			if (!BkModelCheckSize(&m->params, (int) dim, m->env.max_alloc, err, errlen))
-			{
-				*code = BK_ERR_LIMIT;
-				return false;
-			}
-			if (BkParamsBudgeted(&m->params))
-				capacity = (int) m->params.budget;
-			else if (capacity < 16)
-				capacity = m->params.max_sv < 16 ? (int) m->params.max_sv : 16;
-		}
-		if (capacity < 1)
-			capacity = 1;
-		BkModelAllocMachines(m, capacity);
+		BkModelAllocMachines(m, decode_capacity(&r, m, n_machines));
 	}
 
-	for (uint32_t k = 0; k < nm; k++)
+	for (uint32_t k = 0; k < n_machines; k++)
 	{
-		uint32_t	n_sv,
-					n_coef,
-					aux;
-		uint32_t	want_aux;
-		uint64_t	limit;
-		size_t		msize;
-		BkMachine  *mach = m ? &m->machines[k] : NULL;
-
-		if (!need(&r, 16 + 24, "machine header"))
+		if (!parse_machine(&r, &hdr, k, m ? &m->machines[k] : NULL))
 			return false;
-		n_sv = r_u32(&r);
-		n_coef = r_u32(&r);
-		aux = r_u32(&r);
-		if (r_u32(&r) != 0)
-		{
-			snprintf(err, errlen, "reserved field of machine %u is set", k);
-			return false;
-		}
-		limit = BkParamsBudgeted(&hdr.params) ? (uint64_t) hdr.params.budget :
-			(uint64_t) hdr.params.max_sv;
-		if (n_sv > limit)
-		{
-			snprintf(err, errlen, "%u support vectors exceed the %s of %llu",
-					 n_sv, BkParamsBudgeted(&hdr.params) ? "budget" : "max_sv",
-					 (unsigned long long) limit);
-			return false;
-		}
-		if (n_coef != 1)
-		{
-			snprintf(err, errlen, "%u coefficients per support vector, expected 1",
-					 n_coef);
-			return false;
-		}
-		want_aux = (BkModelNeedsNearest(&hdr.params) ? AUX_NEAREST : 0) |
-			(BkModelNeedsGram(&hdr.params) ? AUX_GINV : 0);
-		if (aux != want_aux)
-		{
-			snprintf(err, errlen, "machine %u has bookkeeping flags 0x%x, expected 0x%x",
-					 k, aux, want_aux);
-			return false;
-		}
-		if (!machine_size(dim, n_sv, n_coef, aux, &msize) ||
-			!need(&r, msize - 40, "support vectors"))
-			return false;
-
-		{
-			uint64_t	updates = r_u64(&r);
-			uint64_t	maint = r_u64(&r);
-			uint64_t	since = r_u64(&r);
-
-			if (updates > hdr.rows_updated || maint > hdr.maintenance)
-			{
-				snprintf(err, errlen, "inconsistent counters of machine %u", k);
-				return false;
-			}
-			if (mach)
-			{
-				mach->n_sv = (int) n_sv;
-				mach->updates = updates;
-				mach->maintenance = maint;
-				if (mach->has_ginv)
-					mach->ginv.since_refresh = since;
-				else
-					(void) since;	/* training bookkeeping, not kept for scoring */
-			}
-		}
-		if (!r_f64s(&r, mach ? mach->sv : NULL, (size_t) n_sv * dim, "support vectors"))
-			return false;
-		if (!r_f64s(&r, mach ? mach->coef : NULL, (size_t) n_sv * n_coef, "coefficients"))
-			return false;
-		if (mach)
-			for (uint32_t i = 0; i < n_sv; i++)
-				mach->sqnorm[i] = BkDot(mach->sv + (size_t) i * dim,
-										mach->sv + (size_t) i * dim, (int) dim);
-		if (aux & AUX_NEAREST)
-		{
-			for (uint32_t i = 0; i < n_sv; i++)
-			{
-				int32_t		idx = (int32_t) r_u32(&r);
-
-				/* -1 only when there is no other SV */
-				if (idx == (int32_t) i || idx < -1 || idx >= (int32_t) n_sv ||
-					(idx == -1) != (n_sv == 1))
-				{
-					snprintf(err, errlen, "nearest neighbour %d of support vector %u is invalid",
-							 idx, i);
-					return false;
-				}
-				if (mach && mach->has_nearest)
-					mach->nearest.idx[i] = idx;
-			}
-			if (!need(&r, (size_t) n_sv * 8, "neighbour distances"))
-				return false;
-			for (uint32_t i = 0; i < n_sv; i++)
-				if (bits_to_double(get_u64(buf + r.pos + 8 * (size_t) i)) < 0)
-				{
-					snprintf(err, errlen, "negative neighbour distance");
-					return false;
-				}
-			if (!r_f64s(&r, mach && mach->has_nearest ? mach->nearest.dist2 : NULL,
-						n_sv, "neighbour distances"))
-				return false;
-		}
-		/* K^-1 and the neighbour cache are kept only for further training */
-		if (aux & AUX_GINV)
-		{
-			for (uint32_t i = 0; i < n_sv; i++)
-				if (!r_f64s(&r, mach && mach->has_ginv ?
-							mach->ginv.m + (size_t) i * mach->ginv.cap : NULL,
-							n_sv, "inverse kernel matrix"))
-					return false;
-			if (mach && mach->has_ginv)
-				mach->ginv.n = (int) n_sv;
-		}
 		if (m)
 			BkCheckInterrupts(&m->env);
 	}
-
 	if (r.pos != r.len)
-	{
-		snprintf(err, errlen, "%zu unexpected bytes after the last section",
-				 r.len - r.pos);
-		return false;
-	}
+		return fail(&r, "%zu unexpected bytes after the last section", r.len - r.pos);
 	return true;
 }
 
