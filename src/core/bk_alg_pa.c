@@ -85,6 +85,23 @@ pa_tau(double C, double loss, double q)
 	return t < C ? t : C;
 }
 
+/*
+ * Q of a PA step along a direction of squared norm q (x_t itself: q = k_tt;
+ * x_t projected onto some SVs: q = k_t^T K^-1 k_t), with its tau through
+ * *tau.  A direction numerically zero leaves w_t as it is (tau = 0).
+ */
+static double
+step_objective(double C, double loss, double q, double ktt, double *tau)
+{
+	if (q > BK_SPAN_TOL * ktt)
+	{
+		*tau = pa_tau(C, loss, q);
+		return objective(C, loss, *tau * *tau * q, *tau * q);
+	}
+	*tau = 0.0;
+	return objective(C, loss, 0.0, 0.0);
+}
+
 /* k(x_r, x_n) from the cached squared distance of BPA-NN's bookkeeping */
 static double
 kernel_from_dist2(const BkParams *p, double d2, double sqa, double sqb)
@@ -114,11 +131,7 @@ BkPaStep(BkModel *m, BkMachine *mach, const BkRow *row)
 
 	if (loss == 0.0)
 		return false;
-	if (!BkMachineReserve(&m->env, mach, m->dim, (int) m->params.max_sv))
-		BkRaise(&m->env, BK_ERR_LIMIT,
-				"Raise max_sv, or use a budgeted algorithm such as \"bpa\".",
-				"algorithm \"%s\" reached max_sv = %lld support vectors",
-				BkAlgorithmName(&m->params), (long long) m->params.max_sv);
+	BkModelReserveUnbudgeted(m, mach);
 	BkMachineAppend(mach, m->dim, row->x, row->sqx,
 					row->y * pa_tau(m->params.C, loss, row->ktt));
 	return true;
@@ -133,8 +146,8 @@ bpa_s_full(BkModel *m, BkMachine *mach, const BkRow *row, double loss)
 {
 	const BkParams *p = &m->params;
 	double		ktt = row->ktt;
-	double		tau = pa_tau(p->C, loss, ktt);
-	double		common = objective(p->C, loss, tau * tau * ktt, tau * ktt);
+	double		tau;
+	double		common = step_objective(p->C, loss, ktt, ktt, &tau);
 	int			best = -1;
 	double		bestq = objective(p->C, loss, 0.0, 0.0);	/* r = t: w_t */
 	double		alpha;
@@ -211,12 +224,12 @@ bpa_nn_full(BkModel *m, BkMachine *mach, const BkRow *row, double loss)
 {
 	const BkParams *p = &m->params;
 	double		ktt = row->ktt;
-	double		tau = pa_tau(p->C, loss, ktt);
-	double		common = objective(p->C, loss, tau * tau * ktt, tau * ktt);
+	double		tau;
+	double		common = step_objective(p->C, loss, ktt, ktt, &tau);
 	double		d2;
 	int			nt;
 	double		qt = 0.0;
-	double		taut = 0.0;
+	double		taut;
 	double		bestq;
 	int			best = -1;
 	double		alpha,
@@ -236,13 +249,7 @@ bpa_nn_full(BkModel *m, BkMachine *mach, const BkRow *row, double loss)
 		if (knn > 0.0)
 			qt = row->krow[nt] * row->krow[nt] / knn;
 	}
-	if (qt > BK_SPAN_TOL * ktt)
-	{
-		taut = pa_tau(p->C, loss, qt);
-		bestq = objective(p->C, loss, taut * taut * qt, taut * qt);
-	}
-	else
-		bestq = objective(p->C, loss, 0.0, 0.0);
+	bestq = step_objective(p->C, loss, qt, ktt, &taut);
 
 	for (int r = 0; r < mach->n_sv; r++)
 	{
@@ -298,12 +305,12 @@ bpa_p_full(BkModel *m, BkMachine *mach, const BkRow *row, double loss)
 	const BkParams *p = &m->params;
 	BkGramInverse *g = &mach->ginv;
 	double		ktt = row->ktt;
-	double		tau = pa_tau(p->C, loss, ktt);
-	double		common = objective(p->C, loss, tau * tau * ktt, tau * ktt);
+	double		tau;
+	double		common = step_objective(p->C, loss, ktt, ktt, &tau);
 	double	   *a = row->work;
 	double		q = BkGramApply(g, row->krow, a);	/* a = K^-1 k_t */
 	double		s = ktt - q;	/* squared distance of Phi(x_t) to span */
-	double		taut = 0.0;
+	double		taut;
 	double		bestq;
 	int			best = -1;
 	int			n = mach->n_sv;
@@ -312,13 +319,7 @@ bpa_p_full(BkModel *m, BkMachine *mach, const BkRow *row, double loss)
 				beta;
 
 	/* r = t: project x_t onto all SVs, beta = tau y_t K^-1 k_t (eq. 9) */
-	if (q > BK_SPAN_TOL * ktt)
-	{
-		taut = pa_tau(p->C, loss, q);
-		bestq = objective(p->C, loss, taut * taut * q, taut * q);
-	}
-	else
-		bestq = objective(p->C, loss, 0.0, 0.0);
+	bestq = step_objective(p->C, loss, q, ktt, &taut);
 
 	/*
 	 * r != t: D_r = 1 / G_rr with G the inverse kernel matrix of all B + 1

@@ -15,11 +15,7 @@ BkPerceptronStep(BkModel *m, BkMachine *mach, const BkRow *row)
 	/* Phi(x) = 0 (a zero vector under the linear kernel) adds nothing */
 	if (row->ktt <= 0.0)
 		return false;
-	if (!BkMachineReserve(&m->env, mach, m->dim, (int) m->params.max_sv))
-		BkRaise(&m->env, BK_ERR_LIMIT,
-				"Raise max_sv, or use a budgeted algorithm such as \"bpa\".",
-				"algorithm \"%s\" reached max_sv = %lld support vectors",
-				BkAlgorithmName(&m->params), (long long) m->params.max_sv);
+	BkModelReserveUnbudgeted(m, mach);
 	BkMachineAppend(mach, m->dim, row->x, row->sqx, row->y);
 	return true;
 }

@@ -47,32 +47,32 @@ BkAddSize(size_t a, size_t b, size_t *out)
 }
 
 /*
- * n elements of elsize bytes, zero-filled; a size that overflows or exceeds
- * what the caller can allocate is an error, never a short block.
+ * Bytes of n elements of elsize; a size that overflows or exceeds what the
+ * caller can allocate is an error, never a short block.
  */
-void *
-BkAllocArray(const BkEnv *env, size_t n, size_t elsize)
+static size_t
+array_bytes(const BkEnv *env, size_t n, size_t elsize)
 {
 	size_t		size;
 
 	if (!BkMulSize(n, elsize, &size) || size > env->max_alloc)
 		BkRaise(env, BK_ERR_LIMIT, NULL,
 				"cannot allocate %zu elements of %zu bytes", n, elsize);
-	if (size == 0)
-		size = 1;
-	return env->alloc(env->ctx, size);
+	return size > 0 ? size : 1;
+}
+
+/* n elements of elsize bytes, zero-filled */
+void *
+BkAllocArray(const BkEnv *env, size_t n, size_t elsize)
+{
+	return env->alloc(env->ctx, array_bytes(env, n, elsize));
 }
 
 void *
 BkReallocArray(const BkEnv *env, void *ptr, size_t n, size_t elsize)
 {
-	size_t		size;
+	size_t		size = array_bytes(env, n, elsize);
 
-	if (!BkMulSize(n, elsize, &size) || size > env->max_alloc)
-		BkRaise(env, BK_ERR_LIMIT, NULL,
-				"cannot allocate %zu elements of %zu bytes", n, elsize);
-	if (size == 0)
-		size = 1;
 	if (ptr == NULL)
 		return env->alloc(env->ctx, size);
 	return env->realloc(env->ctx, ptr, size);

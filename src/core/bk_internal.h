@@ -145,5 +145,6 @@ extern bool BkModelNeedsGram(const BkParams *p);
 extern int	BkModelCapacity(const BkParams *p);	/* SV slots for training */
 extern size_t BkModelScratchLen(const BkParams *p, int capacity);
 extern void BkModelAllocMachines(BkModel *m, int capacity);
+extern void BkModelReserveUnbudgeted(BkModel *m, BkMachine *mach);
 
 #endif							/* BK_INTERNAL_H */

@@ -163,6 +163,20 @@ BkModelFree(BkModel *m)
 	BkFree(&env, m);
 }
 
+/*
+ * Room for one more SV in an unbudgeted learner; reaching max_sv is an
+ * error rather than a silently different algorithm.
+ */
+void
+BkModelReserveUnbudgeted(BkModel *m, BkMachine *mach)
+{
+	if (!BkMachineReserve(&m->env, mach, m->dim, (int) m->params.max_sv))
+		BkRaise(&m->env, BK_ERR_LIMIT,
+				"Raise max_sv, or use a budgeted algorithm such as \"bpa\".",
+				"algorithm \"%s\" reached max_sv = %lld support vectors",
+				BkAlgorithmName(&m->params), (long long) m->params.max_sv);
+}
+
 void
 BkModelSkip(BkModel *m)
 {
