@@ -6,12 +6,8 @@ SET client_min_messages = warning;
 \set SHOW_CONTEXT never
 
 -- a small deterministic stream: 2-D points and a checkerboard label
-CREATE TABLE pts AS
-SELECT i AS id,
-       ARRAY[((i * 7919) % 1000) / 1000.0, ((i * 104729) % 997) / 997.0]::float8[] AS features,
-       CASE WHEN (floor(4 * ((i * 7919) % 1000) / 1000.0) + floor(4 * ((i * 104729) % 997) / 997.0))::int % 2 = 0
-            THEN 1 ELSE -1 END::int8 AS label
-FROM generate_series(1, 400) i;
+\i test/fixtures/checkerboard.sql
+CREATE TABLE pts AS SELECT * FROM bk_test.checkerboard(400);
 
 -- NULL label or NULL features: the row is skipped and counted
 SELECT bk_info(m)->'rows_seen' AS seen, bk_info(m)->'rows_skipped' AS skipped

@@ -11,12 +11,8 @@ CREATE DATABASE bk_dump_target;
 \c bk_dump_source
 SET client_min_messages = warning;
 CREATE EXTENSION budgetkernel;
-CREATE TABLE pts AS
-SELECT i AS id,
-       ARRAY[((i * 7919) % 1000) / 1000.0, ((i * 104729) % 997) / 997.0]::float8[] AS features,
-       CASE WHEN (floor(4 * ((i * 7919) % 1000) / 1000.0) + floor(4 * ((i * 104729) % 997) / 997.0))::int % 2 = 0
-            THEN 1 ELSE -1 END::int8 AS label
-FROM generate_series(1, 1500) i;
+\i test/fixtures/checkerboard.sql
+CREATE TABLE pts AS SELECT * FROM bk_test.checkerboard(1500);
 CREATE TABLE models (name text PRIMARY KEY, model bk_model);
 INSERT INTO models
 SELECT c.name, (SELECT bk_train(features, label, c.params ORDER BY id) FROM pts)
