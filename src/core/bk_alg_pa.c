@@ -290,15 +290,6 @@ bpa_nn_full(BkModel *m, BkMachine *mach, const BkRow *row, double loss)
  * ------------------------------------------------------------------------
  */
 
-/* Rebuild K^-1 from scratch every n_sv rank-one updates (O(B^2) amortised). */
-static void
-gram_maybe_refresh(BkModel *m, BkMachine *mach)
-{
-	mach->ginv.since_refresh++;
-	if (mach->ginv.since_refresh >= (uint64_t) mach->n_sv)
-		(void) BkGramRefresh(&m->env, &mach->ginv, &m->params, mach, m->dim);
-}
-
 static bool
 bpa_p_full(BkModel *m, BkMachine *mach, const BkRow *row, double loss)
 {
@@ -366,7 +357,7 @@ bpa_p_full(BkModel *m, BkMachine *mach, const BkRow *row, double loss)
 	beta = -alpha * g->m[(size_t) n * g->cap + best] / grr + tau * row->y;
 	BkGramRemove(g, best);		/* x_t moves into slot best */
 	BkMachineReplace(mach, m->dim, best, row->x, row->sqx, beta);
-	gram_maybe_refresh(m, mach);
+	BkGramNoteUpdate(&m->env, &mach->ginv, &m->params, mach, m->dim);
 	return true;
 }
 
@@ -387,7 +378,7 @@ bpa_p_fill(BkModel *m, BkMachine *mach, const BkRow *row, double tau)
 	{
 		BkGramBorder(g, a, s);
 		BkMachineAppend(mach, m->dim, row->x, row->sqx, tau * row->y);
-		gram_maybe_refresh(m, mach);
+		BkGramNoteUpdate(&m->env, &mach->ginv, &m->params, mach, m->dim);
 	}
 	else
 	{

@@ -58,7 +58,8 @@ typedef enum BkAlgorithm
 {
 	BK_ALG_PERCEPTRON = 1,		/* kernel perceptron, unbudgeted */
 	BK_ALG_PA = 2,				/* PA-I / PA^R (paper 000 eq. 3, 15), unbudgeted */
-	BK_ALG_BPA = 3				/* budgeted PA (paper 000 §3-4) */
+	BK_ALG_BPA = 3,				/* budgeted PA (paper 000 §3-4) */
+	BK_ALG_PEGASOS = 4			/* multi-class Pegasos (paper 004) */
 } BkAlgorithm;
 
 typedef enum BkKernelType
@@ -73,6 +74,16 @@ typedef enum BkLoss
 	BK_LOSS_HINGE = 1,
 	BK_LOSS_RAMP = 2
 } BkLoss;
+
+typedef enum BkMaintenance
+{
+	BK_MAINT_NONE = 1,			/* unbudgeted, capped by max_sv */
+	BK_MAINT_RANDOM = 2,		/* remove a random SV */
+	BK_MAINT_SMALLEST = 3,		/* remove the smallest SV (paper 004 §4.1) */
+	BK_MAINT_PROJECTION = 4,	/* project the smallest SV (§4.2, eq. 16) */
+	BK_MAINT_PROJECTION_BEST = 5,	/* project the best SV (eq. 17) */
+	BK_MAINT_MERGE = 6			/* merge two SVs (§4.3) */
+} BkMaintenance;
 
 typedef enum BkVariant
 {
@@ -100,7 +111,9 @@ typedef enum BkParamId
 	BK_P_VARIANT = 9,
 	BK_P_SEED = 10,
 	BK_P_MAX_SV = 11,
-	BK_P_MAX_ID = 11
+	BK_P_LAMBDA = 12,
+	BK_P_MAINTENANCE = 13,
+	BK_P_MAX_ID = 13
 } BkParamId;
 
 typedef struct BkParams
@@ -109,12 +122,14 @@ typedef struct BkParams
 	int			kernel;			/* BkKernelType */
 	int			loss;			/* BkLoss */
 	int			variant;		/* BkVariant */
+	int			maintenance;	/* BkMaintenance (pegasos) */
 	int64_t		budget;			/* B: most SVs kept (budgeted learners) */
 	int64_t		max_sv;			/* safety cap of unbudgeted learners */
 	int64_t		degree;			/* poly kernel */
 	double		gamma;			/* rbf / poly kernel; 0 = 1/dim until resolved */
 	double		coef0;			/* poly kernel */
 	double		C;				/* PA aggressiveness */
+	double		lambda;			/* Pegasos regularisation */
 	uint64_t	seed;			/* PRNG seed */
 	uint32_t	given;			/* bit (1 << id): set explicitly by the user */
 } BkParams;
@@ -177,7 +192,8 @@ extern bool BkParamsBudgeted(const BkParams *p);
 #define BK_MAX_BUDGET		(1 << 20)
 #define BK_DEFAULT_BUDGET	100
 #define BK_DEFAULT_MAX_SV	10000
-#define BK_MAX_CLASSES		2	/* binary learners; one-vs-rest comes later */
+#define BK_MAX_CLASSES		4096
+#define BK_MAX_LABEL_LEN	1024	/* bytes of a text label */
 
 /* ------------------------------------------------------------------------
  * Models (the learner state; training and scoring use the same struct)
@@ -213,6 +229,14 @@ typedef struct BkMachine
 	BkNearest	nearest;
 	bool		has_ginv;
 	BkGramInverse ginv;
+	/*
+	 * Every coefficient is multiplied by scale (Pegasos shrinks all of them
+	 * by (1 - 1/t) each row: one multiplication instead of a pass over the
+	 * SVs).  1 for the other learners.
+	 */
+	double		scale;
+	/* sum of ||Delta w||^2 over budget maintenance (paper 004 eq. 14) */
+	double		degradation;
 	uint64_t	updates;		/* rows that changed this machine */
 	uint64_t	maintenance;	/* budget-maintenance steps */
 } BkMachine;
@@ -227,8 +251,21 @@ typedef struct BkModel
 	BkEnv		env;
 	BkParams	params;			/* finished: defaults filled in */
 	int			dim;
-	int			n_classes;		/* labels in order of first appearance */
-	int64_t		classes[BK_MAX_CLASSES];
+	int			format_version; /* of the bytes it was decoded from */
+
+	/*
+	 * Classes in order of first appearance, or as declared.  Labels are
+	 * integers, or text (text_labels) kept NUL-terminated in class_names.
+	 * Binary learners keep one machine for up to two classes (positive =
+	 * the second) and one per class beyond (one-vs-rest); Pegasos keeps
+	 * one machine with a coefficient per class.
+	 */
+	bool		text_labels;
+	bool		classes_declared;	/* a label outside them is an error */
+	int			n_classes;
+	int			class_cap;
+	int64_t    *classes;
+	char	  **class_names;
 	int			n_machines;
 	BkMachine  *machines;
 	BkRng		rng;
@@ -239,8 +276,11 @@ typedef struct BkModel
 	uint64_t	mistakes;		/* online mistakes: predicted before learning */
 	uint64_t	maintenance;	/* budget-maintenance steps, all machines */
 	/* scratch, not part of the model's value */
-	double	   *scratch;		/* kernel row etc. */
+	double	   *scratch;		/* kernel rows etc. */
 	size_t		scratch_len;
+	double	   *scores;			/* class_cap */
+	void	   *rows;			/* per-machine kernel-row descriptors */
+	int			rows_cap;
 } BkModel;
 
 /*
@@ -255,18 +295,39 @@ extern BkModel *BkModelCreate(const BkEnv *env, const BkParams *p, int dim);
 
 /* Learn one row; x has m->dim finite values (the caller checks). */
 extern void BkModelLearn(BkModel *m, const double *x, int64_t label);
+extern void BkModelLearnText(BkModel *m, const double *x, const char *label,
+							 size_t len);
+
+/*
+ * Declare the class set before the first row (the "classes" parameter):
+ * the classes take this order, and any other label is an error.  The first
+ * declared or learned label fixes the label type (integer or text).
+ */
+extern void BkModelDeclareClass(BkModel *m, int64_t label);
+extern void BkModelDeclareClassText(BkModel *m, const char *label, size_t len);
 
 /* Count a skipped row (NULL label or features). */
 extern void BkModelSkip(BkModel *m);
 
 /*
- * Signed score: f(x) of the binary machine, positive for classes[1].  A
- * one-class model was trained with every row negative, so f is its score
- * of "not classes[0]" (BkModelPredict returns classes[0] regardless).
+ * One score per class, in class order (scores has n_classes entries):
+ * for a binary machine f(x) [-f, f], for one-vs-rest f_k(x) of class k's
+ * machine, for Pegasos the class's f^(i)(x).  The prediction is the first
+ * class with the largest score.
+ */
+extern void BkModelScores(BkModel *m, const double *x, double *scores);
+
+/* Index of the predicted class; -1 when the model has no class. */
+extern int	BkModelPredictClass(BkModel *m, const double *x);
+
+/*
+ * Signed score of a model with at most two classes, positive for the
+ * second class: f(x) of a binary learner, f^(2) - f^(1) for Pegasos.
+ * Reports an error for more than two classes (use BkModelScores).
  */
 extern double BkModelDecision(BkModel *m, const double *x);
 
-/* Predicted label; false when the model has no class at all. */
+/* Predicted label of an integer-labelled model; false without classes. */
 extern bool BkModelPredict(BkModel *m, const double *x, int64_t *label);
 
 /* Index of the first non-finite value, or -1. */

@@ -9,14 +9,16 @@
  *	  the decoder (which validates first, then parses again into a model).
  *
  *	  Layout, version 1:
- *	    magic "BKMD" | u16 version | u16 flags (0) | u32 total length
+ *	    magic "BKMD" | u16 version | u16 flags | u32 total length
+ *	      flags bit 0: text labels; bit 1: classes declared up front
  *	    u32 dim | u32 n_params | n_params x {u16 id, u16 kind, u32 0, u64 value}
- *	    u32 n_classes | n_classes x i64
+ *	    u32 n_classes | n_classes x (i64 label, or u32 length + UTF-8 bytes)
  *	    u64 rows_seen, rows_skipped, rows_updated, mistakes, maintenance
  *	    u64 rng[4]
  *	    u32 n_machines, then per machine:
  *	      u32 n_sv | u32 n_coef | u32 aux | u32 0 | u64 updates, maintenance,
- *	      ginv_since_refresh | f64 sv[n_sv][dim] | f64 coef[n_sv][n_coef]
+ *	      ginv_since_refresh | f64 scale | f64 degradation
+ *	      f64 sv[n_sv][dim] | f64 coef[n_sv][n_coef] (actual = scale x coef)
  *	      aux bit 0: i32 nearest_idx[n_sv], f64 nearest_dist2[n_sv]
  *	      aux bit 1: f64 ginv[n_sv][n_sv]
  *	    u32 crc32c of every byte before it
@@ -33,6 +35,10 @@ static const uint8_t bk_magic[4] = {'B', 'K', 'M', 'D'};
 #define AUX_NEAREST 1u
 #define AUX_GINV	2u
 #define AUX_KNOWN	(AUX_NEAREST | AUX_GINV)
+#define FLAG_TEXT_LABELS	1u
+#define FLAG_DECLARED		2u
+#define FLAGS_KNOWN			(FLAG_TEXT_LABELS | FLAG_DECLARED)
+#define MACHINE_HEADER		(16 + 40)
 #define BK_MAX_STORED_PARAMS 64
 #define HEADER_LEN	12			/* magic, version, flags, length */
 
@@ -145,7 +151,7 @@ static bool
 machine_size(size_t dim, size_t n_sv, size_t n_coef, uint32_t aux,
 			 size_t *out)
 {
-	size_t		size = 16 + 24;
+	size_t		size = MACHINE_HEADER;
 	size_t		part;
 	bool		ok = true;
 
@@ -189,8 +195,9 @@ BkModelEncodedSize(const BkModel *m, size_t limit, size_t *size, char *err,
 		snprintf(err, errlen, "a model decoded for scoring cannot be encoded");
 		return false;
 	}
-	total = HEADER_LEN + 4 + 4 + (size_t) np * 16 + 4 + (size_t) m->n_classes * 8 +
-		5 * 8 + 4 * 8 + 4 + 4;
+	total = HEADER_LEN + 4 + 4 + (size_t) np * 16 + 4 + 5 * 8 + 4 * 8 + 4 + 4;
+	for (int i = 0; i < m->n_classes; i++)
+		total += m->text_labels ? 4 + strlen(m->class_names[i]) : 8;
 	for (int i = 0; i < m->n_machines; i++)
 	{
 		const BkMachine *mach = &m->machines[i];
@@ -220,7 +227,8 @@ BkModelEncode(const BkModel *m, uint8_t *buf, size_t size)
 	memcpy(buf, bk_magic, 4);
 	w.pos = 4;
 	w_u16(&w, BK_FORMAT_VERSION);
-	w_u16(&w, 0);
+	w_u16(&w, (uint16_t) ((m->text_labels ? FLAG_TEXT_LABELS : 0) |
+						  (m->classes_declared ? FLAG_DECLARED : 0)));
 	w_u32(&w, (uint32_t) size);
 	w_u32(&w, (uint32_t) m->dim);
 	w_u32(&w, (uint32_t) np);
@@ -233,7 +241,18 @@ BkModelEncode(const BkModel *m, uint8_t *buf, size_t size)
 	}
 	w_u32(&w, (uint32_t) m->n_classes);
 	for (int i = 0; i < m->n_classes; i++)
-		w_u64(&w, (uint64_t) m->classes[i]);
+	{
+		if (m->text_labels)
+		{
+			size_t		len = strlen(m->class_names[i]);
+
+			w_u32(&w, (uint32_t) len);
+			memcpy(w.buf + w.pos, m->class_names[i], len);
+			w.pos += len;
+		}
+		else
+			w_u64(&w, (uint64_t) m->classes[i]);
+	}
 	w_u64(&w, m->rows_seen);
 	w_u64(&w, m->rows_skipped);
 	w_u64(&w, m->rows_updated);
@@ -255,6 +274,8 @@ BkModelEncode(const BkModel *m, uint8_t *buf, size_t size)
 		w_u64(&w, mach->updates);
 		w_u64(&w, mach->maintenance);
 		w_u64(&w, mach->has_ginv ? mach->ginv.since_refresh : 0);
+		w_u64(&w, double_to_bits(mach->scale));
+		w_u64(&w, double_to_bits(mach->degradation));
 		w_f64s(&w, mach->sv, n * m->dim);
 		w_f64s(&w, mach->coef, n * mach->n_coef);
 		if (aux & AUX_NEAREST)
@@ -353,7 +374,7 @@ fail(Reader *r, const char *fmt,...)
  * the header with the CRC excluded from r->len.
  */
 static bool
-parse_header(Reader *r, BkErrCode *code, bool check_crc)
+parse_header(Reader *r, BkModel *hdr, BkErrCode *code, bool check_crc)
 {
 	const uint8_t *buf = r->buf;
 	size_t		len = r->len;
@@ -376,8 +397,11 @@ parse_header(Reader *r, BkErrCode *code, bool check_crc)
 	}
 	if (version < 1)
 		return fail(r, "invalid format version %u", version);
-	if (flags != 0)
+	if (flags & ~FLAGS_KNOWN)
 		return fail(r, "unknown flags 0x%04x", flags);
+	hdr->format_version = (int) version;
+	hdr->text_labels = (flags & FLAG_TEXT_LABELS) != 0;
+	hdr->classes_declared = (flags & FLAG_DECLARED) != 0;
 	if ((size_t) total != len)
 		return fail(r, "length field says %u bytes, got %zu", total, len);
 	if (check_crc && BkCrc32c(0, buf, len - 4) != get_u32(buf + len - 4))
@@ -417,32 +441,97 @@ parse_params(Reader *r, BkModel *hdr)
 	}
 	if (!BkParamsFromStored(&hdr->params, params, (int) np, perr, sizeof(perr)))
 		return fail(r, "invalid parameters: %s", perr);
+	/* one byte form per model: the parameters in the order the encoder writes */
+	{
+		BkStoredParam canon[BK_MAX_STORED_PARAMS];
+		int			nc = BkParamsToStored(&hdr->params, canon, BK_MAX_STORED_PARAMS);
+
+		for (int i = 0; i < nc; i++)
+			if (canon[i].id != params[i].id || canon[i].bits != params[i].bits)
+				return fail(r, "parameters are not in canonical order or form");
+	}
 	hdr->dim = (int) dim;
 	return true;
 }
 
-/* Class labels, counters, PRNG state and the machine count. */
+/* Whether text label i (at r->pos, len bytes) equals an earlier one. */
 static bool
-parse_classes_and_counters(Reader *r, BkModel *hdr, uint32_t *n_machines)
+text_seen(const Reader *r, size_t first, uint32_t i, size_t pos, uint32_t len)
+{
+	size_t		q = first;
+
+	for (uint32_t j = 0; j < i; j++)
+	{
+		uint32_t	lj = get_u32(r->buf + q);
+
+		if (lj == len && memcmp(r->buf + q + 4, r->buf + pos, len) == 0)
+			return true;
+		q += 4 + lj;
+	}
+	return false;
+}
+
+/*
+ * Class labels: distinct integers, or distinct non-empty text labels
+ * without NUL of at most BK_MAX_LABEL_LEN bytes.  Appended to m if given.
+ */
+static bool
+parse_classes(Reader *r, BkModel *hdr, BkModel *m)
 {
 	uint32_t	nc;
+	size_t		first;
 
 	if (!need(r, 4, "class count"))
 		return false;
 	nc = r_u32(r);
 	if (nc > BK_MAX_CLASSES)
 		return fail(r, "%u classes, at most %d allowed", nc, BK_MAX_CLASSES);
-	if (!need(r, (size_t) nc * 8, "class labels"))
-		return false;
+	first = r->pos;
 	for (uint32_t i = 0; i < nc; i++)
 	{
-		hdr->classes[i] = (int64_t) r_u64(r);
-		for (uint32_t j = 0; j < i; j++)
-			if (hdr->classes[j] == hdr->classes[i])
-				return fail(r, "class label %lld appears twice",
-							(long long) hdr->classes[i]);
+		if (hdr->text_labels)
+		{
+			uint32_t	len;
+
+			if (!need(r, 4, "class label length"))
+				return false;
+			len = get_u32(r->buf + r->pos);
+			if (len == 0 || len > BK_MAX_LABEL_LEN)
+				return fail(r, "class label %u has length %u", i, len);
+			if (!need(r, 4 + (size_t) len, "class label"))
+				return false;
+			if (memchr(r->buf + r->pos + 4, 0, len) != NULL)
+				return fail(r, "class label %u holds a NUL byte", i);
+			if (text_seen(r, first, i, r->pos + 4, len))
+				return fail(r, "class label %u appears twice", i);
+			if (m)
+				BkClassAppend(m, 0, (const char *) r->buf + r->pos + 4, len);
+			r->pos += 4 + (size_t) len;
+		}
+		else
+		{
+			int64_t		label;
+
+			if (!need(r, 8, "class label"))
+				return false;
+			label = (int64_t) get_u64(r->buf + r->pos);
+			for (uint32_t j = 0; j < i; j++)
+				if ((int64_t) get_u64(r->buf + first + 8 * (size_t) j) == label)
+					return fail(r, "class label %lld appears twice", (long long) label);
+			if (m)
+				BkClassAppend(m, label, NULL, 0);
+			r->pos += 8;
+		}
 	}
 	hdr->n_classes = (int) nc;
+	return true;
+}
+
+/* Counters, PRNG state and the machine count. */
+static bool
+parse_counters(Reader *r, BkModel *hdr, uint32_t *n_machines)
+{
+	uint32_t	nc = (uint32_t) hdr->n_classes;
 
 	if (!need(r, 9 * 8 + 4, "counters"))
 		return false;
@@ -454,15 +543,21 @@ parse_classes_and_counters(Reader *r, BkModel *hdr, uint32_t *n_machines)
 	for (int i = 0; i < 4; i++)
 		hdr->rng.s[i] = r_u64(r);
 	*n_machines = r_u32(r);
+	/* xoshiro256** never reaches the all-zero state */
+	if ((hdr->rng.s[0] | hdr->rng.s[1] | hdr->rng.s[2] | hdr->rng.s[3]) == 0)
+		return fail(r, "random generator state is all zero");
 	if (hdr->rows_updated > hdr->rows_seen || hdr->mistakes > hdr->rows_seen ||
 		hdr->maintenance > hdr->rows_seen)
 		return fail(r, "inconsistent row counters");
-	if ((nc == 0) != (hdr->rows_seen == 0))
+	/* learned classes come with rows; declared ones may come before any */
+	if (hdr->classes_declared ? nc == 0 :
+		(nc == 0) != (hdr->rows_seen == 0))
 		return fail(r, "%u classes after %llu rows", nc,
 					(unsigned long long) hdr->rows_seen);
-	if ((int) *n_machines != BkModelMachines(&hdr->params))
-		return fail(r, "%u machines, algorithm \"%s\" has %d", *n_machines,
-					BkAlgorithmName(&hdr->params), BkModelMachines(&hdr->params));
+	if ((int) *n_machines != BkModelMachines(&hdr->params, (int) nc))
+		return fail(r, "%u machines, algorithm \"%s\" with %u classes has %d",
+					*n_machines, BkAlgorithmName(&hdr->params), nc,
+					BkModelMachines(&hdr->params, (int) nc));
 	return true;
 }
 
@@ -490,7 +585,7 @@ decode_capacity(const Reader *r, const BkModel *m, uint32_t n_machines)
 	if (m->training)
 	{
 		if (BkParamsBudgeted(&m->params))
-			capacity = (int) m->params.budget;
+			capacity = BkModelCapacity(&m->params);
 		else if (capacity < 16)
 			capacity = m->params.max_sv < 16 ? (int) m->params.max_sv : 16;
 	}
@@ -515,9 +610,11 @@ parse_machine(Reader *r, const BkModel *hdr, uint32_t k, BkMachine *mach)
 				updates,
 				maint,
 				since;
+	double		scale,
+				degradation;
 	size_t		msize;
 
-	if (!need(r, 16 + 24, "machine header"))
+	if (!need(r, MACHINE_HEADER, "machine header"))
 		return false;
 	n_sv = r_u32(r);
 	n_coef = r_u32(r);
@@ -529,25 +626,39 @@ parse_machine(Reader *r, const BkModel *hdr, uint32_t k, BkMachine *mach)
 		return fail(r, "%u support vectors exceed the %s of %llu", n_sv,
 					BkParamsBudgeted(p) ? "budget" : "max_sv",
 					(unsigned long long) limit);
-	if (n_coef != 1)
-		return fail(r, "%u coefficients per support vector, expected 1", n_coef);
+	if ((int) n_coef != BkModelCoefs(p, hdr->n_classes))
+		return fail(r, "%u coefficients per support vector, expected %d", n_coef,
+					BkModelCoefs(p, hdr->n_classes));
 	want_aux = (BkModelNeedsNearest(p) ? AUX_NEAREST : 0) |
 		(BkModelNeedsGram(p) ? AUX_GINV : 0);
 	if (aux != want_aux)
 		return fail(r, "machine %u has bookkeeping flags 0x%x, expected 0x%x",
 					k, aux, want_aux);
 	if (!machine_size(dim, n_sv, n_coef, aux, &msize) ||
-		!need(r, msize - 40, "support vectors"))
+		!need(r, msize - MACHINE_HEADER, "support vectors"))
 		return false;
 
 	updates = r_u64(r);
 	maint = r_u64(r);
 	since = r_u64(r);
+	scale = bits_to_double(r_u64(r));
+	degradation = bits_to_double(r_u64(r));
+	if (!isfinite(degradation) || degradation < 0.0 ||
+		(p->algorithm != BK_ALG_PEGASOS && degradation != 0.0))
+		return fail(r, "weight degradation %g of machine %u is invalid", degradation, k);
+	/* Pegasos shrinks its coefficients through scale; others keep 1 */
+	if (!isfinite(scale) || !(scale > 0.0) ||
+		(p->algorithm != BK_ALG_PEGASOS && scale != 1.0))
+		return fail(r, "coefficient scale %g of machine %u is invalid", scale, k);
 	if (updates > hdr->rows_updated || maint > hdr->maintenance)
 		return fail(r, "inconsistent counters of machine %u", k);
+	if (!(aux & AUX_GINV) && since != 0)
+		return fail(r, "refactorisation counter set on machine %u without K^-1", k);
 	if (mach)
 	{
 		mach->n_sv = (int) n_sv;
+		mach->scale = scale;
+		mach->degradation = degradation;
 		mach->updates = updates;
 		mach->maintenance = maint;
 		if (mach->has_ginv)
@@ -612,17 +723,19 @@ parse(const uint8_t *buf, size_t len, BkModel *m, char *err, size_t errlen,
 
 	*code = BK_ERR_CORRUPT;
 	memset(&hdr, 0, sizeof(hdr));
-	if (!parse_header(&r, code, check_crc) ||
+	if (!parse_header(&r, &hdr, code, check_crc) ||
 		!parse_params(&r, &hdr) ||
-		!parse_classes_and_counters(&r, &hdr, &n_machines))
+		!parse_classes(&r, &hdr, m) ||
+		!parse_counters(&r, &hdr, &n_machines))
 		return false;
 
 	if (m != NULL)
 	{
 		m->params = hdr.params;
 		m->dim = hdr.dim;
-		m->n_classes = hdr.n_classes;
-		memcpy(m->classes, hdr.classes, sizeof(hdr.classes));
+		m->format_version = hdr.format_version;
+		m->text_labels = hdr.text_labels;
+		m->classes_declared = hdr.classes_declared;
 		m->rows_seen = hdr.rows_seen;
 		m->rows_skipped = hdr.rows_skipped;
 		m->rows_updated = hdr.rows_updated;
@@ -667,7 +780,8 @@ BkModelDecode(const BkEnv *env, const uint8_t *buf, size_t len,
 	BkModel    *m;
 
 	if (!BkFormatValidate(buf, len, err, sizeof(err), &code))
-		BkRaise(env, code, err, "invalid budgetkernel model");
+		BkRaise(env, code, err, code == BK_ERR_VERSION ?
+				"unsupported bk_model format version" : "invalid budgetkernel model");
 
 	m = env->alloc(env->ctx, sizeof(BkModel));
 	memset(m, 0, sizeof(*m));

@@ -172,3 +172,18 @@ BkGramRefresh(const BkEnv *env, BkGramInverse *g, const BkParams *p,
 	BkFree(env, k);
 	return true;
 }
+
+/*
+ * Count one rank-one update; rounding accumulates, so K^-1 is rebuilt from
+ * scratch every n_sv updates (O(B^3) every B steps: O(B^2) amortised).  A
+ * failed refactorisation keeps the updated inverse, which is still the
+ * best estimate there is.
+ */
+void
+BkGramNoteUpdate(const BkEnv *env, BkGramInverse *g, const BkParams *p,
+				 const BkMachine *mach, int dim)
+{
+	g->since_refresh++;
+	if (g->since_refresh >= (uint64_t) mach->n_sv)
+		(void) BkGramRefresh(env, g, p, mach, dim);
+}

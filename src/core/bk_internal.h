@@ -88,6 +88,10 @@ extern int	BkMachineAppend(BkMachine *mach, int dim, const double *x,
 extern void BkMachineReplace(BkMachine *mach, int dim, int r, const double *x,
 							 double sqx, double coef);
 extern double BkMachineScore(const BkMachine *mach, const double *krow);
+extern void BkMachineRemove(BkMachine *mach, int dim, int r);
+extern void BkMachineCopy(const BkEnv *env, BkMachine *dst, const BkMachine *src,
+						  int dim, double sign);
+extern void BkMachineAddColumn(const BkEnv *env, BkMachine *mach);
 
 /* ---- bk_nearest.c: nearest-neighbour bookkeeping (paper 000 §3.1.3) ---- */
 extern void BkNearestInit(const BkEnv *env, BkMachine *mach, int capacity);
@@ -111,6 +115,14 @@ extern void BkGramRemove(BkGramInverse *g, int r);
 /* recompute K^-1 from the SVs with LAPACKE; false if K is not PD */
 extern bool BkGramRefresh(const BkEnv *env, BkGramInverse *g,
 						  const BkParams *p, const BkMachine *mach, int dim);
+/* count a rank-one update; refactorise every n_sv of them */
+extern void BkGramNoteUpdate(const BkEnv *env, BkGramInverse *g,
+							 const BkParams *p, const BkMachine *mach, int dim);
+
+/* ---- bk_merge.c: merging two SVs (paper 004 §4.3) ---- */
+extern double BkMergeSmallest(const BkEnv *env, const BkParams *p,
+							  BkMachine *mach, int dim, int mi, double *work,
+							  double *zbuf);
 
 /* ---- bk_rng.c ---- */
 extern void BkRngSeed(BkRng *rng, uint64_t seed);
@@ -138,13 +150,25 @@ extern bool BkPerceptronStep(BkModel *m, BkMachine *mach, const BkRow *row);
 extern bool BkPaStep(BkModel *m, BkMachine *mach, const BkRow *row);
 extern bool BkBpaStep(BkModel *m, BkMachine *mach, const BkRow *row);
 
+extern bool BkPegasosStep(BkModel *m, BkMachine *mach, BkRow *row, int cls);
+extern void BkPegasosScores(const BkModel *m, const BkMachine *mach,
+							const BkRow *row, double *scores);
+
 /* machine layout each algorithm needs (for create, decode and validate) */
-extern int	BkModelMachines(const BkParams *p);
+extern int	BkModelMachines(const BkParams *p, int n_classes);
+extern int	BkModelCoefs(const BkParams *p, int n_classes);
 extern bool BkModelNeedsNearest(const BkParams *p);
 extern bool BkModelNeedsGram(const BkParams *p);
 extern int	BkModelCapacity(const BkParams *p);	/* SV slots for training */
-extern size_t BkModelScratchLen(const BkParams *p, int capacity);
 extern void BkModelAllocMachines(BkModel *m, int capacity);
+extern void BkModelOnNewClass(BkModel *m);
+extern void BkModelCheckClassRoom(BkModel *m, int n_classes);
+extern void BkModelLearnClass(BkModel *m, const double *x, int cls, bool is_new);
+
+/* ---- bk_classes.c ---- */
+extern void BkModelFreeClasses(BkModel *m);
+/* append a class (no layout change); the arrays grow as needed */
+extern void BkClassAppend(BkModel *m, int64_t label, const char *text, size_t len);
 extern void BkModelReserveUnbudgeted(BkModel *m, BkMachine *mach);
 
 #endif							/* BK_INTERNAL_H */

@@ -1,8 +1,9 @@
 /*
  * bk_model.c
- *	  The model (learner state): creation, the per-row learning loop shared
- *	  by every algorithm (class mapping, kernel row, online mistakes,
- *	  counters), scoring, and the machine layout each algorithm needs.
+ *	  The model (learner state): its layout for each algorithm, creation,
+ *	  the per-row learning loop shared by every algorithm (kernel rows,
+ *	  per-class scores, online mistakes, counters, one-vs-rest), and
+ *	  scoring.  The class table lives in bk_classes.c.
  */
 #include "bk_internal.h"
 
@@ -11,11 +12,25 @@
 
 /* ---- layout of each algorithm ---- */
 
+/*
+ * Machines for n classes: a binary learner keeps one expansion for up to
+ * two classes and one per class beyond (one-vs-rest); Pegasos keeps one
+ * expansion with a coefficient per class.
+ */
 int
-BkModelMachines(const BkParams *p)
+BkModelMachines(const BkParams *p, int n_classes)
 {
-	(void) p;
-	return 1;					/* binary learners: one expansion */
+	if (p->algorithm == BK_ALG_PEGASOS || n_classes <= 2)
+		return 1;
+	return n_classes;
+}
+
+int
+BkModelCoefs(const BkParams *p, int n_classes)
+{
+	if (p->algorithm == BK_ALG_PEGASOS)
+		return n_classes > 1 ? n_classes : 1;
+	return 1;
 }
 
 bool
@@ -27,22 +42,22 @@ BkModelNeedsNearest(const BkParams *p)
 bool
 BkModelNeedsGram(const BkParams *p)
 {
-	return p->algorithm == BK_ALG_BPA && p->variant == BK_VARIANT_P;
+	return (p->algorithm == BK_ALG_BPA && p->variant == BK_VARIANT_P) ||
+		(p->algorithm == BK_ALG_PEGASOS &&
+		 (p->maintenance == BK_MAINT_PROJECTION ||
+		  p->maintenance == BK_MAINT_PROJECTION_BEST));
 }
 
-/* SV slots a training state may need: the budget, or the safety cap */
+/*
+ * SV slots a machine may need: the budget (Pegasos adds the new SV before
+ * its budget maintenance, paper 004 Algorithm 1, so B + 1), or the cap.
+ */
 int
 BkModelCapacity(const BkParams *p)
 {
-	return (int) (BkParamsBudgeted(p) ? p->budget : p->max_sv);
-}
-
-/* kernel row, dot products and two work vectors of capacity + 1 */
-size_t
-BkModelScratchLen(const BkParams *p, int capacity)
-{
-	(void) p;
-	return 4 * ((size_t) capacity + 1);
+	if (!BkParamsBudgeted(p))
+		return (int) p->max_sv;
+	return (int) (p->algorithm == BK_ALG_PEGASOS ? p->budget + 1 : p->budget);
 }
 
 /* Initial SV slots: budgeted learners once at B, unbudgeted ones grow. */
@@ -52,14 +67,14 @@ initial_capacity(const BkParams *p, int n_sv)
 	int			cap;
 
 	if (BkParamsBudgeted(p))
-		return (int) p->budget;
+		return BkModelCapacity(p);
 	cap = n_sv > 16 ? n_sv : 16;
 	return cap < p->max_sv ? cap : (int) p->max_sv;
 }
 
-bool
-BkModelCheckSize(const BkParams *p, int dim, size_t limit, char *err,
-				 size_t errlen)
+/* Bytes one machine needs at full capacity; false on overflow. */
+static bool
+machine_bytes(const BkParams *p, int dim, int n_coef, size_t *out)
 {
 	size_t		cap = (size_t) BkModelCapacity(p);
 	size_t		row;
@@ -67,11 +82,11 @@ BkModelCheckSize(const BkParams *p, int dim, size_t limit, char *err,
 	size_t		part;
 	bool		ok = true;
 
-	/* one SV: the vector, its norm and coefficient, NN bookkeeping */
-	ok &= BkMulSize((size_t) dim, sizeof(double), &row);
-	ok &= BkAddSize(row, 2 * sizeof(double) + sizeof(int32_t) + sizeof(double), &row);
+	/* one SV: the vector, its norm, coefficients, NN bookkeeping */
+	ok &= BkMulSize((size_t) dim + n_coef + 3, sizeof(double), &row);
 	ok &= BkMulSize(cap, row, &total);
-	ok &= BkMulSize(BkModelScratchLen(p, (int) cap), sizeof(double), &part);
+	/* kernel row and dot products of the scratch */
+	ok &= BkMulSize(2 * (cap + 1), sizeof(double), &part);
 	ok &= BkAddSize(total, part, &total);
 	if (BkModelNeedsGram(p))
 	{
@@ -79,27 +94,80 @@ BkModelCheckSize(const BkParams *p, int dim, size_t limit, char *err,
 		ok &= BkMulSize(part, sizeof(double), &part);
 		ok &= BkAddSize(total, part, &total);
 	}
-	if (!ok)
-	{
+	*out = total;
+	return ok;
+}
+
+/*
+ * Whether a training state of n_classes classes fits in limit bytes, with
+ * a message naming what does not.
+ */
+static bool
+check_size(const BkParams *p, int dim, int n_classes, size_t limit,
+		   char *err, size_t errlen)
+{
+	size_t		one,
+				total;
+	int			machines = BkModelMachines(p, n_classes);
+	bool		ok = machine_bytes(p, dim, BkModelCoefs(p, n_classes), &one) &&
+		BkMulSize(one, (size_t) machines, &total);
+
+	if (ok && total <= limit)
+		return true;
+	if (machines > 1)
 		snprintf(err, errlen,
-				 "a model of %zu support vectors of dimension %d is too large to allocate",
-				 cap, dim);
-		return false;
-	}
-	if (total > limit)
-	{
+				 "%d classes of %d support vectors of dimension %d (one-vs-rest) need more than the limit of %zu bytes",
+				 n_classes, BkModelCapacity(p), dim, limit);
+	else if (ok)
 		snprintf(err, errlen,
-				 "a model of %zu support vectors of dimension %d needs %zu bytes, more than the limit of %zu",
-				 cap, dim, total, limit);
-		return false;
-	}
-	return true;
+				 "a model of %d support vectors of dimension %d needs %zu bytes, more than the limit of %zu",
+				 BkModelCapacity(p), dim, total, limit);
+	else
+		snprintf(err, errlen,
+				 "a model of %d support vectors of dimension %d is too large to allocate",
+				 BkModelCapacity(p), dim);
+	return false;
+}
+
+bool
+BkModelCheckSize(const BkParams *p, int dim, size_t limit, char *err,
+				 size_t errlen)
+{
+	return check_size(p, dim, 1, limit, err, errlen);
+}
+
+/* Error out before a new class would take the model past the limit. */
+void
+BkModelCheckClassRoom(BkModel *m, int n_classes)
+{
+	char		err[BK_ERRMSG_LEN];
+
+	if (!check_size(&m->params, m->dim, n_classes, m->env.max_alloc, err,
+					sizeof(err)))
+		BkRaise(&m->env, BK_ERR_LIMIT, NULL, "%s", err);
+}
+
+/*
+ * Scratch: kernel row and dot products of every machine (stride = largest
+ * capacity + 1 each), then the work area: two strides plus dim (merging
+ * builds a new vector there).
+ */
+static size_t
+scratch_stride(const BkModel *m)
+{
+	int			cap = 0;
+
+	for (int i = 0; i < m->n_machines; i++)
+		if (m->machines[i].capacity > cap)
+			cap = m->machines[i].capacity;
+	return (size_t) cap + 1;
 }
 
 static void
 ensure_scratch(BkModel *m)
 {
-	size_t		need = BkModelScratchLen(&m->params, m->machines[0].capacity);
+	size_t		need = (2 * (size_t) m->n_machines + 2) * scratch_stride(m) +
+		(size_t) m->dim;
 
 	if (m->scratch_len < need)
 	{
@@ -108,31 +176,74 @@ ensure_scratch(BkModel *m)
 	}
 }
 
+static void
+init_machine(BkModel *m, BkMachine *mach, int n_coef, int capacity)
+{
+	BkMachineInit(&m->env, mach, m->dim, n_coef, capacity);
+	/* scoring needs neither the neighbour cache nor K^-1 */
+	if (!m->training)
+		return;
+	if (BkModelNeedsNearest(&m->params))
+		BkNearestInit(&m->env, mach, capacity);
+	if (BkModelNeedsGram(&m->params))
+	{
+		mach->has_ginv = true;
+		BkGramInit(&m->env, &mach->ginv, capacity + 1);
+	}
+}
+
 /*
- * Allocate the machines with room for capacity SVs each, and, for a model
- * that will go on learning, the bookkeeping its algorithm needs (scoring
- * needs neither the neighbour cache nor K^-1).
+ * Allocate the machines of the model's classes with room for capacity SVs
+ * each, and, for a model that will go on learning, the bookkeeping its
+ * algorithm needs.
  */
 void
 BkModelAllocMachines(BkModel *m, int capacity)
 {
-	m->n_machines = BkModelMachines(&m->params);
+	int			n_coef = BkModelCoefs(&m->params, m->n_classes);
+
+	m->n_machines = BkModelMachines(&m->params, m->n_classes);
 	m->machines = BkAllocArray(&m->env, (size_t) m->n_machines, sizeof(BkMachine));
 	for (int i = 0; i < m->n_machines; i++)
-	{
-		BkMachine  *mach = &m->machines[i];
+		init_machine(m, &m->machines[i], n_coef, capacity);
+	ensure_scratch(m);
+}
 
-		BkMachineInit(&m->env, mach, m->dim, 1, capacity);
-		if (!m->training)
-			continue;
-		if (BkModelNeedsNearest(&m->params))
-			BkNearestInit(&m->env, mach, capacity);
-		if (BkModelNeedsGram(&m->params))
-		{
-			mach->has_ginv = true;
-			BkGramInit(&m->env, &mach->ginv, capacity + 1);
-		}
+/*
+ * The model gained its class number n_classes - 1: give it room.  A binary
+ * learner goes one-vs-rest at the third class: its machine f (positive =
+ * the second class) is exactly "class 1 versus the rest", -f is "class 0
+ * versus the rest", and the new class gets an empty machine, as every
+ * later class does.  Pegasos gets a coefficient column.
+ */
+void
+BkModelOnNewClass(BkModel *m)
+{
+	int			k = m->n_classes;
+	int			want = BkModelMachines(&m->params, k);
+
+	if (m->params.algorithm == BK_ALG_PEGASOS)
+	{
+		if (BkModelCoefs(&m->params, k) > m->machines[0].n_coef)
+			BkMachineAddColumn(&m->env, &m->machines[0]);
+		return;
 	}
+	if (want == m->n_machines)
+		return;
+
+	m->machines = BkReallocArray(&m->env, m->machines, (size_t) want,
+								 sizeof(BkMachine));
+	if (m->n_machines == 1)
+	{
+		BkMachine	f = m->machines[0];
+
+		BkMachineCopy(&m->env, &m->machines[0], &f, m->dim, -1.0);
+		m->machines[1] = f;
+		m->n_machines = 2;
+	}
+	while (m->n_machines < want)
+		init_machine(m, &m->machines[m->n_machines++], 1,
+					 initial_capacity(&m->params, 0));
 	ensure_scratch(m);
 }
 
@@ -145,6 +256,7 @@ BkModelCreate(const BkEnv *env, const BkParams *p, int dim)
 	m->env = *env;
 	m->params = *p;
 	m->dim = dim;
+	m->format_version = BK_FORMAT_VERSION;
 	m->training = true;
 	BkRngSeed(&m->rng, p->seed);
 	BkModelAllocMachines(m, initial_capacity(p, 0));
@@ -159,7 +271,9 @@ BkModelFree(BkModel *m)
 	for (int i = 0; i < m->n_machines; i++)
 		BkMachineFree(&env, &m->machines[i]);
 	BkFree(&env, m->machines);
+	BkModelFreeClasses(m);
 	BkFree(&env, m->scratch);
+	BkFree(&env, m->rows);
 	BkFree(&env, m);
 }
 
@@ -183,116 +297,166 @@ BkModelSkip(BkModel *m)
 	m->rows_skipped++;
 }
 
-/* Index of label among the classes, adding it if new; -1 if it cannot be. */
-static int
-class_index(BkModel *m, int64_t label, bool *is_new)
-{
-	*is_new = false;
-	for (int i = 0; i < m->n_classes; i++)
-		if (m->classes[i] == label)
-			return i;
-	if (m->n_classes >= BK_MAX_CLASSES)
-		return -1;
-	*is_new = true;
-	m->classes[m->n_classes] = label;
-	return m->n_classes++;
-}
+/* ---- kernel rows and scores ---- */
 
-/* The kernel row of x against machine 0, into the model's scratch. */
+/* The kernel row of x against machine k, into its part of the scratch. */
 static void
-fill_row(BkModel *m, const double *x, BkRow *row)
+fill_row(BkModel *m, int k, const double *x, double sqx, BkRow *row)
 {
-	BkMachine  *mach = &m->machines[0];
-	size_t		stride = (size_t) mach->capacity + 1;
+	BkMachine  *mach = &m->machines[k];
+	size_t		stride = scratch_stride(m);
 
 	row->x = x;
-	row->sqx = BkDot(x, x, m->dim);
-	row->ktt = BkKernelSelf(&m->params, row->sqx);
-	row->dots = m->scratch;
-	row->krow = m->scratch + stride;
-	row->work = m->scratch + 2 * stride;
-	BkKernelRow(&m->params, mach, m->dim, x, row->sqx, row->dots, row->krow);
+	row->sqx = sqx;
+	row->ktt = BkKernelSelf(&m->params, sqx);
+	row->dots = m->scratch + 2 * (size_t) k * stride;
+	row->krow = row->dots + stride;
+	row->work = m->scratch + 2 * (size_t) m->n_machines * stride;
+	BkKernelRow(&m->params, mach, m->dim, x, sqx, row->dots, row->krow);
 	row->f = BkMachineScore(mach, row->krow);
 }
 
-void
-BkModelLearn(BkModel *m, const double *x, int64_t label)
+/*
+ * Kernel rows of x against every machine (into rows, n_machines of them)
+ * and the score of every class (into m->scores).
+ */
+static void
+score_all(BkModel *m, const double *x, BkRow *rows)
 {
-	BkMachine  *mach = &m->machines[0];
-	BkRow		row;
-	bool		is_new;
-	int			cls;
+	double		sqx = BkDot(x, x, m->dim);
+
+	ensure_scratch(m);
+	for (int k = 0; k < m->n_machines; k++)
+		fill_row(m, k, x, sqx, &rows[k]);
+
+	if (m->params.algorithm == BK_ALG_PEGASOS)
+		BkPegasosScores(m, &m->machines[0], &rows[0], m->scores);
+	else if (m->n_machines == 1)
+	{
+		/* one binary machine: f for the second class, -f for the first */
+		m->scores[0] = -rows[0].f;
+		if (m->n_classes > 1)
+			m->scores[1] = rows[0].f;
+	}
+	else
+		for (int k = 0; k < m->n_machines; k++)
+			m->scores[k] = rows[k].f;
+}
+
+/* the first class with the largest score */
+static int
+argmax_class(const BkModel *m)
+{
+	int			best = 0;
+
+	for (int i = 1; i < m->n_classes; i++)
+		if (m->scores[i] > m->scores[best])
+			best = i;
+	return best;
+}
+
+/* One BkRow per machine, kept with the model's scratch. */
+static BkRow *
+rows_for(BkModel *m)
+{
+	if (m->rows_cap < m->n_machines)
+	{
+		m->rows = BkReallocArray(&m->env, m->rows, (size_t) m->n_machines,
+								 sizeof(BkRow));
+		m->rows_cap = m->n_machines;
+	}
+	return (BkRow *) m->rows;
+}
+
+/* Learn one row of class cls (is_new: the row brought the class). */
+void
+BkModelLearnClass(BkModel *m, const double *x, int cls, bool is_new)
+{
+	BkRow	   *rows = rows_for(m);
 	bool		changed = false;
 
 	if (!m->training)
 		BkRaise(&m->env, BK_ERR_INTERNAL, NULL, "model was not decoded for training");
 
-	cls = class_index(m, label, &is_new);
-	if (cls < 0)
-		BkRaise(&m->env, BK_ERR_DATA,
-				"Binary algorithms learn two classes; one-vs-rest training of more classes is not available yet.",
-				"label %lld is a third class (classes seen: %lld, %lld)",
-				(long long) label, (long long) m->classes[0],
-				(long long) m->classes[1]);
-
-	ensure_scratch(m);
-	fill_row(m, x, &row);
-	/* the second class seen is the positive one (bk_decision > 0) */
-	row.y = cls == 1 ? 1.0 : -1.0;
-
 	/* prequential: predict with the current model, then learn */
-	if (is_new)
+	score_all(m, x, rows);
+	if (is_new || argmax_class(m) != cls)
 		m->mistakes++;
-	else
-	{
-		int			predicted = (m->n_classes >= 2 && row.f > 0.0) ? 1 : 0;
-
-		if (predicted != cls)
-			m->mistakes++;
-	}
 	m->rows_seen++;
 
-	switch (m->params.algorithm)
-	{
-		case BK_ALG_PERCEPTRON:
-			changed = BkPerceptronStep(m, mach, &row);
-			break;
-		case BK_ALG_PA:
-			changed = BkPaStep(m, mach, &row);
-			break;
-		case BK_ALG_BPA:
-			changed = BkBpaStep(m, mach, &row);
-			break;
-		default:
-			BkRaise(&m->env, BK_ERR_INTERNAL, NULL, "unknown algorithm %d",
-					m->params.algorithm);
-	}
+	if (m->params.algorithm == BK_ALG_PEGASOS)
+		changed = BkPegasosStep(m, &m->machines[0], &rows[0], cls);
+	else
+		for (int k = 0; k < m->n_machines; k++)
+		{
+			BkMachine  *mach = &m->machines[k];
+			BkRow	   *row = &rows[k];
+			bool		ch = false;
+
+			/* one machine: positive = the second class; else k versus rest */
+			if (m->n_machines == 1)
+				row->y = cls == 1 ? 1.0 : -1.0;
+			else
+				row->y = cls == k ? 1.0 : -1.0;
+			switch (m->params.algorithm)
+			{
+				case BK_ALG_PERCEPTRON:
+					ch = BkPerceptronStep(m, mach, row);
+					break;
+				case BK_ALG_PA:
+					ch = BkPaStep(m, mach, row);
+					break;
+				case BK_ALG_BPA:
+					ch = BkBpaStep(m, mach, row);
+					break;
+				default:
+					BkRaise(&m->env, BK_ERR_INTERNAL, NULL, "unknown algorithm %d",
+							m->params.algorithm);
+			}
+			if (ch)
+				mach->updates++;
+			changed |= ch;
+		}
 	if (changed)
-	{
 		m->rows_updated++;
-		mach->updates++;
-	}
+}
+
+void
+BkModelScores(BkModel *m, const double *x, double *scores)
+{
+	score_all(m, x, rows_for(m));
+	memcpy(scores, m->scores, sizeof(double) * m->n_classes);
+}
+
+int
+BkModelPredictClass(BkModel *m, const double *x)
+{
+	if (m->n_classes == 0)
+		return -1;
+	score_all(m, x, rows_for(m));
+	return argmax_class(m);
 }
 
 double
 BkModelDecision(BkModel *m, const double *x)
 {
-	BkRow		row;
-
-	fill_row(m, x, &row);
-	return row.f;
+	if (m->n_classes > 2)
+		BkRaise(&m->env, BK_ERR_DATA,
+				"A signed score is defined for at most two classes; bk_scores gives one score per class.",
+				"the model has %d classes", m->n_classes);
+	score_all(m, x, rows_for(m));
+	if (m->params.algorithm != BK_ALG_PEGASOS)
+		return -m->scores[0];	/* f of the binary machine */
+	return m->n_classes == 2 ? m->scores[1] - m->scores[0] : -m->scores[0];
 }
 
 bool
 BkModelPredict(BkModel *m, const double *x, int64_t *label)
 {
-	if (m->n_classes == 0)
+	int			c = BkModelPredictClass(m, x);
+
+	if (c < 0)
 		return false;
-	if (m->n_classes == 1)
-	{
-		*label = m->classes[0];
-		return true;
-	}
-	*label = BkModelDecision(m, x) > 0.0 ? m->classes[1] : m->classes[0];
+	*label = m->classes[c];
 	return true;
 }

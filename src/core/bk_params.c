@@ -12,17 +12,23 @@
 #include <string.h>
 
 #define ALG(a)		(1u << (a))
-#define ALL_ALGS	(ALG(BK_ALG_PERCEPTRON) | ALG(BK_ALG_PA) | ALG(BK_ALG_BPA))
+#define ALL_ALGS	(ALG(BK_ALG_PERCEPTRON) | ALG(BK_ALG_PA) | ALG(BK_ALG_BPA) | ALG(BK_ALG_PEGASOS))
 #define KER(k)		(1u << (k))
 #define ALL_KERNELS (KER(BK_KERNEL_RBF) | KER(BK_KERNEL_LINEAR) | KER(BK_KERNEL_POLY))
 
-/* largest integer a JSON number (a double) carries exactly */
-#define BK_MAX_EXACT_INT 9007199254740992.0
+/*
+ * Largest seed: 2^53 - 1, so that every accepted value is exactly the
+ * integer the user wrote (JSON numbers arrive as doubles; 2^53 + 1 would
+ * round to 2^53, which is then out of range rather than silently changed).
+ */
+#define BK_MAX_EXACT_INT 9007199254740991.0
 
-static const char *const algorithm_names[] = {"perceptron", "pa", "bpa", NULL};
+static const char *const algorithm_names[] = {"perceptron", "pa", "bpa", "pegasos", NULL};
 static const char *const kernel_names[] = {"rbf", "linear", "poly", NULL};
 static const char *const loss_names[] = {"hinge", "ramp", NULL};
 static const char *const variant_names[] = {"s", "nn", "p", NULL};
+static const char *const maintenance_names[] = {"none", "random", "smallest",
+"projection", "projection_best", "merge", NULL};
 
 typedef struct ParamDesc
 {
@@ -39,8 +45,9 @@ typedef struct ParamDesc
 
 static const ParamDesc param_table[] = {
 	{"algorithm", BK_P_ALGORITHM, BK_KIND_ENUM, 0, 0, false, algorithm_names, ALL_ALGS, ALL_KERNELS},
-	{"budget", BK_P_BUDGET, BK_KIND_INT, 1, BK_MAX_BUDGET, false, NULL, ALG(BK_ALG_BPA), ALL_KERNELS},
-	{"max_sv", BK_P_MAX_SV, BK_KIND_INT, 1, BK_MAX_BUDGET, false, NULL, ALG(BK_ALG_PERCEPTRON) | ALG(BK_ALG_PA), ALL_KERNELS},
+	/* pegasos: budget with a maintenance strategy, max_sv with "none" */
+	{"budget", BK_P_BUDGET, BK_KIND_INT, 1, BK_MAX_BUDGET, false, NULL, ALG(BK_ALG_BPA) | ALG(BK_ALG_PEGASOS), ALL_KERNELS},
+	{"max_sv", BK_P_MAX_SV, BK_KIND_INT, 1, BK_MAX_BUDGET, false, NULL, ALG(BK_ALG_PERCEPTRON) | ALG(BK_ALG_PA) | ALG(BK_ALG_PEGASOS), ALL_KERNELS},
 	{"kernel", BK_P_KERNEL, BK_KIND_ENUM, 0, 0, false, kernel_names, ALL_ALGS, ALL_KERNELS},
 	{"gamma", BK_P_GAMMA, BK_KIND_REAL, 0, HUGE_VAL, true, NULL, ALL_ALGS, KER(BK_KERNEL_RBF) | KER(BK_KERNEL_POLY)},
 	{"degree", BK_P_DEGREE, BK_KIND_INT, 1, 100, false, NULL, ALL_ALGS, KER(BK_KERNEL_POLY)},
@@ -50,6 +57,8 @@ static const ParamDesc param_table[] = {
 	{"loss", BK_P_LOSS, BK_KIND_ENUM, 0, 0, false, loss_names, ALG(BK_ALG_PA) | ALG(BK_ALG_BPA), ALL_KERNELS},
 	{"variant", BK_P_VARIANT, BK_KIND_ENUM, 0, 0, false, variant_names, ALG(BK_ALG_BPA), ALL_KERNELS},
 	{"seed", BK_P_SEED, BK_KIND_INT, 0, BK_MAX_EXACT_INT, false, NULL, ALL_ALGS, ALL_KERNELS},
+	{"lambda", BK_P_LAMBDA, BK_KIND_REAL, 0, HUGE_VAL, true, NULL, ALG(BK_ALG_PEGASOS), ALL_KERNELS},
+	{"maintenance", BK_P_MAINTENANCE, BK_KIND_ENUM, 0, 0, false, maintenance_names, ALG(BK_ALG_PEGASOS), ALL_KERNELS},
 };
 
 #define N_PARAMS ((int) (sizeof(param_table) / sizeof(param_table[0])))
@@ -103,6 +112,9 @@ list_names(char *buf, size_t len)
 	for (int i = 0; i < N_PARAMS && used < len; i++)
 		used += snprintf(buf + used, len - used, "%s%s",
 						 i > 0 ? ", " : "", param_table[i].name);
+	/* read by the caller before the table: a list of labels */
+	if (used < len)
+		snprintf(buf + used, len - used, ", classes");
 }
 
 /* Field of p that holds parameter id. */
@@ -122,6 +134,12 @@ store_value(BkParams *p, BkParamId id, double num, int choice)
 			break;
 		case BK_P_VARIANT:
 			p->variant = choice;
+			break;
+		case BK_P_MAINTENANCE:
+			p->maintenance = choice;
+			break;
+		case BK_P_LAMBDA:
+			p->lambda = num;
 			break;
 		case BK_P_BUDGET:
 			p->budget = (int64_t) num;
@@ -167,6 +185,8 @@ fetch_number(const BkParams *p, BkParamId id)
 			return p->coef0;
 		case BK_P_C:
 			return p->C;
+		case BK_P_LAMBDA:
+			return p->lambda;
 		default:
 			return 0;
 	}
@@ -185,6 +205,8 @@ fetch_choice(const BkParams *p, BkParamId id)
 			return p->loss;
 		case BK_P_VARIANT:
 			return p->variant;
+		case BK_P_MAINTENANCE:
+			return p->maintenance;
 		default:
 			return 0;
 	}
@@ -206,9 +228,14 @@ check_number(const ParamDesc *d, double v, char *err, size_t errlen)
 	{
 		if (!isfinite(v) || v != floor(v) || v < d->min || v > d->max)
 		{
-			snprintf(err, errlen,
-					 "parameter \"%s\" must be an integer between %.0f and %.0f, got %.15g",
-					 d->name, d->min, d->max, v);
+			if (isfinite(v) && v == floor(v) && fabs(v) < 1e18)
+				snprintf(err, errlen,
+						 "parameter \"%s\" must be an integer between %.0f and %.0f, got %.0f",
+						 d->name, d->min, d->max, v);
+			else
+				snprintf(err, errlen,
+						 "parameter \"%s\" must be an integer between %.0f and %.0f, got %.15g",
+						 d->name, d->min, d->max, v);
 			return false;
 		}
 		return true;
@@ -290,6 +317,10 @@ BkParamsSet(BkParams *p, const char *key, const BkParamInput *in,
 static bool
 applies(const ParamDesc *d, const BkParams *p)
 {
+	if (p->algorithm == BK_ALG_PEGASOS && d->id == BK_P_BUDGET)
+		return p->maintenance != BK_MAINT_NONE;
+	if (p->algorithm == BK_ALG_PEGASOS && d->id == BK_P_MAX_SV)
+		return p->maintenance == BK_MAINT_NONE;
 	return (d->algorithms & ALG(p->algorithm)) != 0 &&
 		(d->kernels & KER(p->kernel)) != 0;
 }
@@ -302,6 +333,10 @@ BkParamsFinish(BkParams *p, int dim, char *err, size_t errlen)
 		p->algorithm = BK_ALG_BPA;
 	if (!(p->given & (1u << BK_P_KERNEL)))
 		p->kernel = BK_KERNEL_RBF;
+	/* merging is derived for the Gaussian kernel (paper 004 §4.3) */
+	if (!(p->given & (1u << BK_P_MAINTENANCE)))
+		p->maintenance = p->kernel == BK_KERNEL_RBF ? BK_MAINT_MERGE :
+			BK_MAINT_PROJECTION;
 
 	for (int i = 0; i < N_PARAMS; i++)
 	{
@@ -318,7 +353,14 @@ BkParamsFinish(BkParams *p, int dim, char *err, size_t errlen)
 				if (applies(&param_table[j], p))
 					used += snprintf(names + used, sizeof(names) - used, "%s%s",
 									 used > 0 ? ", " : "", param_table[j].name);
-			if ((d->algorithms & ALG(p->algorithm)) == 0)
+			if (p->algorithm == BK_ALG_PEGASOS &&
+				(d->id == BK_P_BUDGET || d->id == BK_P_MAX_SV))
+				snprintf(err, errlen,
+						 "parameter \"%s\" does not apply to algorithm \"pegasos\" with maintenance \"%s\" (%s)",
+						 d->name, maintenance_names[p->maintenance - 1],
+						 d->id == BK_P_BUDGET ? "\"none\" is unbudgeted, capped by max_sv" :
+						 "max_sv caps the unbudgeted maintenance \"none\"");
+			else if ((d->algorithms & ALG(p->algorithm)) == 0)
 				snprintf(err, errlen,
 						 "parameter \"%s\" does not apply to algorithm \"%s\" (its parameters with kernel \"%s\": %s)",
 						 d->name, algorithm_names[p->algorithm - 1],
@@ -346,6 +388,15 @@ BkParamsFinish(BkParams *p, int dim, char *err, size_t errlen)
 		p->coef0 = 0.0;
 	if (!(p->given & (1u << BK_P_C)))
 		p->C = 1.0;
+	if (!(p->given & (1u << BK_P_LAMBDA)))
+		p->lambda = 1e-4;		/* paper 004 §5 */
+	if (p->algorithm == BK_ALG_PEGASOS && p->maintenance == BK_MAINT_MERGE &&
+		p->kernel != BK_KERNEL_RBF)
+	{
+		snprintf(err, errlen,
+				 "maintenance \"merge\" needs the \"rbf\" kernel (paper 004 derives merging for the Gaussian kernel)");
+		return false;
+	}
 	if (!(p->given & (1u << BK_P_GAMMA)))
 	{
 		if (dim < 1)
@@ -403,7 +454,8 @@ BkAlgorithmName(const BkParams *p)
 bool
 BkParamsBudgeted(const BkParams *p)
 {
-	return p->algorithm == BK_ALG_BPA;
+	return p->algorithm == BK_ALG_BPA ||
+		(p->algorithm == BK_ALG_PEGASOS && p->maintenance != BK_MAINT_NONE);
 }
 
 /*

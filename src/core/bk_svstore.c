@@ -16,6 +16,7 @@ BkMachineInit(const BkEnv *env, BkMachine *mach, int dim, int n_coef,
 	memset(mach, 0, sizeof(*mach));
 	if (!BkMulSize((size_t) capacity, (size_t) dim, &cells))
 		BkRaise(env, BK_ERR_LIMIT, NULL, "support vector matrix too large");
+	mach->scale = 1.0;
 	mach->n_coef = n_coef;
 	mach->capacity = capacity;
 	mach->sv = BkAllocArray(env, cells, sizeof(double));
@@ -84,6 +85,80 @@ BkMachineReplace(BkMachine *mach, int dim, int r, const double *x,
 	mach->coef[(size_t) r * mach->n_coef] = coef;
 	for (int c = 1; c < mach->n_coef; c++)
 		mach->coef[(size_t) r * mach->n_coef + c] = 0.0;
+}
+
+/*
+ * Remove SV r: the last SV takes its slot (the same move as BkGramRemove,
+ * so K^-1 stays aligned with the store).
+ */
+void
+BkMachineRemove(BkMachine *mach, int dim, int r)
+{
+	int			last = mach->n_sv - 1;
+
+	if (r != last)
+	{
+		memcpy(mach->sv + (size_t) r * dim, mach->sv + (size_t) last * dim,
+			   sizeof(double) * dim);
+		mach->sqnorm[r] = mach->sqnorm[last];
+		memcpy(mach->coef + (size_t) r * mach->n_coef,
+			   mach->coef + (size_t) last * mach->n_coef,
+			   sizeof(double) * mach->n_coef);
+	}
+	mach->n_sv = last;
+}
+
+/*
+ * dst = src with every coefficient multiplied by sign (one-vs-rest:
+ * "class 0 versus the rest" is the negated binary machine).
+ */
+void
+BkMachineCopy(const BkEnv *env, BkMachine *dst, const BkMachine *src, int dim,
+			  double sign)
+{
+	size_t		n = (size_t) src->capacity;
+
+	BkMachineInit(env, dst, dim, src->n_coef, src->capacity);
+	dst->n_sv = src->n_sv;
+	dst->scale = src->scale;
+	dst->degradation = src->degradation;
+	dst->updates = src->updates;
+	dst->maintenance = src->maintenance;
+	memcpy(dst->sv, src->sv, sizeof(double) * n * dim);
+	memcpy(dst->sqnorm, src->sqnorm, sizeof(double) * n);
+	for (size_t i = 0; i < n * src->n_coef; i++)
+		dst->coef[i] = sign * src->coef[i];
+	if (src->has_nearest)
+	{
+		BkNearestInit(env, dst, src->capacity);
+		memcpy(dst->nearest.idx, src->nearest.idx, sizeof(int32_t) * n);
+		memcpy(dst->nearest.dist2, src->nearest.dist2, sizeof(double) * n);
+	}
+	if (src->has_ginv)
+	{
+		dst->has_ginv = true;
+		BkGramInit(env, &dst->ginv, src->ginv.cap);
+		memcpy(dst->ginv.m, src->ginv.m,
+			   sizeof(double) * (size_t) src->ginv.cap * src->ginv.cap);
+		dst->ginv.n = src->ginv.n;
+		dst->ginv.since_refresh = src->ginv.since_refresh;
+	}
+}
+
+/* One more coefficient per SV (a new class of a multi-class machine), 0. */
+void
+BkMachineAddColumn(const BkEnv *env, BkMachine *mach)
+{
+	int			old = mach->n_coef;
+	double	   *coef = BkAllocArray(env, (size_t) mach->capacity * (old + 1),
+									sizeof(double));
+
+	for (int i = 0; i < mach->n_sv; i++)
+		for (int c = 0; c < old; c++)
+			coef[(size_t) i * (old + 1) + c] = mach->coef[(size_t) i * old + c];
+	BkFree(env, mach->coef);
+	mach->coef = coef;
+	mach->n_coef = old + 1;
 }
 
 /* f(x) = sum_i alpha_i k(sv_i, x) of a binary machine (eq. 5) */

@@ -144,6 +144,8 @@ FuzzSeeds(uint8_t **seeds, size_t *lens, size_t max)
 	static const char *const configs[][3] = {
 		{"bpa", "s", "hinge"}, {"bpa", "nn", "ramp"}, {"bpa", "p", "hinge"},
 		{"pa", NULL, "ramp"}, {"perceptron", NULL, NULL},
+		{"pegasos", "merge", NULL}, {"pegasos", "projection_best", NULL},
+		{"pegasos", "none", NULL},
 	};
 	size_t		n = 0;
 	BkRng		rng;
@@ -161,7 +163,15 @@ FuzzSeeds(uint8_t **seeds, size_t *lens, size_t max)
 		BkParamsInit(&p);
 		in.string = configs[c][0];
 		BkParamsSet(&p, "algorithm", &in, err, sizeof(err));
-		if (configs[c][1])
+		if (configs[c][1] && strcmp(configs[c][0], "pegasos") == 0)
+		{
+			in.string = configs[c][1];
+			BkParamsSet(&p, "maintenance", &in, err, sizeof(err));
+			num.number = 6;
+			if (strcmp(configs[c][1], "none") != 0)
+				BkParamsSet(&p, "budget", &num, err, sizeof(err));
+		}
+		else if (configs[c][1])
 		{
 			in.string = configs[c][1];
 			BkParamsSet(&p, "variant", &in, err, sizeof(err));
@@ -178,9 +188,17 @@ FuzzSeeds(uint8_t **seeds, size_t *lens, size_t max)
 		m = BkModelCreate(&fuzz_env, &p, 3);
 		for (int i = 0; i < 40; i++)
 		{
+			static const char *const names[] = {"low", "mid", "high"};
+			int			cls;
+
 			for (int d = 0; d < 3; d++)
 				x[d] = BkRngUniform(&rng);
-			BkModelLearn(m, x, x[0] + x[1] > 1.0 ? 1 : -1);
+			/* binary, then three integer classes, then three text classes */
+			cls = c < 3 ? (x[0] + x[1] > 1.0) : (int) (3 * x[0]);
+			if (c >= 6)
+				BkModelLearnText(m, x, names[cls], strlen(names[cls]));
+			else
+				BkModelLearn(m, x, c < 3 ? 2 * cls - 1 : cls);
 		}
 		if (!BkModelEncodedSize(m, (size_t) 1 << 30, &lens[n], err, sizeof(err)))
 			abort();

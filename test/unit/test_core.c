@@ -847,14 +847,29 @@ test_errors(void)
 
 		make_params(&p, p2, 1, 2);
 		m = BkModelCreate(&env, &p, 2);
+		BkModelDeclareClass(m, 1);
+		BkModelDeclareClass(m, 2);
 		BkModelLearn(m, xs, 1);
-		BkModelLearn(m, xs + 2, 2);
-		BkModelLearn(m, xs + 4, 3);
-		CHECK(0, "a third class must fail for a binary learner");
+		BkModelLearn(m, xs + 2, 3);
+		CHECK(0, "a label outside the declared classes must fail");
 	}
 	else
-		CHECK(last_code == BK_ERR_DATA && strstr(last_msg, "third class"),
-			  "third class refused: %s", last_msg);
+		CHECK(last_code == BK_ERR_DATA && strstr(last_msg, "not among the declared"),
+			  "undeclared label refused: %s", last_msg);
+	if (setjmp(jb) == 0)
+	{
+		BkParams	p;
+		const char *p2[][2] = {{"budget", "10"}};
+
+		make_params(&p, p2, 1, 2);
+		m = BkModelCreate(&env, &p, 2);
+		BkModelLearnText(m, xs, "a", 1);
+		BkModelLearn(m, xs + 2, 3);
+		CHECK(0, "an integer label in a text-labelled stream must fail");
+	}
+	else
+		CHECK(last_code == BK_ERR_DATA && strstr(last_msg, "text labels"),
+			  "mixed label types refused: %s", last_msg);
 	error_jump = NULL;
 
 	{
@@ -866,6 +881,197 @@ test_errors(void)
 		CHECK(!BkModelCheckSize(&p, 1000, (size_t) 1 << 30, err, sizeof(err)),
 			  "budget x dim over 1 GB refused: %s", err);
 	}
+}
+
+/* three classes on [0,1]^2: class = (floor(3x) + floor(3y)) mod 3 */
+static void
+three_class(BkRng *rng, int n, double *x, int64_t *y)
+{
+	for (int i = 0; i < n; i++)
+	{
+		double		a = BkRngUniform(rng),
+					b = BkRngUniform(rng);
+
+		x[2 * i] = a;
+		x[2 * i + 1] = b;
+		y[i] = ((int) floor(3 * a) + (int) floor(3 * b)) % 3;
+	}
+}
+
+static double
+accuracy_mc(BkModel *m, const double *x, const int64_t *y, int n)
+{
+	int			ok = 0;
+
+	for (int i = 0; i < n; i++)
+	{
+		int64_t		lab;
+
+		if (BkModelPredict(m, x + 2 * (size_t) i, &lab) && lab == y[i])
+			ok++;
+	}
+	return (double) ok / n;
+}
+
+/* A binary machine f becomes machines -f, f and an empty one, exactly. */
+static void
+test_ovr_conversion(void)
+{
+	const char *pp[][2] = {{"variant", "p"}, {"budget", "20"}, {"gamma", "10"}};
+	BkParams	p;
+	BkModel    *m;
+	BkRng		rng;
+	double		xs[2 * 300],
+				probe[2] = {0.3, 0.6},
+				before,
+				sc[3];
+	int64_t		ys[300];
+	int			ok = 1;
+
+	BkRngSeed(&rng, 8);
+	checkerboard(&rng, 300, xs, ys, 0.0);
+	make_params(&p, pp, 3, 2);
+	m = BkModelCreate(&env, &p, 2);
+	for (int i = 0; i < 300; i++)
+		BkModelLearn(m, xs + 2 * i, ys[i]);
+	before = BkModelDecision(m, probe);
+	BkClassAppend(m, 99, NULL, 0);
+	BkModelOnNewClass(m);
+	BkModelScores(m, probe, sc);
+	ok = m->n_machines == 3 && sc[0] == -before && sc[1] == before && sc[2] == 0.0;
+	CHECK(ok, "binary -> one-vs-rest keeps f and -f exactly (%g: %g %g %g)",
+		  before, sc[0], sc[1], sc[2]);
+	BkModelFree(m);
+}
+
+/* train on rows [from, to), continuing m (or a new model) */
+static BkModel *
+train_mc(const char *pp[][2], int np, const double *x, const int64_t *y,
+		 int from, int to, BkModel *m)
+{
+	if (m == NULL)
+	{
+		BkParams	p;
+
+		make_params(&p, pp, np, 2);
+		m = BkModelCreate(&env, &p, 2);
+	}
+	for (int i = from; i < to; i++)
+		BkModelLearn(m, x + 2 * (size_t) i, y[i]);
+	return m;
+}
+
+static void
+test_multiclass(void)
+{
+	static const char *configs[][5][2] = {
+		{{"algorithm", "bpa"}, {"variant", "nn"}, {"loss", "ramp"}, {"budget", "60"}, {"gamma", "20"}},
+		{{"algorithm", "pegasos"}, {"maintenance", "merge"}, {"budget", "60"}, {"gamma", "20"}, {"lambda", "0.0001"}},
+		{{"algorithm", "pegasos"}, {"maintenance", "projection"}, {"budget", "60"}, {"gamma", "20"}, {"lambda", "0.0001"}},
+		{{"algorithm", "pegasos"}, {"maintenance", "projection_best"}, {"budget", "60"}, {"gamma", "20"}, {"lambda", "0.0001"}},
+		{{"algorithm", "pegasos"}, {"maintenance", "smallest"}, {"budget", "60"}, {"gamma", "20"}, {"lambda", "0.0001"}},
+		{{"algorithm", "pegasos"}, {"maintenance", "random"}, {"budget", "60"}, {"gamma", "20"}, {"seed", "3"}},
+		{{"algorithm", "pegasos"}, {"maintenance", "none"}, {"max_sv", "5000"}, {"gamma", "20"}, {"lambda", "0.0001"}},
+	};
+	static const double floor_acc[] = {0.90, 0.90, 0.90, 0.90, 0.75, 0.70, 0.90};
+	int			ntr = 4000,
+				nte = 2000;
+	double	   *xtr = malloc(sizeof(double) * 2 * ntr),
+			   *xte = malloc(sizeof(double) * 2 * nte);
+	int64_t    *ytr = malloc(sizeof(int64_t) * ntr),
+			   *yte = malloc(sizeof(int64_t) * nte);
+	BkRng		rng;
+	double		degradation[7] = {0};
+
+	BkRngSeed(&rng, 21);
+	three_class(&rng, ntr, xtr, ytr);
+	three_class(&rng, nte, xte, yte);
+	for (int c = 0; c < 7; c++)
+	{
+		BkModel    *whole = train_mc(configs[c], 5, xtr, ytr, 0, ntr, NULL);
+		BkModel    *half = train_mc(configs[c], 5, xtr, ytr, 0, ntr / 2, NULL);
+		BkModel    *res;
+		size_t		l1,
+					l2,
+					l3;
+		uint8_t    *b1 = encode(whole, &l1),
+				   *b2 = encode(half, &l2),
+				   *b3;
+		double		acc = accuracy_mc(whole, xte, yte, nte);
+		int			within = 1;
+
+		for (int k = 0; k < whole->n_machines; k++)
+			within &= !BkParamsBudgeted(&whole->params) ||
+				whole->machines[k].n_sv <= whole->params.budget;
+		printf("# %s/%s: accuracy %.4f, %d machines, n_sv %d, degradation %.4g\n",
+			   configs[c][0][1], configs[c][1][1], acc, whole->n_machines,
+			   whole->machines[0].n_sv, whole->machines[0].degradation);
+		CHECK(acc >= floor_acc[c], "multi-class config %d: accuracy %.4f >= %.2f", c, acc, floor_acc[c]);
+		CHECK(within, "multi-class config %d: n_sv <= budget in every machine", c);
+		CHECK(whole->n_classes == 3 &&
+			  whole->n_machines == (whole->params.algorithm == BK_ALG_PEGASOS ? 1 : 3),
+			  "multi-class config %d: layout", c);
+		if (c == 1)
+			CHECK(whole->machines[0].n_sv == 60, "merge keeps exactly B SVs once full");
+
+		res = BkModelDecode(&env, b2, l2, true);
+		train_mc(NULL, 0, xtr, ytr, ntr / 2, ntr, res);
+		b3 = encode(res, &l3);
+		CHECK(l3 == l1 && memcmp(b3, b1, l1) == 0,
+			  "multi-class config %d: continued training is bit-identical", c);
+		degradation[c] = whole->machines[0].degradation;
+		free(b1);
+		free(b2);
+		free(b3);
+		BkModelFree(whole);
+		BkModelFree(half);
+		BkModelFree(res);
+	}
+	CHECK(degradation[2] < degradation[4] && degradation[3] < degradation[4] &&
+		  degradation[1] < degradation[4],
+		  "projection and merge degrade w less than removal (%g, %g, %g < %g)",
+		  degradation[2], degradation[3], degradation[1], degradation[4]);
+	free(xtr);
+	free(xte);
+	free(ytr);
+	free(yte);
+}
+
+static void
+test_text_labels(void)
+{
+	const char *pp[][2] = {{"algorithm", "pegasos"}, {"budget", "30"}, {"gamma", "20"}};
+	static const char *names[] = {"red", "green", "blue"};
+	BkParams	p;
+	BkModel    *m,
+			   *d;
+	BkRng		rng;
+	double		xs[2 * 600];
+	int64_t		ys[600];
+	size_t		len;
+	uint8_t    *buf;
+	int			same = 1;
+
+	BkRngSeed(&rng, 4);
+	three_class(&rng, 600, xs, ys);
+	make_params(&p, pp, 3, 2);
+	m = BkModelCreate(&env, &p, 2);
+	BkModelDeclareClassText(m, "blue", 4);
+	BkModelDeclareClassText(m, "green", 5);
+	BkModelDeclareClassText(m, "red", 3);
+	for (int i = 0; i < 600; i++)
+		BkModelLearnText(m, xs + 2 * i, names[ys[i]], strlen(names[ys[i]]));
+	buf = encode(m, &len);
+	d = BkModelDecode(&env, buf, len, false);
+	CHECK(d->text_labels && d->classes_declared && d->n_classes == 3 &&
+		  strcmp(d->class_names[0], "blue") == 0 && strcmp(d->class_names[2], "red") == 0,
+		  "text labels and their declared order survive the format");
+	for (int i = 0; i < 600; i++)
+		same &= BkModelPredictClass(d, xs + 2 * i) == BkModelPredictClass(m, xs + 2 * i);
+	CHECK(same, "decoded text-labelled model predicts alike");
+	free(buf);
+	BkModelFree(m);
+	BkModelFree(d);
 }
 
 int
@@ -885,6 +1091,9 @@ main(void)
 	test_learners_and_format();
 	test_validator();
 	test_errors();
+	test_ovr_conversion();
+	test_multiclass();
+	test_text_labels();
 	printf("%d passed, %d failed\n", n_pass, n_fail);
 	return n_fail == 0 ? 0 : 1;
 }

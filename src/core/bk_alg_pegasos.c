@@ -1,0 +1,272 @@
+/*
+ * bk_alg_pegasos.c
+ *	  Multi-class kernel Pegasos on a budget (paper 004: Wang, Crammer and
+ *	  Vucetic, "Multi-Class Pegasos on a Budget", ICML 2010).
+ *
+ *	  The Crammer-Singer objective (eq. 1-3) is minimised by stochastic
+ *	  sub-gradient steps with learning rate eta_t = 1 / (lambda t):
+ *	  Algorithm 1, for row t with label y_t:
+ *	      w <- (1 - eta_t lambda) w                                  (line 1)
+ *	      if l(w_t; x_t, y_t) = max(0, 1 + f^(r_t)(x_t) - f^(y_t)(x_t)) > 0,
+ *	         r_t = argmax_{i != y_t} f^(i)(x_t)                      (eq. 2)
+ *	          add x_t with alpha^(y_t) = +eta_t, alpha^(r_t) = -eta_t  (line 3)
+ *	      if there are B + 1 SVs: budget maintenance                 (line 6)
+ *	  (1 - eta_t lambda) = (1 - 1/t) multiplies every coefficient: the
+ *	  machine keeps one scale factor for that instead of a pass over the SVs.
+ *	  The maintenance strategies minimise the weight degradation
+ *	  ||Delta w||^2 (eq. 14):
+ *	      random            remove a random SV
+ *	      smallest          remove argmin ||alpha_p||^2 k(x_p, x_p)   (§4.1)
+ *	      projection        project the smallest SV onto the others,
+ *	                        alpha^(i) += alpha_p^(i) K^-1 k_p (eq. 16), O(B^2)
+ *	      projection_best   project the SV minimising
+ *	                        ||alpha_p||^2 (k_pp - k_p^T K^-1 k_p) (eq. 17); with
+ *	                        K^-1 of all B + 1 SVs kept, that is ||alpha_p||^2 / G_pp,
+ *	                        so O(B^2) rather than O(B^3)
+ *	      merge             merge the smallest SV with its best partner (§4.3,
+ *	                        bk_merge.c), O(B)
+ *	      none              no budget: capped by max_sv
+ *	  The projection onto the ball of radius 1/sqrt(lambda) (§2.1) is not
+ *	  applied: Algorithm 1 of the budgeted version omits it.
+ *
+ *	  With a single class seen so far there is no r_t: the loss is
+ *	  max(0, 1 - f^(y_t)) and only y_t's coefficient is set.  Declaring the
+ *	  classes up front ("classes") gives every class its column from row 1.
+ */
+#include "bk_internal.h"
+
+#include <math.h>
+
+/* new SV closer than this to the span of the others is projected instead */
+#define BK_SPAN_TOL 1e-8
+/* below this, fold the scale into the coefficients (keeps them finite) */
+#define BK_MIN_SCALE 1e-150
+
+void
+BkPegasosScores(const BkModel *m, const BkMachine *mach, const BkRow *row,
+				double *scores)
+{
+	int			K = mach->n_coef;
+
+	for (int c = 0; c < m->n_classes; c++)
+		scores[c] = 0.0;
+	for (int j = 0; j < mach->n_sv; j++)
+	{
+		const double *a = mach->coef + (size_t) j * K;
+		double		kj = row->krow[j];
+
+		for (int c = 0; c < m->n_classes && c < K; c++)
+			scores[c] += a[c] * kj;
+	}
+	for (int c = 0; c < m->n_classes; c++)
+		scores[c] *= mach->scale;
+}
+
+/* ||alpha_j||^2 of SV j (stored coefficients: the scale is common to all) */
+static double
+coef_norm2(const BkMachine *mach, int j)
+{
+	const double *a = mach->coef + (size_t) j * mach->n_coef;
+	double		s = 0.0;
+
+	for (int c = 0; c < mach->n_coef; c++)
+		s += a[c] * a[c];
+	return s;
+}
+
+/* The smallest SV, argmin ||alpha_p||^2 k(x_p, x_p) (§4.1). */
+static int
+smallest_sv(const BkParams *p, const BkMachine *mach)
+{
+	int			best = 0;
+	double		bestv = 0.0;
+
+	for (int j = 0; j < mach->n_sv; j++)
+	{
+		double		v = coef_norm2(mach, j) * BkKernelSelf(p, mach->sqnorm[j]);
+
+		if (j == 0 || v < bestv)
+		{
+			best = j;
+			bestv = v;
+		}
+	}
+	return best;
+}
+
+/*
+ * Project SV pi onto the other SVs and remove it (eq. 16): with G = K^-1
+ * of all current SVs, K_{-p}^-1 k_p = -G_{.p} / G_pp.
+ */
+static void
+project_out(BkModel *m, BkMachine *mach, int pi)
+{
+	BkGramInverse *g = &mach->ginv;
+	int			K = mach->n_coef;
+	double		gpp = g->m[(size_t) pi * g->cap + pi];
+	const double *ap = mach->coef + (size_t) pi * K;
+
+	/* ||Delta w||^2 = ||alpha_p||^2 (k_pp - k_p^T K^-1 k_p) = ||alpha_p||^2 / G_pp */
+	mach->degradation += coef_norm2(mach, pi) / gpp * mach->scale * mach->scale;
+
+	for (int j = 0; j < mach->n_sv; j++)
+	{
+		double		f;
+
+		if (j == pi)
+			continue;
+		f = -g->m[(size_t) j * g->cap + pi] / gpp;
+		for (int c = 0; c < K; c++)
+			mach->coef[(size_t) j * K + c] += ap[c] * f;
+	}
+	BkGramRemove(g, pi);
+	BkMachineRemove(mach, m->dim, pi);
+	BkGramNoteUpdate(&m->env, g, &m->params, mach, m->dim);
+}
+
+/* Remove SV pi; ||Delta w||^2 = ||alpha_p||^2 k(x_p, x_p). */
+static void
+remove_sv(BkModel *m, BkMachine *mach, int pi)
+{
+	mach->degradation += coef_norm2(mach, pi) *
+		BkKernelSelf(&m->params, mach->sqnorm[pi]) * mach->scale * mach->scale;
+	BkMachineRemove(mach, m->dim, pi);
+}
+
+/* Line 6 of Algorithm 1: from B + 1 SVs back to B. */
+static void
+maintain(BkModel *m, BkMachine *mach, const BkRow *row)
+{
+	const BkParams *p = &m->params;
+	int			pi;
+
+	switch (p->maintenance)
+	{
+		case BK_MAINT_RANDOM:
+			remove_sv(m, mach, (int) BkRngBelow(&m->rng, (uint64_t) mach->n_sv));
+			break;
+		case BK_MAINT_SMALLEST:
+			remove_sv(m, mach, smallest_sv(p, mach));
+			break;
+		case BK_MAINT_PROJECTION:
+			project_out(m, mach, smallest_sv(p, mach));
+			break;
+		case BK_MAINT_PROJECTION_BEST:
+			{
+				BkGramInverse *g = &mach->ginv;
+				double		bestv = 0.0;
+
+				/* eq. 17: degradation ||alpha_p||^2 / G_pp */
+				pi = 0;
+				for (int j = 0; j < mach->n_sv; j++)
+				{
+					double		v = coef_norm2(mach, j) / g->m[(size_t) j * g->cap + j];
+
+					if (j == 0 || v < bestv)
+					{
+						pi = j;
+						bestv = v;
+					}
+				}
+				project_out(m, mach, pi);
+			}
+			break;
+		case BK_MAINT_MERGE:
+			/* work: n_sv dot products, then z (dim values) */
+			mach->degradation += mach->scale * mach->scale *
+				BkMergeSmallest(&m->env, p, mach, m->dim, smallest_sv(p, mach),
+								row->work, row->work + mach->capacity + 1);
+			break;
+		default:
+			BkRaise(&m->env, BK_ERR_INTERNAL, NULL, "unknown maintenance %d",
+					p->maintenance);
+	}
+	mach->maintenance++;
+	m->maintenance++;
+}
+
+/* Fold the scale into the coefficients before it underflows. */
+static void
+renormalise(BkMachine *mach)
+{
+	size_t		n = (size_t) mach->n_sv * mach->n_coef;
+
+	for (size_t i = 0; i < n; i++)
+		mach->coef[i] *= mach->scale;
+	mach->scale = 1.0;
+}
+
+/*
+ * Add x_t with stored coefficients beta (the new SV's actual coefficients
+ * divided by the scale).  With K^-1 kept (projection), a vector inside the
+ * span of the SVs would make K singular: its expansion is added to the SVs
+ * instead.  Returns true if x_t became an SV.
+ */
+static bool
+add_sv(BkModel *m, BkMachine *mach, const BkRow *row, int cls, int r,
+	   double beta)
+{
+	int			K = mach->n_coef;
+	int			slot;
+
+	if (mach->has_ginv)
+	{
+		BkGramInverse *g = &mach->ginv;
+		double	   *a = row->work;
+		double		q = BkGramApply(g, row->krow, a);
+		double		s = row->ktt - q;
+
+		if (!(s > BK_SPAN_TOL * row->ktt))
+		{
+			for (int j = 0; j < mach->n_sv; j++)
+			{
+				mach->coef[(size_t) j * K + cls] += beta * a[j];
+				if (r >= 0)
+					mach->coef[(size_t) j * K + r] -= beta * a[j];
+			}
+			return false;
+		}
+		BkGramBorder(g, a, s);
+	}
+	if (!BkParamsBudgeted(&m->params))
+		BkModelReserveUnbudgeted(m, mach);
+	slot = BkMachineAppend(mach, m->dim, row->x, row->sqx, 0.0);
+	mach->coef[(size_t) slot * K + cls] = beta;
+	if (r >= 0)
+		mach->coef[(size_t) slot * K + r] = -beta;
+	if (mach->has_ginv)
+		BkGramNoteUpdate(&m->env, &mach->ginv, &m->params, mach, m->dim);
+	return true;
+}
+
+bool
+BkPegasosStep(BkModel *m, BkMachine *mach, BkRow *row, int cls)
+{
+	const BkParams *p = &m->params;
+	const double *sc = m->scores;	/* f^(i)(x_t) of w_t */
+	double		t = (double) m->rows_seen;	/* this row, from 1 */
+	double		eta = 1.0 / (p->lambda * t);
+	int			r = -1;
+	double		loss;
+
+	/* eq. 2: the multi-class hinge loss of w_t */
+	for (int i = 0; i < m->n_classes; i++)
+		if (i != cls && (r < 0 || sc[i] > sc[r]))
+			r = i;
+	loss = 1.0 - sc[cls] + (r >= 0 ? sc[r] : 0.0);
+
+	/* line 1: w <- (1 - 1/t) w; at t = 1, w is still 0 */
+	if (t > 1.0)
+		mach->scale *= (t - 1.0) / t;
+	if (mach->scale < BK_MIN_SCALE)
+		renormalise(mach);
+
+	if (loss <= 0.0)
+		return false;
+
+	/* line 3: add x_t with +eta_t for y_t and -eta_t for r_t */
+	if (add_sv(m, mach, row, cls, r, eta / mach->scale) &&
+		BkParamsBudgeted(p) && mach->n_sv > p->budget)
+		maintain(m, mach, row);
+	return true;
+}

@@ -1,0 +1,175 @@
+/*
+ * bk_classes.c
+ *	  The class table of a model: integer or text labels in order of first
+ *	  appearance (or as declared), label look-up for each row, and the
+ *	  growth of the model when a class is new.
+ */
+#include "bk_internal.h"
+
+#include <string.h>
+
+void
+BkModelFreeClasses(BkModel *m)
+{
+	if (m->class_names != NULL)
+		for (int i = 0; i < m->n_classes; i++)
+			BkFree(&m->env, m->class_names[i]);
+	BkFree(&m->env, m->class_names);
+	BkFree(&m->env, m->classes);
+	BkFree(&m->env, m->scores);
+	m->class_names = NULL;
+	m->classes = NULL;
+	m->scores = NULL;
+	m->n_classes = m->class_cap = 0;
+}
+
+/* Append a class to the table (text when text != NULL). */
+void
+BkClassAppend(BkModel *m, int64_t label, const char *text, size_t len)
+{
+	if (m->n_classes == m->class_cap)
+	{
+		int			cap = m->class_cap < 4 ? 4 : 2 * m->class_cap;
+
+		if (cap > BK_MAX_CLASSES)
+			cap = BK_MAX_CLASSES;
+		m->classes = BkReallocArray(&m->env, m->classes, cap, sizeof(int64_t));
+		m->class_names = BkReallocArray(&m->env, m->class_names, cap, sizeof(char *));
+		m->scores = BkReallocArray(&m->env, m->scores, cap, sizeof(double));
+		m->class_cap = cap;
+	}
+	m->classes[m->n_classes] = text ? 0 : label;
+	m->class_names[m->n_classes] = NULL;
+	if (text)
+	{
+		char	   *s = BkAllocArray(&m->env, len + 1, 1);
+
+		memcpy(s, text, len);
+		s[len] = '\0';
+		m->class_names[m->n_classes] = s;
+	}
+	m->n_classes++;
+}
+
+/* Every label of a model has one type, fixed by the first one. */
+static void
+check_label_type(BkModel *m, bool text)
+{
+	if (m->n_classes == 0)
+	{
+		m->text_labels = text;
+		return;
+	}
+	if (m->text_labels != text)
+		BkRaise(&m->env, BK_ERR_DATA,
+				text ? "Integer-labelled models learn and predict integer labels." :
+				"Text-labelled models learn and predict text labels.",
+				"the model has %s labels, got a%s label",
+				m->text_labels ? "text" : "integer", text ? " text" : "n integer");
+}
+
+static int
+find_class(const BkModel *m, int64_t label, const char *text, size_t len)
+{
+	for (int i = 0; i < m->n_classes; i++)
+	{
+		if (text == NULL ? m->classes[i] == label :
+			(strlen(m->class_names[i]) == len &&
+			 memcmp(m->class_names[i], text, len) == 0))
+			return i;
+	}
+	return -1;
+}
+
+/* Add a new class and give the model room for it. */
+static int
+add_class(BkModel *m, int64_t label, const char *text, size_t len)
+{
+	if (m->n_classes >= BK_MAX_CLASSES)
+		BkRaise(&m->env, BK_ERR_LIMIT, NULL, "a model has at most %d classes",
+				BK_MAX_CLASSES);
+	BkModelCheckClassRoom(m, m->n_classes + 1);
+	BkClassAppend(m, label, text, len);
+	BkModelOnNewClass(m);
+	return m->n_classes - 1;
+}
+
+static void
+check_text_label(BkModel *m, size_t len)
+{
+	if (len == 0)
+		BkRaise(&m->env, BK_ERR_DATA, NULL, "a text label must not be empty");
+	if (len > BK_MAX_LABEL_LEN)
+		BkRaise(&m->env, BK_ERR_LIMIT, NULL,
+				"a text label has at most %d bytes, got %zu", BK_MAX_LABEL_LEN, len);
+}
+
+/* The class of a row's label: known, new, or refused when declared. */
+static void
+learn_label(BkModel *m, const double *x, int64_t label, const char *text,
+			size_t len)
+{
+	int			cls;
+	bool		is_new = false;
+
+	if (text)
+		check_text_label(m, len);
+	check_label_type(m, text != NULL);
+	cls = find_class(m, label, text, len);
+	if (cls < 0)
+	{
+		if (m->classes_declared)
+		{
+			if (text)
+				BkRaise(&m->env, BK_ERR_DATA,
+						"The \"classes\" parameter lists every label the stream may hold.",
+						"label \"%.*s\" is not among the declared classes",
+						(int) (len > 64 ? 64 : len), text);
+			BkRaise(&m->env, BK_ERR_DATA,
+					"The \"classes\" parameter lists every label the stream may hold.",
+					"label %lld is not among the declared classes", (long long) label);
+		}
+		cls = add_class(m, label, text, len);
+		is_new = true;
+	}
+	BkModelLearnClass(m, x, cls, is_new);
+}
+
+void
+BkModelLearn(BkModel *m, const double *x, int64_t label)
+{
+	learn_label(m, x, label, NULL, 0);
+}
+
+void
+BkModelLearnText(BkModel *m, const double *x, const char *label, size_t len)
+{
+	learn_label(m, x, 0, label, len);
+}
+
+static void
+declare(BkModel *m, int64_t label, const char *text, size_t len)
+{
+	if (m->rows_seen > 0 || (m->n_classes > 0 && !m->classes_declared))
+		BkRaise(&m->env, BK_ERR_INTERNAL, NULL, "classes must be declared before the first row");
+	if (text)
+		check_text_label(m, len);
+	check_label_type(m, text != NULL);
+	if (find_class(m, label, text, len) >= 0)
+		BkRaise(&m->env, BK_ERR_PARAM, NULL,
+				"parameter \"classes\" lists a label twice");
+	add_class(m, label, text, len);
+	m->classes_declared = true;
+}
+
+void
+BkModelDeclareClass(BkModel *m, int64_t label)
+{
+	declare(m, label, NULL, 0);
+}
+
+void
+BkModelDeclareClassText(BkModel *m, const char *label, size_t len)
+{
+	declare(m, 0, label, len);
+}
