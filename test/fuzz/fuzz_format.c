@@ -69,12 +69,17 @@ check_valid_model(const uint8_t *buf, size_t len)
 	(void) BkModelPredict(s, x, &label);
 	if (m != NULL)
 	{
-		double		a = BkModelDecision(m, x),
-					b = BkModelDecision(s, x);
+		double	   *a = calloc((size_t) s->n_classes + 1, sizeof(double));
+		double	   *b = calloc((size_t) s->n_classes + 1, sizeof(double));
 
-		/* the two decodings score alike */
-		if (!(a == b || (a != a && b != b)))
-			abort();
+		/* the two decodings score every class alike */
+		BkModelScores(m, x, a);
+		BkModelScores(s, x, b);
+		for (int c = 0; c < s->n_classes; c++)
+			if (!(a[c] == b[c] || (a[c] != a[c] && b[c] != b[c])))
+				abort();
+		free(a);
+		free(b);
 
 		/* re-encoding gives a valid model */
 		if (BkModelEncodedSize(m, (size_t) 64 << 20, &len2, err, sizeof(err)))
