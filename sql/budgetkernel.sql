@@ -143,6 +143,37 @@ CREATE FUNCTION @extschema@.bk_train_model_trans(internal, float4[], int8, @exts
 	AS 'MODULE_PATHNAME', 'bk_train_model_trans'
 	LANGUAGE C IMMUTABLE PARALLEL UNSAFE;
 
+-- the same functions for text labels (the label type is read from the call)
+CREATE FUNCTION @extschema@.bk_train_params_trans(internal, float8[], text, jsonb)
+	RETURNS internal
+	AS 'MODULE_PATHNAME', 'bk_train_params_trans'
+	LANGUAGE C IMMUTABLE PARALLEL UNSAFE;
+
+CREATE FUNCTION @extschema@.bk_train_params_trans(internal, float4[], text, jsonb)
+	RETURNS internal
+	AS 'MODULE_PATHNAME', 'bk_train_params_trans'
+	LANGUAGE C IMMUTABLE PARALLEL UNSAFE;
+
+CREATE FUNCTION @extschema@.bk_train_params_trans(internal, float8[], text, text)
+	RETURNS internal
+	AS 'MODULE_PATHNAME', 'bk_train_text_trans'
+	LANGUAGE C IMMUTABLE PARALLEL UNSAFE;
+
+CREATE FUNCTION @extschema@.bk_train_params_trans(internal, float4[], text, text)
+	RETURNS internal
+	AS 'MODULE_PATHNAME', 'bk_train_text_trans'
+	LANGUAGE C IMMUTABLE PARALLEL UNSAFE;
+
+CREATE FUNCTION @extschema@.bk_train_model_trans(internal, float8[], text, @extschema@.bk_model)
+	RETURNS internal
+	AS 'MODULE_PATHNAME', 'bk_train_model_trans'
+	LANGUAGE C IMMUTABLE PARALLEL UNSAFE;
+
+CREATE FUNCTION @extschema@.bk_train_model_trans(internal, float4[], text, @extschema@.bk_model)
+	RETURNS internal
+	AS 'MODULE_PATHNAME', 'bk_train_model_trans'
+	LANGUAGE C IMMUTABLE PARALLEL UNSAFE;
+
 CREATE FUNCTION @extschema@.bk_train_final(internal)
 	RETURNS @extschema@.bk_model
 	AS 'MODULE_PATHNAME', 'bk_train_final'
@@ -160,6 +191,18 @@ COMMENT ON FUNCTION @extschema@.bk_train_model_trans(internal, float8[], int8, @
 	'transition function of bk_train(float8[], int8, bk_model)';
 COMMENT ON FUNCTION @extschema@.bk_train_model_trans(internal, float4[], int8, @extschema@.bk_model) IS
 	'transition function of bk_train(float4[], int8, bk_model)';
+COMMENT ON FUNCTION @extschema@.bk_train_params_trans(internal, float8[], text, jsonb) IS
+	'transition function of bk_train(float8[], text, jsonb)';
+COMMENT ON FUNCTION @extschema@.bk_train_params_trans(internal, float4[], text, jsonb) IS
+	'transition function of bk_train(float4[], text, jsonb)';
+COMMENT ON FUNCTION @extschema@.bk_train_params_trans(internal, float8[], text, text) IS
+	'transition function of bk_train(float8[], text, text)';
+COMMENT ON FUNCTION @extschema@.bk_train_params_trans(internal, float4[], text, text) IS
+	'transition function of bk_train(float4[], text, text)';
+COMMENT ON FUNCTION @extschema@.bk_train_model_trans(internal, float8[], text, @extschema@.bk_model) IS
+	'transition function of bk_train(float8[], text, bk_model)';
+COMMENT ON FUNCTION @extschema@.bk_train_model_trans(internal, float4[], text, @extschema@.bk_model) IS
+	'transition function of bk_train(float4[], text, bk_model)';
 COMMENT ON FUNCTION @extschema@.bk_train_final(internal) IS
 	'final function of bk_train: the encoded model, NULL when no row was usable';
 
@@ -218,6 +261,60 @@ CREATE AGGREGATE @extschema@.bk_train(features float4[], label int8, base @extsc
 	PARALLEL = UNSAFE
 );
 
+CREATE AGGREGATE @extschema@.bk_train(features float8[], label text, params jsonb) (
+	SFUNC = @extschema@.bk_train_params_trans,
+	STYPE = internal,
+	SSPACE = 1048576,
+	FINALFUNC = @extschema@.bk_train_final,
+	FINALFUNC_MODIFY = READ_ONLY,
+	PARALLEL = UNSAFE
+);
+
+CREATE AGGREGATE @extschema@.bk_train(features float4[], label text, params jsonb) (
+	SFUNC = @extschema@.bk_train_params_trans,
+	STYPE = internal,
+	SSPACE = 1048576,
+	FINALFUNC = @extschema@.bk_train_final,
+	FINALFUNC_MODIFY = READ_ONLY,
+	PARALLEL = UNSAFE
+);
+
+CREATE AGGREGATE @extschema@.bk_train(features float8[], label text, params text) (
+	SFUNC = @extschema@.bk_train_params_trans,
+	STYPE = internal,
+	SSPACE = 1048576,
+	FINALFUNC = @extschema@.bk_train_final,
+	FINALFUNC_MODIFY = READ_ONLY,
+	PARALLEL = UNSAFE
+);
+
+CREATE AGGREGATE @extschema@.bk_train(features float4[], label text, params text) (
+	SFUNC = @extschema@.bk_train_params_trans,
+	STYPE = internal,
+	SSPACE = 1048576,
+	FINALFUNC = @extschema@.bk_train_final,
+	FINALFUNC_MODIFY = READ_ONLY,
+	PARALLEL = UNSAFE
+);
+
+CREATE AGGREGATE @extschema@.bk_train(features float8[], label text, base @extschema@.bk_model) (
+	SFUNC = @extschema@.bk_train_model_trans,
+	STYPE = internal,
+	SSPACE = 1048576,
+	FINALFUNC = @extschema@.bk_train_final,
+	FINALFUNC_MODIFY = READ_ONLY,
+	PARALLEL = UNSAFE
+);
+
+CREATE AGGREGATE @extschema@.bk_train(features float4[], label text, base @extschema@.bk_model) (
+	SFUNC = @extschema@.bk_train_model_trans,
+	STYPE = internal,
+	SSPACE = 1048576,
+	FINALFUNC = @extschema@.bk_train_final,
+	FINALFUNC_MODIFY = READ_ONLY,
+	PARALLEL = UNSAFE
+);
+
 COMMENT ON AGGREGATE @extschema@.bk_train(float8[], int8, jsonb) IS
 	'trains a kernel classifier on the rows in stream order; params: jsonb object of learner parameters';
 COMMENT ON AGGREGATE @extschema@.bk_train(float4[], int8, jsonb) IS
@@ -230,6 +327,18 @@ COMMENT ON AGGREGATE @extschema@.bk_train(float8[], int8, @extschema@.bk_model) 
 	'continues training the base model on the rows in stream order, with its own parameters';
 COMMENT ON AGGREGATE @extschema@.bk_train(float4[], int8, @extschema@.bk_model) IS
 	'continues training the base model on the rows in stream order, with its own parameters';
+COMMENT ON AGGREGATE @extschema@.bk_train(float8[], text, jsonb) IS
+	'text labels: trains a kernel classifier on the rows in stream order; params: jsonb object of learner parameters';
+COMMENT ON AGGREGATE @extschema@.bk_train(float4[], text, jsonb) IS
+	'text labels: trains a kernel classifier on the rows in stream order; params: jsonb object of learner parameters';
+COMMENT ON AGGREGATE @extschema@.bk_train(float8[], text, text) IS
+	'text labels: trains a kernel classifier on the rows in stream order; params: text of a jsonb object of learner parameters';
+COMMENT ON AGGREGATE @extschema@.bk_train(float4[], text, text) IS
+	'text labels: trains a kernel classifier on the rows in stream order; params: text of a jsonb object of learner parameters';
+COMMENT ON AGGREGATE @extschema@.bk_train(float8[], text, @extschema@.bk_model) IS
+	'text labels: continues training the base model on the rows in stream order, with its own parameters';
+COMMENT ON AGGREGATE @extschema@.bk_train(float4[], text, @extschema@.bk_model) IS
+	'text labels: continues training the base model on the rows in stream order, with its own parameters';
 
 -- ------------------------------------------------------------------------
 -- Scoring
@@ -252,6 +361,24 @@ CREATE FUNCTION @extschema@.bk_decision(model @extschema@.bk_model, features flo
 	RETURNS float8
 	AS 'MODULE_PATHNAME', 'bk_decision'
 	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+-- Availability: 0.1.0
+CREATE FUNCTION @extschema@.bk_predict_label(model @extschema@.bk_model, features float8[])
+	RETURNS text
+	AS 'MODULE_PATHNAME', 'bk_predict_label'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION @extschema@.bk_predict_label(@extschema@.bk_model, float8[]) IS
+	'predicted class label as text, for text- and integer-labelled models';
+
+-- Availability: 0.1.0
+CREATE FUNCTION @extschema@.bk_scores(model @extschema@.bk_model, features float8[])
+	RETURNS float8[]
+	AS 'MODULE_PATHNAME', 'bk_scores'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION @extschema@.bk_scores(@extschema@.bk_model, float8[]) IS
+	'one score per class, in the order of bk_info(model)->''classes''; the prediction is the first largest';
 
 COMMENT ON FUNCTION @extschema@.bk_decision(@extschema@.bk_model, float8[]) IS
 	'signed score of the features: positive for the second class in bk_info(model)->''classes''';

@@ -546,8 +546,9 @@ parse_counters(Reader *r, BkModel *hdr, uint32_t *n_machines)
 	/* xoshiro256** never reaches the all-zero state */
 	if ((hdr->rng.s[0] | hdr->rng.s[1] | hdr->rng.s[2] | hdr->rng.s[3]) == 0)
 		return fail(r, "random generator state is all zero");
+	/* every machine may run budget maintenance once a row (one-vs-rest) */
 	if (hdr->rows_updated > hdr->rows_seen || hdr->mistakes > hdr->rows_seen ||
-		hdr->maintenance > hdr->rows_seen)
+		(*n_machines > 0 && hdr->maintenance / *n_machines > hdr->rows_seen))
 		return fail(r, "inconsistent row counters");
 	/* learned classes come with rows; declared ones may come before any */
 	if (hdr->classes_declared ? nc == 0 :

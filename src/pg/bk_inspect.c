@@ -52,6 +52,16 @@ bk_push_string(JsonbParseState **ps, JsonbIteratorToken tok, const char *s)
 }
 
 static void
+bk_push_bool(JsonbParseState **ps, JsonbIteratorToken tok, bool b)
+{
+	JsonbValue	v;
+
+	v.type = jbvBool;
+	v.val.boolean = b;
+	pushJsonbValue(ps, tok, &v);
+}
+
+static void
 bk_push_null(JsonbParseState **ps, JsonbIteratorToken tok)
 {
 	JsonbValue	v;
@@ -161,7 +171,7 @@ bk_info(PG_FUNCTION_ARGS)
 	pushJsonbValue(&ps, WJB_BEGIN_OBJECT, NULL);
 
 	bk_push_key(&ps, "format_version");
-	bk_push_int64(&ps, WJB_VALUE, BK_FORMAT_VERSION);
+	bk_push_int64(&ps, WJB_VALUE, m->format_version);
 
 	bk_push_key(&ps, "algorithm");
 	bk_push_string(&ps, WJB_VALUE, BkAlgorithmName(&m->params));
@@ -192,14 +202,29 @@ bk_info(PG_FUNCTION_ARGS)
 	bk_push_key(&ps, "dim");
 	bk_push_int64(&ps, WJB_VALUE, m->dim);
 
+	bk_push_key(&ps, "label_type");
+	bk_push_string(&ps, WJB_VALUE, m->text_labels ? "text" : "int8");
+
 	bk_push_key(&ps, "classes");
 	pushJsonbValue(&ps, WJB_BEGIN_ARRAY, NULL);
-	for (i = 0; i < m->n_classes && i < BK_MAX_CLASSES; i++)
-		bk_push_int64(&ps, WJB_ELEM, m->classes[i]);
+	for (i = 0; i < m->n_classes; i++)
+	{
+		if (m->text_labels)
+			bk_push_string(&ps, WJB_ELEM, m->class_names[i]);
+		else
+			bk_push_int64(&ps, WJB_ELEM, m->classes[i]);
+	}
 	pushJsonbValue(&ps, WJB_END_ARRAY, NULL);
 
 	bk_push_key(&ps, "n_classes");
 	bk_push_int64(&ps, WJB_VALUE, m->n_classes);
+
+	bk_push_key(&ps, "classes_declared");
+	bk_push_bool(&ps, WJB_VALUE, m->classes_declared);
+
+	/* one expansion, one per class (one-vs-rest), or one multi-class one */
+	bk_push_key(&ps, "n_machines");
+	bk_push_int64(&ps, WJB_VALUE, m->n_machines);
 
 	bk_push_key(&ps, "budget");
 	if (BkParamsBudgeted(&m->params))
@@ -228,6 +253,17 @@ bk_info(PG_FUNCTION_ARGS)
 		bk_push_null(&ps, WJB_VALUE);
 	bk_push_key(&ps, "maintenance_events");
 	bk_push_uint64(&ps, WJB_VALUE, m->maintenance);
+
+	/* sum of ||Delta w||^2 of budget maintenance (Pegasos, paper 004 eq. 14) */
+	if (m->params.algorithm == BK_ALG_PEGASOS)
+	{
+		double		deg = 0.0;
+
+		for (i = 0; i < m->n_machines; i++)
+			deg += m->machines[i].degradation;
+		bk_push_key(&ps, "weight_degradation");
+		bk_push_double(&ps, WJB_VALUE, deg);
+	}
 
 	if (m->n_classes == 1)
 	{
@@ -272,7 +308,10 @@ bk_float8_array(const double *v, int n)
 
 /*
  * bk_support_vectors(model): one row (sv, x, coef) per support vector of
- * every machine, numbered from 1 across machines
+ * every machine, numbered from 1 across machines.  coef holds what the SV
+ * adds to each class's score, scale included: one value for a binary
+ * expansion (its f, the second class's score), one per class for Pegasos,
+ * and for one-vs-rest one per class with only its machine's class non-zero.
  */
 Datum
 bk_support_vectors(PG_FUNCTION_ARGS)
@@ -282,6 +321,8 @@ bk_support_vectors(PG_FUNCTION_ARGS)
 	BkModel    *m;
 	int32		sv = 0;
 	int			k;
+	int			ncoef;
+	double	   *cbuf;
 
 	InitMaterializedSRF(fcinfo, 0);
 
@@ -289,6 +330,8 @@ bk_support_vectors(PG_FUNCTION_ARGS)
 								"budgetkernel bk_support_vectors",
 								ALLOCSET_DEFAULT_SIZES);
 	m = BkPgDecodeDatum(PG_GETARG_DATUM(0), tmp, false);
+	ncoef = m->n_machines > 1 ? m->n_classes : m->machines[0].n_coef;
+	cbuf = palloc0(sizeof(double) * (Size) Max(ncoef, 1));
 
 	for (k = 0; k < m->n_machines; k++)
 	{
@@ -305,8 +348,14 @@ bk_support_vectors(PG_FUNCTION_ARGS)
 			CHECK_FOR_INTERRUPTS();
 
 			x = bk_float8_array(mach->sv + (Size) i * (Size) m->dim, m->dim);
-			coef = bk_float8_array(mach->coef + (Size) i * (Size) mach->n_coef,
-								   mach->n_coef);
+			if (m->n_machines > 1)
+				cbuf[k] = mach->coef[i] * mach->scale;
+			else
+				for (int c = 0; c < mach->n_coef; c++)
+					cbuf[c] = mach->coef[(Size) i * (Size) mach->n_coef + c] * mach->scale;
+			coef = bk_float8_array(cbuf, ncoef);
+			if (m->n_machines > 1)
+				cbuf[k] = 0.0;
 			values[0] = Int32GetDatum(++sv);
 			values[1] = PointerGetDatum(x);
 			values[2] = PointerGetDatum(coef);

@@ -7,6 +7,8 @@
  */
 #include "postgres.h"
 
+#include <math.h>
+
 #include "fmgr.h"
 #include "utils/builtins.h"
 #include "utils/jsonb.h"
@@ -27,10 +29,13 @@ bk_numeric_to_double(Numeric num)
 }
 
 /*
- * BkParamsInit, then BkParamsSet for every key of the top-level object
+ * BkParamsInit, then BkParamsSet for every key of the top-level object.
+ * The "classes" key (a list of labels, not a setting of the learner) is
+ * handed back as a jsonb array allocated in classes_cxt, or NULL.
  */
 void
-BkPgParamsFromJsonb(BkParams *p, Jsonb *jb)
+BkPgParamsFromJsonb(BkParams *p, Jsonb *jb, Jsonb **classes,
+					MemoryContext classes_cxt)
 {
 	JsonbIterator *it;
 	JsonbValue	v;
@@ -61,6 +66,22 @@ BkPgParamsFromJsonb(BkParams *p, Jsonb *jb)
 			elog(ERROR, "unexpected jsonb token %d after key \"%s\"",
 				 (int) tok, key);
 
+		if (strcmp(key, "classes") == 0)
+		{
+			MemoryContext old;
+
+			if (v.type != jbvBinary || !JsonContainerIsArray(v.val.binary.data) ||
+				JsonContainerSize(v.val.binary.data) == 0)
+				ereport(ERROR,
+						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+						 errmsg("parameter \"classes\" must be a non-empty array of labels"),
+						 errhint("For example '{\"classes\": [0, 1, 2]}' or '{\"classes\": [\"cat\", \"dog\"]}'.")));
+			old = MemoryContextSwitchTo(classes_cxt);
+			*classes = JsonbValueToJsonb(&v);
+			MemoryContextSwitchTo(old);
+			pfree(key);
+			continue;
+		}
 		memset(&in, 0, sizeof(in));
 		switch (v.type)
 		{
@@ -99,5 +120,41 @@ BkPgParamsFromJsonb(BkParams *p, Jsonb *jb)
 					 errmsg("%s", err[0] ? err : "invalid parameter")));
 
 		pfree(key);
+	}
+}
+
+/*
+ * Declare the labels of the "classes" array to a new model, in order:
+ * integers for an int8-labelled stream, strings for a text one.
+ */
+void
+BkPgDeclareClasses(BkModel *m, Jsonb *classes, bool text_labels)
+{
+	JsonbIterator *it = JsonbIteratorInit(&classes->root);
+	JsonbValue	v;
+	JsonbIteratorToken tok;
+
+	while ((tok = JsonbIteratorNext(&it, &v, true)) != WJB_DONE)
+	{
+		if (tok != WJB_ELEM)
+			continue;
+		if (text_labels && v.type == jbvString)
+			BkModelDeclareClassText(m, v.val.string.val, v.val.string.len);
+		else if (!text_labels && v.type == jbvNumeric)
+		{
+			double		d = bk_numeric_to_double(v.val.numeric);
+
+			if (d != floor(d) || fabs(d) > 9007199254740991.0)
+				ereport(ERROR,
+						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+						 errmsg("parameter \"classes\" must list integer labels, got %.15g", d)));
+			BkModelDeclareClass(m, (int64_t) d);
+		}
+		else
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("parameter \"classes\" must list %s labels, as the stream's labels are %s",
+							text_labels ? "string" : "integer",
+							text_labels ? "text" : "int8")));
 	}
 }

@@ -82,7 +82,9 @@ extern void BkPgCheckDim(int n, int expected, int64 row, const char *whose);
  * BkParamsInit, then BkParamsSet for every key of the top-level object.
  * Errors are 22023.  BkParamsFinish is left to the caller (it needs dim).
  */
-extern void BkPgParamsFromJsonb(BkParams *p, Jsonb *jb);
+extern void BkPgParamsFromJsonb(BkParams *p, Jsonb *jb, Jsonb **classes,
+								MemoryContext classes_cxt);
+extern void BkPgDeclareClasses(BkModel *m, Jsonb *classes, bool text_labels);
 
 /* ------------------------------------------------------------------------
  * bk_score.c: per-call-site model cache

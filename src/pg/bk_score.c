@@ -17,14 +17,18 @@
 #include <string.h>
 
 #include "access/detoast.h"
+#include "catalog/pg_type.h"
 #include "fmgr.h"
 #include "utils/array.h"
+#include "utils/builtins.h"
 #include "utils/memutils.h"
 
 #include "bk_pg.h"
 
 PG_FUNCTION_INFO_V1(bk_predict);
+PG_FUNCTION_INFO_V1(bk_predict_label);
 PG_FUNCTION_INFO_V1(bk_decision);
+PG_FUNCTION_INFO_V1(bk_scores);
 
 /*
  * Up to 16 models per call site, so that a join scoring a dozen stored
@@ -227,9 +231,15 @@ Datum
 bk_predict(PG_FUNCTION_ARGS)
 {
 	BkModel    *m = BkPgCachedModel(fcinfo, 0);
-	const double *x = bk_score_features(fcinfo, 1, m);
+	const double *x;
 	int64_t		label;
 
+	if (m->text_labels)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATATYPE_MISMATCH),
+				 errmsg("bk_predict returns int8 labels, but the model has text labels"),
+				 errhint("Use bk_predict_label(model, features), which returns the label as text.")));
+	x = bk_score_features(fcinfo, 1, m);
 	if (!BkModelPredict(m, x, &label))
 		ereport(ERROR,
 				(errcode(ERRCODE_DATA_EXCEPTION),
@@ -237,6 +247,55 @@ bk_predict(PG_FUNCTION_ARGS)
 				 errdetail("The model was trained on no labelled row.")));
 
 	PG_RETURN_INT64((int64) label);
+}
+
+/*
+ * bk_predict_label(model, features): the predicted label as text, for
+ * text- and integer-labelled models alike
+ */
+Datum
+bk_predict_label(PG_FUNCTION_ARGS)
+{
+	BkModel    *m = BkPgCachedModel(fcinfo, 0);
+	const double *x = bk_score_features(fcinfo, 1, m);
+	int			c = BkModelPredictClass(m, x);
+
+	if (c < 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_EXCEPTION),
+				 errmsg("model has no class to predict"),
+				 errdetail("The model was trained on no labelled row.")));
+	if (m->text_labels)
+		PG_RETURN_TEXT_P(cstring_to_text(m->class_names[c]));
+	PG_RETURN_TEXT_P(cstring_to_text(psprintf(INT64_FORMAT, (int64) m->classes[c])));
+}
+
+/*
+ * bk_scores(model, features): one score per class, in the order of
+ * bk_info(model)->'classes'; the prediction is the first largest
+ */
+Datum
+bk_scores(PG_FUNCTION_ARGS)
+{
+	BkModel    *m = BkPgCachedModel(fcinfo, 0);
+	const double *x = bk_score_features(fcinfo, 1, m);
+	Datum	   *d;
+	double	   *sc;
+	int			i;
+
+	if (m->n_classes == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_EXCEPTION),
+				 errmsg("model has no class to score"),
+				 errdetail("The model was trained on no labelled row.")));
+	sc = palloc(sizeof(double) * (Size) m->n_classes);
+	d = palloc(sizeof(Datum) * (Size) m->n_classes);
+	BkModelScores(m, x, sc);
+	for (i = 0; i < m->n_classes; i++)
+		d[i] = Float8GetDatum(sc[i]);
+	PG_RETURN_ARRAYTYPE_P(construct_array(d, m->n_classes, FLOAT8OID,
+										  sizeof(float8), FLOAT8PASSBYVAL,
+										  TYPALIGN_DOUBLE));
 }
 
 /*

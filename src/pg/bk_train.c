@@ -12,6 +12,8 @@
  */
 #include "postgres.h"
 
+#include "catalog/pg_type.h"
+
 #include "fmgr.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
@@ -31,6 +33,8 @@ typedef struct BkTrainState
 	BkEnv		env;			/* ctx = mcxt */
 	BkParams	params;			/* read from the first row's jsonb */
 	BkModel    *model;			/* NULL until the first usable row */
+	Jsonb	   *classes;		/* the "classes" parameter, or NULL */
+	bool		text_labels;	/* the label argument is text (else int8) */
 	const char *dim_source;		/* what the expected dimension is */
 	int64		skipped;		/* rows skipped before the model existed */
 	int64		row;			/* 1-based stream row number */
@@ -58,6 +62,8 @@ bk_train_get_state(FunctionCallInfo fcinfo, const char *fname, bool *created)
 	st = (BkTrainState *) MemoryContextAllocZero(mcxt, sizeof(BkTrainState));
 	st->mcxt = mcxt;
 	BkPgEnvInit(&st->env, mcxt);
+	/* the same C functions serve the int8 and the text label forms */
+	st->text_labels = get_fn_expr_argtype(fcinfo->flinfo, 2) == TEXTOID;
 	*created = true;
 	return st;
 }
@@ -86,6 +92,8 @@ bk_train_create_model(BkTrainState *st, int dim)
 	st->model = BkModelCreate(&st->env, &st->params, dim);
 	st->model->rows_skipped += (uint64_t) st->skipped;
 	st->skipped = 0;
+	if (st->classes != NULL)
+		BkPgDeclareClasses(st->model, st->classes, st->text_labels);
 }
 
 /*
@@ -108,7 +116,6 @@ bk_train_row(BkTrainState *st, FunctionCallInfo fcinfo)
 	ArrayType  *a;
 	const double *x;
 	int			n;
-	int64		label;
 	ErrorContextCallback errcallback;
 
 	st->row++;
@@ -125,7 +132,6 @@ bk_train_row(BkTrainState *st, FunctionCallInfo fcinfo)
 
 	/* per-row data (detoasted array, float4 copy) stays in the tuple context */
 	a = PG_GETARG_ARRAYTYPE_P(1);
-	label = PG_GETARG_INT64(2);
 	x = BkPgReadFeatures(a, st->row, &n);
 
 	if (st->model == NULL)
@@ -133,13 +139,20 @@ bk_train_row(BkTrainState *st, FunctionCallInfo fcinfo)
 	else
 		BkPgCheckDim(n, st->model->dim, st->row, st->dim_source);
 
-	/* errors of the core (a third class, say) then name the row */
+	/* errors of the core (an undeclared label, say) then name the row */
 	errcallback.callback = bk_train_error_context;
 	errcallback.arg = (void *) st;
 	errcallback.previous = error_context_stack;
 	error_context_stack = &errcallback;
 
-	BkModelLearn(st->model, x, label);
+	if (st->text_labels)
+	{
+		text	   *t = PG_GETARG_TEXT_PP(2);
+
+		BkModelLearnText(st->model, x, VARDATA_ANY(t), VARSIZE_ANY_EXHDR(t));
+	}
+	else
+		BkModelLearn(st->model, x, PG_GETARG_INT64(2));
 
 	error_context_stack = errcallback.previous;
 }
@@ -170,7 +183,7 @@ bk_train_params_common(FunctionCallInfo fcinfo, const char *fname,
 													CStringGetDatum(TextDatumGetCString(PG_GETARG_DATUM(3)))));
 		else
 			jb = PG_GETARG_JSONB_P(3);
-		BkPgParamsFromJsonb(&st->params, jb);
+		BkPgParamsFromJsonb(&st->params, jb, &st->classes, st->mcxt);
 		st->dim_source = "the first row's";
 	}
 

@@ -2,7 +2,7 @@
 BEGIN;
 CREATE EXTENSION IF NOT EXISTS pgtap;
 CREATE EXTENSION IF NOT EXISTS budgetkernel;
-SELECT plan(30);
+SELECT plan(37);
 
 SELECT has_type('bk_model');
 SELECT has_function('bk_train', ARRAY['double precision[]', 'bigint', 'jsonb']);
@@ -16,6 +16,13 @@ SELECT has_function('bk_decision', ARRAY['bk_model', 'double precision[]']);
 SELECT has_function('bk_info', ARRAY['bk_model']);
 SELECT has_function('bk_is_valid', ARRAY['bytea']);
 SELECT has_function('bk_support_vectors', ARRAY['bk_model']);
+SELECT has_function('bk_predict_label', ARRAY['bk_model', 'double precision[]']);
+SELECT has_function('bk_scores', ARRAY['bk_model', 'double precision[]']);
+SELECT is_aggregate('bk_train', ARRAY['double precision[]', 'text', 'jsonb']);
+SELECT is_aggregate('bk_train', ARRAY['real[]', 'text', 'bk_model']);
+SELECT volatility_is('bk_predict_label', ARRAY['bk_model', 'double precision[]'], 'immutable');
+SELECT volatility_is('bk_scores', ARRAY['bk_model', 'double precision[]'], 'immutable');
+SELECT function_returns('bk_scores', ARRAY['bk_model', 'double precision[]'], 'double precision[]');
 
 SELECT volatility_is('bk_predict', ARRAY['bk_model', 'double precision[]'], 'immutable');
 SELECT volatility_is('bk_decision', ARRAY['bk_model', 'double precision[]'], 'immutable');
@@ -33,7 +40,7 @@ SELECT is((SELECT count(*)::int FROM pg_proc p JOIN pg_depend d ON d.objid = p.o
 SELECT is((SELECT count(*)::int FROM pg_proc p JOIN pg_depend d ON d.objid = p.oid
            JOIN pg_extension e ON e.oid = d.refobjid
            WHERE e.extname = 'budgetkernel' AND p.proname IN ('bk_predict', 'bk_decision', 'bk_info',
-                 'bk_is_valid', 'bk_support_vectors') AND p.proparallel <> 's'), 0,
+                 'bk_is_valid', 'bk_support_vectors', 'bk_predict_label', 'bk_scores') AND p.proparallel <> 's'), 0,
           'scoring functions are PARALLEL SAFE');
 SELECT is((SELECT count(*)::int FROM pg_description d JOIN pg_depend x ON x.objid = d.objoid AND x.classid = d.classoid
            JOIN pg_extension e ON e.oid = x.refobjid WHERE e.extname = 'budgetkernel'),

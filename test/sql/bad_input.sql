@@ -51,8 +51,17 @@ SELECT bk_train(array_fill(1.0::float8, ARRAY[2000]), 1, '{"algorithm": "bpa", "
 -- an unbudgeted learner that outgrows its safety cap
 SELECT bk_train(features, label, '{"algorithm": "perceptron", "max_sv": 5, "gamma": 50}' ORDER BY id) FROM pts;
 
--- one-vs-rest is not there yet: a third class in a binary stream is refused
-SELECT bk_train(f, l, '{}' ORDER BY l) FROM (VALUES (ARRAY[1,2]::float8[], 1::int8), (ARRAY[2,1], 2), (ARRAY[0,0], 3)) v(f, l);
+-- labels: an empty text label is an error (a NULL label is a skipped row)
+SELECT bk_train(f, l, '{}' ORDER BY o) FROM (VALUES (1, ARRAY[1,2]::float8[], 'a'), (2, ARRAY[2,1], '')) v(o, f, l);
+-- a label outside the declared classes
+SELECT bk_train(f, l, '{"classes": [1, 2]}' ORDER BY l) FROM (VALUES (ARRAY[1,2]::float8[], 1::int8), (ARRAY[2,1], 2), (ARRAY[0,0], 3)) v(f, l);
+-- declared classes of the wrong type, twice the same, or not a list
+SELECT bk_train(ARRAY[1,2]::float8[], 1::int8, '{"classes": ["a", "b"]}');
+SELECT bk_train(ARRAY[1,2]::float8[], 'a', '{"classes": [1, 2]}');
+SELECT bk_train(ARRAY[1,2]::float8[], 1::int8, '{"classes": [1, 1]}');
+SELECT bk_train(ARRAY[1,2]::float8[], 1::int8, '{"classes": [1.5]}');
+SELECT bk_train(ARRAY[1,2]::float8[], 1::int8, '{"classes": []}');
+SELECT bk_train(ARRAY[1,2]::float8[], 1::int8, '{"classes": 3}');
 
 -- one class only: a model that predicts it, and says so
 CREATE TABLE one_class AS
