@@ -26,8 +26,16 @@
  *	      merge             merge the smallest SV with its best partner (§4.3,
  *	                        bk_merge.c), O(B)
  *	      none              no budget: capped by max_sv
- *	  The projection onto the ball of radius 1/sqrt(lambda) (§2.1) is not
- *	  applied: Algorithm 1 of the budgeted version omits it.
+ *	  Line 8, w <- min(1, 1 / (sqrt(lambda) ||w||)) w, the projection onto
+ *	  the ball of radius 1/sqrt(lambda) that holds the optimum (Lemma 1),
+ *	  is applied with ball_projection.  It needs ||w||^2, which is kept
+ *	  exactly by closed-form updates: the shrink multiplies it by
+ *	  (1 - 1/t)^2; adding beta Phi(x_t) adds 2 beta.f(x_t) + ||beta||^2 k_tt;
+ *	  removing alpha_p Phi(x_p) adds -2 alpha_p.f(x_p) + ||alpha_p||^2 k_pp
+ *	  (one kernel row); projecting subtracts the degradation
+ *	  ||alpha_p||^2 / G_pp (the residual is orthogonal to the rest); merging
+ *	  adds 2 <w, Delta w> + ||Delta w||^2 (three kernel rows).  Every n_sv
+ *	  rows it is recomputed from scratch, so rounding cannot drift.
  *
  *	  With a single class seen so far there is no r_t: the loss is
  *	  max(0, 1 - f^(y_t)) and only y_t's coefficient is set.  Declaring the
@@ -35,6 +43,7 @@
  */
 #include "bk_internal.h"
 
+#include <cblas.h>
 #include <math.h>
 
 /* new SV closer than this to the span of the others is projected instead */
@@ -60,6 +69,77 @@ BkPegasosScores(const BkModel *m, const BkMachine *mach, const BkRow *row,
 	}
 	for (int c = 0; c < m->n_classes; c++)
 		scores[c] *= mach->scale;
+}
+
+/*
+ * f^(i)(v) = scale sum_j alpha_j^(i) k(x_j, v) for every class into F
+ * (n_coef values); work takes n_sv dot products.
+ */
+static void
+scores_at(const BkModel *m, const BkMachine *mach, const double *v, double sqv,
+		  double *work, double *F)
+{
+	int			K = mach->n_coef;
+
+	for (int c = 0; c < K; c++)
+		F[c] = 0.0;
+	if (mach->n_sv == 0)
+		return;
+	cblas_dgemv(CblasRowMajor, CblasNoTrans, mach->n_sv, m->dim, 1.0, mach->sv,
+				m->dim, v, 1, 0.0, work, 1);
+	for (int j = 0; j < mach->n_sv; j++)
+	{
+		double		kj = BkKernelFromDot(&m->params, work[j], mach->sqnorm[j], sqv);
+
+		for (int c = 0; c < K; c++)
+			F[c] += mach->coef[(size_t) j * K + c] * kj;
+	}
+	for (int c = 0; c < K; c++)
+		F[c] *= mach->scale;
+}
+
+/* sum_i a^(i) b^(i) over the classes */
+static double
+dot_k(const double *a, const double *b, int K)
+{
+	double		s = 0.0;
+
+	for (int c = 0; c < K; c++)
+		s += a[c] * b[c];
+	return s;
+}
+
+/*
+ * ||w||^2 = scale^2 sum_i alpha^(i)T K alpha^(i), from scratch: O(n_sv^2 dim)
+ * for the Gram matrix (one dsyrk), every n_sv rows.
+ */
+static double
+exact_wnorm2(const BkModel *m, const BkMachine *mach)
+{
+	int			n = mach->n_sv;
+	int			K = mach->n_coef;
+	double	   *g;
+	double		total = 0.0;
+
+	if (n == 0)
+		return 0.0;
+	g = BkAllocArray(&m->env, (size_t) n * n, sizeof(double));
+	cblas_dsyrk(CblasRowMajor, CblasUpper, CblasNoTrans, n, m->dim, 1.0,
+				mach->sv, m->dim, 0.0, g, n);
+	for (int i = 0; i < n; i++)
+		for (int j = i; j < n; j++)
+		{
+			double		k = i == j ? BkKernelSelf(&m->params, mach->sqnorm[i]) :
+				BkKernelFromDot(&m->params, g[(size_t) i * n + j],
+								mach->sqnorm[i], mach->sqnorm[j]);
+			double		ab = dot_k(mach->coef + (size_t) i * K,
+								   mach->coef + (size_t) j * K, K);
+
+			total += (i == j ? 1.0 : 2.0) * ab * k;
+		}
+	BkFree(&m->env, g);
+	BkCheckInterrupts(&m->env);
+	return total * mach->scale * mach->scale;
 }
 
 /* ||alpha_j||^2 of SV j (stored coefficients: the scale is common to all) */
@@ -107,7 +187,12 @@ project_out(BkModel *m, BkMachine *mach, int pi)
 	const double *ap = mach->coef + (size_t) pi * K;
 
 	/* ||Delta w||^2 = ||alpha_p||^2 (k_pp - k_p^T K^-1 k_p) = ||alpha_p||^2 / G_pp */
-	mach->degradation += coef_norm2(mach, pi) / gpp * mach->scale * mach->scale;
+	double		delta = coef_norm2(mach, pi) / gpp * mach->scale * mach->scale;
+
+	mach->degradation += delta;
+	/* the residual is orthogonal to what stays: ||w||^2 loses exactly delta */
+	if (m->params.ball_projection)
+		mach->wnorm2 -= delta;
 
 	for (int j = 0; j < mach->n_sv; j++)
 	{
@@ -126,11 +211,61 @@ project_out(BkModel *m, BkMachine *mach, int pi)
 
 /* Remove SV pi; ||Delta w||^2 = ||alpha_p||^2 k(x_p, x_p). */
 static void
-remove_sv(BkModel *m, BkMachine *mach, int pi)
+remove_sv(BkModel *m, BkMachine *mach, const BkRow *row, int pi)
 {
-	mach->degradation += coef_norm2(mach, pi) *
-		BkKernelSelf(&m->params, mach->sqnorm[pi]) * mach->scale * mach->scale;
+	double		s2 = mach->scale * mach->scale;
+	double		delta = coef_norm2(mach, pi) *
+		BkKernelSelf(&m->params, mach->sqnorm[pi]) * s2;
+
+	mach->degradation += delta;
+	if (m->params.ball_projection)
+	{
+		int			K = mach->n_coef;
+		double	   *F = BkAllocArray(&m->env, (size_t) K, sizeof(double));
+		const double *ap = mach->coef + (size_t) pi * K;
+
+		/* ||w - a_p Phi_p||^2 = ||w||^2 - 2 a_p.f(x_p) + ||a_p||^2 k_pp */
+		scores_at(m, mach, mach->sv + (size_t) pi * m->dim, mach->sqnorm[pi],
+				  row->work, F);
+		mach->wnorm2 += -2.0 * mach->scale * dot_k(ap, F, K) + delta;
+		BkFree(&m->env, F);
+	}
 	BkMachineRemove(mach, m->dim, pi);
+}
+
+/* Merge the smallest SV with its best partner (§4.3, bk_merge.c). */
+static void
+merge_sv(BkModel *m, BkMachine *mach, const BkRow *row, int mi)
+{
+	int			K = mach->n_coef;
+	double		s2 = mach->scale * mach->scale;
+	double	   *work = row->work;	/* n_sv dots of x_m */
+	double	   *zbuf = row->work + mach->capacity + 1;	/* dim values */
+	double	   *az = BkAllocArray(&m->env, (size_t) K, sizeof(double));
+	BkMergeChoice c;
+
+	BkMergeChoose(&m->env, &m->params, mach, m->dim, mi, work, &c);
+	BkMergePoint(&m->params, mach, m->dim, &c, work, zbuf, az);
+	mach->degradation += c.degradation * s2;
+	if (m->params.ball_projection)
+	{
+		/* ||w + D||^2 = ||w||^2 + 2 <w, D> + ||D||^2, D = a_z Phi_z - a_m Phi_m - a_n Phi_n */
+		double	   *F = BkAllocArray(&m->env, (size_t) K, sizeof(double));
+		double	   *tmp = BkAllocArray(&m->env, (size_t) mach->n_sv, sizeof(double));
+		double		wd;
+
+		scores_at(m, mach, zbuf, BkDot(zbuf, zbuf, m->dim), tmp, F);
+		wd = dot_k(az, F, K);
+		scores_at(m, mach, mach->sv + (size_t) c.m * m->dim, mach->sqnorm[c.m], tmp, F);
+		wd -= dot_k(mach->coef + (size_t) c.m * K, F, K);
+		scores_at(m, mach, mach->sv + (size_t) c.n * m->dim, mach->sqnorm[c.n], tmp, F);
+		wd -= dot_k(mach->coef + (size_t) c.n * K, F, K);
+		mach->wnorm2 += 2.0 * mach->scale * wd + c.degradation * s2;
+		BkFree(&m->env, F);
+		BkFree(&m->env, tmp);
+	}
+	BkMergeApply(mach, m->dim, &c, zbuf, az);
+	BkFree(&m->env, az);
 }
 
 /* Line 6 of Algorithm 1: from B + 1 SVs back to B. */
@@ -143,10 +278,10 @@ maintain(BkModel *m, BkMachine *mach, const BkRow *row)
 	switch (p->maintenance)
 	{
 		case BK_MAINT_RANDOM:
-			remove_sv(m, mach, (int) BkRngBelow(&m->rng, (uint64_t) mach->n_sv));
+			remove_sv(m, mach, row, (int) BkRngBelow(&m->rng, (uint64_t) mach->n_sv));
 			break;
 		case BK_MAINT_SMALLEST:
-			remove_sv(m, mach, smallest_sv(p, mach));
+			remove_sv(m, mach, row, smallest_sv(p, mach));
 			break;
 		case BK_MAINT_PROJECTION:
 			project_out(m, mach, smallest_sv(p, mach));
@@ -172,10 +307,7 @@ maintain(BkModel *m, BkMachine *mach, const BkRow *row)
 			}
 			break;
 		case BK_MAINT_MERGE:
-			/* work: n_sv dot products, then z (dim values) */
-			mach->degradation += mach->scale * mach->scale *
-				BkMergeSmallest(&m->env, p, mach, m->dim, smallest_sv(p, mach),
-								row->work, row->work + mach->capacity + 1);
+			merge_sv(m, mach, row, smallest_sv(p, mach));
 			break;
 		default:
 			BkRaise(&m->env, BK_ERR_INTERNAL, NULL, "unknown maintenance %d",
@@ -248,6 +380,7 @@ BkPegasosStep(BkModel *m, BkMachine *mach, BkRow *row, int cls)
 	double		eta = 1.0 / (p->lambda * t);
 	int			r = -1;
 	double		loss;
+	double		shrink;
 
 	/* eq. 2: the multi-class hinge loss of w_t */
 	for (int i = 0; i < m->n_classes; i++)
@@ -256,17 +389,43 @@ BkPegasosStep(BkModel *m, BkMachine *mach, BkRow *row, int cls)
 	loss = 1.0 - sc[cls] + (r >= 0 ? sc[r] : 0.0);
 
 	/* line 1: w <- (1 - 1/t) w; at t = 1, w is still 0 */
+	shrink = t > 1.0 ? (t - 1.0) / t : 0.0;
 	if (t > 1.0)
-		mach->scale *= (t - 1.0) / t;
+		mach->scale *= shrink;
 	if (mach->scale < BK_MIN_SCALE)
 		renormalise(mach);
+	if (p->ball_projection)
+		mach->wnorm2 *= shrink * shrink;
 
-	if (loss <= 0.0)
-		return false;
+	if (loss > 0.0)
+	{
+		/* line 3: add x_t with +eta_t for y_t and -eta_t for r_t */
+		if (p->ball_projection)
+		{
+			/* 2 beta.f(x_t) of the shrunk w, plus ||beta||^2 k_tt */
+			double		bf = sc[cls] - (r >= 0 ? sc[r] : 0.0);
 
-	/* line 3: add x_t with +eta_t for y_t and -eta_t for r_t */
-	if (add_sv(m, mach, row, cls, r, eta / mach->scale) &&
-		BkParamsBudgeted(p) && mach->n_sv > p->budget)
-		maintain(m, mach, row);
-	return true;
+			mach->wnorm2 += 2.0 * eta * shrink * bf +
+				(r >= 0 ? 2.0 : 1.0) * eta * eta * row->ktt;
+		}
+		if (add_sv(m, mach, row, cls, r, eta / mach->scale) &&
+			BkParamsBudgeted(p) && mach->n_sv > p->budget)
+			maintain(m, mach, row);
+	}
+
+	if (p->ball_projection)
+	{
+		if (mach->wnorm2 < 0.0)
+			mach->wnorm2 = 0.0;	/* rounding of the subtractions above */
+		/* against rounding drift: from scratch every n_sv rows */
+		if (mach->n_sv > 0 && m->rows_seen % (uint64_t) mach->n_sv == 0)
+			mach->wnorm2 = exact_wnorm2(m, mach);
+		/* line 8: w <- min(1, 1 / (sqrt(lambda) ||w||)) w */
+		if (mach->wnorm2 * p->lambda > 1.0)
+		{
+			mach->scale *= 1.0 / sqrt(p->lambda * mach->wnorm2);
+			mach->wnorm2 = 1.0 / p->lambda;
+		}
+	}
+	return loss > 0.0;
 }

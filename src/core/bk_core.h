@@ -113,7 +113,8 @@ typedef enum BkParamId
 	BK_P_MAX_SV = 11,
 	BK_P_LAMBDA = 12,
 	BK_P_MAINTENANCE = 13,
-	BK_P_MAX_ID = 13
+	BK_P_BALL_PROJECTION = 14,
+	BK_P_MAX_ID = 14
 } BkParamId;
 
 typedef struct BkParams
@@ -130,6 +131,7 @@ typedef struct BkParams
 	double		coef0;			/* poly kernel */
 	double		C;				/* PA aggressiveness */
 	double		lambda;			/* Pegasos regularisation */
+	bool		ball_projection;	/* Pegasos: project w onto ||w|| <= 1/sqrt(lambda) */
 	uint64_t	seed;			/* PRNG seed */
 	uint32_t	given;			/* bit (1 << id): set explicitly by the user */
 } BkParams;
@@ -139,7 +141,8 @@ typedef enum BkParamInputType
 {
 	BK_IN_NUMBER,
 	BK_IN_STRING,
-	BK_IN_OTHER					/* boolean, null, array, object */
+	BK_IN_BOOLEAN,
+	BK_IN_OTHER					/* null, array, object */
 } BkParamInputType;
 
 typedef struct BkParamInput
@@ -147,7 +150,8 @@ typedef struct BkParamInput
 	BkParamInputType type;
 	double		number;			/* BK_IN_NUMBER */
 	const char *string;			/* BK_IN_STRING (NUL-terminated) */
-	const char *type_name;		/* BK_IN_OTHER: "boolean", "null", ... */
+	bool		boolean;		/* BK_IN_BOOLEAN */
+	const char *type_name;		/* BK_IN_OTHER: "null", "array", ... */
 } BkParamInput;
 
 /* One parameter as shown to the user (bk_info), defaults filled in. */
@@ -156,6 +160,7 @@ typedef struct BkParamValue
 	const char *key;
 	bool		is_string;
 	bool		is_integer;
+	bool		is_boolean;		/* number is 0 or 1 */
 	const char *string;			/* is_string */
 	double		number;			/* !is_string */
 } BkParamValue;
@@ -237,6 +242,8 @@ typedef struct BkMachine
 	double		scale;
 	/* sum of ||Delta w||^2 over budget maintenance (paper 004 eq. 14) */
 	double		degradation;
+	/* ||w||^2, kept by Pegasos with ball_projection; 0 otherwise */
+	double		wnorm2;
 	uint64_t	updates;		/* rows that changed this machine */
 	uint64_t	maintenance;	/* budget-maintenance steps */
 } BkMachine;

@@ -17,7 +17,7 @@
  *	    u64 rng[4]
  *	    u32 n_machines, then per machine:
  *	      u32 n_sv | u32 n_coef | u32 aux | u32 0 | u64 updates, maintenance,
- *	      ginv_since_refresh | f64 scale | f64 degradation
+ *	      ginv_since_refresh | f64 scale | f64 degradation | f64 wnorm2
  *	      f64 sv[n_sv][dim] | f64 coef[n_sv][n_coef] (actual = scale x coef)
  *	      aux bit 0: i32 nearest_idx[n_sv], f64 nearest_dist2[n_sv]
  *	      aux bit 1: f64 ginv[n_sv][n_sv]
@@ -38,7 +38,7 @@ static const uint8_t bk_magic[4] = {'B', 'K', 'M', 'D'};
 #define FLAG_TEXT_LABELS	1u
 #define FLAG_DECLARED		2u
 #define FLAGS_KNOWN			(FLAG_TEXT_LABELS | FLAG_DECLARED)
-#define MACHINE_HEADER		(16 + 40)
+#define MACHINE_HEADER		(16 + 48)
 #define BK_MAX_STORED_PARAMS 64
 #define HEADER_LEN	12			/* magic, version, flags, length */
 
@@ -276,6 +276,7 @@ BkModelEncode(const BkModel *m, uint8_t *buf, size_t size)
 		w_u64(&w, mach->has_ginv ? mach->ginv.since_refresh : 0);
 		w_u64(&w, double_to_bits(mach->scale));
 		w_u64(&w, double_to_bits(mach->degradation));
+		w_u64(&w, double_to_bits(mach->wnorm2));
 		w_f64s(&w, mach->sv, n * m->dim);
 		w_f64s(&w, mach->coef, n * mach->n_coef);
 		if (aux & AUX_NEAREST)
@@ -612,7 +613,8 @@ parse_machine(Reader *r, const BkModel *hdr, uint32_t k, BkMachine *mach)
 				maint,
 				since;
 	double		scale,
-				degradation;
+				degradation,
+				wnorm2;
 	size_t		msize;
 
 	if (!need(r, MACHINE_HEADER, "machine header"))
@@ -644,6 +646,9 @@ parse_machine(Reader *r, const BkModel *hdr, uint32_t k, BkMachine *mach)
 	since = r_u64(r);
 	scale = bits_to_double(r_u64(r));
 	degradation = bits_to_double(r_u64(r));
+	wnorm2 = bits_to_double(r_u64(r));
+	if (!isfinite(wnorm2) || wnorm2 < 0.0 || (!p->ball_projection && wnorm2 != 0.0))
+		return fail(r, "norm %g of machine %u is invalid", wnorm2, k);
 	if (!isfinite(degradation) || degradation < 0.0 ||
 		(p->algorithm != BK_ALG_PEGASOS && degradation != 0.0))
 		return fail(r, "weight degradation %g of machine %u is invalid", degradation, k);
@@ -660,6 +665,7 @@ parse_machine(Reader *r, const BkModel *hdr, uint32_t k, BkMachine *mach)
 		mach->n_sv = (int) n_sv;
 		mach->scale = scale;
 		mach->degradation = degradation;
+		mach->wnorm2 = wnorm2;
 		mach->updates = updates;
 		mach->maintenance = maint;
 		if (mach->has_ginv)

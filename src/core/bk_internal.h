@@ -32,7 +32,8 @@ typedef enum BkParamKind
 {
 	BK_KIND_INT = 1,
 	BK_KIND_REAL = 2,
-	BK_KIND_ENUM = 3
+	BK_KIND_ENUM = 3,
+	BK_KIND_BOOL = 4
 } BkParamKind;
 
 /* A parameter as stored in the binary format. */
@@ -120,9 +121,22 @@ extern void BkGramNoteUpdate(const BkEnv *env, BkGramInverse *g,
 							 const BkParams *p, const BkMachine *mach, int dim);
 
 /* ---- bk_merge.c: merging two SVs (paper 004 §4.3) ---- */
-extern double BkMergeSmallest(const BkEnv *env, const BkParams *p,
-							  BkMachine *mach, int dim, int mi, double *work,
-							  double *zbuf);
+typedef struct BkMergeChoice
+{
+	int			m;				/* the SV merged away */
+	int			n;				/* its partner */
+	double		h;				/* z = h x_m + (1 - h) x_n */
+	double		degradation;	/* ||Delta w||^2 in stored coefficients */
+} BkMergeChoice;
+
+extern void BkMergeChoose(const BkEnv *env, const BkParams *p,
+						  const BkMachine *mach, int dim, int mi, double *work,
+						  BkMergeChoice *c);
+extern void BkMergePoint(const BkParams *p, const BkMachine *mach, int dim,
+						 const BkMergeChoice *c, const double *work,
+						 double *zbuf, double *az);
+extern void BkMergeApply(BkMachine *mach, int dim, const BkMergeChoice *c,
+						 const double *zbuf, const double *az);
 
 /* ---- bk_rng.c ---- */
 extern void BkRngSeed(BkRng *rng, uint64_t seed);

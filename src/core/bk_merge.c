@@ -89,26 +89,28 @@ merge_pair(double gamma, double d2, double aa, double bb, double ab, double *h)
 }
 
 /*
- * Merge SV mi with the partner that degrades the expansion least: slot mi
- * takes z and its coefficients, the partner is removed.  work has room
- * for n_sv doubles.  Returns the degradation.
+ * Choose the partner of SV mi that degrades the expansion least.  work
+ * receives the dot products of x_mi with every SV (n_sv doubles; the apply
+ * step uses them).  Fills c->m, c->n, c->h and c->degradation (in the
+ * stored coefficients: multiply by scale^2 for the actual one).
  */
-double
-BkMergeSmallest(const BkEnv *env, const BkParams *p, BkMachine *mach, int dim,
-				int mi, double *work, double *zbuf)
+void
+BkMergeChoose(const BkEnv *env, const BkParams *p, const BkMachine *mach,
+			  int dim, int mi, double *work, BkMergeChoice *c)
 {
 	int			K = mach->n_coef;
 	const double *am = mach->coef + (size_t) mi * K;
 	double		aa = 0.0;
-	int			best = -1;
-	double		bestd = 0.0,
-				besth = 0.0;
 
+	c->m = mi;
+	c->n = -1;
+	c->h = 0.0;
+	c->degradation = 0.0;
 	/* dots of x_m with every SV: one dgemv */
 	cblas_dgemv(CblasRowMajor, CblasNoTrans, mach->n_sv, dim, 1.0, mach->sv, dim,
 				mach->sv + (size_t) mi * dim, 1, 0.0, work, 1);
-	for (int c = 0; c < K; c++)
-		aa += am[c] * am[c];
+	for (int k = 0; k < K; k++)
+		aa += am[k] * am[k];
 
 	for (int n = 0; n < mach->n_sv; n++)
 	{
@@ -120,41 +122,60 @@ BkMergeSmallest(const BkEnv *env, const BkParams *p, BkMachine *mach, int dim,
 
 		if (n == mi)
 			continue;
-		for (int c = 0; c < K; c++)
+		for (int k = 0; k < K; k++)
 		{
-			bb += an[c] * an[c];
-			ab += am[c] * an[c];
+			bb += an[k] * an[k];
+			ab += am[k] * an[k];
 		}
 		d = merge_pair(p->gamma, BkDist2(work[n], mach->sqnorm[mi], mach->sqnorm[n]),
 					   aa, bb, ab, &h);
-		if (best < 0 || d < bestd)
+		if (c->n < 0 || d < c->degradation)
 		{
-			best = n;
-			bestd = d;
-			besth = h;
+			c->n = n;
+			c->degradation = d;
+			c->h = h;
 		}
 	}
-	if (best < 0)
+	if (c->n < 0)
 		BkRaise(env, BK_ERR_INTERNAL, NULL, "merge needs two support vectors");
+}
 
-	/* z = h x_m + (1 - h) x_n (eq. 20), alpha_z by eq. 22 */
-	{
-		const double *xm = mach->sv + (size_t) mi * dim;
-		const double *xn = mach->sv + (size_t) best * dim;
-		double		d2 = BkDist2(work[best], mach->sqnorm[mi], mach->sqnorm[best]);
-		double		km = exp(-p->gamma * d2 * (1.0 - besth) * (1.0 - besth));
-		double		kn = exp(-p->gamma * d2 * besth * besth);
-		double	   *az = mach->coef + (size_t) mi * K;
-		const double *an = mach->coef + (size_t) best * K;
+/*
+ * z = h x_m + (1 - h) x_n (eq. 20) into zbuf, with its coefficients
+ * alpha_z = alpha_m k(x_m, z) + alpha_n k(x_n, z) (eq. 22) into az (n_coef).
+ * work holds the dots of x_m from BkMergeChoose.
+ */
+void
+BkMergePoint(const BkParams *p, const BkMachine *mach, int dim,
+			 const BkMergeChoice *c, const double *work, double *zbuf,
+			 double *az)
+{
+	int			K = mach->n_coef;
+	const double *xm = mach->sv + (size_t) c->m * dim;
+	const double *xn = mach->sv + (size_t) c->n * dim;
+	const double *am = mach->coef + (size_t) c->m * K;
+	const double *an = mach->coef + (size_t) c->n * K;
+	double		d2 = BkDist2(work[c->n], mach->sqnorm[c->m], mach->sqnorm[c->n]);
+	double		km = exp(-p->gamma * d2 * (1.0 - c->h) * (1.0 - c->h));
+	double		kn = exp(-p->gamma * d2 * c->h * c->h);
 
-		for (int j = 0; j < dim; j++)
-			zbuf[j] = besth * xm[j] + (1.0 - besth) * xn[j];
-		for (int c = 0; c < K; c++)
-			az[c] = az[c] * km + an[c] * kn;
-		for (int j = 0; j < dim; j++)
-			mach->sv[(size_t) mi * dim + j] = zbuf[j];
-		mach->sqnorm[mi] = BkDot(zbuf, zbuf, dim);
-	}
-	BkMachineRemove(mach, dim, best);
-	return bestd;
+	for (int j = 0; j < dim; j++)
+		zbuf[j] = c->h * xm[j] + (1.0 - c->h) * xn[j];
+	for (int k = 0; k < K; k++)
+		az[k] = am[k] * km + an[k] * kn;
+}
+
+/* Replace SV m by z with coefficients az, and remove SV n. */
+void
+BkMergeApply(BkMachine *mach, int dim, const BkMergeChoice *c,
+			 const double *zbuf, const double *az)
+{
+	int			K = mach->n_coef;
+
+	for (int k = 0; k < K; k++)
+		mach->coef[(size_t) c->m * K + k] = az[k];
+	for (int j = 0; j < dim; j++)
+		mach->sv[(size_t) c->m * dim + j] = zbuf[j];
+	mach->sqnorm[c->m] = BkDot(zbuf, zbuf, dim);
+	BkMachineRemove(mach, dim, c->n);
 }

@@ -59,6 +59,7 @@ static const ParamDesc param_table[] = {
 	{"seed", BK_P_SEED, BK_KIND_INT, 0, BK_MAX_EXACT_INT, false, NULL, ALL_ALGS, ALL_KERNELS},
 	{"lambda", BK_P_LAMBDA, BK_KIND_REAL, 0, HUGE_VAL, true, NULL, ALG(BK_ALG_PEGASOS), ALL_KERNELS},
 	{"maintenance", BK_P_MAINTENANCE, BK_KIND_ENUM, 0, 0, false, maintenance_names, ALG(BK_ALG_PEGASOS), ALL_KERNELS},
+	{"ball_projection", BK_P_BALL_PROJECTION, BK_KIND_BOOL, 0, 1, false, NULL, ALG(BK_ALG_PEGASOS), ALL_KERNELS},
 };
 
 #define N_PARAMS ((int) (sizeof(param_table) / sizeof(param_table[0])))
@@ -141,6 +142,9 @@ store_value(BkParams *p, BkParamId id, double num, int choice)
 		case BK_P_LAMBDA:
 			p->lambda = num;
 			break;
+		case BK_P_BALL_PROJECTION:
+			p->ball_projection = num != 0.0;
+			break;
 		case BK_P_BUDGET:
 			p->budget = (int64_t) num;
 			break;
@@ -187,6 +191,8 @@ fetch_number(const BkParams *p, BkParamId id)
 			return p->C;
 		case BK_P_LAMBDA:
 			return p->lambda;
+		case BK_P_BALL_PROJECTION:
+			return p->ball_projection ? 1.0 : 0.0;
 		default:
 			return 0;
 	}
@@ -270,9 +276,11 @@ BkParamsSet(BkParams *p, const char *key, const BkParamInput *in,
 	}
 
 	want = d->kind == BK_KIND_ENUM ? "a string" :
-		d->kind == BK_KIND_INT ? "an integer" : "a number";
+		d->kind == BK_KIND_INT ? "an integer" :
+		d->kind == BK_KIND_BOOL ? "a boolean" : "a number";
 	got = in->type == BK_IN_NUMBER ? "a number" :
 		in->type == BK_IN_STRING ? "a string" :
+		in->type == BK_IN_BOOLEAN ? "a boolean" :
 		in->type_name == NULL ? "another type" :
 		strcmp(in->type_name, "array") == 0 ? "an array" :
 		strcmp(in->type_name, "object") == 0 ? "an object" :
@@ -302,6 +310,17 @@ BkParamsSet(BkParams *p, const char *key, const BkParamInput *in,
 		return false;
 	}
 
+	if (d->kind == BK_KIND_BOOL)
+	{
+		if (in->type != BK_IN_BOOLEAN)
+		{
+			snprintf(err, errlen, "parameter \"%s\" must be a boolean, not %s",
+					 d->name, got);
+			return false;
+		}
+		store_value(p, d->id, in->boolean ? 1.0 : 0.0, 0);
+		return true;
+	}
 	if (in->type != BK_IN_NUMBER)
 	{
 		snprintf(err, errlen, "parameter \"%s\" must be %s, not %s",
@@ -425,6 +444,7 @@ BkParamsList(const BkParams *p, BkParamValue *out, int maxout)
 		out[n].key = d->name;
 		out[n].is_string = d->kind == BK_KIND_ENUM;
 		out[n].is_integer = d->kind == BK_KIND_INT;
+		out[n].is_boolean = d->kind == BK_KIND_BOOL;
 		if (d->kind == BK_KIND_ENUM)
 		{
 			int			c = fetch_choice(p, d->id);
@@ -482,6 +502,9 @@ BkParamsToStored(const BkParams *p, BkStoredParam *out, int maxout)
 			case BK_KIND_ENUM:
 				out[n].bits = (uint64_t) fetch_choice(p, d->id);
 				break;
+			case BK_KIND_BOOL:
+				out[n].bits = p->ball_projection ? 1 : 0;
+				break;
 			case BK_KIND_INT:
 				iv = (int64_t) fetch_number(p, d->id);
 				if (d->id == BK_P_SEED)
@@ -532,7 +555,17 @@ BkParamsFromStored(BkParams *p, const BkStoredParam *in, int n,
 					 d->name, in[i].kind);
 			return false;
 		}
-		if (d->kind == BK_KIND_ENUM)
+		if (d->kind == BK_KIND_BOOL)
+		{
+			if (in[i].bits > 1)
+			{
+				snprintf(err, errlen, "parameter \"%s\" has invalid value %llu",
+						 d->name, (unsigned long long) in[i].bits);
+				return false;
+			}
+			store_value(p, d->id, (double) in[i].bits, 0);
+		}
+		else if (d->kind == BK_KIND_ENUM)
 		{
 			if (in[i].bits < 1 || in[i].bits > (uint64_t) count_choices(d->choices))
 			{

@@ -122,6 +122,7 @@ BkMachineCopy(const BkEnv *env, BkMachine *dst, const BkMachine *src, int dim,
 	dst->n_sv = src->n_sv;
 	dst->scale = src->scale;
 	dst->degradation = src->degradation;
+	dst->wnorm2 = src->wnorm2;
 	dst->updates = src->updates;
 	dst->maintenance = src->maintenance;
 	memcpy(dst->sv, src->sv, sizeof(double) * n * dim);

@@ -183,6 +183,8 @@ bk_info(PG_FUNCTION_ARGS)
 		bk_push_key(&ps, pv[i].key);
 		if (pv[i].is_string)
 			bk_push_string(&ps, WJB_VALUE, pv[i].string ? pv[i].string : "");
+		else if (pv[i].is_boolean)
+			bk_push_bool(&ps, WJB_VALUE, pv[i].number != 0.0);
 		else if (pv[i].is_integer)
 			bk_push_integer_param(&ps, WJB_VALUE, pv[i].number);
 		else

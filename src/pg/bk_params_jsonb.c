@@ -94,8 +94,8 @@ BkPgParamsFromJsonb(BkParams *p, Jsonb *jb, Jsonb **classes,
 				in.string = pnstrdup(v.val.string.val, v.val.string.len);
 				break;
 			case jbvBool:
-				in.type = BK_IN_OTHER;
-				in.type_name = "boolean";
+				in.type = BK_IN_BOOLEAN;
+				in.boolean = v.val.boolean;
 				break;
 			case jbvNull:
 				in.type = BK_IN_OTHER;

@@ -159,8 +159,9 @@ FuzzSeeds(uint8_t **seeds, size_t *lens, size_t max)
 	for (size_t c = 0; c < sizeof(configs) / sizeof(configs[0]) && n < max; c++)
 	{
 		BkParams	p;
-		BkParamInput in = {BK_IN_STRING, 0, NULL, NULL};
-		BkParamInput num = {BK_IN_NUMBER, 0, NULL, NULL};
+		BkParamInput in = {BK_IN_STRING, 0, NULL, false, NULL};
+		BkParamInput num = {BK_IN_NUMBER, 0, NULL, false, NULL};
+		BkParamInput yes = {BK_IN_BOOLEAN, 0, NULL, true, NULL};
 		char		err[BK_ERRMSG_LEN];
 		BkModel    *m;
 		double		x[3];
@@ -175,6 +176,8 @@ FuzzSeeds(uint8_t **seeds, size_t *lens, size_t max)
 			num.number = 6;
 			if (strcmp(configs[c][1], "none") != 0)
 				BkParamsSet(&p, "budget", &num, err, sizeof(err));
+			else
+				BkParamsSet(&p, "ball_projection", &yes, err, sizeof(err));
 		}
 		else if (configs[c][1])
 		{

@@ -3,7 +3,7 @@
  *	  Fuzz target of the parameter parser.  The input is a list of
  *	  NUL-separated tokens, read as key, value, key, value, ...; a value
  *	  starting with 'n' is a number (the rest, by strtod), with 's' a string,
- *	  anything else another JSON type.  Setting and finishing must never
+ *	  with 'b' a boolean (true if "b1"), anything else another JSON type.  Setting and finishing must never
  *	  crash, every refusal must say why, and finished parameters must
  *	  survive the binary format's round trip unchanged.
  */
@@ -38,7 +38,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	BkParamsInit(&p);
 	for (int i = 0; i + 1 < ntok; i += 2)
 	{
-		BkParamInput in = {BK_IN_OTHER, 0, NULL, "object"};
+		BkParamInput in = {BK_IN_OTHER, 0, NULL, false, "object"};
 
 		if (tok[i + 1][0] == 'n')
 		{
@@ -49,6 +49,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		{
 			in.type = BK_IN_STRING;
 			in.string = tok[i + 1] + 1;
+		}
+		else if (tok[i + 1][0] == 'b')
+		{
+			in.type = BK_IN_BOOLEAN;
+			in.boolean = tok[i + 1][1] == '1';
 		}
 		err[0] = '\0';
 		if (!BkParamsSet(&p, tok[i], &in, err, sizeof(err)) && strlen(err) == 0)
@@ -91,9 +96,9 @@ FuzzSeeds(uint8_t **seeds, size_t *lens, size_t max)
 		"algorithm\0spa\0loss\0sramp\0C\0n0.1\0max_sv\0n50",
 		"kernel\0spoly\0degree\0n3\0coef0\0n1\0gamma\0n2",
 		"algorithm\0sperceptron\0seed\0n42\0kernel\0slinear",
-		"budget\0s100\0C\0t\0variant\0sx",
+		"algorithm\0spegasos\0ball_projection\0b1\0maintenance\0smerge",
 	};
-	static const size_t seed_len[] = {50, 45, 45, 47, 30};
+	static const size_t seed_len[] = {50, 45, 45, 47, 65};
 	size_t		n = 0;
 
 	for (size_t i = 0; i < sizeof(seed_len) / sizeof(seed_len[0]) && n < max; i++)

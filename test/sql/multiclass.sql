@@ -96,4 +96,11 @@ SELECT bk_train(ARRAY[1,2]::float8[], 1::int8, '{"algorithm": "bpa", "maintenanc
 SELECT bk_info(bk_train(ARRAY[1,2]::float8[], 1::int8, '{"algorithm": "pegasos"}'))->'params';
 SELECT bk_info(bk_train(ARRAY[1,2]::float8[], 1::int8, '{"algorithm": "pegasos", "kernel": "poly"}'))->'params';
 
+-- the projection onto the ball of radius 1/sqrt(lambda) (Algorithm 1, line 8)
+SELECT (SELECT avg((bk_predict(mb, features) = label)::int) FROM pts) > 0.8 AS ball_learns,
+       bk_info(mb)->'params'->'ball_projection' AS ball_projection
+FROM (SELECT bk_train(features, label, '{"algorithm": "pegasos", "budget": 40, "gamma": 20, "lambda": 0.001, "ball_projection": true}' ORDER BY id) AS mb FROM pts) s;
+SELECT bk_train(ARRAY[1,2]::float8[], 1::int8, '{"algorithm": "pegasos", "ball_projection": 1}');
+SELECT bk_train(ARRAY[1,2]::float8[], 1::int8, '{"algorithm": "bpa", "ball_projection": true}');
+
 DROP TABLE pts, cfg, m, tm;

@@ -192,9 +192,9 @@ test_params(void)
 {
 	BkParams	p;
 	char		err[BK_ERRMSG_LEN];
-	BkParamInput num = {BK_IN_NUMBER, 0, NULL, NULL};
-	BkParamInput str = {BK_IN_STRING, 0, NULL, NULL};
-	BkParamInput other = {BK_IN_OTHER, 0, NULL, "boolean"};
+	BkParamInput num = {BK_IN_NUMBER, 0, NULL, false, NULL};
+	BkParamInput str = {BK_IN_STRING, 0, NULL, false, NULL};
+	BkParamInput other = {BK_IN_BOOLEAN, 0, NULL, true, NULL};
 	BkParamValue vals[BK_MAX_PARAM_VALUES];
 	int			n;
 
@@ -1037,6 +1037,103 @@ test_multiclass(void)
 	free(yte);
 }
 
+/* ||w||^2 of machine 0 computed directly from its SVs */
+static double
+direct_wnorm2(const BkModel *m)
+{
+	const BkMachine *mach = &m->machines[0];
+	int			K = mach->n_coef;
+	double		t = 0.0;
+
+	for (int i = 0; i < mach->n_sv; i++)
+		for (int j = 0; j < mach->n_sv; j++)
+		{
+			const double *xi = mach->sv + (size_t) i * m->dim;
+			const double *xj = mach->sv + (size_t) j * m->dim;
+			double		k = BkKernelFromDot(&m->params, BkDot(xi, xj, m->dim),
+											mach->sqnorm[i], mach->sqnorm[j]);
+
+			for (int c = 0; c < K; c++)
+				t += mach->coef[(size_t) i * K + c] * mach->coef[(size_t) j * K + c] * k;
+		}
+	return t * mach->scale * mach->scale;
+}
+
+/* ball_projection: ||w|| <= 1/sqrt(lambda) after every row, tracked exactly */
+static void
+test_ball_projection(void)
+{
+	static const char *strategies[] = {"merge", "projection", "smallest", "random", "none"};
+	BkRng		rng;
+	double		xs[2 * 1500];
+	int64_t		ys[1500];
+
+	BkRngSeed(&rng, 31);
+	three_class(&rng, 1500, xs, ys);
+	for (int s = 0; s < 5; s++)
+	{
+		BkParams	p;
+		BkParamInput in = {BK_IN_STRING, 0, NULL, false, NULL};
+		BkParamInput num = {BK_IN_NUMBER, 0, NULL, false, NULL};
+		BkParamInput yes = {BK_IN_BOOLEAN, 0, NULL, true, NULL};
+		char		err[BK_ERRMSG_LEN];
+		BkModel    *m;
+		double		lambda = 0.05,
+					worst_ratio = 0.0,
+					worst_err = 0.0;
+		int			bound = 0;
+
+		BkParamsInit(&p);
+		in.string = "pegasos";
+		BkParamsSet(&p, "algorithm", &in, err, sizeof(err));
+		in.string = strategies[s];
+		BkParamsSet(&p, "maintenance", &in, err, sizeof(err));
+		if (s < 4)
+		{
+			num.number = 30;
+			BkParamsSet(&p, "budget", &num, err, sizeof(err));
+		}
+		num.number = lambda;
+		BkParamsSet(&p, "lambda", &num, err, sizeof(err));
+		num.number = 20;
+		BkParamsSet(&p, "gamma", &num, err, sizeof(err));
+		BkParamsSet(&p, "ball_projection", &yes, err, sizeof(err));
+		if (!BkParamsFinish(&p, 2, err, sizeof(err)))
+		{
+			CHECK(0, "ball params: %s", err);
+			continue;
+		}
+		m = BkModelCreate(&env, &p, 2);
+		for (int i = 0; i < 1500; i++)
+		{
+			double		before_scale = m->machines[0].scale;
+
+			BkModelLearn(m, xs + 2 * i, ys[i]);
+			if (i < 300 || i % 25 == 0)
+			{
+				double		d = direct_wnorm2(m);
+				double		e = fabs(d - m->machines[0].wnorm2) / (d > 1.0 ? d : 1.0);
+
+				if (d * lambda > worst_ratio)
+					worst_ratio = d * lambda;
+				if (e > worst_err)
+					worst_err = e;
+				/* the projection ran: ||w||^2 sits on the sphere */
+				if (fabs(d * lambda - 1.0) < 1e-9 && m->machines[0].scale != before_scale)
+					bound++;
+			}
+		}
+		printf("# ball %s: max lambda ||w||^2 = %.12f, projected on %d checked rows, worst relative error of the tracked norm %.2g\n",
+			   strategies[s], worst_ratio, bound, worst_err);
+		CHECK(bound > 0, "ball %s: the projection ran", strategies[s]);
+		CHECK(worst_ratio <= 1.0 + 1e-9, "ball %s: ||w|| <= 1/sqrt(lambda) (max %.9f)",
+			  strategies[s], worst_ratio);
+		CHECK(worst_err < 1e-9, "ball %s: tracked ||w||^2 matches a direct computation (%.2g)",
+			  strategies[s], worst_err);
+		BkModelFree(m);
+	}
+}
+
 static void
 test_text_labels(void)
 {
@@ -1094,6 +1191,7 @@ main(void)
 	test_ovr_conversion();
 	test_multiclass();
 	test_text_labels();
+	test_ball_projection();
 	printf("%d passed, %d failed\n", n_pass, n_fail);
 	return n_fail == 0 ? 0 : 1;
 }
