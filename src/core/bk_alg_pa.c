@@ -137,6 +137,30 @@ BkPaStep(BkModel *m, BkMachine *mach, const BkRow *row)
 	return true;
 }
 
+/*
+ * PA+Rand, the baseline budgeted PA of paper 000 Table 1: the PA-I / PA^R
+ * step of eq. 3 / 15, and with B SVs stored a uniformly random one (the
+ * model's seeded generator) is removed first.
+ */
+bool
+BkPaRandomStep(BkModel *m, BkMachine *mach, const BkRow *row)
+{
+	double		loss = update_loss(&m->params, row);
+
+	if (loss == 0.0)
+		return false;
+	if (mach->n_sv >= m->params.budget)
+	{
+		BkMachineRemove(mach, m->dim,
+						(int) BkRngBelow(&m->rng, (uint64_t) mach->n_sv));
+		mach->maintenance++;
+		m->maintenance++;
+	}
+	BkMachineAppend(mach, m->dim, row->x, row->sqx,
+					row->y * pa_tau(m->params.C, loss, row->ktt));
+	return true;
+}
+
 /* ------------------------------------------------------------------------
  * BPA-S (§3.1.1, eq. 12): S = {t}.
  * ------------------------------------------------------------------------

@@ -4,6 +4,14 @@
  *	  baseline of papers 000-003: on a mistake, y_t f_t(x_t) <= 0, add x_t
  *	  with coefficient y_t.  Unbudgeted, so capped by max_sv: reaching the
  *	  cap is an error rather than a silently different algorithm.
+ *
+ *	  And its budgeted baselines of paper 000 Table 1 (also in papers 001
+ *	  and 002):
+ *	  stoptron  (Orabona, Keshet and Caputo 2008): the perceptron until B
+ *	            SVs are stored, then no update at all;
+ *	  rbp       random budget perceptron (Cesa-Bianchi and Gentile 2007):
+ *	            on a mistake with B SVs stored, remove one chosen uniformly
+ *	            at random (the model's seeded generator), then add x_t.
  */
 #include "bk_internal.h"
 
@@ -16,6 +24,38 @@ BkPerceptronStep(BkModel *m, BkMachine *mach, const BkRow *row)
 	if (row->ktt <= 0.0)
 		return false;
 	BkModelReserveUnbudgeted(m, mach);
+	BkMachineAppend(mach, m->dim, row->x, row->sqx, row->y);
+	return true;
+}
+
+/* A perceptron mistake: y f(x) <= 0, and Phi(x) != 0. */
+static bool
+mistake(const BkRow *row)
+{
+	return row->y * row->f <= 0.0 && row->ktt > 0.0;
+}
+
+bool
+BkStoptronStep(BkModel *m, BkMachine *mach, const BkRow *row)
+{
+	if (!mistake(row) || mach->n_sv >= m->params.budget)
+		return false;
+	BkMachineAppend(mach, m->dim, row->x, row->sqx, row->y);
+	return true;
+}
+
+bool
+BkRbpStep(BkModel *m, BkMachine *mach, const BkRow *row)
+{
+	if (!mistake(row))
+		return false;
+	if (mach->n_sv >= m->params.budget)
+	{
+		BkMachineRemove(mach, m->dim,
+						(int) BkRngBelow(&m->rng, (uint64_t) mach->n_sv));
+		mach->maintenance++;
+		m->maintenance++;
+	}
 	BkMachineAppend(mach, m->dim, row->x, row->sqx, row->y);
 	return true;
 }

@@ -59,7 +59,10 @@ typedef enum BkAlgorithm
 	BK_ALG_PERCEPTRON = 1,		/* kernel perceptron, unbudgeted */
 	BK_ALG_PA = 2,				/* PA-I / PA^R (paper 000 eq. 3, 15), unbudgeted */
 	BK_ALG_BPA = 3,				/* budgeted PA (paper 000 §3-4) */
-	BK_ALG_PEGASOS = 4			/* multi-class Pegasos (paper 004) */
+	BK_ALG_PEGASOS = 4,			/* multi-class Pegasos (paper 004) */
+	BK_ALG_STOPTRON = 5,		/* perceptron that stops at the budget */
+	BK_ALG_RBP = 6,				/* random budget perceptron */
+	BK_ALG_PA_RANDOM = 7		/* PA-I with random removal (PA+Rand) */
 } BkAlgorithm;
 
 typedef enum BkKernelType

@@ -163,6 +163,9 @@ typedef struct BkRow
 extern bool BkPerceptronStep(BkModel *m, BkMachine *mach, const BkRow *row);
 extern bool BkPaStep(BkModel *m, BkMachine *mach, const BkRow *row);
 extern bool BkBpaStep(BkModel *m, BkMachine *mach, const BkRow *row);
+extern bool BkStoptronStep(BkModel *m, BkMachine *mach, const BkRow *row);
+extern bool BkRbpStep(BkModel *m, BkMachine *mach, const BkRow *row);
+extern bool BkPaRandomStep(BkModel *m, BkMachine *mach, const BkRow *row);
 
 extern bool BkPegasosStep(BkModel *m, BkMachine *mach, BkRow *row, int cls);
 extern void BkPegasosScores(const BkModel *m, const BkMachine *mach,

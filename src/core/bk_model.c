@@ -409,6 +409,15 @@ BkModelLearnClass(BkModel *m, const double *x, int cls, bool is_new)
 				case BK_ALG_BPA:
 					ch = BkBpaStep(m, mach, row);
 					break;
+				case BK_ALG_STOPTRON:
+					ch = BkStoptronStep(m, mach, row);
+					break;
+				case BK_ALG_RBP:
+					ch = BkRbpStep(m, mach, row);
+					break;
+				case BK_ALG_PA_RANDOM:
+					ch = BkPaRandomStep(m, mach, row);
+					break;
 				default:
 					BkRaise(&m->env, BK_ERR_INTERNAL, NULL, "unknown algorithm %d",
 							m->params.algorithm);

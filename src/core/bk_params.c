@@ -12,7 +12,14 @@
 #include <string.h>
 
 #define ALG(a)		(1u << (a))
-#define ALL_ALGS	(ALG(BK_ALG_PERCEPTRON) | ALG(BK_ALG_PA) | ALG(BK_ALG_BPA) | ALG(BK_ALG_PEGASOS))
+#define ALL_ALGS	(ALG(BK_ALG_PERCEPTRON) | ALG(BK_ALG_PA) | ALG(BK_ALG_BPA) | \
+					 ALG(BK_ALG_PEGASOS) | ALG(BK_ALG_STOPTRON) | ALG(BK_ALG_RBP) | \
+					 ALG(BK_ALG_PA_RANDOM))
+/* learners with a fixed budget B of SVs */
+#define BUDGET_ALGS (ALG(BK_ALG_BPA) | ALG(BK_ALG_PEGASOS) | ALG(BK_ALG_STOPTRON) | \
+					 ALG(BK_ALG_RBP) | ALG(BK_ALG_PA_RANDOM))
+/* Passive-Aggressive learners: C and the loss */
+#define PA_ALGS		(ALG(BK_ALG_PA) | ALG(BK_ALG_BPA) | ALG(BK_ALG_PA_RANDOM))
 #define KER(k)		(1u << (k))
 #define ALL_KERNELS (KER(BK_KERNEL_RBF) | KER(BK_KERNEL_LINEAR) | KER(BK_KERNEL_POLY))
 
@@ -23,7 +30,8 @@
  */
 #define BK_MAX_EXACT_INT 9007199254740991.0
 
-static const char *const algorithm_names[] = {"perceptron", "pa", "bpa", "pegasos", NULL};
+static const char *const algorithm_names[] = {"perceptron", "pa", "bpa", "pegasos",
+"stoptron", "rbp", "pa_random", NULL};
 static const char *const kernel_names[] = {"rbf", "linear", "poly", NULL};
 static const char *const loss_names[] = {"hinge", "ramp", NULL};
 static const char *const variant_names[] = {"s", "nn", "p", NULL};
@@ -46,15 +54,15 @@ typedef struct ParamDesc
 static const ParamDesc param_table[] = {
 	{"algorithm", BK_P_ALGORITHM, BK_KIND_ENUM, 0, 0, false, algorithm_names, ALL_ALGS, ALL_KERNELS},
 	/* pegasos: budget with a maintenance strategy, max_sv with "none" */
-	{"budget", BK_P_BUDGET, BK_KIND_INT, 1, BK_MAX_BUDGET, false, NULL, ALG(BK_ALG_BPA) | ALG(BK_ALG_PEGASOS), ALL_KERNELS},
+	{"budget", BK_P_BUDGET, BK_KIND_INT, 1, BK_MAX_BUDGET, false, NULL, BUDGET_ALGS, ALL_KERNELS},
 	{"max_sv", BK_P_MAX_SV, BK_KIND_INT, 1, BK_MAX_BUDGET, false, NULL, ALG(BK_ALG_PERCEPTRON) | ALG(BK_ALG_PA) | ALG(BK_ALG_PEGASOS), ALL_KERNELS},
 	{"kernel", BK_P_KERNEL, BK_KIND_ENUM, 0, 0, false, kernel_names, ALL_ALGS, ALL_KERNELS},
 	{"gamma", BK_P_GAMMA, BK_KIND_REAL, 0, HUGE_VAL, true, NULL, ALL_ALGS, KER(BK_KERNEL_RBF) | KER(BK_KERNEL_POLY)},
 	{"degree", BK_P_DEGREE, BK_KIND_INT, 1, 100, false, NULL, ALL_ALGS, KER(BK_KERNEL_POLY)},
 	/* coef0 >= 0 keeps the polynomial kernel positive semi-definite */
 	{"coef0", BK_P_COEF0, BK_KIND_REAL, 0, HUGE_VAL, false, NULL, ALL_ALGS, KER(BK_KERNEL_POLY)},
-	{"C", BK_P_C, BK_KIND_REAL, 0, HUGE_VAL, true, NULL, ALG(BK_ALG_PA) | ALG(BK_ALG_BPA), ALL_KERNELS},
-	{"loss", BK_P_LOSS, BK_KIND_ENUM, 0, 0, false, loss_names, ALG(BK_ALG_PA) | ALG(BK_ALG_BPA), ALL_KERNELS},
+	{"C", BK_P_C, BK_KIND_REAL, 0, HUGE_VAL, true, NULL, PA_ALGS, ALL_KERNELS},
+	{"loss", BK_P_LOSS, BK_KIND_ENUM, 0, 0, false, loss_names, PA_ALGS, ALL_KERNELS},
 	{"variant", BK_P_VARIANT, BK_KIND_ENUM, 0, 0, false, variant_names, ALG(BK_ALG_BPA), ALL_KERNELS},
 	{"seed", BK_P_SEED, BK_KIND_INT, 0, BK_MAX_EXACT_INT, false, NULL, ALL_ALGS, ALL_KERNELS},
 	{"lambda", BK_P_LAMBDA, BK_KIND_REAL, 0, HUGE_VAL, true, NULL, ALG(BK_ALG_PEGASOS), ALL_KERNELS},
@@ -474,8 +482,9 @@ BkAlgorithmName(const BkParams *p)
 bool
 BkParamsBudgeted(const BkParams *p)
 {
-	return p->algorithm == BK_ALG_BPA ||
-		(p->algorithm == BK_ALG_PEGASOS && p->maintenance != BK_MAINT_NONE);
+	if (p->algorithm == BK_ALG_PEGASOS)
+		return p->maintenance != BK_MAINT_NONE;
+	return (BUDGET_ALGS & ALG(p->algorithm)) != 0;
 }
 
 /*

@@ -17,7 +17,10 @@ INSERT INTO cfg VALUES
   ('pa-ramp',    '{"algorithm": "pa", "loss": "ramp", "gamma": 20}'),
   ('perceptron', '{"algorithm": "perceptron", "gamma": 20}'),
   ('bpa-linear', '{"algorithm": "bpa", "variant": "p", "budget": 30, "kernel": "linear"}'),
-  ('bpa-poly',   '{"algorithm": "bpa", "variant": "nn", "budget": 30, "kernel": "poly", "degree": 4, "gamma": 2, "coef0": 1}');
+  ('bpa-poly',   '{"algorithm": "bpa", "variant": "nn", "budget": 30, "kernel": "poly", "degree": 4, "gamma": 2, "coef0": 1}'),
+  ('stoptron',   '{"algorithm": "stoptron", "budget": 30, "gamma": 20}'),
+  ('rbp',        '{"algorithm": "rbp", "budget": 30, "gamma": 20, "seed": 5}'),
+  ('pa_random',  '{"algorithm": "pa_random", "budget": 30, "gamma": 20, "C": 1, "seed": 5}');
 
 -- one model per configuration, twice: training is deterministic
 CREATE TABLE m AS
@@ -31,7 +34,16 @@ SELECT name, model::bytea = again::bytea AS deterministic,
        (bk_info(model)->>'rows_updated')::int <= 2000 AS updated_ok,
        (SELECT avg((bk_predict(model, features) = label)::int) FROM pts) > 0.7 AS fits_checkerboard
 FROM m ORDER BY name;
--- (a linear or degree-4 polynomial kernel cannot fit a 4 x 4 checkerboard: f is right)
+-- (a linear or degree-4 polynomial kernel cannot fit a 4 x 4 checkerboard, nor
+-- can the perceptron baselines with 30 SVs here: f is right for those rows)
+
+-- random removal depends on the seed, and only on it
+SELECT (SELECT bk_train(features, label, '{"algorithm": "rbp", "budget": 30, "gamma": 20, "seed": 6}' ORDER BY id) FROM pts)::bytea
+       <> model::bytea AS seed_matters
+FROM m WHERE name = 'rbp';
+-- the Stoptron fills its budget and stops: its support vectors are the first 30 mistakes
+SELECT (bk_info(model)->>'n_sv')::int AS n_sv, (bk_info(model)->>'rows_updated')::int AS rows_updated
+FROM m WHERE name = 'stoptron';
 
 -- the BPA-linear model keeps at most dim = 2 SVs: later points lie in their span
 SELECT bk_info(model)->'n_sv' AS n_sv_linear FROM m WHERE name = 'bpa-linear';

@@ -646,8 +646,11 @@ test_learners_and_format(void)
 		{{"algorithm", "bpa"}, {"variant", "s"}, {"loss", "hinge"}, {"budget", "100"}, {"gamma", "30"}, {"C", "1"}},
 		{{"algorithm", "pa"}, {"loss", "ramp"}, {"gamma", "30"}, {"C", "1"}, {"max_sv", "5000"}, {"seed", "1"}},
 		{{"algorithm", "perceptron"}, {"gamma", "30"}, {"max_sv", "5000"}, {"seed", "1"}, {"kernel", "rbf"}, {"seed", "2"}},
+		{{"algorithm", "stoptron"}, {"gamma", "30"}, {"budget", "100"}, {"seed", "1"}, {"kernel", "rbf"}, {"seed", "2"}},
+		{{"algorithm", "rbp"}, {"gamma", "30"}, {"budget", "100"}, {"seed", "1"}, {"kernel", "rbf"}, {"seed", "2"}},
+		{{"algorithm", "pa_random"}, {"gamma", "30"}, {"budget", "100"}, {"C", "1"}, {"kernel", "rbf"}, {"seed", "2"}},
 	};
-	static const double floor_acc[] = {0.90, 0.88, 0.90, 0.90, 0.82, 0.90, 0.85};
+	static const double floor_acc[] = {0.90, 0.88, 0.90, 0.90, 0.82, 0.90, 0.85, 0.82, 0.72, 0.70};
 	int			ntrain = 6000,
 				ntest = 3000;
 	double	   *xtr = malloc(sizeof(double) * 2 * ntrain);
@@ -660,7 +663,7 @@ test_learners_and_format(void)
 	checkerboard(&rng, ntrain, xtr, ytr, 0.0);
 	checkerboard(&rng, ntest, xte, yte, 0.0);
 
-	for (int c = 0; c < 7; c++)
+	for (int c = 0; c < 10; c++)
 	{
 		BkModel    *whole = train(configs[c], 6, xtr, ytr, 0, ntrain, NULL);
 		BkModel    *half = train(configs[c], 6, xtr, ytr, 0, ntrain / 2, NULL);
@@ -675,6 +678,7 @@ test_learners_and_format(void)
 		double		acc = accuracy(whole, xte, yte, ntest);
 		const char *name = BkAlgorithmName(&whole->params);
 
+		printf("# %s: accuracy %.4f, n_sv %d\n", name, acc, whole->machines[0].n_sv);
 		CHECK(acc >= floor_acc[c], "%s config %d: accuracy %.4f >= %.2f (n_sv %d)",
 			  name, c, acc, floor_acc[c], whole->machines[0].n_sv);
 		if (BkParamsBudgeted(&whole->params))
@@ -724,6 +728,33 @@ test_learners_and_format(void)
 	free(xte);
 	free(ytr);
 	free(yte);
+}
+
+/* The Stoptron's expansion stops changing once it holds B SVs. */
+static void
+test_stoptron_stops(void)
+{
+	const char *pp[][2] = {{"algorithm", "stoptron"}, {"budget", "25"}, {"gamma", "30"}};
+	BkRng		rng;
+	double		xs[2 * 2000];
+	int64_t		ys[2000];
+	BkModel    *m;
+	double		sv[25 * 2],
+				coef[25];
+	int			same;
+
+	BkRngSeed(&rng, 12);
+	checkerboard(&rng, 2000, xs, ys, 0.0);
+	m = train(pp, 3, xs, ys, 0, 1000, NULL);
+	CHECK(m->machines[0].n_sv == 25, "stoptron fills its budget");
+	memcpy(sv, m->machines[0].sv, sizeof(sv));
+	memcpy(coef, m->machines[0].coef, sizeof(coef));
+	train(NULL, 0, xs, ys, 1000, 2000, m);
+	same = memcmp(sv, m->machines[0].sv, sizeof(sv)) == 0 &&
+		memcmp(coef, m->machines[0].coef, sizeof(coef)) == 0;
+	CHECK(same && m->rows_seen == 2000 && m->mistakes > 0,
+		  "stoptron: the model does not change once full (while still making mistakes)");
+	BkModelFree(m);
 }
 
 static void
@@ -1187,6 +1218,7 @@ main(void)
 	test_bpa_oracle("p", "ramp");
 	test_learners_and_format();
 	test_validator();
+	test_stoptron_stops();
 	test_errors();
 	test_ovr_conversion();
 	test_multiclass();
