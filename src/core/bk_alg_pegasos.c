@@ -24,7 +24,8 @@
  *	                        K^-1 of all B + 1 SVs kept, that is ||alpha_p||^2 / G_pp,
  *	                        so O(B^2) rather than O(B^3)
  *	      merge             merge the smallest SV with its best partner (§4.3,
- *	                        bk_merge.c), O(B)
+ *	                        bk_merge.c): one kernel row, O(B d), then an O(B)
+ *	                        search
  *	      none              no budget: capped by max_sv
  *	  Line 8, w <- min(1, 1 / (sqrt(lambda) ||w||)) w, the projection onto
  *	  the ball of radius 1/sqrt(lambda) that holds the optimum (Lemma 1),

@@ -12,7 +12,8 @@
  *	    magic "BKMD" | u16 version | u16 flags | u32 total length
  *	      flags bit 0: text labels; bit 1: classes declared up front
  *	    u32 dim | u32 n_params | n_params x {u16 id, u16 kind, u32 0, u64 value}
- *	    u32 n_classes | n_classes x (i64 label, or u32 length + UTF-8 bytes)
+ *	    u32 n_classes | n_classes x (i64 label, or u32 length + the label's
+ *	      bytes, in the encoding of the database that trained the model)
  *	    u64 rows_seen, rows_skipped, rows_updated, mistakes, maintenance
  *	    u64 rng[4]
  *	    u32 n_machines, then per machine:
@@ -549,7 +550,8 @@ parse_counters(Reader *r, BkModel *hdr, uint32_t *n_machines)
 		return fail(r, "random generator state is all zero");
 	/* every machine may run budget maintenance once a row (one-vs-rest) */
 	if (hdr->rows_updated > hdr->rows_seen || hdr->mistakes > hdr->rows_seen ||
-		(*n_machines > 0 && hdr->maintenance / *n_machines > hdr->rows_seen))
+		(hdr->rows_seen <= UINT64_MAX / (*n_machines > 0 ? *n_machines : 1) &&
+		 hdr->maintenance > hdr->rows_seen * (*n_machines > 0 ? *n_machines : 1)))
 		return fail(r, "inconsistent row counters");
 	/* learned classes come with rows; declared ones may come before any */
 	if (hdr->classes_declared ? nc == 0 :

@@ -325,6 +325,11 @@ score_all(BkModel *m, const double *x, BkRow *rows)
 {
 	double		sqx = BkDot(x, x, m->dim);
 
+	/* a model of no class (no row learned yet) has nothing to score */
+	if (m->n_classes == 0)
+		BkRaise(&m->env, BK_ERR_DATA, "The model was trained on no labelled row.",
+				"model has no class to score");
+
 	ensure_scratch(m);
 	for (int k = 0; k < m->n_machines; k++)
 		fill_row(m, k, x, sqx, &rows[k]);
@@ -385,7 +390,11 @@ BkModelLearnClass(BkModel *m, const double *x, int cls, bool is_new)
 	m->rows_seen++;
 
 	if (m->params.algorithm == BK_ALG_PEGASOS)
+	{
 		changed = BkPegasosStep(m, &m->machines[0], &rows[0], cls);
+		if (changed)
+			m->machines[0].updates++;
+	}
 	else
 		for (int k = 0; k < m->n_machines; k++)
 		{

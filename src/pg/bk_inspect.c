@@ -212,7 +212,7 @@ bk_info(PG_FUNCTION_ARGS)
 	for (i = 0; i < m->n_classes; i++)
 	{
 		if (m->text_labels)
-			bk_push_string(&ps, WJB_ELEM, m->class_names[i]);
+			bk_push_string(&ps, WJB_ELEM, BkPgClassName(m, i));
 		else
 			bk_push_int64(&ps, WJB_ELEM, m->classes[i]);
 	}

@@ -53,6 +53,9 @@ extern void BkPgValidateInput(const uint8_t *buf, size_t len);
  */
 extern BkModel *BkPgDecodeDatum(Datum d, MemoryContext ctx, bool for_training);
 
+/* text label c, checked against the database encoding (22021 if invalid) */
+extern const char *BkPgClassName(const BkModel *m, int c);
+
 /* ------------------------------------------------------------------------
  * bk_features.c: feature arrays
  * ------------------------------------------------------------------------

@@ -266,7 +266,7 @@ bk_predict_label(PG_FUNCTION_ARGS)
 				 errmsg("model has no class to predict"),
 				 errdetail("The model was trained on no labelled row.")));
 	if (m->text_labels)
-		PG_RETURN_TEXT_P(cstring_to_text(m->class_names[c]));
+		PG_RETURN_TEXT_P(cstring_to_text(BkPgClassName(m, c)));
 	PG_RETURN_TEXT_P(cstring_to_text(psprintf(INT64_FORMAT, (int64) m->classes[c])));
 }
 

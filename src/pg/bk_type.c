@@ -12,6 +12,8 @@
  */
 #include "postgres.h"
 
+#include "mb/pg_wchar.h"
+
 #include <string.h>
 
 #include "fmgr.h"
@@ -237,4 +239,19 @@ bk_is_valid(PG_FUNCTION_ARGS)
 	PG_RETURN_BOOL(BkFormatValidate((const uint8_t *) VARDATA_ANY(b),
 									VARSIZE_ANY_EXHDR(b),
 									err, sizeof(err), &code));
+}
+
+/*
+ * Text label c of a model, checked against the database encoding: a model
+ * is untrusted bytes (or comes from a database of another encoding), and an
+ * invalid byte sequence must not reach a text or jsonb value.  Raises the
+ * usual 22021 otherwise.
+ */
+const char *
+BkPgClassName(const BkModel *m, int c)
+{
+	const char *s = m->class_names[c];
+
+	(void) pg_verifymbstr(s, (int) strlen(s), false);
+	return s;
 }

@@ -67,7 +67,19 @@ check_valid_model(const uint8_t *buf, size_t len)
 	for (int i = 0; i < s->dim; i++)
 		x[i] = (double) (i % 3) - 1.0;
 	(void) BkModelPredict(s, x, &label);
-	if (m != NULL)
+	if (s->n_classes == 0)
+	{
+		/* nothing to score: an error, never a read of the absent scores */
+		jmp_buf		jb;
+
+		fuzz_jump = &jb;
+		if (setjmp(jb) == 0)
+			(void) BkModelDecision(s, x);
+		else if (last_fuzz_code != BK_ERR_DATA)
+			abort();
+		fuzz_jump = NULL;
+	}
+	else if (m != NULL)
 	{
 		double	   *a = calloc((size_t) s->n_classes + 1, sizeof(double));
 		double	   *b = calloc((size_t) s->n_classes + 1, sizeof(double));

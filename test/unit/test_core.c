@@ -901,6 +901,38 @@ test_errors(void)
 	else
 		CHECK(last_code == BK_ERR_DATA && strstr(last_msg, "text labels"),
 			  "mixed label types refused: %s", last_msg);
+	/* a valid model of no class (no row learned): scoring is an error, not a crash */
+	{
+		BkParams	p;
+		const char *p4[][2] = {{"budget", "10"}};
+		BkModel    *z,
+				   *d;
+		uint8_t    *buf;
+		size_t		len;
+		char		err[BK_ERRMSG_LEN];
+		BkErrCode	code;
+		double		sc[2];
+		int			raised = 0;
+
+		make_params(&p, p4, 1, 2);
+		z = BkModelCreate(&env, &p, 2);
+		buf = encode(z, &len);
+		CHECK(BkFormatValidate(buf, len, err, sizeof(err), &code), "a model of no class is valid");
+		d = BkModelDecode(&env, buf, len, false);
+		CHECK(BkModelPredictClass(d, xs) == -1, "no class: nothing predicted");
+		if (setjmp(jb) == 0)
+			(void) BkModelDecision(d, xs);
+		else
+			raised += last_code == BK_ERR_DATA;
+		if (setjmp(jb) == 0)
+			BkModelScores(d, xs, sc);
+		else
+			raised += last_code == BK_ERR_DATA;
+		CHECK(raised == 2, "no class: bk_decision and bk_scores raise a data error");
+		free(buf);
+		BkModelFree(z);
+		BkModelFree(d);
+	}
 	error_jump = NULL;
 
 	{
