@@ -62,8 +62,16 @@ typedef enum BkAlgorithm
 	BK_ALG_PEGASOS = 4,			/* multi-class Pegasos (paper 004) */
 	BK_ALG_STOPTRON = 5,		/* perceptron that stops at the budget */
 	BK_ALG_RBP = 6,				/* random budget perceptron */
-	BK_ALG_PA_RANDOM = 7		/* PA-I with random removal (PA+Rand) */
+	BK_ALG_PA_RANDOM = 7,		/* PA-I with random removal (PA+Rand) */
+	BK_ALG_BUDGET_PERCEPTRON = 8	/* paper 003 Fig. 1 (Crammer et al. 2004) */
 } BkAlgorithm;
+
+typedef enum BkUpdate
+{
+	BK_UPDATE_PERCEPTRON = 1,	/* alpha = 1 (paper 003 Fig. 2) */
+	BK_UPDATE_MIRA = 2,			/* alpha = min(1, max(0, -y f / k_tt)) */
+	BK_UPDATE_NOBIAS_SVM = 3	/* alpha = min(C, max(0, (1 - y f) / k_tt)) */
+} BkUpdate;
 
 typedef enum BkKernelType
 {
@@ -117,7 +125,9 @@ typedef enum BkParamId
 	BK_P_LAMBDA = 12,
 	BK_P_MAINTENANCE = 13,
 	BK_P_BALL_PROJECTION = 14,
-	BK_P_MAX_ID = 14
+	BK_P_MARGIN = 15,
+	BK_P_UPDATE = 16,
+	BK_P_MAX_ID = 16
 } BkParamId;
 
 typedef struct BkParams
@@ -135,6 +145,8 @@ typedef struct BkParams
 	double		C;				/* PA aggressiveness */
 	double		lambda;			/* Pegasos regularisation */
 	bool		ball_projection;	/* Pegasos: project w onto ||w|| <= 1/sqrt(lambda) */
+	double		margin;			/* budget perceptron: update when y f <= margin */
+	int			update;			/* BkUpdate */
 	uint64_t	seed;			/* PRNG seed */
 	uint32_t	given;			/* bit (1 << id): set explicitly by the user */
 } BkParams;
@@ -237,6 +249,8 @@ typedef struct BkMachine
 	BkNearest	nearest;
 	bool		has_ginv;
 	BkGramInverse ginv;
+	/* f(x_j) of every SV (budget perceptron's removal rule), or NULL */
+	double	   *sv_scores;
 	/*
 	 * Every coefficient is multiplied by scale (Pegasos shrinks all of them
 	 * by (1 - 1/t) each row: one multiplication instead of a pass over the

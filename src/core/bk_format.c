@@ -22,6 +22,7 @@
  *	      f64 sv[n_sv][dim] | f64 coef[n_sv][n_coef] (actual = scale x coef)
  *	      aux bit 0: i32 nearest_idx[n_sv], f64 nearest_dist2[n_sv]
  *	      aux bit 1: f64 ginv[n_sv][n_sv]
+ *	      aux bit 2: f64 sv_scores[n_sv] (f(x_j) of every SV)
  *	    u32 crc32c of every byte before it
  */
 #include "bk_internal.h"
@@ -35,7 +36,8 @@ static const uint8_t bk_magic[4] = {'B', 'K', 'M', 'D'};
 
 #define AUX_NEAREST 1u
 #define AUX_GINV	2u
-#define AUX_KNOWN	(AUX_NEAREST | AUX_GINV)
+#define AUX_SCORES	4u
+#define AUX_KNOWN	(AUX_NEAREST | AUX_GINV | AUX_SCORES)
 #define FLAG_TEXT_LABELS	1u
 #define FLAG_DECLARED		2u
 #define FLAGS_KNOWN			(FLAG_TEXT_LABELS | FLAG_DECLARED)
@@ -170,6 +172,11 @@ machine_size(size_t dim, size_t n_sv, size_t n_coef, uint32_t aux,
 		ok &= BkMulSize(n_sv, n_sv, &part) && BkMulSize(part, 8, &part);
 		ok &= BkAddSize(size, part, &size);
 	}
+	if (aux & AUX_SCORES)
+	{
+		ok &= BkMulSize(n_sv, 8, &part);
+		ok &= BkAddSize(size, part, &size);
+	}
 	*out = size;
 	return ok;
 }
@@ -178,7 +185,8 @@ static uint32_t
 machine_aux(const BkMachine *mach)
 {
 	return (mach->has_nearest ? AUX_NEAREST : 0) |
-		(mach->has_ginv ? AUX_GINV : 0);
+		(mach->has_ginv ? AUX_GINV : 0) |
+		(mach->sv_scores ? AUX_SCORES : 0);
 }
 
 bool
@@ -289,6 +297,8 @@ BkModelEncode(const BkModel *m, uint8_t *buf, size_t size)
 		if (aux & AUX_GINV)
 			for (size_t i = 0; i < n; i++)
 				w_f64s(&w, mach->ginv.m + i * mach->ginv.cap, n);
+		if (aux & AUX_SCORES)
+			w_f64s(&w, mach->sv_scores, n);
 	}
 	w_u32(&w, BkCrc32c(0, buf, w.pos));
 }
@@ -635,7 +645,8 @@ parse_machine(Reader *r, const BkModel *hdr, uint32_t k, BkMachine *mach)
 		return fail(r, "%u coefficients per support vector, expected %d", n_coef,
 					BkModelCoefs(p, hdr->n_classes));
 	want_aux = (BkModelNeedsNearest(p) ? AUX_NEAREST : 0) |
-		(BkModelNeedsGram(p) ? AUX_GINV : 0);
+		(BkModelNeedsGram(p) ? AUX_GINV : 0) |
+		(BkModelNeedsScores(p) ? AUX_SCORES : 0);
 	if (aux != want_aux)
 		return fail(r, "machine %u has bookkeeping flags 0x%x, expected 0x%x",
 					k, aux, want_aux);
@@ -713,6 +724,12 @@ parse_machine(Reader *r, const BkModel *hdr, uint32_t k, BkMachine *mach)
 				return false;
 		if (mach && mach->has_ginv)
 			mach->ginv.n = (int) n_sv;
+	}
+	if (aux & AUX_SCORES)
+	{
+		if (!r_f64s(r, mach && mach->sv_scores ? mach->sv_scores : NULL, n_sv,
+					"support vector scores"))
+			return false;
 	}
 	return true;
 }

@@ -166,6 +166,7 @@ extern bool BkBpaStep(BkModel *m, BkMachine *mach, const BkRow *row);
 extern bool BkStoptronStep(BkModel *m, BkMachine *mach, const BkRow *row);
 extern bool BkRbpStep(BkModel *m, BkMachine *mach, const BkRow *row);
 extern bool BkPaRandomStep(BkModel *m, BkMachine *mach, const BkRow *row);
+extern bool BkBudgetPerceptronStep(BkModel *m, BkMachine *mach, const BkRow *row);
 
 extern bool BkPegasosStep(BkModel *m, BkMachine *mach, BkRow *row, int cls);
 extern void BkPegasosScores(const BkModel *m, const BkMachine *mach,
@@ -176,6 +177,7 @@ extern int	BkModelMachines(const BkParams *p, int n_classes);
 extern int	BkModelCoefs(const BkParams *p, int n_classes);
 extern bool BkModelNeedsNearest(const BkParams *p);
 extern bool BkModelNeedsGram(const BkParams *p);
+extern bool BkModelNeedsScores(const BkParams *p);
 extern int	BkModelCapacity(const BkParams *p);	/* SV slots for training */
 extern void BkModelAllocMachines(BkModel *m, int capacity);
 extern void BkModelOnNewClass(BkModel *m);

@@ -48,6 +48,13 @@ BkModelNeedsGram(const BkParams *p)
 		  p->maintenance == BK_MAINT_PROJECTION_BEST));
 }
 
+/* f(x_j) of every SV, for the budget perceptron's removal rule */
+bool
+BkModelNeedsScores(const BkParams *p)
+{
+	return p->algorithm == BK_ALG_BUDGET_PERCEPTRON;
+}
+
 /*
  * SV slots a machine may need: the budget (Pegasos adds the new SV before
  * its budget maintenance, paper 004 Algorithm 1, so B + 1), or the cap.
@@ -190,6 +197,8 @@ init_machine(BkModel *m, BkMachine *mach, int n_coef, int capacity)
 		mach->has_ginv = true;
 		BkGramInit(&m->env, &mach->ginv, capacity + 1);
 	}
+	if (BkModelNeedsScores(&m->params))
+		mach->sv_scores = BkAllocArray(&m->env, (size_t) capacity, sizeof(double));
 }
 
 /*
@@ -426,6 +435,9 @@ BkModelLearnClass(BkModel *m, const double *x, int cls, bool is_new)
 					break;
 				case BK_ALG_PA_RANDOM:
 					ch = BkPaRandomStep(m, mach, row);
+					break;
+				case BK_ALG_BUDGET_PERCEPTRON:
+					ch = BkBudgetPerceptronStep(m, mach, row);
 					break;
 				default:
 					BkRaise(&m->env, BK_ERR_INTERNAL, NULL, "unknown algorithm %d",

@@ -14,10 +14,10 @@
 #define ALG(a)		(1u << (a))
 #define ALL_ALGS	(ALG(BK_ALG_PERCEPTRON) | ALG(BK_ALG_PA) | ALG(BK_ALG_BPA) | \
 					 ALG(BK_ALG_PEGASOS) | ALG(BK_ALG_STOPTRON) | ALG(BK_ALG_RBP) | \
-					 ALG(BK_ALG_PA_RANDOM))
+					 ALG(BK_ALG_PA_RANDOM) | ALG(BK_ALG_BUDGET_PERCEPTRON))
 /* learners with a fixed budget B of SVs */
 #define BUDGET_ALGS (ALG(BK_ALG_BPA) | ALG(BK_ALG_PEGASOS) | ALG(BK_ALG_STOPTRON) | \
-					 ALG(BK_ALG_RBP) | ALG(BK_ALG_PA_RANDOM))
+					 ALG(BK_ALG_RBP) | ALG(BK_ALG_PA_RANDOM) | ALG(BK_ALG_BUDGET_PERCEPTRON))
 /* Passive-Aggressive learners: C and the loss */
 #define PA_ALGS		(ALG(BK_ALG_PA) | ALG(BK_ALG_BPA) | ALG(BK_ALG_PA_RANDOM))
 #define KER(k)		(1u << (k))
@@ -31,7 +31,8 @@
 #define BK_MAX_EXACT_INT 9007199254740991.0
 
 static const char *const algorithm_names[] = {"perceptron", "pa", "bpa", "pegasos",
-"stoptron", "rbp", "pa_random", NULL};
+"stoptron", "rbp", "pa_random", "budget_perceptron", NULL};
+static const char *const update_names[] = {"perceptron", "mira", "nobias_svm", NULL};
 static const char *const kernel_names[] = {"rbf", "linear", "poly", NULL};
 static const char *const loss_names[] = {"hinge", "ramp", NULL};
 static const char *const variant_names[] = {"s", "nn", "p", NULL};
@@ -61,13 +62,16 @@ static const ParamDesc param_table[] = {
 	{"degree", BK_P_DEGREE, BK_KIND_INT, 1, 100, false, NULL, ALL_ALGS, KER(BK_KERNEL_POLY)},
 	/* coef0 >= 0 keeps the polynomial kernel positive semi-definite */
 	{"coef0", BK_P_COEF0, BK_KIND_REAL, 0, HUGE_VAL, false, NULL, ALL_ALGS, KER(BK_KERNEL_POLY)},
-	{"C", BK_P_C, BK_KIND_REAL, 0, HUGE_VAL, true, NULL, PA_ALGS, ALL_KERNELS},
+	/* budget_perceptron: C with update "nobias_svm" only (see applies) */
+	{"C", BK_P_C, BK_KIND_REAL, 0, HUGE_VAL, true, NULL, PA_ALGS | ALG(BK_ALG_BUDGET_PERCEPTRON), ALL_KERNELS},
 	{"loss", BK_P_LOSS, BK_KIND_ENUM, 0, 0, false, loss_names, PA_ALGS, ALL_KERNELS},
 	{"variant", BK_P_VARIANT, BK_KIND_ENUM, 0, 0, false, variant_names, ALG(BK_ALG_BPA), ALL_KERNELS},
 	{"seed", BK_P_SEED, BK_KIND_INT, 0, BK_MAX_EXACT_INT, false, NULL, ALL_ALGS, ALL_KERNELS},
 	{"lambda", BK_P_LAMBDA, BK_KIND_REAL, 0, HUGE_VAL, true, NULL, ALG(BK_ALG_PEGASOS), ALL_KERNELS},
 	{"maintenance", BK_P_MAINTENANCE, BK_KIND_ENUM, 0, 0, false, maintenance_names, ALG(BK_ALG_PEGASOS), ALL_KERNELS},
 	{"ball_projection", BK_P_BALL_PROJECTION, BK_KIND_BOOL, 0, 1, false, NULL, ALG(BK_ALG_PEGASOS), ALL_KERNELS},
+	{"margin", BK_P_MARGIN, BK_KIND_REAL, 0, HUGE_VAL, false, NULL, ALG(BK_ALG_BUDGET_PERCEPTRON), ALL_KERNELS},
+	{"update", BK_P_UPDATE, BK_KIND_ENUM, 0, 0, false, update_names, ALG(BK_ALG_BUDGET_PERCEPTRON), ALL_KERNELS},
 };
 
 #define N_PARAMS ((int) (sizeof(param_table) / sizeof(param_table[0])))
@@ -153,6 +157,12 @@ store_value(BkParams *p, BkParamId id, double num, int choice)
 		case BK_P_BALL_PROJECTION:
 			p->ball_projection = num != 0.0;
 			break;
+		case BK_P_MARGIN:
+			p->margin = num;
+			break;
+		case BK_P_UPDATE:
+			p->update = choice;
+			break;
 		case BK_P_BUDGET:
 			p->budget = (int64_t) num;
 			break;
@@ -201,6 +211,8 @@ fetch_number(const BkParams *p, BkParamId id)
 			return p->lambda;
 		case BK_P_BALL_PROJECTION:
 			return p->ball_projection ? 1.0 : 0.0;
+		case BK_P_MARGIN:
+			return p->margin;
 		default:
 			return 0;
 	}
@@ -221,6 +233,8 @@ fetch_choice(const BkParams *p, BkParamId id)
 			return p->variant;
 		case BK_P_MAINTENANCE:
 			return p->maintenance;
+		case BK_P_UPDATE:
+			return p->update;
 		default:
 			return 0;
 	}
@@ -348,6 +362,8 @@ applies(const ParamDesc *d, const BkParams *p)
 		return p->maintenance != BK_MAINT_NONE;
 	if (p->algorithm == BK_ALG_PEGASOS && d->id == BK_P_MAX_SV)
 		return p->maintenance == BK_MAINT_NONE;
+	if (p->algorithm == BK_ALG_BUDGET_PERCEPTRON && d->id == BK_P_C)
+		return p->update == BK_UPDATE_NOBIAS_SVM;
 	return (d->algorithms & ALG(p->algorithm)) != 0 &&
 		(d->kernels & KER(p->kernel)) != 0;
 }
@@ -360,6 +376,8 @@ BkParamsFinish(BkParams *p, int dim, char *err, size_t errlen)
 		p->algorithm = BK_ALG_BPA;
 	if (!(p->given & (1u << BK_P_KERNEL)))
 		p->kernel = BK_KERNEL_RBF;
+	if (!(p->given & (1u << BK_P_UPDATE)))
+		p->update = BK_UPDATE_PERCEPTRON;
 	/* merging is derived for the Gaussian kernel (paper 004 §4.3) */
 	if (!(p->given & (1u << BK_P_MAINTENANCE)))
 		p->maintenance = p->kernel == BK_KERNEL_RBF ? BK_MAINT_MERGE :
@@ -380,7 +398,10 @@ BkParamsFinish(BkParams *p, int dim, char *err, size_t errlen)
 				if (applies(&param_table[j], p))
 					used += snprintf(names + used, sizeof(names) - used, "%s%s",
 									 used > 0 ? ", " : "", param_table[j].name);
-			if (p->algorithm == BK_ALG_PEGASOS &&
+			if (p->algorithm == BK_ALG_BUDGET_PERCEPTRON && d->id == BK_P_C)
+				snprintf(err, errlen,
+						 "parameter \"C\" applies to algorithm \"budget_perceptron\" with update \"nobias_svm\" only");
+			else if (p->algorithm == BK_ALG_PEGASOS &&
 				(d->id == BK_P_BUDGET || d->id == BK_P_MAX_SV))
 				snprintf(err, errlen,
 						 "parameter \"%s\" does not apply to algorithm \"pegasos\" with maintenance \"%s\" (%s)",
@@ -417,6 +438,9 @@ BkParamsFinish(BkParams *p, int dim, char *err, size_t errlen)
 		p->C = 1.0;
 	if (!(p->given & (1u << BK_P_LAMBDA)))
 		p->lambda = 1e-4;		/* paper 004 §5 */
+	/* paper 003 Fig. 2: the no-bias SVM rule comes with margin 1 */
+	if (!(p->given & (1u << BK_P_MARGIN)))
+		p->margin = p->update == BK_UPDATE_NOBIAS_SVM ? 1.0 : 0.0;
 	if (p->algorithm == BK_ALG_PEGASOS && p->maintenance == BK_MAINT_MERGE &&
 		p->kernel != BK_KERNEL_RBF)
 	{

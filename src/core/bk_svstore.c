@@ -37,6 +37,7 @@ BkMachineFree(const BkEnv *env, BkMachine *mach)
 	}
 	if (mach->has_ginv)
 		BkFree(env, mach->ginv.m);
+	BkFree(env, mach->sv_scores);
 	memset(mach, 0, sizeof(*mach));
 }
 
@@ -104,6 +105,8 @@ BkMachineRemove(BkMachine *mach, int dim, int r)
 		memcpy(mach->coef + (size_t) r * mach->n_coef,
 			   mach->coef + (size_t) last * mach->n_coef,
 			   sizeof(double) * mach->n_coef);
+		if (mach->sv_scores)
+			mach->sv_scores[r] = mach->sv_scores[last];
 	}
 	mach->n_sv = last;
 }
@@ -134,6 +137,12 @@ BkMachineCopy(const BkEnv *env, BkMachine *dst, const BkMachine *src, int dim,
 		BkNearestInit(env, dst, src->capacity);
 		memcpy(dst->nearest.idx, src->nearest.idx, sizeof(int32_t) * n);
 		memcpy(dst->nearest.dist2, src->nearest.dist2, sizeof(double) * n);
+	}
+	if (src->sv_scores)
+	{
+		dst->sv_scores = BkAllocArray(env, n, sizeof(double));
+		for (size_t i = 0; i < n; i++)
+			dst->sv_scores[i] = sign * src->sv_scores[i];
 	}
 	if (src->has_ginv)
 	{

@@ -54,4 +54,11 @@ SELECT try_params('{"algorithm": "bpa", "max_sv": 100}');
 SELECT try_params('{"kernel": "linear", "gamma": 1}');
 SELECT try_params('{"kernel": "rbf", "degree": 2}');
 
+-- the budget perceptron: C only with the no-bias SVM rule, whose margin defaults to 1
+SELECT try_params('{"algorithm": "budget_perceptron"}');
+SELECT try_params('{"algorithm": "budget_perceptron", "update": "nobias_svm"}');
+SELECT try_params('{"algorithm": "budget_perceptron", "C": 1}');
+SELECT try_params('{"algorithm": "budget_perceptron", "update": "adagrad"}');
+SELECT try_params('{"algorithm": "budget_perceptron", "margin": -1}');
+
 DROP FUNCTION try_params(jsonb);

@@ -20,7 +20,9 @@ INSERT INTO cfg VALUES
   ('bpa-poly',   '{"algorithm": "bpa", "variant": "nn", "budget": 30, "kernel": "poly", "degree": 4, "gamma": 2, "coef0": 1}'),
   ('stoptron',   '{"algorithm": "stoptron", "budget": 30, "gamma": 20}'),
   ('rbp',        '{"algorithm": "rbp", "budget": 30, "gamma": 20, "seed": 5}'),
-  ('pa_random',  '{"algorithm": "pa_random", "budget": 30, "gamma": 20, "C": 1, "seed": 5}');
+  ('pa_random',  '{"algorithm": "pa_random", "budget": 30, "gamma": 20, "C": 1, "seed": 5}'),
+  ('budget_perceptron', '{"algorithm": "budget_perceptron", "budget": 30, "gamma": 20, "margin": 0.2}'),
+  ('budget_perceptron_svm', '{"algorithm": "budget_perceptron", "update": "nobias_svm", "C": 0.5, "budget": 30, "gamma": 20}');
 
 -- one model per configuration, twice: training is deterministic
 CREATE TABLE m AS

@@ -1,0 +1,121 @@
+/*
+ * bk_alg_budget_perceptron.c
+ *	  The Budget Perceptron of paper 003 (Weston, Bordes and Bottou, "Online
+ *	  (and Offline) on an Even Tighter Budget", AISTATS 2005), Fig. 1, after
+ *	  Crammer, Kandola and Singer (2004):
+ *
+ *	      if y_t f(x_t) <= beta (margin):
+ *	          if |C| = p (budget): remove
+ *	              i = argmax_{j in C} y_j (f(x_j) - alpha_j y_j k(x_j, x_j))  (1a)
+ *	              the SV best classified after its own removal       (1b, 1c)
+ *	          add x_t with alpha_t y_t                                  (2-4)
+ *
+ *	  with alpha_t from one of the update rules of Fig. 2:
+ *	      perceptron   alpha = 1
+ *	      mira         alpha = min(1, max(0, -y f(x) / k(x, x)))
+ *	      nobias_svm   alpha = min(C, max(0, (1 - y f(x)) / k(x, x))), beta = 1
+ *
+ *	  f(x_j) of every SV is kept up to date (sv_scores): adding x_t adds
+ *	  alpha_t y_t k(x_t, x_j), which the kernel row of x_t gives; removing
+ *	  x_i subtracts alpha_i y_i k(x_i, x_j), one more kernel row.  So a step
+ *	  costs O(B d), like the insertion itself.  The scores travel in the
+ *	  model, so continued training is bit-identical.
+ */
+#include "bk_internal.h"
+
+#include <cblas.h>
+#include <math.h>
+
+/* alpha_t of paper 003 Fig. 2 */
+static double
+update_alpha(const BkParams *p, const BkRow *row)
+{
+	double		yf = row->y * row->f;
+	double		a;
+
+	switch (p->update)
+	{
+		case BK_UPDATE_MIRA:
+			a = -yf / row->ktt;
+			return a < 0.0 ? 0.0 : (a > 1.0 ? 1.0 : a);
+		case BK_UPDATE_NOBIAS_SVM:
+			a = (1.0 - yf) / row->ktt;
+			return a < 0.0 ? 0.0 : (a > p->C ? p->C : a);
+		default:
+			return 1.0;
+	}
+}
+
+/*
+ * Steps 1a-1c: remove the SV that keeps the largest margin after its own
+ * removal, and subtract its contribution from the other SVs' scores.  The
+ * SV moved into its slot takes its kernel value with x_t along (krow).
+ * Returns alpha_i y_i k(x_i, x_t), to take from f(x_t).
+ */
+static double
+remove_best_classified(BkModel *m, BkMachine *mach, const BkRow *row)
+{
+	double	   *svf = mach->sv_scores;
+	double	   *dots = row->work;
+	int			n = mach->n_sv;
+	int			best = 0,
+				last = n - 1;
+	double		bestv = 0.0,
+				a,
+				kit;
+
+	for (int j = 0; j < n; j++)
+	{
+		double		aj = mach->coef[j];
+		double		yj = aj >= 0.0 ? 1.0 : -1.0;
+		double		v = yj * (svf[j] - aj * BkKernelSelf(&m->params, mach->sqnorm[j]));
+
+		if (j == 0 || v > bestv)
+		{
+			best = j;
+			bestv = v;
+		}
+	}
+
+	/* f(x_j) -= alpha_i y_i k(x_i, x_j): the kernel row of x_i */
+	a = mach->coef[best];
+	cblas_dgemv(CblasRowMajor, CblasNoTrans, n, m->dim, 1.0, mach->sv, m->dim,
+				mach->sv + (size_t) best * m->dim, 1, 0.0, dots, 1);
+	for (int j = 0; j < n; j++)
+		svf[j] -= a * BkKernelFromDot(&m->params, dots[j], mach->sqnorm[j],
+									  mach->sqnorm[best]);
+	kit = a * row->krow[best];
+
+	BkMachineRemove(mach, m->dim, best);
+	row->krow[best] = row->krow[last];
+	mach->maintenance++;
+	m->maintenance++;
+	return kit;
+}
+
+bool
+BkBudgetPerceptronStep(BkModel *m, BkMachine *mach, const BkRow *row)
+{
+	const BkParams *p = &m->params;
+	double		f = row->f;
+	double		alpha,
+				a;
+	int			slot;
+
+	if (row->ktt <= 0.0 || row->y * row->f > p->margin)
+		return false;
+	alpha = update_alpha(p, row);
+	if (alpha <= 0.0)
+		return false;
+
+	if (mach->n_sv >= p->budget)
+		f -= remove_best_classified(m, mach, row);
+
+	/* steps 2-4: x_t joins with alpha_t y_t; every SV's score follows */
+	a = alpha * row->y;
+	for (int j = 0; j < mach->n_sv; j++)
+		mach->sv_scores[j] += a * row->krow[j];
+	slot = BkMachineAppend(mach, m->dim, row->x, row->sqx, a);
+	mach->sv_scores[slot] = f + a * row->ktt;
+	return true;
+}
