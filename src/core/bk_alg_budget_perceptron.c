@@ -119,3 +119,141 @@ BkBudgetPerceptronStep(BkModel *m, BkMachine *mach, const BkRow *row)
 	mach->sv_scores[slot] = f + a * row->ktt;
 	return true;
 }
+
+/* ------------------------------------------------------------------------
+ * The Tighter Budget Perceptron (paper 003 Fig. 3): the same insertion,
+ * but the SV removed is the one whose removal makes the fewest errors on
+ * an evaluation set (step 1a), held by bk_evalset.c:
+ *   svs     the SVs themselves (eq. 3);
+ *   random  a reservoir of q rows drawn uniformly from the stream (eq. 4);
+ *   flip    the q rows whose prediction changes most often per row spent
+ *           in the set (§3.2, Fig. 5), refreshed on margin errors;
+ *   all     every row seen (Fig. 3 as written); memory grows with the
+ *           stream, so at most the q most recent.
+ * Fig. 5 writes "remove argmax s_i", but §3.2 keeps "the examples that are
+ * most likely to change label" and removes those whose rate "is small":
+ * we follow the text and remove the smallest rate, among the points held
+ * before x_t (Fig. 5's Q_{t-1}).
+ * ------------------------------------------------------------------------
+ */
+
+/* the point with the lowest flip rate flips / (rows spent in the set) */
+static int
+least_flipping(const BkEvalSet *e, uint64_t t)
+{
+	int			best = 0;
+	double		bestr = 0.0;
+
+	for (int k = 0; k < e->n; k++)
+	{
+		double		r = (double) e->flips[k] / (double) (t - e->since[k] + 1);
+
+		if (k == 0 || r < bestr)
+		{
+			best = k;
+			bestr = r;
+		}
+	}
+	return best;
+}
+
+/* the oldest point */
+static int
+oldest(const BkEvalSet *e)
+{
+	int			best = 0;
+
+	for (int k = 1; k < e->n; k++)
+		if (e->since[k] < e->since[best])
+			best = k;
+	return best;
+}
+
+/*
+ * Offer row t to the evaluation set before the update, so that its score
+ * follows the update like every other point's.
+ */
+static void
+offer_row(BkModel *m, BkMachine *mach, const BkRow *row, bool margin_error)
+{
+	BkEvalSet  *e = mach->eval;
+	uint64_t	t = m->rows_seen;
+
+	switch (m->params.eval_set)
+	{
+		case BK_EVAL_ALL:
+			if (e->n >= e->cap)
+				BkEvalRemovePoint(mach, m->dim, oldest(e));
+			break;
+		case BK_EVAL_RANDOM:
+			/* reservoir sampling: each row seen stays with probability q/t */
+			e->offered++;
+			if (e->n >= e->cap)
+			{
+				uint64_t	r = BkRngBelow(&m->rng, e->offered);
+
+				if (r >= (uint64_t) e->cap)
+					return;
+				BkEvalRemovePoint(mach, m->dim, (int) r);
+			}
+			break;
+		case BK_EVAL_FLIP:
+			if (!margin_error)
+				return;
+			if (e->n >= e->cap)
+				BkEvalRemovePoint(mach, m->dim, least_flipping(e, t));
+			break;
+		default:
+			return;
+	}
+	BkEvalAddPoint(mach, m->dim, row->x, row->sqx, row->y, row->f, row->krow, t);
+}
+
+bool
+BkTighterBudgetPerceptronStep(BkModel *m, BkMachine *mach, const BkRow *row)
+{
+	const BkParams *p = &m->params;
+	bool		svs = p->eval_set == BK_EVAL_SVS;
+	bool		update;
+	double		alpha = 0.0,
+				a,
+				f = row->f;
+	int			slot;
+
+	update = row->ktt > 0.0 && row->y * row->f <= p->margin &&
+		(alpha = update_alpha(p, row)) > 0.0;
+	offer_row(m, mach, row, update);
+	if (!update)
+		return false;
+
+	if (mach->n_sv >= p->budget)
+	{
+		/* step 1a: the fewest errors on the evaluation set after removal */
+		int			i = BkEvalBestRemoval(mach);
+		int			last = mach->n_sv - 1;
+		double		ai = mach->coef[i];
+
+		f -= ai * row->krow[i];
+		BkEvalOnRemoveSv(mach, i, ai);
+		if (svs)
+			BkEvalRemovePoint(mach, m->dim, i);	/* its mirror in the set */
+		BkMachineRemove(mach, m->dim, i);
+		row->krow[i] = row->krow[last];
+		mach->maintenance++;
+		m->maintenance++;
+	}
+
+	/* steps 2-4 */
+	a = alpha * row->y;
+	slot = BkMachineAppend(mach, m->dim, row->x, row->sqx, a);
+	BkEvalOnAddSv(p, mach, m->dim, slot, row->x, row->sqx, a);
+	if (svs)
+	{
+		row->krow[slot] = row->ktt;
+		BkEvalAddPoint(mach, m->dim, row->x, row->sqx, row->y, f + a * row->ktt,
+					   row->krow, m->rows_seen);
+	}
+	if (p->eval_set == BK_EVAL_FLIP)
+		BkEvalCountFlips(mach);
+	return true;
+}

@@ -36,7 +36,8 @@
  *	  (one kernel row); projecting subtracts the degradation
  *	  ||alpha_p||^2 / G_pp (the residual is orthogonal to the rest); merging
  *	  adds 2 <w, Delta w> + ||Delta w||^2 (three kernel rows).  Every n_sv
- *	  rows it is recomputed from scratch, so rounding cannot drift.
+ *	  rows it is recomputed from scratch (one kernel row per SV, O(n_sv)
+ *	  memory), so rounding cannot drift.
  *
  *	  With a single class seen so far there is no r_t: the loss is
  *	  max(0, 1 - f^(y_t)) and only y_t's coefficient is set.  Declaring the
@@ -111,35 +112,32 @@ dot_k(const double *a, const double *b, int K)
 }
 
 /*
- * ||w||^2 = scale^2 sum_i alpha^(i)T K alpha^(i), from scratch: O(n_sv^2 dim)
- * for the Gram matrix (one dsyrk), every n_sv rows.
+ * ||w||^2 = scale^2 sum_i alpha^(i)T K alpha^(i), from scratch: one kernel
+ * row per SV (dgemv), O(n_sv^2 dim) time and O(n_sv) memory, every n_sv rows.
  */
 static double
-exact_wnorm2(const BkModel *m, const BkMachine *mach)
+exact_wnorm2(const BkModel *m, const BkMachine *mach, double *work)
 {
 	int			n = mach->n_sv;
 	int			K = mach->n_coef;
-	double	   *g;
 	double		total = 0.0;
 
-	if (n == 0)
-		return 0.0;
-	g = BkAllocArray(&m->env, (size_t) n * n, sizeof(double));
-	cblas_dsyrk(CblasRowMajor, CblasUpper, CblasNoTrans, n, m->dim, 1.0,
-				mach->sv, m->dim, 0.0, g, n);
 	for (int i = 0; i < n; i++)
-		for (int j = i; j < n; j++)
+	{
+		const double *ai = mach->coef + (size_t) i * K;
+
+		cblas_dgemv(CblasRowMajor, CblasNoTrans, n, m->dim, 1.0, mach->sv,
+					m->dim, mach->sv + (size_t) i * m->dim, 1, 0.0, work, 1);
+		for (int j = 0; j < n; j++)
 		{
 			double		k = i == j ? BkKernelSelf(&m->params, mach->sqnorm[i]) :
-				BkKernelFromDot(&m->params, g[(size_t) i * n + j],
-								mach->sqnorm[i], mach->sqnorm[j]);
-			double		ab = dot_k(mach->coef + (size_t) i * K,
-								   mach->coef + (size_t) j * K, K);
+				BkKernelFromDot(&m->params, work[j], mach->sqnorm[i], mach->sqnorm[j]);
 
-			total += (i == j ? 1.0 : 2.0) * ab * k;
+			total += dot_k(ai, mach->coef + (size_t) j * K, K) * k;
 		}
-	BkFree(&m->env, g);
-	BkCheckInterrupts(&m->env);
+		if (i % 64 == 63)
+			BkCheckInterrupts(&m->env);
+	}
 	return total * mach->scale * mach->scale;
 }
 
@@ -420,7 +418,7 @@ BkPegasosStep(BkModel *m, BkMachine *mach, BkRow *row, int cls)
 			mach->wnorm2 = 0.0;	/* rounding of the subtractions above */
 		/* against rounding drift: from scratch every n_sv rows */
 		if (mach->n_sv > 0 && m->rows_seen % (uint64_t) mach->n_sv == 0)
-			mach->wnorm2 = exact_wnorm2(m, mach);
+			mach->wnorm2 = exact_wnorm2(m, mach, row->work);
 		/* line 8: w <- min(1, 1 / (sqrt(lambda) ||w||)) w */
 		if (mach->wnorm2 * p->lambda > 1.0)
 		{

@@ -63,8 +63,17 @@ typedef enum BkAlgorithm
 	BK_ALG_STOPTRON = 5,		/* perceptron that stops at the budget */
 	BK_ALG_RBP = 6,				/* random budget perceptron */
 	BK_ALG_PA_RANDOM = 7,		/* PA-I with random removal (PA+Rand) */
-	BK_ALG_BUDGET_PERCEPTRON = 8	/* paper 003 Fig. 1 (Crammer et al. 2004) */
+	BK_ALG_BUDGET_PERCEPTRON = 8,	/* paper 003 Fig. 1 (Crammer et al. 2004) */
+	BK_ALG_TIGHTER_BUDGET_PERCEPTRON = 9	/* paper 003 Fig. 3 */
 } BkAlgorithm;
+
+typedef enum BkEvalSetKind
+{
+	BK_EVAL_SVS = 1,			/* the SVs themselves (paper 003 eq. 3) */
+	BK_EVAL_RANDOM = 2,			/* a random reservoir of q rows (eq. 4) */
+	BK_EVAL_FLIP = 3,			/* the q rows that flip most (Fig. 5) */
+	BK_EVAL_ALL = 4				/* every row, the most recent q at most */
+} BkEvalSetKind;
 
 typedef enum BkUpdate
 {
@@ -127,7 +136,9 @@ typedef enum BkParamId
 	BK_P_BALL_PROJECTION = 14,
 	BK_P_MARGIN = 15,
 	BK_P_UPDATE = 16,
-	BK_P_MAX_ID = 16
+	BK_P_EVAL_SET = 17,
+	BK_P_EVAL_SIZE = 18,
+	BK_P_MAX_ID = 18
 } BkParamId;
 
 typedef struct BkParams
@@ -147,6 +158,8 @@ typedef struct BkParams
 	bool		ball_projection;	/* Pegasos: project w onto ||w|| <= 1/sqrt(lambda) */
 	double		margin;			/* budget perceptron: update when y f <= margin */
 	int			update;			/* BkUpdate */
+	int			eval_set;		/* BkEvalSetKind (tighter budget perceptron) */
+	int64_t		eval_size;		/* q */
 	uint64_t	seed;			/* PRNG seed */
 	uint32_t	given;			/* bit (1 << id): set explicitly by the user */
 } BkParams;
@@ -236,6 +249,28 @@ typedef struct BkGramInverse
 	uint64_t	since_refresh;	/* updates since the last refactorisation */
 } BkGramInverse;
 
+/*
+ * The evaluation set of the Tighter Budget Perceptron (paper 003 §3.2):
+ * rows whose 0-1 loss decides which SV to remove, with their current
+ * scores and the kernel values between them and the SVs, so a removal
+ * costs O(B q).
+ */
+typedef struct BkEvalSet
+{
+	int			n;				/* rows held */
+	int			cap;			/* q (budget + 1 for "svs") */
+	double	   *x;				/* cap x dim */
+	double	   *sqnorm;
+	double	   *y;				/* +1 / -1 for this machine */
+	double	   *f;				/* f(e_k) of the current expansion */
+	double	   *pred;			/* sign last predicted, for flip counts */
+	uint64_t   *flips;			/* times the prediction changed */
+	uint64_t   *since;			/* row number when it entered */
+	double	   *kv;				/* sv capacity x cap: k(sv_j, e_k) */
+	uint64_t	offered;		/* rows offered to the reservoir */
+	double	   *work;			/* cap doubles of scratch */
+} BkEvalSet;
+
 /* One kernel expansion f(x) = sum_i coef_i k(sv_i, x). */
 typedef struct BkMachine
 {
@@ -251,6 +286,8 @@ typedef struct BkMachine
 	BkGramInverse ginv;
 	/* f(x_j) of every SV (budget perceptron's removal rule), or NULL */
 	double	   *sv_scores;
+	/* the tighter budget perceptron's evaluation set, or NULL */
+	struct BkEvalSet *eval;
 	/*
 	 * Every coefficient is multiplied by scale (Pegasos shrinks all of them
 	 * by (1 - 1/t) each row: one multiplication instead of a pass over the

@@ -23,6 +23,9 @@
  *	      aux bit 0: i32 nearest_idx[n_sv], f64 nearest_dist2[n_sv]
  *	      aux bit 1: f64 ginv[n_sv][n_sv]
  *	      aux bit 2: f64 sv_scores[n_sv] (f(x_j) of every SV)
+ *	      aux bit 3: the evaluation set: u32 n | u32 cap | u64 offered |
+ *	        f64 x[n][dim] | f64 y[n] | f64 f[n] | f64 pred[n] | u64 flips[n] |
+ *	        u64 since[n] | f64 kv[n_sv][n]
  *	    u32 crc32c of every byte before it
  */
 #include "bk_internal.h"
@@ -37,7 +40,8 @@ static const uint8_t bk_magic[4] = {'B', 'K', 'M', 'D'};
 #define AUX_NEAREST 1u
 #define AUX_GINV	2u
 #define AUX_SCORES	4u
-#define AUX_KNOWN	(AUX_NEAREST | AUX_GINV | AUX_SCORES)
+#define AUX_EVAL	8u
+#define AUX_KNOWN	(AUX_NEAREST | AUX_GINV | AUX_SCORES | AUX_EVAL)
 #define FLAG_TEXT_LABELS	1u
 #define FLAG_DECLARED		2u
 #define FLAGS_KNOWN			(FLAG_TEXT_LABELS | FLAG_DECLARED)
@@ -181,12 +185,29 @@ machine_size(size_t dim, size_t n_sv, size_t n_coef, uint32_t aux,
 	return ok;
 }
 
+/* bytes of an evaluation section of n points (after its 16-byte header) */
+static bool
+eval_size(size_t dim, size_t n_sv, size_t n, size_t *out)
+{
+	size_t		part,
+				size;
+	bool		ok = true;
+
+	/* per point: x (dim), label, score, sign, flips, row number */
+	ok &= BkMulSize(dim + 5, 8, &part) && BkMulSize(part, n, &size);
+	ok &= BkMulSize(n_sv, n, &part) && BkMulSize(part, 8, &part);
+	ok &= BkAddSize(size, part, &size);
+	*out = size;
+	return ok;
+}
+
 static uint32_t
 machine_aux(const BkMachine *mach)
 {
 	return (mach->has_nearest ? AUX_NEAREST : 0) |
 		(mach->has_ginv ? AUX_GINV : 0) |
-		(mach->sv_scores ? AUX_SCORES : 0);
+		(mach->sv_scores ? AUX_SCORES : 0) |
+		(mach->eval ? AUX_EVAL : 0);
 }
 
 bool
@@ -215,6 +236,12 @@ BkModelEncodedSize(const BkModel *m, size_t limit, size_t *size, char *err,
 		ok &= machine_size((size_t) m->dim, (size_t) mach->n_sv,
 						   (size_t) mach->n_coef, machine_aux(mach), &part);
 		ok &= BkAddSize(total, part, &total);
+		if (mach->eval)
+		{
+			ok &= eval_size((size_t) m->dim, (size_t) mach->n_sv,
+							(size_t) mach->eval->n, &part);
+			ok &= BkAddSize(total, part + 16, &total);
+		}
 	}
 	if (!ok || total > limit || total > UINT32_MAX)
 	{
@@ -299,6 +326,25 @@ BkModelEncode(const BkModel *m, uint8_t *buf, size_t size)
 				w_f64s(&w, mach->ginv.m + i * mach->ginv.cap, n);
 		if (aux & AUX_SCORES)
 			w_f64s(&w, mach->sv_scores, n);
+		if (aux & AUX_EVAL)
+		{
+			const BkEvalSet *e = mach->eval;
+			size_t		ne = (size_t) e->n;
+
+			w_u32(&w, (uint32_t) e->n);
+			w_u32(&w, (uint32_t) e->cap);
+			w_u64(&w, e->offered);
+			w_f64s(&w, e->x, ne * m->dim);
+			w_f64s(&w, e->y, ne);
+			w_f64s(&w, e->f, ne);
+			w_f64s(&w, e->pred, ne);
+			for (size_t k = 0; k < ne; k++)
+				w_u64(&w, e->flips[k]);
+			for (size_t k = 0; k < ne; k++)
+				w_u64(&w, e->since[k]);
+			for (size_t j = 0; j < n; j++)
+				w_f64s(&w, e->kv + j * e->cap, ne);
+		}
 	}
 	w_u32(&w, BkCrc32c(0, buf, w.pos));
 }
@@ -590,11 +636,20 @@ decode_capacity(const Reader *r, const BkModel *m, uint32_t n_machines)
 		int			n_sv = (int) get_u32(r->buf + pos);
 		size_t		msize;
 
+		uint32_t	aux = get_u32(r->buf + pos + 8);
+
 		if (n_sv > capacity)
 			capacity = n_sv;
 		machine_size((size_t) m->dim, (size_t) n_sv, get_u32(r->buf + pos + 4),
-					 get_u32(r->buf + pos + 8), &msize);
+					 aux, &msize);
 		pos += msize;
+		if (aux & AUX_EVAL)
+		{
+			size_t		esize;
+
+			eval_size((size_t) m->dim, (size_t) n_sv, get_u32(r->buf + pos), &esize);
+			pos += 16 + esize;
+		}
 	}
 	if (m->training)
 	{
@@ -604,6 +659,91 @@ decode_capacity(const Reader *r, const BkModel *m, uint32_t n_machines)
 			capacity = m->params.max_sv < 16 ? (int) m->params.max_sv : 16;
 	}
 	return capacity < 1 ? 1 : capacity;
+}
+
+/* a +1 / -1 array of n doubles (labels, predicted signs) */
+static bool
+r_signs(Reader *r, double *out, size_t n, const char *what)
+{
+	if (!need(r, n * 8, what))
+		return false;
+	for (size_t i = 0; i < n; i++)
+	{
+		double		v = bits_to_double(get_u64(r->buf + r->pos + 8 * i));
+
+		if (v != 1.0 && v != -1.0)
+			return fail(r, "%s: value %zu is not +1 or -1", what, i);
+		if (out)
+			out[i] = v;
+	}
+	r->pos += n * 8;
+	return true;
+}
+
+/* n counters of at most limit each */
+static bool
+r_counts(Reader *r, uint64_t *out, size_t n, uint64_t limit, const char *what)
+{
+	if (!need(r, n * 8, what))
+		return false;
+	for (size_t i = 0; i < n; i++)
+	{
+		uint64_t	v = get_u64(r->buf + r->pos + 8 * i);
+
+		if (v > limit)
+			return fail(r, "%s: value %zu exceeds the rows seen", what, i);
+		if (out)
+			out[i] = v;
+	}
+	r->pos += n * 8;
+	return true;
+}
+
+/*
+ * The tighter budget perceptron's evaluation set of machine k: its size
+ * against the parameters (the SVs themselves for "svs"), labels and signs
+ * of +1 / -1, row numbers within the stream, finite values.
+ */
+static bool
+parse_eval(Reader *r, const BkModel *hdr, uint32_t k, uint32_t n_sv, BkEvalSet *e)
+{
+	uint32_t	n,
+				cap;
+	uint64_t	offered;
+	size_t		esize,
+				dim = (size_t) hdr->dim;
+
+	if (!need(r, 16, "evaluation set header"))
+		return false;
+	n = r_u32(r);
+	cap = r_u32(r);
+	offered = r_u64(r);
+	if ((int) cap != BkModelEvalCap(&hdr->params) || n > cap ||
+		(hdr->params.eval_set == BK_EVAL_SVS && n != n_sv))
+		return fail(r, "evaluation set of machine %u holds %u of %u points", k, n, cap);
+	if (offered > hdr->rows_seen)
+		return fail(r, "evaluation set of machine %u was offered more rows than seen", k);
+	if (!eval_size(dim, n_sv, n, &esize) || !need(r, esize, "evaluation set"))
+		return false;
+	if (e)
+	{
+		e->n = (int) n;
+		e->offered = offered;
+	}
+	if (!r_f64s(r, e ? e->x : NULL, (size_t) n * dim, "evaluation points") ||
+		!r_signs(r, e ? e->y : NULL, n, "evaluation labels") ||
+		!r_f64s(r, e ? e->f : NULL, n, "evaluation scores") ||
+		!r_signs(r, e ? e->pred : NULL, n, "evaluation predictions") ||
+		!r_counts(r, e ? e->flips : NULL, n, hdr->rows_seen, "evaluation flips") ||
+		!r_counts(r, e ? e->since : NULL, n, hdr->rows_seen, "evaluation row numbers"))
+		return false;
+	for (uint32_t j = 0; j < n_sv; j++)
+		if (!r_f64s(r, e ? e->kv + (size_t) j * e->cap : NULL, n, "evaluation kernel values"))
+			return false;
+	if (e)
+		for (uint32_t i = 0; i < n; i++)
+			e->sqnorm[i] = BkDot(e->x + i * dim, e->x + i * dim, (int) dim);
+	return true;
 }
 
 /*
@@ -646,7 +786,8 @@ parse_machine(Reader *r, const BkModel *hdr, uint32_t k, BkMachine *mach)
 					BkModelCoefs(p, hdr->n_classes));
 	want_aux = (BkModelNeedsNearest(p) ? AUX_NEAREST : 0) |
 		(BkModelNeedsGram(p) ? AUX_GINV : 0) |
-		(BkModelNeedsScores(p) ? AUX_SCORES : 0);
+		(BkModelNeedsScores(p) ? AUX_SCORES : 0) |
+		(BkModelEvalCap(p) > 0 ? AUX_EVAL : 0);
 	if (aux != want_aux)
 		return fail(r, "machine %u has bookkeeping flags 0x%x, expected 0x%x",
 					k, aux, want_aux);
@@ -731,6 +872,8 @@ parse_machine(Reader *r, const BkModel *hdr, uint32_t k, BkMachine *mach)
 					"support vector scores"))
 			return false;
 	}
+	if (aux & AUX_EVAL)
+		return parse_eval(r, hdr, k, n_sv, mach && mach->eval ? mach->eval : NULL);
 	return true;
 }
 

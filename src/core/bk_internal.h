@@ -167,6 +167,21 @@ extern bool BkStoptronStep(BkModel *m, BkMachine *mach, const BkRow *row);
 extern bool BkRbpStep(BkModel *m, BkMachine *mach, const BkRow *row);
 extern bool BkPaRandomStep(BkModel *m, BkMachine *mach, const BkRow *row);
 extern bool BkBudgetPerceptronStep(BkModel *m, BkMachine *mach, const BkRow *row);
+extern bool BkTighterBudgetPerceptronStep(BkModel *m, BkMachine *mach, const BkRow *row);
+
+/* ---- bk_evalset.c: the tighter budget perceptron's evaluation set ---- */
+extern void BkEvalInit(const BkEnv *env, BkMachine *mach, int cap, int dim);
+extern void BkEvalFree(const BkEnv *env, BkMachine *mach);
+extern void BkEvalCopy(const BkEnv *env, BkMachine *dst, const BkMachine *src,
+					   int dim, double sign);
+extern void BkEvalAddPoint(BkMachine *mach, int dim, const double *x, double sqx,
+						   double y, double f, const double *krow, uint64_t t);
+extern void BkEvalRemovePoint(BkMachine *mach, int dim, int k);
+extern void BkEvalOnAddSv(const BkParams *p, BkMachine *mach, int dim, int j,
+						  const double *x, double sqx, double a);
+extern void BkEvalOnRemoveSv(BkMachine *mach, int i, double a);
+extern void BkEvalCountFlips(BkMachine *mach);
+extern int	BkEvalBestRemoval(const BkMachine *mach);
 
 extern bool BkPegasosStep(BkModel *m, BkMachine *mach, BkRow *row, int cls);
 extern void BkPegasosScores(const BkModel *m, const BkMachine *mach,
@@ -178,6 +193,7 @@ extern int	BkModelCoefs(const BkParams *p, int n_classes);
 extern bool BkModelNeedsNearest(const BkParams *p);
 extern bool BkModelNeedsGram(const BkParams *p);
 extern bool BkModelNeedsScores(const BkParams *p);
+extern int	BkModelEvalCap(const BkParams *p);	/* 0: no evaluation set */
 extern int	BkModelCapacity(const BkParams *p);	/* SV slots for training */
 extern void BkModelAllocMachines(BkModel *m, int capacity);
 extern void BkModelOnNewClass(BkModel *m);

@@ -55,6 +55,15 @@ BkModelNeedsScores(const BkParams *p)
 	return p->algorithm == BK_ALG_BUDGET_PERCEPTRON;
 }
 
+/* Points the tighter budget perceptron's evaluation set holds; 0 if none. */
+int
+BkModelEvalCap(const BkParams *p)
+{
+	if (p->algorithm != BK_ALG_TIGHTER_BUDGET_PERCEPTRON)
+		return 0;
+	return (int) (p->eval_set == BK_EVAL_SVS ? p->budget : p->eval_size);
+}
+
 /*
  * SV slots a machine may need: the budget (Pegasos adds the new SV before
  * its budget maintenance, paper 004 Algorithm 1, so B + 1), or the cap.
@@ -99,6 +108,16 @@ machine_bytes(const BkParams *p, int dim, int n_coef, size_t *out)
 	{
 		ok &= BkMulSize(cap + 1, cap + 1, &part);
 		ok &= BkMulSize(part, sizeof(double), &part);
+		ok &= BkAddSize(total, part, &total);
+	}
+	if (BkModelEvalCap(p) > 0)
+	{
+		size_t		q = (size_t) BkModelEvalCap(p);
+
+		/* the points and their bookkeeping, and k(sv_j, e_k) */
+		ok &= BkMulSize(q, ((size_t) dim + 6) * sizeof(double), &part);
+		ok &= BkAddSize(total, part, &total);
+		ok &= BkMulSize(cap * sizeof(double), q, &part);
 		ok &= BkAddSize(total, part, &total);
 	}
 	*out = total;
@@ -199,6 +218,8 @@ init_machine(BkModel *m, BkMachine *mach, int n_coef, int capacity)
 	}
 	if (BkModelNeedsScores(&m->params))
 		mach->sv_scores = BkAllocArray(&m->env, (size_t) capacity, sizeof(double));
+	if (BkModelEvalCap(&m->params) > 0)
+		BkEvalInit(&m->env, mach, BkModelEvalCap(&m->params), m->dim);
 }
 
 /*
@@ -438,6 +459,9 @@ BkModelLearnClass(BkModel *m, const double *x, int cls, bool is_new)
 					break;
 				case BK_ALG_BUDGET_PERCEPTRON:
 					ch = BkBudgetPerceptronStep(m, mach, row);
+					break;
+				case BK_ALG_TIGHTER_BUDGET_PERCEPTRON:
+					ch = BkTighterBudgetPerceptronStep(m, mach, row);
 					break;
 				default:
 					BkRaise(&m->env, BK_ERR_INTERNAL, NULL, "unknown algorithm %d",

@@ -14,10 +14,14 @@
 #define ALG(a)		(1u << (a))
 #define ALL_ALGS	(ALG(BK_ALG_PERCEPTRON) | ALG(BK_ALG_PA) | ALG(BK_ALG_BPA) | \
 					 ALG(BK_ALG_PEGASOS) | ALG(BK_ALG_STOPTRON) | ALG(BK_ALG_RBP) | \
-					 ALG(BK_ALG_PA_RANDOM) | ALG(BK_ALG_BUDGET_PERCEPTRON))
+					 ALG(BK_ALG_PA_RANDOM) | ALG(BK_ALG_BUDGET_PERCEPTRON) | \
+					 ALG(BK_ALG_TIGHTER_BUDGET_PERCEPTRON))
+/* the budget perceptrons of paper 003: margin, update rule */
+#define BP_ALGS		(ALG(BK_ALG_BUDGET_PERCEPTRON) | ALG(BK_ALG_TIGHTER_BUDGET_PERCEPTRON))
 /* learners with a fixed budget B of SVs */
 #define BUDGET_ALGS (ALG(BK_ALG_BPA) | ALG(BK_ALG_PEGASOS) | ALG(BK_ALG_STOPTRON) | \
-					 ALG(BK_ALG_RBP) | ALG(BK_ALG_PA_RANDOM) | ALG(BK_ALG_BUDGET_PERCEPTRON))
+					 ALG(BK_ALG_RBP) | ALG(BK_ALG_PA_RANDOM) | ALG(BK_ALG_BUDGET_PERCEPTRON) | \
+					 ALG(BK_ALG_TIGHTER_BUDGET_PERCEPTRON))
 /* Passive-Aggressive learners: C and the loss */
 #define PA_ALGS		(ALG(BK_ALG_PA) | ALG(BK_ALG_BPA) | ALG(BK_ALG_PA_RANDOM))
 #define KER(k)		(1u << (k))
@@ -31,7 +35,8 @@
 #define BK_MAX_EXACT_INT 9007199254740991.0
 
 static const char *const algorithm_names[] = {"perceptron", "pa", "bpa", "pegasos",
-"stoptron", "rbp", "pa_random", "budget_perceptron", NULL};
+"stoptron", "rbp", "pa_random", "budget_perceptron", "tighter_budget_perceptron", NULL};
+static const char *const eval_set_names[] = {"svs", "random", "flip", "all", NULL};
 static const char *const update_names[] = {"perceptron", "mira", "nobias_svm", NULL};
 static const char *const kernel_names[] = {"rbf", "linear", "poly", NULL};
 static const char *const loss_names[] = {"hinge", "ramp", NULL};
@@ -63,15 +68,18 @@ static const ParamDesc param_table[] = {
 	/* coef0 >= 0 keeps the polynomial kernel positive semi-definite */
 	{"coef0", BK_P_COEF0, BK_KIND_REAL, 0, HUGE_VAL, false, NULL, ALL_ALGS, KER(BK_KERNEL_POLY)},
 	/* budget_perceptron: C with update "nobias_svm" only (see applies) */
-	{"C", BK_P_C, BK_KIND_REAL, 0, HUGE_VAL, true, NULL, PA_ALGS | ALG(BK_ALG_BUDGET_PERCEPTRON), ALL_KERNELS},
+	{"C", BK_P_C, BK_KIND_REAL, 0, HUGE_VAL, true, NULL, PA_ALGS | BP_ALGS, ALL_KERNELS},
 	{"loss", BK_P_LOSS, BK_KIND_ENUM, 0, 0, false, loss_names, PA_ALGS, ALL_KERNELS},
 	{"variant", BK_P_VARIANT, BK_KIND_ENUM, 0, 0, false, variant_names, ALG(BK_ALG_BPA), ALL_KERNELS},
 	{"seed", BK_P_SEED, BK_KIND_INT, 0, BK_MAX_EXACT_INT, false, NULL, ALL_ALGS, ALL_KERNELS},
 	{"lambda", BK_P_LAMBDA, BK_KIND_REAL, 0, HUGE_VAL, true, NULL, ALG(BK_ALG_PEGASOS), ALL_KERNELS},
 	{"maintenance", BK_P_MAINTENANCE, BK_KIND_ENUM, 0, 0, false, maintenance_names, ALG(BK_ALG_PEGASOS), ALL_KERNELS},
 	{"ball_projection", BK_P_BALL_PROJECTION, BK_KIND_BOOL, 0, 1, false, NULL, ALG(BK_ALG_PEGASOS), ALL_KERNELS},
-	{"margin", BK_P_MARGIN, BK_KIND_REAL, 0, HUGE_VAL, false, NULL, ALG(BK_ALG_BUDGET_PERCEPTRON), ALL_KERNELS},
-	{"update", BK_P_UPDATE, BK_KIND_ENUM, 0, 0, false, update_names, ALG(BK_ALG_BUDGET_PERCEPTRON), ALL_KERNELS},
+	{"margin", BK_P_MARGIN, BK_KIND_REAL, 0, HUGE_VAL, false, NULL, BP_ALGS, ALL_KERNELS},
+	{"update", BK_P_UPDATE, BK_KIND_ENUM, 0, 0, false, update_names, BP_ALGS, ALL_KERNELS},
+	{"eval_set", BK_P_EVAL_SET, BK_KIND_ENUM, 0, 0, false, eval_set_names, ALG(BK_ALG_TIGHTER_BUDGET_PERCEPTRON), ALL_KERNELS},
+	/* eval_set "svs": the SVs are the set, so no size (see applies) */
+	{"eval_size", BK_P_EVAL_SIZE, BK_KIND_INT, 1, BK_MAX_BUDGET, false, NULL, ALG(BK_ALG_TIGHTER_BUDGET_PERCEPTRON), ALL_KERNELS},
 };
 
 #define N_PARAMS ((int) (sizeof(param_table) / sizeof(param_table[0])))
@@ -163,6 +171,12 @@ store_value(BkParams *p, BkParamId id, double num, int choice)
 		case BK_P_UPDATE:
 			p->update = choice;
 			break;
+		case BK_P_EVAL_SET:
+			p->eval_set = choice;
+			break;
+		case BK_P_EVAL_SIZE:
+			p->eval_size = (int64_t) num;
+			break;
 		case BK_P_BUDGET:
 			p->budget = (int64_t) num;
 			break;
@@ -213,6 +227,8 @@ fetch_number(const BkParams *p, BkParamId id)
 			return p->ball_projection ? 1.0 : 0.0;
 		case BK_P_MARGIN:
 			return p->margin;
+		case BK_P_EVAL_SIZE:
+			return (double) p->eval_size;
 		default:
 			return 0;
 	}
@@ -235,6 +251,8 @@ fetch_choice(const BkParams *p, BkParamId id)
 			return p->maintenance;
 		case BK_P_UPDATE:
 			return p->update;
+		case BK_P_EVAL_SET:
+			return p->eval_set;
 		default:
 			return 0;
 	}
@@ -362,8 +380,11 @@ applies(const ParamDesc *d, const BkParams *p)
 		return p->maintenance != BK_MAINT_NONE;
 	if (p->algorithm == BK_ALG_PEGASOS && d->id == BK_P_MAX_SV)
 		return p->maintenance == BK_MAINT_NONE;
-	if (p->algorithm == BK_ALG_BUDGET_PERCEPTRON && d->id == BK_P_C)
+	if ((BP_ALGS & ALG(p->algorithm)) && d->id == BK_P_C)
 		return p->update == BK_UPDATE_NOBIAS_SVM;
+	if (d->id == BK_P_EVAL_SIZE)
+		return p->algorithm == BK_ALG_TIGHTER_BUDGET_PERCEPTRON &&
+			p->eval_set != BK_EVAL_SVS;
 	return (d->algorithms & ALG(p->algorithm)) != 0 &&
 		(d->kernels & KER(p->kernel)) != 0;
 }
@@ -378,6 +399,8 @@ BkParamsFinish(BkParams *p, int dim, char *err, size_t errlen)
 		p->kernel = BK_KERNEL_RBF;
 	if (!(p->given & (1u << BK_P_UPDATE)))
 		p->update = BK_UPDATE_PERCEPTRON;
+	if (!(p->given & (1u << BK_P_EVAL_SET)))
+		p->eval_set = BK_EVAL_FLIP;
 	/* merging is derived for the Gaussian kernel (paper 004 §4.3) */
 	if (!(p->given & (1u << BK_P_MAINTENANCE)))
 		p->maintenance = p->kernel == BK_KERNEL_RBF ? BK_MAINT_MERGE :
@@ -398,9 +421,14 @@ BkParamsFinish(BkParams *p, int dim, char *err, size_t errlen)
 				if (applies(&param_table[j], p))
 					used += snprintf(names + used, sizeof(names) - used, "%s%s",
 									 used > 0 ? ", " : "", param_table[j].name);
-			if (p->algorithm == BK_ALG_BUDGET_PERCEPTRON && d->id == BK_P_C)
+			if ((BP_ALGS & ALG(p->algorithm)) && d->id == BK_P_C)
 				snprintf(err, errlen,
-						 "parameter \"C\" applies to algorithm \"budget_perceptron\" with update \"nobias_svm\" only");
+						 "parameter \"C\" applies to algorithm \"%s\" with update \"nobias_svm\" only",
+						 algorithm_names[p->algorithm - 1]);
+			else if (p->algorithm == BK_ALG_TIGHTER_BUDGET_PERCEPTRON &&
+					 d->id == BK_P_EVAL_SIZE)
+				snprintf(err, errlen,
+						 "parameter \"eval_size\" does not apply to eval_set \"svs\" (the support vectors are the evaluation set)");
 			else if (p->algorithm == BK_ALG_PEGASOS &&
 				(d->id == BK_P_BUDGET || d->id == BK_P_MAX_SV))
 				snprintf(err, errlen,
@@ -438,6 +466,8 @@ BkParamsFinish(BkParams *p, int dim, char *err, size_t errlen)
 		p->C = 1.0;
 	if (!(p->given & (1u << BK_P_LAMBDA)))
 		p->lambda = 1e-4;		/* paper 004 §5 */
+	if (!(p->given & (1u << BK_P_EVAL_SIZE)))
+		p->eval_size = 100;
 	/* paper 003 Fig. 2: the no-bias SVM rule comes with margin 1 */
 	if (!(p->given & (1u << BK_P_MARGIN)))
 		p->margin = p->update == BK_UPDATE_NOBIAS_SVM ? 1.0 : 0.0;

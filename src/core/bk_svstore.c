@@ -38,6 +38,7 @@ BkMachineFree(const BkEnv *env, BkMachine *mach)
 	if (mach->has_ginv)
 		BkFree(env, mach->ginv.m);
 	BkFree(env, mach->sv_scores);
+	BkEvalFree(env, mach);
 	memset(mach, 0, sizeof(*mach));
 }
 
@@ -144,6 +145,8 @@ BkMachineCopy(const BkEnv *env, BkMachine *dst, const BkMachine *src, int dim,
 		for (size_t i = 0; i < n; i++)
 			dst->sv_scores[i] = sign * src->sv_scores[i];
 	}
+	if (src->eval)
+		BkEvalCopy(env, dst, src, dim, sign);
 	if (src->has_ginv)
 	{
 		dst->has_ginv = true;

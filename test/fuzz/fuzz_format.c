@@ -162,7 +162,8 @@ FuzzSeeds(uint8_t **seeds, size_t *lens, size_t max)
 		{"bpa", "s", "hinge"}, {"bpa", "nn", "ramp"}, {"bpa", "p", "hinge"},
 		{"pa", NULL, "ramp"}, {"perceptron", NULL, NULL},
 		{"pegasos", "merge", NULL}, {"pegasos", "projection_best", NULL},
-		{"pegasos", "none", NULL},
+		{"pegasos", "none", NULL}, {"tighter_budget_perceptron", "flip", NULL},
+		{"budget_perceptron", NULL, NULL},
 	};
 	size_t		n = 0;
 	BkRng		rng;
@@ -191,6 +192,14 @@ FuzzSeeds(uint8_t **seeds, size_t *lens, size_t max)
 			else
 				BkParamsSet(&p, "ball_projection", &yes, err, sizeof(err));
 		}
+		else if (configs[c][1] && strcmp(configs[c][0], "tighter_budget_perceptron") == 0)
+		{
+			in.string = configs[c][1];
+			BkParamsSet(&p, "eval_set", &in, err, sizeof(err));
+			num.number = 6;
+			BkParamsSet(&p, "budget", &num, err, sizeof(err));
+			BkParamsSet(&p, "eval_size", &num, err, sizeof(err));
+		}
 		else if (configs[c][1])
 		{
 			in.string = configs[c][1];
@@ -215,7 +224,7 @@ FuzzSeeds(uint8_t **seeds, size_t *lens, size_t max)
 				x[d] = BkRngUniform(&rng);
 			/* binary, then three integer classes, then three text classes */
 			cls = c < 3 ? (x[0] + x[1] > 1.0) : (int) (3 * x[0]);
-			if (c >= 6)
+			if (c >= 6 && c < 8)
 				BkModelLearnText(m, x, names[cls], strlen(names[cls]));
 			else
 				BkModelLearn(m, x, c < 3 ? 2 * cls - 1 : cls);

@@ -61,4 +61,12 @@ SELECT try_params('{"algorithm": "budget_perceptron", "C": 1}');
 SELECT try_params('{"algorithm": "budget_perceptron", "update": "adagrad"}');
 SELECT try_params('{"algorithm": "budget_perceptron", "margin": -1}');
 
+-- the tighter budget perceptron: an evaluation set, with a size unless it is the SVs
+SELECT try_params('{"algorithm": "tighter_budget_perceptron"}');
+SELECT try_params('{"algorithm": "tighter_budget_perceptron", "eval_set": "svs"}');
+SELECT try_params('{"algorithm": "tighter_budget_perceptron", "eval_set": "svs", "eval_size": 10}');
+SELECT try_params('{"algorithm": "budget_perceptron", "eval_set": "flip"}');
+SELECT try_params('{"algorithm": "tighter_budget_perceptron", "eval_set": "validation"}');
+SELECT try_params('{"algorithm": "tighter_budget_perceptron", "eval_size": 0}');
+
 DROP FUNCTION try_params(jsonb);

@@ -22,7 +22,11 @@ INSERT INTO cfg VALUES
   ('rbp',        '{"algorithm": "rbp", "budget": 30, "gamma": 20, "seed": 5}'),
   ('pa_random',  '{"algorithm": "pa_random", "budget": 30, "gamma": 20, "C": 1, "seed": 5}'),
   ('budget_perceptron', '{"algorithm": "budget_perceptron", "budget": 30, "gamma": 20, "margin": 0.2}'),
-  ('budget_perceptron_svm', '{"algorithm": "budget_perceptron", "update": "nobias_svm", "C": 0.5, "budget": 30, "gamma": 20}');
+  ('budget_perceptron_svm', '{"algorithm": "budget_perceptron", "update": "nobias_svm", "C": 0.5, "budget": 30, "gamma": 20}'),
+  ('tighter svs', '{"algorithm": "tighter_budget_perceptron", "eval_set": "svs", "budget": 30, "gamma": 20}'),
+  ('tighter random', '{"algorithm": "tighter_budget_perceptron", "eval_set": "random", "eval_size": 80, "budget": 30, "gamma": 20, "seed": 3}'),
+  ('tighter flip', '{"algorithm": "tighter_budget_perceptron", "eval_set": "flip", "eval_size": 80, "budget": 30, "gamma": 20}'),
+  ('tighter all', '{"algorithm": "tighter_budget_perceptron", "eval_set": "all", "eval_size": 80, "budget": 30, "gamma": 20}');
 
 -- one model per configuration, twice: training is deterministic
 CREATE TABLE m AS
