@@ -64,8 +64,16 @@ typedef enum BkAlgorithm
 	BK_ALG_RBP = 6,				/* random budget perceptron */
 	BK_ALG_PA_RANDOM = 7,		/* PA-I with random removal (PA+Rand) */
 	BK_ALG_BUDGET_PERCEPTRON = 8,	/* paper 003 Fig. 1 (Crammer et al. 2004) */
-	BK_ALG_TIGHTER_BUDGET_PERCEPTRON = 9	/* paper 003 Fig. 3 */
+	BK_ALG_TIGHTER_BUDGET_PERCEPTRON = 9,	/* paper 003 Fig. 3 */
+	BK_ALG_SPA = 10,			/* sparse PA (paper 002), unbudgeted */
+	BK_ALG_OGD = 11				/* kernel online gradient descent, unbudgeted */
 } BkAlgorithm;
+
+typedef enum BkOutput
+{
+	BK_OUTPUT_LAST = 1,			/* the last classifier f_T */
+	BK_OUTPUT_AVERAGE = 2		/* the average (1/T) sum_t f_t (paper 002) */
+} BkOutput;
 
 typedef enum BkEvalSetKind
 {
@@ -138,7 +146,11 @@ typedef enum BkParamId
 	BK_P_UPDATE = 16,
 	BK_P_EVAL_SET = 17,
 	BK_P_EVAL_SIZE = 18,
-	BK_P_MAX_ID = 18
+	BK_P_ALPHA = 19,
+	BK_P_BETA = 20,
+	BK_P_ETA = 21,
+	BK_P_OUTPUT = 22,
+	BK_P_MAX_ID = 22
 } BkParamId;
 
 typedef struct BkParams
@@ -160,6 +172,10 @@ typedef struct BkParams
 	int			update;			/* BkUpdate */
 	int			eval_set;		/* BkEvalSetKind (tighter budget perceptron) */
 	int64_t		eval_size;		/* q */
+	double		alpha;			/* SPA: sampling cap */
+	double		beta;			/* SPA: sampling scale, >= alpha */
+	double		eta;			/* SPA aggressiveness, OGD step size */
+	int			output;			/* BkOutput (SPA) */
 	uint64_t	seed;			/* PRNG seed */
 	uint32_t	given;			/* bit (1 << id): set explicitly by the user */
 } BkParams;
@@ -288,6 +304,8 @@ typedef struct BkMachine
 	double	   *sv_scores;
 	/* the tighter budget perceptron's evaluation set, or NULL */
 	struct BkEvalSet *eval;
+	/* row number at which each SV was added (SPA's averaged output), or NULL */
+	uint64_t   *born;
 	/*
 	 * Every coefficient is multiplied by scale (Pegasos shrinks all of them
 	 * by (1 - 1/t) each row: one multiplication instead of a pass over the
@@ -387,6 +405,13 @@ extern int	BkModelPredictClass(BkModel *m, const double *x);
  * Reports an error for more than two classes (use BkModelScores).
  */
 extern double BkModelDecision(BkModel *m, const double *x);
+
+/*
+ * What SV j of machine k adds, per unit of its kernel value, to the score
+ * of coefficient c: the coefficient with the machine's scale and, for an
+ * averaged output, its weight in the average.
+ */
+extern double BkModelSvCoef(const BkModel *m, int k, int j, int c);
 
 /* Predicted label of an integer-labelled model; false without classes. */
 extern bool BkModelPredict(BkModel *m, const double *x, int64_t *label);

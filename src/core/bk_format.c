@@ -23,6 +23,7 @@
  *	      aux bit 0: i32 nearest_idx[n_sv], f64 nearest_dist2[n_sv]
  *	      aux bit 1: f64 ginv[n_sv][n_sv]
  *	      aux bit 2: f64 sv_scores[n_sv] (f(x_j) of every SV)
+ *	      aux bit 4: u64 born[n_sv] (the row at which each SV was added)
  *	      aux bit 3: the evaluation set: u32 n | u32 cap | u64 offered |
  *	        f64 x[n][dim] | f64 y[n] | f64 f[n] | f64 pred[n] | u64 flips[n] |
  *	        u64 since[n] | f64 kv[n_sv][n]
@@ -41,7 +42,8 @@ static const uint8_t bk_magic[4] = {'B', 'K', 'M', 'D'};
 #define AUX_GINV	2u
 #define AUX_SCORES	4u
 #define AUX_EVAL	8u
-#define AUX_KNOWN	(AUX_NEAREST | AUX_GINV | AUX_SCORES | AUX_EVAL)
+#define AUX_BORN	16u
+#define AUX_KNOWN	(AUX_NEAREST | AUX_GINV | AUX_SCORES | AUX_EVAL | AUX_BORN)
 #define FLAG_TEXT_LABELS	1u
 #define FLAG_DECLARED		2u
 #define FLAGS_KNOWN			(FLAG_TEXT_LABELS | FLAG_DECLARED)
@@ -181,6 +183,11 @@ machine_size(size_t dim, size_t n_sv, size_t n_coef, uint32_t aux,
 		ok &= BkMulSize(n_sv, 8, &part);
 		ok &= BkAddSize(size, part, &size);
 	}
+	if (aux & AUX_BORN)
+	{
+		ok &= BkMulSize(n_sv, 8, &part);
+		ok &= BkAddSize(size, part, &size);
+	}
 	*out = size;
 	return ok;
 }
@@ -207,7 +214,8 @@ machine_aux(const BkMachine *mach)
 	return (mach->has_nearest ? AUX_NEAREST : 0) |
 		(mach->has_ginv ? AUX_GINV : 0) |
 		(mach->sv_scores ? AUX_SCORES : 0) |
-		(mach->eval ? AUX_EVAL : 0);
+		(mach->eval ? AUX_EVAL : 0) |
+		(mach->born ? AUX_BORN : 0);
 }
 
 bool
@@ -326,6 +334,9 @@ BkModelEncode(const BkModel *m, uint8_t *buf, size_t size)
 				w_f64s(&w, mach->ginv.m + i * mach->ginv.cap, n);
 		if (aux & AUX_SCORES)
 			w_f64s(&w, mach->sv_scores, n);
+		if (aux & AUX_BORN)
+			for (size_t i = 0; i < n; i++)
+				w_u64(&w, mach->born[i]);
 		if (aux & AUX_EVAL)
 		{
 			const BkEvalSet *e = mach->eval;
@@ -787,7 +798,8 @@ parse_machine(Reader *r, const BkModel *hdr, uint32_t k, BkMachine *mach)
 	want_aux = (BkModelNeedsNearest(p) ? AUX_NEAREST : 0) |
 		(BkModelNeedsGram(p) ? AUX_GINV : 0) |
 		(BkModelNeedsScores(p) ? AUX_SCORES : 0) |
-		(BkModelEvalCap(p) > 0 ? AUX_EVAL : 0);
+		(BkModelEvalCap(p) > 0 ? AUX_EVAL : 0) |
+		(BkModelNeedsBorn(p) ? AUX_BORN : 0);
 	if (aux != want_aux)
 		return fail(r, "machine %u has bookkeeping flags 0x%x, expected 0x%x",
 					k, aux, want_aux);
@@ -872,6 +884,10 @@ parse_machine(Reader *r, const BkModel *hdr, uint32_t k, BkMachine *mach)
 					"support vector scores"))
 			return false;
 	}
+	/* each SV's row: at least 1, at most the rows seen */
+	if ((aux & AUX_BORN) &&
+		!r_counts(r, mach ? mach->born : NULL, n_sv, hdr->rows_seen, "support vector rows"))
+		return false;
 	if (aux & AUX_EVAL)
 		return parse_eval(r, hdr, k, n_sv, mach && mach->eval ? mach->eval : NULL);
 	return true;

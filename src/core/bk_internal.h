@@ -168,6 +168,10 @@ extern bool BkRbpStep(BkModel *m, BkMachine *mach, const BkRow *row);
 extern bool BkPaRandomStep(BkModel *m, BkMachine *mach, const BkRow *row);
 extern bool BkBudgetPerceptronStep(BkModel *m, BkMachine *mach, const BkRow *row);
 extern bool BkTighterBudgetPerceptronStep(BkModel *m, BkMachine *mach, const BkRow *row);
+extern bool BkSpaStep(BkModel *m, BkMachine *mach, const BkRow *row);
+extern bool BkOgdStep(BkModel *m, BkMachine *mach, const BkRow *row);
+extern double BkSpaAverageScore(const BkModel *m, const BkMachine *mach,
+								const double *krow);
 
 /* ---- bk_evalset.c: the tighter budget perceptron's evaluation set ---- */
 extern void BkEvalInit(const BkEnv *env, BkMachine *mach, int cap, int dim);
@@ -194,6 +198,7 @@ extern bool BkModelNeedsNearest(const BkParams *p);
 extern bool BkModelNeedsGram(const BkParams *p);
 extern bool BkModelNeedsScores(const BkParams *p);
 extern int	BkModelEvalCap(const BkParams *p);	/* 0: no evaluation set */
+extern bool BkModelNeedsBorn(const BkParams *p);
 extern int	BkModelCapacity(const BkParams *p);	/* SV slots for training */
 extern void BkModelAllocMachines(BkModel *m, int capacity);
 extern void BkModelOnNewClass(BkModel *m);

@@ -55,6 +55,13 @@ BkModelNeedsScores(const BkParams *p)
 	return p->algorithm == BK_ALG_BUDGET_PERCEPTRON;
 }
 
+/* SPA's averaged output needs the row at which each SV was added. */
+bool
+BkModelNeedsBorn(const BkParams *p)
+{
+	return p->algorithm == BK_ALG_SPA;
+}
+
 /* Points the tighter budget perceptron's evaluation set holds; 0 if none. */
 int
 BkModelEvalCap(const BkParams *p)
@@ -206,6 +213,9 @@ static void
 init_machine(BkModel *m, BkMachine *mach, int n_coef, int capacity)
 {
 	BkMachineInit(&m->env, mach, m->dim, n_coef, capacity);
+	/* scoring the average needs each SV's row, too */
+	if (BkModelNeedsBorn(&m->params))
+		mach->born = BkAllocArray(&m->env, (size_t) capacity, sizeof(uint64_t));
 	/* scoring needs neither the neighbour cache nor K^-1 */
 	if (!m->training)
 		return;
@@ -351,7 +361,7 @@ fill_row(BkModel *m, int k, const double *x, double sqx, BkRow *row)
  * and the score of every class (into m->scores).
  */
 static void
-score_all(BkModel *m, const double *x, BkRow *rows)
+score_all(BkModel *m, const double *x, BkRow *rows, bool predicting)
 {
 	double		sqx = BkDot(x, x, m->dim);
 
@@ -362,7 +372,13 @@ score_all(BkModel *m, const double *x, BkRow *rows)
 
 	ensure_scratch(m);
 	for (int k = 0; k < m->n_machines; k++)
+	{
 		fill_row(m, k, x, sqx, &rows[k]);
+		/* SPA predicts with the average classifier; it learns with the last */
+		if (predicting && m->params.algorithm == BK_ALG_SPA &&
+			m->params.output == BK_OUTPUT_AVERAGE)
+			rows[k].f = BkSpaAverageScore(m, &m->machines[k], rows[k].krow);
+	}
 
 	if (m->params.algorithm == BK_ALG_PEGASOS)
 		BkPegasosScores(m, &m->machines[0], &rows[0], m->scores);
@@ -414,7 +430,7 @@ BkModelLearnClass(BkModel *m, const double *x, int cls, bool is_new)
 		BkRaise(&m->env, BK_ERR_INTERNAL, NULL, "model was not decoded for training");
 
 	/* prequential: predict with the current model, then learn */
-	score_all(m, x, rows);
+	score_all(m, x, rows, false);
 	if (is_new || argmax_class(m) != cls)
 		m->mistakes++;
 	m->rows_seen++;
@@ -463,6 +479,12 @@ BkModelLearnClass(BkModel *m, const double *x, int cls, bool is_new)
 				case BK_ALG_TIGHTER_BUDGET_PERCEPTRON:
 					ch = BkTighterBudgetPerceptronStep(m, mach, row);
 					break;
+				case BK_ALG_SPA:
+					ch = BkSpaStep(m, mach, row);
+					break;
+				case BK_ALG_OGD:
+					ch = BkOgdStep(m, mach, row);
+					break;
 				default:
 					BkRaise(&m->env, BK_ERR_INTERNAL, NULL, "unknown algorithm %d",
 							m->params.algorithm);
@@ -478,7 +500,7 @@ BkModelLearnClass(BkModel *m, const double *x, int cls, bool is_new)
 void
 BkModelScores(BkModel *m, const double *x, double *scores)
 {
-	score_all(m, x, rows_for(m));
+	score_all(m, x, rows_for(m), true);
 	memcpy(scores, m->scores, sizeof(double) * m->n_classes);
 }
 
@@ -487,7 +509,7 @@ BkModelPredictClass(BkModel *m, const double *x)
 {
 	if (m->n_classes == 0)
 		return -1;
-	score_all(m, x, rows_for(m));
+	score_all(m, x, rows_for(m), true);
 	return argmax_class(m);
 }
 
@@ -498,7 +520,7 @@ BkModelDecision(BkModel *m, const double *x)
 		BkRaise(&m->env, BK_ERR_DATA,
 				"A signed score is defined for at most two classes; bk_scores gives one score per class.",
 				"the model has %d classes", m->n_classes);
-	score_all(m, x, rows_for(m));
+	score_all(m, x, rows_for(m), true);
 	if (m->params.algorithm != BK_ALG_PEGASOS)
 		return -m->scores[0];	/* f of the binary machine */
 	return m->n_classes == 2 ? m->scores[1] - m->scores[0] : -m->scores[0];
@@ -513,4 +535,16 @@ BkModelPredict(BkModel *m, const double *x, int64_t *label)
 		return false;
 	*label = m->classes[c];
 	return true;
+}
+
+double
+BkModelSvCoef(const BkModel *m, int k, int j, int c)
+{
+	const BkMachine *mach = &m->machines[k];
+	double		a = mach->coef[(size_t) j * mach->n_coef + c] * mach->scale;
+
+	if (m->params.algorithm == BK_ALG_SPA && m->params.output == BK_OUTPUT_AVERAGE &&
+		m->rows_seen > 0)
+		a *= ((double) m->rows_seen - (double) mach->born[j]) / (double) m->rows_seen;
+	return a;
 }

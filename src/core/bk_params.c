@@ -15,7 +15,7 @@
 #define ALL_ALGS	(ALG(BK_ALG_PERCEPTRON) | ALG(BK_ALG_PA) | ALG(BK_ALG_BPA) | \
 					 ALG(BK_ALG_PEGASOS) | ALG(BK_ALG_STOPTRON) | ALG(BK_ALG_RBP) | \
 					 ALG(BK_ALG_PA_RANDOM) | ALG(BK_ALG_BUDGET_PERCEPTRON) | \
-					 ALG(BK_ALG_TIGHTER_BUDGET_PERCEPTRON))
+					 ALG(BK_ALG_TIGHTER_BUDGET_PERCEPTRON) | ALG(BK_ALG_SPA) | ALG(BK_ALG_OGD))
 /* the budget perceptrons of paper 003: margin, update rule */
 #define BP_ALGS		(ALG(BK_ALG_BUDGET_PERCEPTRON) | ALG(BK_ALG_TIGHTER_BUDGET_PERCEPTRON))
 /* learners with a fixed budget B of SVs */
@@ -35,7 +35,9 @@
 #define BK_MAX_EXACT_INT 9007199254740991.0
 
 static const char *const algorithm_names[] = {"perceptron", "pa", "bpa", "pegasos",
-"stoptron", "rbp", "pa_random", "budget_perceptron", "tighter_budget_perceptron", NULL};
+"stoptron", "rbp", "pa_random", "budget_perceptron", "tighter_budget_perceptron",
+"spa", "ogd", NULL};
+static const char *const output_names[] = {"last", "average", NULL};
 static const char *const eval_set_names[] = {"svs", "random", "flip", "all", NULL};
 static const char *const update_names[] = {"perceptron", "mira", "nobias_svm", NULL};
 static const char *const kernel_names[] = {"rbf", "linear", "poly", NULL};
@@ -61,7 +63,7 @@ static const ParamDesc param_table[] = {
 	{"algorithm", BK_P_ALGORITHM, BK_KIND_ENUM, 0, 0, false, algorithm_names, ALL_ALGS, ALL_KERNELS},
 	/* pegasos: budget with a maintenance strategy, max_sv with "none" */
 	{"budget", BK_P_BUDGET, BK_KIND_INT, 1, BK_MAX_BUDGET, false, NULL, BUDGET_ALGS, ALL_KERNELS},
-	{"max_sv", BK_P_MAX_SV, BK_KIND_INT, 1, BK_MAX_BUDGET, false, NULL, ALG(BK_ALG_PERCEPTRON) | ALG(BK_ALG_PA) | ALG(BK_ALG_PEGASOS), ALL_KERNELS},
+	{"max_sv", BK_P_MAX_SV, BK_KIND_INT, 1, BK_MAX_BUDGET, false, NULL, ALG(BK_ALG_PERCEPTRON) | ALG(BK_ALG_PA) | ALG(BK_ALG_PEGASOS) | ALG(BK_ALG_SPA) | ALG(BK_ALG_OGD), ALL_KERNELS},
 	{"kernel", BK_P_KERNEL, BK_KIND_ENUM, 0, 0, false, kernel_names, ALL_ALGS, ALL_KERNELS},
 	{"gamma", BK_P_GAMMA, BK_KIND_REAL, 0, HUGE_VAL, true, NULL, ALL_ALGS, KER(BK_KERNEL_RBF) | KER(BK_KERNEL_POLY)},
 	{"degree", BK_P_DEGREE, BK_KIND_INT, 1, 100, false, NULL, ALL_ALGS, KER(BK_KERNEL_POLY)},
@@ -80,6 +82,10 @@ static const ParamDesc param_table[] = {
 	{"eval_set", BK_P_EVAL_SET, BK_KIND_ENUM, 0, 0, false, eval_set_names, ALG(BK_ALG_TIGHTER_BUDGET_PERCEPTRON), ALL_KERNELS},
 	/* eval_set "svs": the SVs are the set, so no size (see applies) */
 	{"eval_size", BK_P_EVAL_SIZE, BK_KIND_INT, 1, BK_MAX_BUDGET, false, NULL, ALG(BK_ALG_TIGHTER_BUDGET_PERCEPTRON), ALL_KERNELS},
+	{"alpha", BK_P_ALPHA, BK_KIND_REAL, 0, HUGE_VAL, true, NULL, ALG(BK_ALG_SPA), ALL_KERNELS},
+	{"beta", BK_P_BETA, BK_KIND_REAL, 0, HUGE_VAL, true, NULL, ALG(BK_ALG_SPA), ALL_KERNELS},
+	{"eta", BK_P_ETA, BK_KIND_REAL, 0, HUGE_VAL, true, NULL, ALG(BK_ALG_SPA) | ALG(BK_ALG_OGD), ALL_KERNELS},
+	{"output", BK_P_OUTPUT, BK_KIND_ENUM, 0, 0, false, output_names, ALG(BK_ALG_SPA), ALL_KERNELS},
 };
 
 #define N_PARAMS ((int) (sizeof(param_table) / sizeof(param_table[0])))
@@ -112,6 +118,19 @@ count_choices(const char *const *choices)
 	return n;
 }
 
+/* Append to buf (len bytes), keeping it terminated when it fills up. */
+static void
+append(char *buf, size_t len, size_t *used, const char *sep, const char *s,
+	   const char *quote)
+{
+	int			n;
+
+	if (*used >= len)
+		return;
+	n = snprintf(buf + *used, len - *used, "%s%s%s%s", sep, quote, s, quote);
+	*used = n < 0 ? len : (*used + (size_t) n < len ? *used + (size_t) n : len);
+}
+
 /* "a", "b", "c" */
 static void
 list_choices(const char *const *choices, char *buf, size_t len)
@@ -119,9 +138,8 @@ list_choices(const char *const *choices, char *buf, size_t len)
 	size_t		used = 0;
 
 	buf[0] = '\0';
-	for (int i = 0; choices[i] != NULL && used < len; i++)
-		used += snprintf(buf + used, len - used, "%s\"%s\"",
-						 i > 0 ? ", " : "", choices[i]);
+	for (int i = 0; choices[i] != NULL; i++)
+		append(buf, len, &used, i > 0 ? ", " : "", choices[i], "\"");
 }
 
 static void
@@ -130,12 +148,10 @@ list_names(char *buf, size_t len)
 	size_t		used = 0;
 
 	buf[0] = '\0';
-	for (int i = 0; i < N_PARAMS && used < len; i++)
-		used += snprintf(buf + used, len - used, "%s%s",
-						 i > 0 ? ", " : "", param_table[i].name);
+	for (int i = 0; i < N_PARAMS; i++)
+		append(buf, len, &used, i > 0 ? ", " : "", param_table[i].name, "");
 	/* read by the caller before the table: a list of labels */
-	if (used < len)
-		snprintf(buf + used, len - used, ", classes");
+	append(buf, len, &used, ", ", "classes", "");
 }
 
 /* Field of p that holds parameter id. */
@@ -176,6 +192,18 @@ store_value(BkParams *p, BkParamId id, double num, int choice)
 			break;
 		case BK_P_EVAL_SIZE:
 			p->eval_size = (int64_t) num;
+			break;
+		case BK_P_ALPHA:
+			p->alpha = num;
+			break;
+		case BK_P_BETA:
+			p->beta = num;
+			break;
+		case BK_P_ETA:
+			p->eta = num;
+			break;
+		case BK_P_OUTPUT:
+			p->output = choice;
 			break;
 		case BK_P_BUDGET:
 			p->budget = (int64_t) num;
@@ -229,6 +257,12 @@ fetch_number(const BkParams *p, BkParamId id)
 			return p->margin;
 		case BK_P_EVAL_SIZE:
 			return (double) p->eval_size;
+		case BK_P_ALPHA:
+			return p->alpha;
+		case BK_P_BETA:
+			return p->beta;
+		case BK_P_ETA:
+			return p->eta;
 		default:
 			return 0;
 	}
@@ -253,6 +287,8 @@ fetch_choice(const BkParams *p, BkParamId id)
 			return p->update;
 		case BK_P_EVAL_SET:
 			return p->eval_set;
+		case BK_P_OUTPUT:
+			return p->output;
 		default:
 			return 0;
 	}
@@ -307,7 +343,7 @@ BkParamsSet(BkParams *p, const char *key, const BkParamInput *in,
 
 	if (d == NULL)
 	{
-		char		names[256];
+		char		names[BK_ERRMSG_LEN];
 
 		list_names(names, sizeof(names));
 		snprintf(err, errlen, "unknown parameter \"%s\" (allowed: %s)",
@@ -328,7 +364,7 @@ BkParamsSet(BkParams *p, const char *key, const BkParamInput *in,
 
 	if (d->kind == BK_KIND_ENUM)
 	{
-		char		choices[128];
+		char		choices[BK_ERRMSG_LEN];
 
 		if (in->type != BK_IN_STRING)
 		{
@@ -412,15 +448,15 @@ BkParamsFinish(BkParams *p, int dim, char *err, size_t errlen)
 
 		if ((p->given & (1u << d->id)) && !applies(d, p))
 		{
-			char		names[256];
+			char		names[BK_ERRMSG_LEN];
 			size_t		used = 0;
 
 			/* name the parameters that do apply */
 			names[0] = '\0';
-			for (int j = 0; j < N_PARAMS && used < sizeof(names); j++)
+			for (int j = 0; j < N_PARAMS; j++)
 				if (applies(&param_table[j], p))
-					used += snprintf(names + used, sizeof(names) - used, "%s%s",
-									 used > 0 ? ", " : "", param_table[j].name);
+					append(names, sizeof(names), &used, used > 0 ? ", " : "",
+						   param_table[j].name, "");
 			if ((BP_ALGS & ALG(p->algorithm)) && d->id == BK_P_C)
 				snprintf(err, errlen,
 						 "parameter \"C\" applies to algorithm \"%s\" with update \"nobias_svm\" only",
@@ -468,6 +504,21 @@ BkParamsFinish(BkParams *p, int dim, char *err, size_t errlen)
 		p->lambda = 1e-4;		/* paper 004 §5 */
 	if (!(p->given & (1u << BK_P_EVAL_SIZE)))
 		p->eval_size = 100;
+	if (!(p->given & (1u << BK_P_ALPHA)))
+		p->alpha = 1.0;			/* paper 002 §5 */
+	if (!(p->given & (1u << BK_P_BETA)))
+		p->beta = p->alpha > 20.0 ? p->alpha : 20.0;	/* paper 002 §5: 20 or 200 */
+	if (!(p->given & (1u << BK_P_ETA)))
+		p->eta = p->algorithm == BK_ALG_OGD ? 0.1 : 1.0;
+	if (!(p->given & (1u << BK_P_OUTPUT)))
+		p->output = BK_OUTPUT_AVERAGE;
+	if (p->algorithm == BK_ALG_SPA && p->beta < p->alpha)
+	{
+		snprintf(err, errlen,
+				 "parameter \"beta\" must be at least \"alpha\" (%g), got %g (paper 002: beta >= alpha > 0)",
+				 p->alpha, p->beta);
+		return false;
+	}
 	/* paper 003 Fig. 2: the no-bias SVM rule comes with margin 1 */
 	if (!(p->given & (1u << BK_P_MARGIN)))
 		p->margin = p->update == BK_UPDATE_NOBIAS_SVM ? 1.0 : 0.0;

@@ -38,6 +38,7 @@ BkMachineFree(const BkEnv *env, BkMachine *mach)
 	if (mach->has_ginv)
 		BkFree(env, mach->ginv.m);
 	BkFree(env, mach->sv_scores);
+	BkFree(env, mach->born);
 	BkEvalFree(env, mach);
 	memset(mach, 0, sizeof(*mach));
 }
@@ -64,6 +65,8 @@ BkMachineReserve(const BkEnv *env, BkMachine *mach, int dim, int limit)
 	mach->sqnorm = BkReallocArray(env, mach->sqnorm, newcap, sizeof(double));
 	mach->coef = BkReallocArray(env, mach->coef, (size_t) newcap * mach->n_coef,
 								sizeof(double));
+	if (mach->born)
+		mach->born = BkReallocArray(env, mach->born, newcap, sizeof(uint64_t));
 	mach->capacity = newcap;
 	return true;
 }
@@ -108,6 +111,8 @@ BkMachineRemove(BkMachine *mach, int dim, int r)
 			   sizeof(double) * mach->n_coef);
 		if (mach->sv_scores)
 			mach->sv_scores[r] = mach->sv_scores[last];
+		if (mach->born)
+			mach->born[r] = mach->born[last];
 	}
 	mach->n_sv = last;
 }
@@ -147,6 +152,11 @@ BkMachineCopy(const BkEnv *env, BkMachine *dst, const BkMachine *src, int dim,
 	}
 	if (src->eval)
 		BkEvalCopy(env, dst, src, dim, sign);
+	if (src->born)
+	{
+		dst->born = BkAllocArray(env, n, sizeof(uint64_t));
+		memcpy(dst->born, src->born, sizeof(uint64_t) * n);
+	}
 	if (src->has_ginv)
 	{
 		dst->has_ginv = true;

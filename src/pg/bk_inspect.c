@@ -351,10 +351,10 @@ bk_support_vectors(PG_FUNCTION_ARGS)
 
 			x = bk_float8_array(mach->sv + (Size) i * (Size) m->dim, m->dim);
 			if (m->n_machines > 1)
-				cbuf[k] = mach->coef[i] * mach->scale;
+				cbuf[k] = BkModelSvCoef(m, k, i, 0);
 			else
 				for (int c = 0; c < mach->n_coef; c++)
-					cbuf[c] = mach->coef[(Size) i * (Size) mach->n_coef + c] * mach->scale;
+					cbuf[c] = BkModelSvCoef(m, k, i, c);
 			coef = bk_float8_array(cbuf, ncoef);
 			if (m->n_machines > 1)
 				cbuf[k] = 0.0;

@@ -163,7 +163,7 @@ FuzzSeeds(uint8_t **seeds, size_t *lens, size_t max)
 		{"pa", NULL, "ramp"}, {"perceptron", NULL, NULL},
 		{"pegasos", "merge", NULL}, {"pegasos", "projection_best", NULL},
 		{"pegasos", "none", NULL}, {"tighter_budget_perceptron", "flip", NULL},
-		{"budget_perceptron", NULL, NULL},
+		{"budget_perceptron", NULL, NULL}, {"spa", NULL, NULL},
 	};
 	size_t		n = 0;
 	BkRng		rng;

@@ -69,4 +69,11 @@ SELECT try_params('{"algorithm": "budget_perceptron", "eval_set": "flip"}');
 SELECT try_params('{"algorithm": "tighter_budget_perceptron", "eval_set": "validation"}');
 SELECT try_params('{"algorithm": "tighter_budget_perceptron", "eval_size": 0}');
 
+-- SPA and OGD
+SELECT try_params('{"algorithm": "spa"}');
+SELECT try_params('{"algorithm": "spa", "alpha": 2, "beta": 1}');
+SELECT try_params('{"algorithm": "spa", "output": "median"}');
+SELECT try_params('{"algorithm": "ogd"}');
+SELECT try_params('{"algorithm": "ogd", "alpha": 1}');
+
 DROP FUNCTION try_params(jsonb);

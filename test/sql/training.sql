@@ -26,7 +26,10 @@ INSERT INTO cfg VALUES
   ('tighter svs', '{"algorithm": "tighter_budget_perceptron", "eval_set": "svs", "budget": 30, "gamma": 20}'),
   ('tighter random', '{"algorithm": "tighter_budget_perceptron", "eval_set": "random", "eval_size": 80, "budget": 30, "gamma": 20, "seed": 3}'),
   ('tighter flip', '{"algorithm": "tighter_budget_perceptron", "eval_set": "flip", "eval_size": 80, "budget": 30, "gamma": 20}'),
-  ('tighter all', '{"algorithm": "tighter_budget_perceptron", "eval_set": "all", "eval_size": 80, "budget": 30, "gamma": 20}');
+  ('tighter all', '{"algorithm": "tighter_budget_perceptron", "eval_set": "all", "eval_size": 80, "budget": 30, "gamma": 20}'),
+  ('spa average', '{"algorithm": "spa", "alpha": 1, "beta": 5, "eta": 1, "gamma": 20, "seed": 4}'),
+  ('spa last', '{"algorithm": "spa", "alpha": 1, "beta": 5, "eta": 1, "gamma": 20, "seed": 4, "output": "last"}'),
+  ('ogd', '{"algorithm": "ogd", "eta": 0.5, "gamma": 20}');
 
 -- one model per configuration, twice: training is deterministic
 CREATE TABLE m AS
@@ -42,6 +45,11 @@ SELECT name, model::bytea = again::bytea AS deterministic,
 FROM m ORDER BY name;
 -- (a linear or degree-4 polynomial kernel cannot fit a 4 x 4 checkerboard, nor
 -- can the perceptron baselines with 30 SVs here: f is right for those rows)
+
+-- SPA: the averaged and the last classifier hold the same SVs but score differently
+SELECT (SELECT count(*) FROM bk_support_vectors(a.model)) = (SELECT count(*) FROM bk_support_vectors(l.model)) AS same_svs,
+       (SELECT count(*) FROM pts WHERE bk_decision(a.model, features) <> bk_decision(l.model, features)) > 0 AS averages_differ
+FROM m a, m l WHERE a.name = 'spa average' AND l.name = 'spa last';
 
 -- random removal depends on the seed, and only on it
 SELECT (SELECT bk_train(features, label, '{"algorithm": "rbp", "budget": 30, "gamma": 20, "seed": 6}' ORDER BY id) FROM pts)::bytea

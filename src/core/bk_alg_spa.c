@@ -1,0 +1,75 @@
+/*
+ * bk_alg_spa.c
+ *	  Sparse Passive-Aggressive learning (paper 002: Lu, Zhao and Hoi,
+ *	  "Online Sparse Passive Aggressive Learning with Kernels", SDM 2016),
+ *	  Algorithm 1, and the kernel OGD baseline of its comparison.
+ *
+ *	  SPA: with the hinge loss l_t = [1 - y_t f_t(x_t)]_+, draw
+ *	      Z_t ~ Bernoulli(rho_t),  rho_t = min(alpha, l_t) / beta     (§2.2)
+ *	  from the model's seeded generator, and when Z_t = 1 take the step of
+ *	  Proposition 1:
+ *	      f_{t+1} = f_t + tau_t y_t k(x_t, .),
+ *	      tau_t = min(eta Z_t / rho_t, l_t / k(x_t, x_t)).
+ *	  SVs are never removed (the SV set is unbudgeted and capped by max_sv;
+ *	  its expected size is at most alpha/beta of the rows).  The output is
+ *	  the last classifier or the average f_bar_T = (1/T) sum_{t=1..T} f_t:
+ *	  an SV added at row s belongs to f_{s+1}, ..., f_T, so the average is
+ *	  the same SVs with coefficients scaled by (T - s) / T.  Each SV keeps
+ *	  its row s, which makes the average exact and O(1) a row to maintain.
+ *
+ *	  OGD: kernel online gradient descent on the hinge loss with a constant
+ *	  step eta: f_{t+1} = f_t + eta y_t k(x_t, .) when y_t f_t(x_t) < 1 (the
+ *	  NORMA update of Kivinen, Smola and Williamson 2004 without its
+ *	  regulariser); unbudgeted, capped by max_sv.
+ */
+#include "bk_internal.h"
+
+bool
+BkSpaStep(BkModel *m, BkMachine *mach, const BkRow *row)
+{
+	const BkParams *p = &m->params;
+	double		loss = 1.0 - row->y * row->f;
+	double		rho,
+				tau;
+	int			slot;
+
+	if (loss <= 0.0 || row->ktt <= 0.0)
+		return false;
+	rho = (loss < p->alpha ? loss : p->alpha) / p->beta;
+	if (!(BkRngUniform(&m->rng) < rho))
+		return false;			/* Z_t = 0: no update */
+	tau = p->eta / rho;
+	if (loss / row->ktt < tau)
+		tau = loss / row->ktt;
+	BkModelReserveUnbudgeted(m, mach);
+	slot = BkMachineAppend(mach, m->dim, row->x, row->sqx, tau * row->y);
+	mach->born[slot] = m->rows_seen;
+	return true;
+}
+
+/*
+ * f_bar_T(x) = sum_j alpha_j (T - s_j) / T k(x_j, x), T the rows seen, from
+ * the kernel row of x.
+ */
+double
+BkSpaAverageScore(const BkModel *m, const BkMachine *mach, const double *krow)
+{
+	double		T = (double) m->rows_seen;
+	double		f = 0.0;
+
+	if (T <= 0.0)
+		return 0.0;
+	for (int j = 0; j < mach->n_sv; j++)
+		f += mach->coef[j] * ((T - (double) mach->born[j]) / T) * krow[j];
+	return f;
+}
+
+bool
+BkOgdStep(BkModel *m, BkMachine *mach, const BkRow *row)
+{
+	if (row->y * row->f >= 1.0 || row->ktt <= 0.0)
+		return false;
+	BkModelReserveUnbudgeted(m, mach);
+	BkMachineAppend(mach, m->dim, row->x, row->sqx, m->params.eta * row->y);
+	return true;
+}
