@@ -88,8 +88,7 @@ remove_best_classified(BkModel *m, BkMachine *mach, const BkRow *row)
 
 	BkMachineRemove(mach, m->dim, best);
 	row->krow[best] = row->krow[last];
-	mach->maintenance++;
-	m->maintenance++;
+	BkModelCountMaintenance(m, mach);
 	return kit;
 }
 
@@ -239,8 +238,7 @@ BkTighterBudgetPerceptronStep(BkModel *m, BkMachine *mach, const BkRow *row)
 			BkEvalRemovePoint(mach, m->dim, i);	/* its mirror in the set */
 		BkMachineRemove(mach, m->dim, i);
 		row->krow[i] = row->krow[last];
-		mach->maintenance++;
-		m->maintenance++;
+		BkModelCountMaintenance(m, mach);
 	}
 
 	/* steps 2-4 */

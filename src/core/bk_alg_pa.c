@@ -149,13 +149,7 @@ BkPaRandomStep(BkModel *m, BkMachine *mach, const BkRow *row)
 
 	if (loss == 0.0)
 		return false;
-	if (mach->n_sv >= m->params.budget)
-	{
-		BkMachineRemove(mach, m->dim,
-						(int) BkRngBelow(&m->rng, (uint64_t) mach->n_sv));
-		mach->maintenance++;
-		m->maintenance++;
-	}
+	BkModelRemoveRandomIfFull(m, mach);
 	BkMachineAppend(mach, m->dim, row->x, row->sqx,
 					row->y * pa_tau(m->params.C, loss, row->ktt));
 	return true;
@@ -432,8 +426,7 @@ BkBpaStep(BkModel *m, BkMachine *mach, const BkRow *row)
 		return true;
 	}
 
-	mach->maintenance++;
-	m->maintenance++;
+	BkModelCountMaintenance(m, mach);
 	switch (p->variant)
 	{
 		case BK_VARIANT_S:

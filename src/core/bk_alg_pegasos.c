@@ -312,8 +312,7 @@ maintain(BkModel *m, BkMachine *mach, const BkRow *row)
 			BkRaise(&m->env, BK_ERR_INTERNAL, NULL, "unknown maintenance %d",
 					p->maintenance);
 	}
-	mach->maintenance++;
-	m->maintenance++;
+	BkModelCountMaintenance(m, mach);
 }
 
 /* Fold the scale into the coefficients before it underflows. */

@@ -49,13 +49,7 @@ BkRbpStep(BkModel *m, BkMachine *mach, const BkRow *row)
 {
 	if (!mistake(row))
 		return false;
-	if (mach->n_sv >= m->params.budget)
-	{
-		BkMachineRemove(mach, m->dim,
-						(int) BkRngBelow(&m->rng, (uint64_t) mach->n_sv));
-		mach->maintenance++;
-		m->maintenance++;
-	}
+	BkModelRemoveRandomIfFull(m, mach);
 	BkMachineAppend(mach, m->dim, row->x, row->sqx, row->y);
 	return true;
 }

@@ -210,5 +210,7 @@ extern void BkModelFreeClasses(BkModel *m);
 /* append a class (no layout change); the arrays grow as needed */
 extern void BkClassAppend(BkModel *m, int64_t label, const char *text, size_t len);
 extern void BkModelReserveUnbudgeted(BkModel *m, BkMachine *mach);
+extern void BkModelCountMaintenance(BkModel *m, BkMachine *mach);
+extern void BkModelRemoveRandomIfFull(BkModel *m, BkMachine *mach);
 
 #endif							/* BK_INTERNAL_H */

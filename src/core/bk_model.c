@@ -331,6 +331,27 @@ BkModelReserveUnbudgeted(BkModel *m, BkMachine *mach)
 				BkAlgorithmName(&m->params), (long long) m->params.max_sv);
 }
 
+/* Count one budget-maintenance step of a machine. */
+void
+BkModelCountMaintenance(BkModel *m, BkMachine *mach)
+{
+	mach->maintenance++;
+	m->maintenance++;
+}
+
+/*
+ * With B SVs stored, remove one chosen uniformly at random (the model's
+ * seeded generator): the maintenance of RBP and PA+Rand.
+ */
+void
+BkModelRemoveRandomIfFull(BkModel *m, BkMachine *mach)
+{
+	if (mach->n_sv < m->params.budget)
+		return;
+	BkMachineRemove(mach, m->dim, (int) BkRngBelow(&m->rng, (uint64_t) mach->n_sv));
+	BkModelCountMaintenance(m, mach);
+}
+
 void
 BkModelSkip(BkModel *m)
 {
