@@ -274,7 +274,7 @@ typedef struct BkGramInverse
 typedef struct BkEvalSet
 {
 	int			n;				/* rows held */
-	int			cap;			/* q (budget + 1 for "svs") */
+	int			cap;			/* q, or the budget for "svs" */
 	double	   *x;				/* cap x dim */
 	double	   *sqnorm;
 	double	   *y;				/* +1 / -1 for this machine */

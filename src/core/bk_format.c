@@ -731,7 +731,9 @@ parse_eval(Reader *r, const BkModel *hdr, uint32_t k, uint32_t n_sv, BkEvalSet *
 	offered = r_u64(r);
 	if ((int) cap != BkModelEvalCap(&hdr->params) || n > cap ||
 		(hdr->params.eval_set == BK_EVAL_SVS && n != n_sv))
-		return fail(r, "evaluation set of machine %u holds %u of %u points", k, n, cap);
+		return fail(r, "evaluation set of machine %u holds %u of %u points (the parameters give %d%s)",
+					k, n, cap, BkModelEvalCap(&hdr->params),
+					hdr->params.eval_set == BK_EVAL_SVS ? ", and as many as the SVs" : "");
 	if (offered > hdr->rows_seen)
 		return fail(r, "evaluation set of machine %u was offered more rows than seen", k);
 	if (!eval_size(dim, n_sv, n, &esize) || !need(r, esize, "evaluation set"))

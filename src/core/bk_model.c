@@ -121,8 +121,8 @@ machine_bytes(const BkParams *p, int dim, int n_coef, size_t *out)
 	{
 		size_t		q = (size_t) BkModelEvalCap(p);
 
-		/* the points and their bookkeeping, and k(sv_j, e_k) */
-		ok &= BkMulSize(q, ((size_t) dim + 6) * sizeof(double), &part);
+		/* the points, their 7 arrays of bookkeeping and scratch, k(sv_j, e_k) */
+		ok &= BkMulSize(q, ((size_t) dim + 7) * sizeof(double), &part);
 		ok &= BkAddSize(total, part, &total);
 		ok &= BkMulSize(cap * sizeof(double), q, &part);
 		ok &= BkAddSize(total, part, &total);
