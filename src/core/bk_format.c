@@ -887,9 +887,16 @@ parse_machine(Reader *r, const BkModel *hdr, uint32_t k, BkMachine *mach)
 			return false;
 	}
 	/* each SV's row: at least 1, at most the rows seen */
-	if ((aux & AUX_BORN) &&
-		!r_counts(r, mach ? mach->born : NULL, n_sv, hdr->rows_seen, "support vector rows"))
-		return false;
+	if (aux & AUX_BORN)
+	{
+		if (!need(r, (size_t) n_sv * 8, "support vector rows"))
+			return false;
+		for (uint32_t i = 0; i < n_sv; i++)
+			if (get_u64(r->buf + r->pos + 8 * (size_t) i) == 0)
+				return fail(r, "support vector rows: value %u is 0", i);
+		if (!r_counts(r, mach ? mach->born : NULL, n_sv, hdr->rows_seen, "support vector rows"))
+			return false;
+	}
 	if (aux & AUX_EVAL)
 		return parse_eval(r, hdr, k, n_sv, mach && mach->eval ? mach->eval : NULL);
 	return true;

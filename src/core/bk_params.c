@@ -505,9 +505,9 @@ BkParamsFinish(BkParams *p, int dim, char *err, size_t errlen)
 	if (!(p->given & (1u << BK_P_EVAL_SIZE)))
 		p->eval_size = 100;
 	if (!(p->given & (1u << BK_P_ALPHA)))
-		p->alpha = 1.0;			/* paper 002 §5 */
+		p->alpha = 1.0;			/* paper 002 §4.2 */
 	if (!(p->given & (1u << BK_P_BETA)))
-		p->beta = p->alpha > 20.0 ? p->alpha : 20.0;	/* paper 002 §5: 20 or 200 */
+		p->beta = p->alpha > 20.0 ? p->alpha : 20.0;	/* paper 002 §4.2: 20 or 200 */
 	if (!(p->given & (1u << BK_P_ETA)))
 		p->eta = p->algorithm == BK_ALG_OGD ? 0.1 : 1.0;
 	if (!(p->given & (1u << BK_P_OUTPUT)))
