@@ -93,3 +93,14 @@ PG_PROVE ?= pg_prove
 .PHONY: prove
 prove:
 	$(PG_PROVE) --dbname $(or $(PGDATABASE),postgres) test/pgtap/*.sql
+
+# Benchmark harness (test/bench): the bare learning core over rows in
+# memory, built with the unit tests' flags.
+BENCH_BIN    = test/bench/bk_bench
+EXTRA_CLEAN += $(BENCH_BIN)
+
+$(BENCH_BIN): test/bench/bk_bench.c $(CORE_SRCS) $(wildcard src/core/*.h)
+	$(UNIT_CC) $(UNIT_CFLAGS) -D_GNU_SOURCE -o $@ $< $(CORE_SRCS) $(LINALG_LIBS) -lm
+
+.PHONY: bench-core
+bench-core: $(BENCH_BIN)

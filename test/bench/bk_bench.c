@@ -1,0 +1,452 @@
+/*
+ * bk_bench.c
+ *	  The bare learning core over rows in memory: the reference that the
+ *	  in-database figures of the benchmark harness (test/bench/harness.py)
+ *	  are divided by.
+ *
+ *	  It links the same core sources as the extension (every src/core C file), with a
+ *	  malloc-based BkEnv, reads a LIBSVM file (gzip-compressed files through
+ *	  "gzip -dc"), optionally standardises the features, streams the rows in
+ *	  file order into BkModelLearn and scores a test file with
+ *	  BkModelPredict.  Only the learning and scoring loops are timed
+ *	  (clock_gettime(CLOCK_MONOTONIC)); parsing is not.
+ *
+ *	  bk_bench --train FILE --dim D --params 'key=value,key=value,...'
+ *	           [--test FILE] [--standardize] [--stats FILE]
+ *	           [--max-rows N] [--repeat N]
+ *
+ *	  --params      the bk_train parameters, e.g.
+ *	                algorithm=bpa,variant=nn,loss=ramp,budget=100,gamma=0.5,C=1
+ *	                (numbers are numbers, anything else a string)
+ *	  --standardize mean 0 / std 1 with the training rows' statistics,
+ *	                applied to the test rows too (population std; a constant
+ *	                feature is only centred)
+ *	  --stats FILE  standardise with given statistics instead: D lines
+ *	                "mean std"
+ *	  --max-rows N  use the first N training rows only
+ *	  --repeat N    train (and score) N times, report the median times
+ *
+ *	  Output: one line of JSON with rows, seconds, rows/s, n_sv, online
+ *	  mistakes and test accuracy.
+ */
+#include "bk_core.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* ---- environment: malloc; errors print and exit ---- */
+
+static void *
+b_alloc(void *ctx, size_t size)
+{
+	void	   *p = calloc(1, size);
+
+	(void) ctx;
+	if (!p)
+	{
+		fprintf(stderr, "bk_bench: out of memory\n");
+		exit(3);
+	}
+	return p;
+}
+
+static void *
+b_realloc(void *ctx, void *ptr, size_t size)
+{
+	void	   *p = realloc(ptr, size);
+
+	(void) ctx;
+	if (!p)
+	{
+		fprintf(stderr, "bk_bench: out of memory\n");
+		exit(3);
+	}
+	return p;
+}
+
+static void
+b_free(void *ctx, void *ptr)
+{
+	(void) ctx;
+	free(ptr);
+}
+
+static void
+b_error(void *ctx, BkErrCode code, const char *msg, const char *detail)
+{
+	(void) ctx;
+	fprintf(stderr, "bk_bench: core error %d: %s%s%s\n", (int) code, msg,
+			detail ? ": " : "", detail ? detail : "");
+	exit(2);
+}
+
+static const BkEnv env = {b_alloc, b_realloc, b_free, b_error, NULL, (size_t) 1 << 30, NULL};
+
+static void
+die(const char *msg, const char *arg)
+{
+	fprintf(stderr, "bk_bench: %s%s%s\n", msg, arg ? " " : "", arg ? arg : "");
+	exit(1);
+}
+
+/* ---- data ---- */
+
+typedef struct Data
+{
+	int64_t		n;
+	int64_t		cap;
+	int			dim;
+	double	   *x;				/* n x dim */
+	int64_t    *y;
+} Data;
+
+static FILE *
+open_data(const char *path, int *is_pipe)
+{
+	size_t		len = strlen(path);
+
+	if (len > 3 && strcmp(path + len - 3, ".gz") == 0)
+	{
+		char	   *cmd = malloc(len * 4 + 32);
+		char	   *o = cmd;
+		FILE	   *f;
+
+		/* single-quote the path for the shell */
+		o += sprintf(o, "gzip -dc '");
+		for (const char *c = path; *c; c++)
+		{
+			if (*c == '\'')
+				o += sprintf(o, "'\\''");
+			else
+				*o++ = *c;
+		}
+		sprintf(o, "'");
+		f = popen(cmd, "r");
+		free(cmd);
+		*is_pipe = 1;
+		return f;
+	}
+	*is_pipe = 0;
+	return fopen(path, "r");
+}
+
+static void
+read_libsvm(const char *path, int dim, int64_t max_rows, Data *d)
+{
+	int			is_pipe;
+	FILE	   *f = open_data(path, &is_pipe);
+	char	   *line = NULL;
+	size_t		linecap = 0;
+	ssize_t		got;
+
+	if (!f)
+		die("cannot open", path);
+	d->n = 0;
+	d->cap = 1024;
+	d->dim = dim;
+	d->x = malloc(sizeof(double) * d->cap * dim);
+	d->y = malloc(sizeof(int64_t) * d->cap);
+	while ((got = getline(&line, &linecap, f)) > 0)
+	{
+		char	   *p = line,
+				   *end;
+		double	   *row;
+
+		if (max_rows > 0 && d->n >= max_rows)
+			break;
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (*p == '\n' || *p == '\0')
+			continue;
+		if (d->n == d->cap)
+		{
+			d->cap *= 2;
+			d->x = realloc(d->x, sizeof(double) * d->cap * dim);
+			d->y = realloc(d->y, sizeof(int64_t) * d->cap);
+			if (!d->x || !d->y)
+				die("out of memory reading", path);
+		}
+		row = d->x + d->n * (int64_t) dim;
+		memset(row, 0, sizeof(double) * dim);
+		d->y[d->n] = strtoll(p, &end, 10);
+		if (end == p)
+			die("bad label in", path);
+		p = end;
+		for (;;)
+		{
+			long		idx;
+
+			while (*p == ' ' || *p == '\t')
+				p++;
+			if (*p == '\n' || *p == '\r' || *p == '\0')
+				break;
+			idx = strtol(p, &end, 10);
+			if (end == p || *end != ':' || idx < 1 || idx > dim)
+				die("bad feature token in", path);
+			p = end + 1;
+			row[idx - 1] = strtod(p, &end);
+			if (end == p)
+				die("bad feature value in", path);
+			p = end;
+		}
+		d->n++;
+	}
+	free(line);
+	if (is_pipe)
+	{
+		if (pclose(f) != 0)
+			die("gzip -dc failed on", path);
+	}
+	else
+		fclose(f);
+}
+
+static void
+standardize(Data *d, const double *mean, const double *sd)
+{
+	for (int64_t i = 0; i < d->n; i++)
+	{
+		double	   *row = d->x + i * (int64_t) d->dim;
+
+		for (int j = 0; j < d->dim; j++)
+			row[j] = (row[j] - mean[j]) / sd[j];
+	}
+}
+
+static void
+own_stats(const Data *d, double *mean, double *sd)
+{
+	for (int j = 0; j < d->dim; j++)
+	{
+		double		s = 0,
+					ss = 0;
+
+		for (int64_t i = 0; i < d->n; i++)
+			s += d->x[i * (int64_t) d->dim + j];
+		mean[j] = s / (double) d->n;
+		for (int64_t i = 0; i < d->n; i++)
+		{
+			double		v = d->x[i * (int64_t) d->dim + j] - mean[j];
+
+			ss += v * v;
+		}
+		sd[j] = sqrt(ss / (double) d->n);
+		if (!(sd[j] > 0))
+			sd[j] = 1.0;
+	}
+}
+
+/* ---- parameters ---- */
+
+static void
+make_params(BkParams *p, const char *spec, int dim)
+{
+	char		err[BK_ERRMSG_LEN];
+	char	   *copy = strdup(spec);
+	char	   *save = NULL;
+
+	BkParamsInit(p);
+	for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
+	{
+		char	   *eq = strchr(tok, '=');
+		BkParamInput in;
+		char	   *end;
+		double		v;
+
+		if (!eq)
+			die("parameter without '=':", tok);
+		*eq = '\0';
+		v = strtod(eq + 1, &end);
+		if (*end == '\0' && end != eq + 1)
+		{
+			in.type = BK_IN_NUMBER;
+			in.number = v;
+		}
+		else
+		{
+			in.type = BK_IN_STRING;
+			in.string = eq + 1;
+		}
+		in.type_name = NULL;
+		if (!BkParamsSet(p, tok, &in, err, sizeof(err)))
+			die("parameter:", err);
+	}
+	if (!BkParamsFinish(p, dim, err, sizeof(err)))
+		die("parameters:", err);
+	free(copy);
+}
+
+static double
+now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double) ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static int
+cmp_double(const void *a, const void *b)
+{
+	double		x = *(const double *) a,
+				y = *(const double *) b;
+
+	return (x > y) - (x < y);
+}
+
+static double
+median(double *v, int n)
+{
+	qsort(v, n, sizeof(double), cmp_double);
+	return (n % 2) ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+int
+main(int argc, char **argv)
+{
+	const char *train_path = NULL,
+			   *test_path = NULL,
+			   *spec = NULL,
+			   *stats_path = NULL;
+	int			dim = 0,
+				repeat = 1,
+				do_std = 0;
+	int64_t		max_rows = 0;
+	Data		train,
+				test;
+	BkParams	params;
+	double	   *mean,
+			   *sd;
+	double	   *t_train,
+			   *t_score;
+	BkModel    *model = NULL;
+	int64_t		correct = 0;
+
+	for (int i = 1; i < argc; i++)
+	{
+		const char *a = argv[i];
+
+		if (strcmp(a, "--standardize") == 0)
+		{
+			do_std = 1;
+			continue;
+		}
+		if (i + 1 >= argc)
+			die("missing value after", a);
+		if (strcmp(a, "--train") == 0)
+			train_path = argv[++i];
+		else if (strcmp(a, "--test") == 0)
+			test_path = argv[++i];
+		else if (strcmp(a, "--dim") == 0)
+			dim = atoi(argv[++i]);
+		else if (strcmp(a, "--params") == 0)
+			spec = argv[++i];
+		else if (strcmp(a, "--stats") == 0)
+			stats_path = argv[++i];
+		else if (strcmp(a, "--max-rows") == 0)
+			max_rows = atoll(argv[++i]);
+		else if (strcmp(a, "--repeat") == 0)
+			repeat = atoi(argv[++i]);
+		else
+			die("unknown option", a);
+	}
+	if (!train_path || dim < 1 || !spec || repeat < 1)
+		die("usage: bk_bench --train FILE --dim D --params k=v,... [--test FILE] "
+			"[--standardize | --stats FILE] [--max-rows N] [--repeat N]", NULL);
+
+	make_params(&params, spec, dim);
+	read_libsvm(train_path, dim, max_rows, &train);
+	if (train.n == 0)
+		die("no rows in", train_path);
+	memset(&test, 0, sizeof(test));
+	if (test_path)
+		read_libsvm(test_path, dim, 0, &test);
+
+	mean = calloc(dim, sizeof(double));
+	sd = calloc(dim, sizeof(double));
+	if (stats_path)
+	{
+		FILE	   *f = fopen(stats_path, "r");
+
+		if (!f)
+			die("cannot open", stats_path);
+		for (int j = 0; j < dim; j++)
+			if (fscanf(f, "%lf %lf", &mean[j], &sd[j]) != 2 || !(sd[j] > 0))
+				die("bad statistics in", stats_path);
+		fclose(f);
+		do_std = 1;
+	}
+	else if (do_std)
+		own_stats(&train, mean, sd);
+	if (do_std)
+	{
+		standardize(&train, mean, sd);
+		if (test.n > 0)
+			standardize(&test, mean, sd);
+	}
+
+	t_train = calloc(repeat, sizeof(double));
+	t_score = calloc(repeat, sizeof(double));
+	for (int r = 0; r < repeat; r++)
+	{
+		double		t0;
+
+		if (model)
+			BkModelFree(model);
+		t0 = now();
+		model = BkModelCreate(&env, &params, dim);
+		for (int64_t i = 0; i < train.n; i++)
+			BkModelLearn(model, train.x + i * (int64_t) dim, train.y[i]);
+		t_train[r] = now() - t0;
+
+		if (test.n > 0)
+		{
+			t0 = now();
+			correct = 0;
+			for (int64_t i = 0; i < test.n; i++)
+			{
+				int64_t		label;
+
+				if (BkModelPredict(model, test.x + i * (int64_t) dim, &label) &&
+					label == test.y[i])
+					correct++;
+			}
+			t_score[r] = now() - t0;
+		}
+	}
+
+	{
+		double		tt = median(t_train, repeat);
+		double		ts = median(t_score, repeat);
+		int			n_sv = 0;
+
+		for (int k = 0; k < model->n_machines; k++)
+			n_sv += model->machines[k].n_sv;
+		printf("{\"train_rows\": %lld, \"train_s\": %.6f, \"train_rows_per_s\": %.1f, "
+			   "\"n_sv\": %d, \"online_mistakes\": %llu, \"online_mistake_rate\": %.6f, "
+			   "\"repeat\": %d",
+			   (long long) train.n, tt, tt > 0 ? train.n / tt : 0.0, n_sv,
+			   (unsigned long long) model->mistakes,
+			   model->rows_seen ? (double) model->mistakes / model->rows_seen : 0.0,
+			   repeat);
+		if (test.n > 0)
+			printf(", \"test_rows\": %lld, \"score_s\": %.6f, \"score_rows_per_s\": %.1f, "
+				   "\"accuracy\": %.6f",
+				   (long long) test.n, ts, ts > 0 ? test.n / ts : 0.0,
+				   (double) correct / test.n);
+		printf("}\n");
+	}
+	BkModelFree(model);
+	free(train.x);
+	free(train.y);
+	free(test.x);
+	free(test.y);
+	free(mean);
+	free(sd);
+	free(t_train);
+	free(t_score);
+	return 0;
+}
