@@ -8,8 +8,10 @@
 # missing packages, builds and installs the extension, runs the core unit
 # tests (make unittest), starts a private throwaway PostgreSQL 15 cluster,
 # runs the regression tests (make installcheck) and the pgTAP tests
-# (make prove), stops and deletes the cluster, and prints a summary ending
-# with "N passed, N failed" (N counts suites: unit, regress, pgtap).
+# (make prove), a smoke test of the benchmark harness on the same cluster
+# (bash test/bench/run.sh --smoke), stops and deletes the cluster, and
+# prints a summary ending with "N passed, N failed" (N counts suites:
+# unit, regress, pgtap, bench).
 # Exit status 0 only when every suite passed.  .ci/run runs this file.
 #
 # Environment (optional): PG_CONFIG, PG_CFLAGS (extra compiler flags, read
@@ -21,7 +23,7 @@ set -uo pipefail
 # shellcheck source=test/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh" || exit 1
 
-SUITES=(unit regress pgtap)
+SUITES=(unit regress pgtap bench)
 declare -A RESULT=()		# suite -> PASS | FAIL
 declare -A NOTE=()			# suite -> explanation
 SUITE_TIMEOUT="${BK_SUITE_TIMEOUT:-600}"
@@ -112,20 +114,21 @@ printf 'user        %s\n' "$(id -un)"
 printf 'pg_config   %s\n' "$PG_CONFIG"
 printf 'started     %s\n' "$(date -u '+%Y-%m-%d %H:%M:%S UTC')"
 
-section "1/7 Packages"
+section "1/8 Packages"
+BK_PACKAGES+=(python3)		# the benchmark harness (bench suite)
 if ! ensure_packages; then
 	not_run "missing packages"
 	finish
 fi
 
-section "2/7 Build (make)"
+section "2/8 Build (make)"
 if ! build; then
 	bk_err "the build failed"
 	not_run "build failed"
 	finish
 fi
 
-section "3/7 Unit tests and fuzz run (make unittest fuzzcheck)"
+section "3/8 Unit tests and fuzz run (make unittest fuzzcheck)"
 if [[ "$(count_files 'test/unit/*.c')" -eq 0 ]]; then
 	bk_log "No unit tests found (test/unit/*.c)."
 	record unit FAIL "no tests in test/unit"
@@ -134,20 +137,20 @@ else
 	record_run unit
 fi
 
-section "4/7 Install (make install)"
+section "4/8 Install (make install)"
 if ! install_extension; then
 	bk_err "make install failed"
 	not_run "make install failed"
 	finish
 fi
 
-section "5/7 Throwaway PostgreSQL cluster"
+section "5/8 Throwaway PostgreSQL cluster"
 if ! start_cluster; then
 	not_run "the PostgreSQL cluster did not start"
 	finish
 fi
 
-section "6/7 Regression tests (make installcheck)"
+section "6/8 Regression tests (make installcheck)"
 n=$(count_files 'test/sql/*.sql')
 if [[ $n -eq 0 ]]; then
 	bk_log "No regression tests found (test/sql/*.sql)."
@@ -168,7 +171,7 @@ else
 	fi
 fi
 
-section "7/7 pgTAP tests (make prove)"
+section "7/8 pgTAP tests (make prove)"
 n=$(count_files 'test/pgtap/*.sql')
 if [[ $n -eq 0 ]]; then
 	bk_log "No pgTAP tests found (test/pgtap/*.sql)."
@@ -177,6 +180,14 @@ else
 	bk_log "$n test files in test/pgtap"
 	run_limited make PG_CONFIG="$PG_CONFIG" prove
 	record_run pgtap
+fi
+
+section "8/8 Benchmark harness smoke test (test/bench/run.sh --smoke)"
+if [[ ! -f test/bench/run.sh ]]; then
+	record bench FAIL "test/bench/run.sh not found"
+else
+	run_limited env BK_BENCH_USE_CLUSTER=1 bash test/bench/run.sh --smoke
+	record_run bench
 fi
 
 finish

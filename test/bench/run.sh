@@ -1,0 +1,105 @@
+#!/usr/bin/env bash
+#
+# test/bench/run.sh - reproduction and benchmark harness (doc/benchmarks.md)
+#
+#   bash test/bench/run.sh                  paper 000 Table 1, then the performance runs
+#   bash test/bench/run.sh --only table1    doc/reproduction-000.md only
+#   bash test/bench/run.sh --only perf      doc/performance.md only
+#   bash test/bench/run.sh --tune           choose C / gamma -> test/bench/params-000.tsv
+#   bash test/bench/run.sh --quick          fewer permutations / sizes (a first look)
+#   bash test/bench/run.sh --smoke          a few seconds; checks the harness (CI)
+#   bash test/bench/run.sh --report         rewrite doc/reproduction-000.md from the last
+#                                           table run's raw results (after editing the notes)
+#
+# Other options are passed to test/bench/harness.py (e.g. --perms 10,
+# --jobs 1, --datasets adult usps, --algs BPA-NN PA, --verbose).
+#
+# Like test/check.sh it does all of the set-up: installs the missing Debian
+# packages (plus python3 and libsvm-tools), builds and installs the
+# extension, builds the bare-core program (make bench-core), starts a
+# private throwaway cluster and deletes it at the end.  With PGHOST set and
+# BK_BENCH_USE_CLUSTER=1 it uses that running server instead (check.sh does
+# this for the smoke test).
+
+set -uo pipefail
+
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+# shellcheck source=test/lib.sh
+source "$HERE/../lib.sh" || exit 1
+
+only=all
+mode_args=()
+quick=()
+smoke=0
+tune=0
+report=0
+extra=()
+while [[ $# -gt 0 ]]; do
+	case "$1" in
+		--only) only=${2:?--only needs table1 or perf}; shift 2 ;;
+		--only=*) only=${1#--only=}; shift ;;
+		--quick) quick=(--quick); shift ;;
+		--smoke) smoke=1; shift ;;
+		--tune) tune=1; shift ;;
+		--report) report=1; shift ;;
+		-h|--help) sed -n '3,22p' "${BASH_SOURCE[0]}"; exit 0 ;;
+		*) extra+=("$1"); shift ;;
+	esac
+done
+case "$only" in all|table1|perf) ;; *) bk_err "--only takes table1 or perf"; exit 2 ;; esac
+
+# The command as typed, for the generated documents.
+cmdline="bash test/bench/run.sh"
+[[ $smoke -eq 1 ]] && cmdline+=" --smoke"
+[[ $tune -eq 1 ]] && cmdline+=" --tune"
+[[ ${#quick[@]} -gt 0 ]] && cmdline+=" --quick"
+[[ "$only" != all ]] && cmdline+=" --only $only"
+[[ ${#extra[@]} -gt 0 ]] && cmdline+=" ${extra[*]}"
+
+BK_PACKAGES+=(python3 libsvm-tools gzip)
+
+if [[ $report -eq 1 ]]; then
+	# no server needed: re-render from test/bench/out/table-PAPER*.json
+	PY=python3
+	[[ -x /usr/bin/python3 ]] && PY=/usr/bin/python3
+	exec "$PY" "$HERE/harness.py" report "${extra[@]}"
+fi
+
+if [[ "${BK_BENCH_USE_CLUSTER:-0}" == 1 && -n "${PGHOST:-}" ]]; then
+	# Called from test/check.sh: packages, build, install and cluster are done.
+	make -s bench-core PG_CONFIG="$PG_CONFIG" || { bk_err "make bench-core failed"; exit 1; }
+else
+	section "Packages"
+	ensure_packages || exit 1
+	section "Build and install"
+	build_and_install || { bk_err "build or install failed"; exit 1; }
+	make -s bench-core PG_CONFIG="$PG_CONFIG" || { bk_err "make bench-core failed"; exit 1; }
+	section "Throwaway PostgreSQL cluster"
+	start_cluster || exit 1
+fi
+
+export OPENBLAS_NUM_THREADS=1
+PY=python3
+[[ -x /usr/bin/python3 ]] && PY=/usr/bin/python3
+harness=("$PY" "$HERE/harness.py")
+
+rc=0
+if [[ $smoke -eq 1 ]]; then
+	section "Smoke test of the harness"
+	"${harness[@]}" smoke --command "$cmdline" "${extra[@]}" || rc=1
+	exit $rc
+fi
+if [[ $tune -eq 1 ]]; then
+	section "Tuning (test/bench/params-000.tsv)"
+	"${harness[@]}" tune --command "$cmdline" "${quick[@]}" "${extra[@]}" || exit 1
+	exit 0
+fi
+if [[ "$only" == all || "$only" == table1 ]]; then
+	section "Paper 000 Table 1 (doc/reproduction-000.md)"
+	"${harness[@]}" table --command "$cmdline" "${quick[@]}" "${extra[@]}" || rc=1
+fi
+if [[ "$only" == all || "$only" == perf ]]; then
+	section "Performance (doc/performance.md)"
+	"${harness[@]}" perf --command "$cmdline" "${quick[@]}" "${extra[@]}" || rc=1
+fi
+exit $rc
