@@ -23,7 +23,6 @@
  */
 #include "bk_internal.h"
 
-#include <cblas.h>
 #include <math.h>
 
 /* alpha_t of paper 003 Fig. 2 */
@@ -79,11 +78,10 @@ remove_best_classified(BkModel *m, BkMachine *mach, const BkRow *row)
 
 	/* f(x_j) -= alpha_i y_i k(x_i, x_j): the kernel row of x_i */
 	a = mach->coef[best];
-	cblas_dgemv(CblasRowMajor, CblasNoTrans, n, m->dim, 1.0, mach->sv, m->dim,
-				mach->sv + (size_t) best * m->dim, 1, 0.0, dots, 1);
+	BkKernelRow(&m->params, mach, m->dim, mach->sv + (size_t) best * m->dim,
+				mach->sqnorm[best], dots, dots);
 	for (int j = 0; j < n; j++)
-		svf[j] -= a * BkKernelFromDot(&m->params, dots[j], mach->sqnorm[j],
-									  mach->sqnorm[best]);
+		svf[j] -= a * dots[j];
 	kit = a * row->krow[best];
 
 	BkMachineRemove(mach, m->dim, best);

@@ -85,17 +85,11 @@ scores_at(const BkModel *m, const BkMachine *mach, const double *v, double sqv,
 
 	for (int c = 0; c < K; c++)
 		F[c] = 0.0;
-	if (mach->n_sv == 0)
-		return;
-	cblas_dgemv(CblasRowMajor, CblasNoTrans, mach->n_sv, m->dim, 1.0, mach->sv,
-				m->dim, v, 1, 0.0, work, 1);
+	/* the kernel row of v, computed in place over its dot products */
+	BkKernelRow(&m->params, mach, m->dim, v, sqv, work, work);
 	for (int j = 0; j < mach->n_sv; j++)
-	{
-		double		kj = BkKernelFromDot(&m->params, work[j], mach->sqnorm[j], sqv);
-
 		for (int c = 0; c < K; c++)
-			F[c] += mach->coef[(size_t) j * K + c] * kj;
-	}
+			F[c] += mach->coef[(size_t) j * K + c] * work[j];
 	for (int c = 0; c < K; c++)
 		F[c] *= mach->scale;
 }

@@ -60,7 +60,7 @@ extern double BkKernelSelf(const BkParams *p, double sq);
 
 /*
  * dots[i] = sv_i . x for the n_sv SVs of a machine (one BLAS dgemv), then
- * krow[i] = k(sv_i, x).
+ * krow[i] = k(sv_i, x).  dots and krow may be the same array.
  */
 extern void BkKernelRow(const BkParams *p, const BkMachine *mach, int dim,
 						const double *x, double sqx, double *dots,
