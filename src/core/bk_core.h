@@ -66,7 +66,10 @@ typedef enum BkAlgorithm
 	BK_ALG_BUDGET_PERCEPTRON = 8,	/* paper 003 Fig. 1 (Crammer et al. 2004) */
 	BK_ALG_TIGHTER_BUDGET_PERCEPTRON = 9,	/* paper 003 Fig. 3 */
 	BK_ALG_SPA = 10,			/* sparse PA (paper 002), unbudgeted */
-	BK_ALG_OGD = 11				/* kernel online gradient descent, unbudgeted */
+	BK_ALG_OGD = 11,			/* kernel online gradient descent, unbudgeted */
+	BK_ALG_DUOL = 12,			/* double updating (paper 001 eq. 1-2), unbudgeted */
+	BK_ALG_BDUOL = 13,			/* budget double updating (paper 001 §3) */
+	BK_ALG_BOGD = 14			/* bounded OGD (Zhao et al. 2012), uniform removal */
 } BkAlgorithm;
 
 typedef enum BkOutput
@@ -110,7 +113,11 @@ typedef enum BkMaintenance
 	BK_MAINT_SMALLEST = 3,		/* remove the smallest SV (paper 004 §4.1) */
 	BK_MAINT_PROJECTION = 4,	/* project the smallest SV (§4.2, eq. 16) */
 	BK_MAINT_PROJECTION_BEST = 5,	/* project the best SV (eq. 17) */
-	BK_MAINT_MERGE = 6			/* merge two SVs (§4.3) */
+	BK_MAINT_MERGE = 6,			/* merge two SVs (§4.3) */
+	/* BDUOL (paper 001 §3), besides projection (4): the box QP of eq. 8 */
+	BK_MAINT_REMOVAL = 7,		/* remove the SV of largest dual ascent, eq. 7 */
+	BK_MAINT_APPROX_PROJECTION = 8, /* eq. 9-12: unconstrained, then clipped */
+	BK_MAINT_NEAREST = 9		/* project onto the nearest SV, eq. 13-14 */
 } BkMaintenance;
 
 typedef enum BkVariant
@@ -150,7 +157,9 @@ typedef enum BkParamId
 	BK_P_BETA = 20,
 	BK_P_ETA = 21,
 	BK_P_OUTPUT = 22,
-	BK_P_MAX_ID = 22
+	BK_P_RHO = 23,
+	BK_P_MAX_COEF = 25,
+	BK_P_MAX_ID = 25
 } BkParamId;
 
 typedef struct BkParams
@@ -176,8 +185,10 @@ typedef struct BkParams
 	double		beta;			/* SPA: sampling scale, >= alpha */
 	double		eta;			/* SPA aggressiveness, OGD step size */
 	int			output;			/* BkOutput (SPA) */
+	double		rho;			/* DUOL: conflict threshold, in [0, 1) */
+	double		max_coef;		/* BOGD: |coefficient| <= max_coef * eta */
 	uint64_t	seed;			/* PRNG seed */
-	uint32_t	given;			/* bit (1 << id): set explicitly by the user */
+	uint64_t	given;			/* bit (1 << id): set explicitly by the user */
 } BkParams;
 
 /* What the caller found in its parameter document for one key. */

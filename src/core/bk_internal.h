@@ -170,6 +170,25 @@ extern bool BkBudgetPerceptronStep(BkModel *m, BkMachine *mach, const BkRow *row
 extern bool BkTighterBudgetPerceptronStep(BkModel *m, BkMachine *mach, const BkRow *row);
 extern bool BkSpaStep(BkModel *m, BkMachine *mach, const BkRow *row);
 extern bool BkOgdStep(BkModel *m, BkMachine *mach, const BkRow *row);
+extern bool BkDuolStep(BkModel *m, BkMachine *mach, BkRow *row);
+/* (gamma_t, d gamma_b) of paper 001 eq. 1 */
+extern void BkDuolDoubleUpdate(double C, double lt, double lb, double kt,
+							   double kb, double w, double gb, double *g,
+							   double *d);
+extern bool BkBogdStep(BkModel *m, BkMachine *mach, const BkRow *row);
+
+/*
+ * ---- bk_bduol.c: BDUOL's budget maintenance (paper 001 §3) ----
+ * Runs with B SVs stored and x_t about to be added; removes at least one
+ * SV and changes other coefficients, keeps sv_scores (f(x_j)), the
+ * neighbour cache and row->krow / row->dots (aligned with the SV slots)
+ * up to date, and returns the change of f(x_t).
+ */
+extern double BkBduolMaintain(BkModel *m, BkMachine *mach, BkRow *row);
+
+/* remove SV r (BkMachineRemove) and repair the neighbour cache */
+extern void BkNearestRemove(const BkEnv *env, BkMachine *mach, int dim, int r,
+							double *work);
 extern double BkSpaAverageScore(const BkModel *m, const BkMachine *mach,
 								const double *krow);
 

@@ -36,7 +36,8 @@ BkModelCoefs(const BkParams *p, int n_classes)
 bool
 BkModelNeedsNearest(const BkParams *p)
 {
-	return p->algorithm == BK_ALG_BPA && p->variant == BK_VARIANT_NN;
+	return (p->algorithm == BK_ALG_BPA && p->variant == BK_VARIANT_NN) ||
+		(p->algorithm == BK_ALG_BDUOL && p->maintenance == BK_MAINT_NEAREST);
 }
 
 bool
@@ -48,11 +49,28 @@ BkModelNeedsGram(const BkParams *p)
 		  p->maintenance == BK_MAINT_PROJECTION_BEST));
 }
 
-/* f(x_j) of every SV, for the budget perceptron's removal rule */
+/*
+ * f(x_j) of every SV: the budget perceptron's removal rule, and DUOL's
+ * choice of the auxiliary SV and every BDUOL maintenance (paper 001
+ * Algorithm 1 caches them).
+ */
 bool
 BkModelNeedsScores(const BkParams *p)
 {
-	return p->algorithm == BK_ALG_BUDGET_PERCEPTRON;
+	return p->algorithm == BK_ALG_BUDGET_PERCEPTRON ||
+		p->algorithm == BK_ALG_DUOL || p->algorithm == BK_ALG_BDUOL;
+}
+
+/*
+ * BDUOL's projections build K, K^-1 and two more B x B work matrices
+ * afresh at each maintenance step (not kept between rows).
+ */
+static bool
+needs_gram_scratch(const BkParams *p)
+{
+	return p->algorithm == BK_ALG_BDUOL &&
+		(p->maintenance == BK_MAINT_PROJECTION ||
+		 p->maintenance == BK_MAINT_APPROX_PROJECTION);
 }
 
 /* SPA's averaged output needs the row at which each SV was added. */
@@ -114,6 +132,12 @@ machine_bytes(const BkParams *p, int dim, int n_coef, size_t *out)
 	if (BkModelNeedsGram(p))
 	{
 		ok &= BkMulSize(cap + 1, cap + 1, &part);
+		ok &= BkMulSize(part, sizeof(double), &part);
+		ok &= BkAddSize(total, part, &total);
+	}
+	if (needs_gram_scratch(p))
+	{
+		ok &= BkMulSize(cap, 4 * cap + 10, &part);
 		ok &= BkMulSize(part, sizeof(double), &part);
 		ok &= BkAddSize(total, part, &total);
 	}
@@ -505,6 +529,13 @@ BkModelLearnClass(BkModel *m, const double *x, int cls, bool is_new)
 					break;
 				case BK_ALG_OGD:
 					ch = BkOgdStep(m, mach, row);
+					break;
+				case BK_ALG_DUOL:
+				case BK_ALG_BDUOL:
+					ch = BkDuolStep(m, mach, row);
+					break;
+				case BK_ALG_BOGD:
+					ch = BkBogdStep(m, mach, row);
 					break;
 				default:
 					BkRaise(&m->env, BK_ERR_INTERNAL, NULL, "unknown algorithm %d",

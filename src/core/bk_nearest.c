@@ -121,3 +121,39 @@ BkNearestOnReplace(const BkEnv *env, BkMachine *mach, int dim, int r,
 		BkCheckInterrupts(env);
 	}
 }
+
+/*
+ * Remove SV r (the last SV moves into its slot, as BkMachineRemove does)
+ * and repair the cache: the SVs whose neighbour r was search again, and
+ * references to the moved SV follow it.  work has room for n_sv doubles.
+ */
+void
+BkNearestRemove(const BkEnv *env, BkMachine *mach, int dim, int r,
+				double *work)
+{
+	int			last = mach->n_sv - 1;
+	int32_t    *idx = mach->nearest.idx;
+	double	   *dist2 = mach->nearest.dist2;
+
+	for (int j = 0; j <= last; j++)
+		if (idx[j] == r)
+			idx[j] = -2;		/* its neighbour is removed: search again */
+	if (r != last)
+	{
+		idx[r] = idx[last];
+		dist2[r] = dist2[last];
+	}
+	BkMachineRemove(mach, dim, r);
+	for (int j = 0; j < mach->n_sv; j++)
+		if (idx[j] == last)
+			idx[j] = r;
+	for (int j = 0; j < mach->n_sv; j++)
+	{
+		if (idx[j] != -2)
+			continue;
+		cblas_dgemv(CblasRowMajor, CblasNoTrans, mach->n_sv, dim, 1.0, mach->sv,
+					dim, mach->sv + (size_t) j * dim, 1, 0.0, work, 1);
+		idx[j] = BkNearestOf(mach, work, mach->sqnorm[j], j, &dist2[j]);
+		BkCheckInterrupts(env);
+	}
+}

@@ -15,16 +15,21 @@
 #define ALL_ALGS	(ALG(BK_ALG_PERCEPTRON) | ALG(BK_ALG_PA) | ALG(BK_ALG_BPA) | \
 					 ALG(BK_ALG_PEGASOS) | ALG(BK_ALG_STOPTRON) | ALG(BK_ALG_RBP) | \
 					 ALG(BK_ALG_PA_RANDOM) | ALG(BK_ALG_BUDGET_PERCEPTRON) | \
-					 ALG(BK_ALG_TIGHTER_BUDGET_PERCEPTRON) | ALG(BK_ALG_SPA) | ALG(BK_ALG_OGD))
+					 ALG(BK_ALG_TIGHTER_BUDGET_PERCEPTRON) | ALG(BK_ALG_SPA) | ALG(BK_ALG_OGD) | \
+					 ALG(BK_ALG_DUOL) | ALG(BK_ALG_BDUOL) | ALG(BK_ALG_BOGD))
+/* double updating (paper 001): C and rho */
+#define DUOL_ALGS	(ALG(BK_ALG_DUOL) | ALG(BK_ALG_BDUOL))
 /* the budget perceptrons of paper 003: margin, update rule */
 #define BP_ALGS		(ALG(BK_ALG_BUDGET_PERCEPTRON) | ALG(BK_ALG_TIGHTER_BUDGET_PERCEPTRON))
 /* learners with a fixed budget B of SVs */
 #define BUDGET_ALGS (ALG(BK_ALG_BPA) | ALG(BK_ALG_PEGASOS) | ALG(BK_ALG_STOPTRON) | \
 					 ALG(BK_ALG_RBP) | ALG(BK_ALG_PA_RANDOM) | ALG(BK_ALG_BUDGET_PERCEPTRON) | \
-					 ALG(BK_ALG_TIGHTER_BUDGET_PERCEPTRON))
+					 ALG(BK_ALG_TIGHTER_BUDGET_PERCEPTRON) | ALG(BK_ALG_BDUOL) | \
+					 ALG(BK_ALG_BOGD))
 /* Passive-Aggressive learners: C and the loss */
 #define PA_ALGS		(ALG(BK_ALG_PA) | ALG(BK_ALG_BPA) | ALG(BK_ALG_PA_RANDOM))
 #define KER(k)		(1u << (k))
+#define GIVEN(id)	(UINT64_C(1) << (id))
 #define ALL_KERNELS (KER(BK_KERNEL_RBF) | KER(BK_KERNEL_LINEAR) | KER(BK_KERNEL_POLY))
 
 /*
@@ -36,7 +41,7 @@
 
 static const char *const algorithm_names[] = {"perceptron", "pa", "bpa", "pegasos",
 "stoptron", "rbp", "pa_random", "budget_perceptron", "tighter_budget_perceptron",
-"spa", "ogd", NULL};
+"spa", "ogd", "duol", "bduol", "bogd", NULL};
 static const char *const output_names[] = {"last", "average", NULL};
 static const char *const eval_set_names[] = {"svs", "random", "flip", "all", NULL};
 static const char *const update_names[] = {"perceptron", "mira", "nobias_svm", NULL};
@@ -44,7 +49,8 @@ static const char *const kernel_names[] = {"rbf", "linear", "poly", NULL};
 static const char *const loss_names[] = {"hinge", "ramp", NULL};
 static const char *const variant_names[] = {"s", "nn", "p", NULL};
 static const char *const maintenance_names[] = {"none", "random", "smallest",
-"projection", "projection_best", "merge", NULL};
+"projection", "projection_best", "merge", "removal", "approx_projection",
+"nearest", NULL};
 
 typedef struct ParamDesc
 {
@@ -63,19 +69,20 @@ static const ParamDesc param_table[] = {
 	{"algorithm", BK_P_ALGORITHM, BK_KIND_ENUM, 0, 0, false, algorithm_names, ALL_ALGS, ALL_KERNELS},
 	/* pegasos: budget with a maintenance strategy, max_sv with "none" */
 	{"budget", BK_P_BUDGET, BK_KIND_INT, 1, BK_MAX_BUDGET, false, NULL, BUDGET_ALGS, ALL_KERNELS},
-	{"max_sv", BK_P_MAX_SV, BK_KIND_INT, 1, BK_MAX_BUDGET, false, NULL, ALG(BK_ALG_PERCEPTRON) | ALG(BK_ALG_PA) | ALG(BK_ALG_PEGASOS) | ALG(BK_ALG_SPA) | ALG(BK_ALG_OGD), ALL_KERNELS},
+	{"max_sv", BK_P_MAX_SV, BK_KIND_INT, 1, BK_MAX_BUDGET, false, NULL, ALG(BK_ALG_PERCEPTRON) | ALG(BK_ALG_PA) | ALG(BK_ALG_PEGASOS) | ALG(BK_ALG_SPA) | ALG(BK_ALG_OGD) | ALG(BK_ALG_DUOL), ALL_KERNELS},
 	{"kernel", BK_P_KERNEL, BK_KIND_ENUM, 0, 0, false, kernel_names, ALL_ALGS, ALL_KERNELS},
 	{"gamma", BK_P_GAMMA, BK_KIND_REAL, 0, HUGE_VAL, true, NULL, ALL_ALGS, KER(BK_KERNEL_RBF) | KER(BK_KERNEL_POLY)},
 	{"degree", BK_P_DEGREE, BK_KIND_INT, 1, 100, false, NULL, ALL_ALGS, KER(BK_KERNEL_POLY)},
 	/* coef0 >= 0 keeps the polynomial kernel positive semi-definite */
 	{"coef0", BK_P_COEF0, BK_KIND_REAL, 0, HUGE_VAL, false, NULL, ALL_ALGS, KER(BK_KERNEL_POLY)},
 	/* budget_perceptron: C with update "nobias_svm" only (see applies) */
-	{"C", BK_P_C, BK_KIND_REAL, 0, HUGE_VAL, true, NULL, PA_ALGS | BP_ALGS, ALL_KERNELS},
+	{"C", BK_P_C, BK_KIND_REAL, 0, HUGE_VAL, true, NULL, PA_ALGS | BP_ALGS | DUOL_ALGS, ALL_KERNELS},
 	{"loss", BK_P_LOSS, BK_KIND_ENUM, 0, 0, false, loss_names, PA_ALGS, ALL_KERNELS},
 	{"variant", BK_P_VARIANT, BK_KIND_ENUM, 0, 0, false, variant_names, ALG(BK_ALG_BPA), ALL_KERNELS},
 	{"seed", BK_P_SEED, BK_KIND_INT, 0, BK_MAX_EXACT_INT, false, NULL, ALL_ALGS, ALL_KERNELS},
-	{"lambda", BK_P_LAMBDA, BK_KIND_REAL, 0, HUGE_VAL, true, NULL, ALG(BK_ALG_PEGASOS), ALL_KERNELS},
-	{"maintenance", BK_P_MAINTENANCE, BK_KIND_ENUM, 0, 0, false, maintenance_names, ALG(BK_ALG_PEGASOS), ALL_KERNELS},
+	{"lambda", BK_P_LAMBDA, BK_KIND_REAL, 0, HUGE_VAL, true, NULL, ALG(BK_ALG_PEGASOS) | ALG(BK_ALG_BOGD), ALL_KERNELS},
+	/* which choices each algorithm takes: maintenance_allowed() */
+	{"maintenance", BK_P_MAINTENANCE, BK_KIND_ENUM, 0, 0, false, maintenance_names, ALG(BK_ALG_PEGASOS) | ALG(BK_ALG_BDUOL), ALL_KERNELS},
 	{"ball_projection", BK_P_BALL_PROJECTION, BK_KIND_BOOL, 0, 1, false, NULL, ALG(BK_ALG_PEGASOS), ALL_KERNELS},
 	{"margin", BK_P_MARGIN, BK_KIND_REAL, 0, HUGE_VAL, false, NULL, BP_ALGS, ALL_KERNELS},
 	{"update", BK_P_UPDATE, BK_KIND_ENUM, 0, 0, false, update_names, BP_ALGS, ALL_KERNELS},
@@ -84,8 +91,12 @@ static const ParamDesc param_table[] = {
 	{"eval_size", BK_P_EVAL_SIZE, BK_KIND_INT, 1, BK_MAX_BUDGET, false, NULL, ALG(BK_ALG_TIGHTER_BUDGET_PERCEPTRON), ALL_KERNELS},
 	{"alpha", BK_P_ALPHA, BK_KIND_REAL, 0, HUGE_VAL, true, NULL, ALG(BK_ALG_SPA), ALL_KERNELS},
 	{"beta", BK_P_BETA, BK_KIND_REAL, 0, HUGE_VAL, true, NULL, ALG(BK_ALG_SPA), ALL_KERNELS},
-	{"eta", BK_P_ETA, BK_KIND_REAL, 0, HUGE_VAL, true, NULL, ALG(BK_ALG_SPA) | ALG(BK_ALG_OGD), ALL_KERNELS},
+	{"eta", BK_P_ETA, BK_KIND_REAL, 0, HUGE_VAL, true, NULL, ALG(BK_ALG_SPA) | ALG(BK_ALG_OGD) | ALG(BK_ALG_BOGD), ALL_KERNELS},
 	{"output", BK_P_OUTPUT, BK_KIND_ENUM, 0, 0, false, output_names, ALG(BK_ALG_SPA), ALL_KERNELS},
+	/* paper 001 §2: double update when y_t y_b k(x_t, x_b) <= -rho, rho in [0, 1) */
+	{"rho", BK_P_RHO, BK_KIND_REAL, 0, 1, false, NULL, DUOL_ALGS, ALL_KERNELS},
+	/* BOGD's bound gamma on the coefficients: |alpha_i| <= gamma eta */
+	{"max_coef", BK_P_MAX_COEF, BK_KIND_REAL, 0, HUGE_VAL, true, NULL, ALG(BK_ALG_BOGD), ALL_KERNELS},
 };
 
 #define N_PARAMS ((int) (sizeof(param_table) / sizeof(param_table[0])))
@@ -205,6 +216,12 @@ store_value(BkParams *p, BkParamId id, double num, int choice)
 		case BK_P_OUTPUT:
 			p->output = choice;
 			break;
+		case BK_P_RHO:
+			p->rho = num;
+			break;
+		case BK_P_MAX_COEF:
+			p->max_coef = num;
+			break;
 		case BK_P_BUDGET:
 			p->budget = (int64_t) num;
 			break;
@@ -227,7 +244,7 @@ store_value(BkParams *p, BkParamId id, double num, int choice)
 			p->C = num;
 			break;
 	}
-	p->given |= 1u << id;
+	p->given |= GIVEN(id);
 }
 
 static double
@@ -263,6 +280,10 @@ fetch_number(const BkParams *p, BkParamId id)
 			return p->beta;
 		case BK_P_ETA:
 			return p->eta;
+		case BK_P_RHO:
+			return p->rho;
+		case BK_P_MAX_COEF:
+			return p->max_coef;
 		default:
 			return 0;
 	}
@@ -409,6 +430,18 @@ BkParamsSet(BkParams *p, const char *key, const BkParamInput *in,
 	return true;
 }
 
+/* The maintenance strategies of Pegasos (paper 004 §4) and BDUOL (001 §3). */
+static bool
+maintenance_allowed(int algorithm, int maintenance)
+{
+	if (algorithm == BK_ALG_BDUOL)
+		return maintenance == BK_MAINT_REMOVAL ||
+			maintenance == BK_MAINT_PROJECTION ||
+			maintenance == BK_MAINT_APPROX_PROJECTION ||
+			maintenance == BK_MAINT_NEAREST;
+	return maintenance >= BK_MAINT_NONE && maintenance <= BK_MAINT_MERGE;
+}
+
 static bool
 applies(const ParamDesc *d, const BkParams *p)
 {
@@ -429,24 +462,45 @@ bool
 BkParamsFinish(BkParams *p, int dim, char *err, size_t errlen)
 {
 	/* defaults of the choice parameters first: applicability depends on them */
-	if (!(p->given & (1u << BK_P_ALGORITHM)))
+	if (!(p->given & GIVEN(BK_P_ALGORITHM)))
 		p->algorithm = BK_ALG_BPA;
-	if (!(p->given & (1u << BK_P_KERNEL)))
+	if (!(p->given & GIVEN(BK_P_KERNEL)))
 		p->kernel = BK_KERNEL_RBF;
-	if (!(p->given & (1u << BK_P_UPDATE)))
+	if (!(p->given & GIVEN(BK_P_UPDATE)))
 		p->update = BK_UPDATE_PERCEPTRON;
-	if (!(p->given & (1u << BK_P_EVAL_SET)))
+	if (!(p->given & GIVEN(BK_P_EVAL_SET)))
 		p->eval_set = BK_EVAL_FLIP;
-	/* merging is derived for the Gaussian kernel (paper 004 §4.3) */
-	if (!(p->given & (1u << BK_P_MAINTENANCE)))
-		p->maintenance = p->kernel == BK_KERNEL_RBF ? BK_MAINT_MERGE :
-			BK_MAINT_PROJECTION;
+	/*
+	 * Pegasos: merging is derived for the Gaussian kernel (paper 004
+	 * §4.3).  BDUOL: the nearest-neighbour projection, the strategy paper
+	 * 001 §4 finds as accurate as the projection at a fraction of its cost.
+	 */
+	if (!(p->given & GIVEN(BK_P_MAINTENANCE)))
+	{
+		if (p->algorithm == BK_ALG_BDUOL)
+			p->maintenance = BK_MAINT_NEAREST;
+		else
+			p->maintenance = p->kernel == BK_KERNEL_RBF ? BK_MAINT_MERGE :
+				BK_MAINT_PROJECTION;
+	}
+	if ((p->given & GIVEN(BK_P_MAINTENANCE)) &&
+		!maintenance_allowed(p->algorithm, p->maintenance))
+	{
+		snprintf(err, errlen,
+				 "maintenance \"%s\" does not apply to algorithm \"%s\" (its strategies: %s)",
+				 maintenance_names[p->maintenance - 1],
+				 algorithm_names[p->algorithm - 1],
+				 p->algorithm == BK_ALG_BDUOL ?
+				 "\"removal\", \"projection\", \"approx_projection\", \"nearest\"" :
+				 "\"none\", \"random\", \"smallest\", \"projection\", \"projection_best\", \"merge\"");
+		return false;
+	}
 
 	for (int i = 0; i < N_PARAMS; i++)
 	{
 		const ParamDesc *d = &param_table[i];
 
-		if ((p->given & (1u << d->id)) && !applies(d, p))
+		if ((p->given & GIVEN(d->id)) && !applies(d, p))
 		{
 			char		names[BK_ERRMSG_LEN];
 			size_t		used = 0;
@@ -486,31 +540,45 @@ BkParamsFinish(BkParams *p, int dim, char *err, size_t errlen)
 		}
 	}
 
-	if (!(p->given & (1u << BK_P_LOSS)))
+	if (!(p->given & GIVEN(BK_P_LOSS)))
 		p->loss = BK_LOSS_HINGE;
-	if (!(p->given & (1u << BK_P_VARIANT)))
+	if (!(p->given & GIVEN(BK_P_VARIANT)))
 		p->variant = BK_VARIANT_NN;
-	if (!(p->given & (1u << BK_P_BUDGET)))
+	if (!(p->given & GIVEN(BK_P_BUDGET)))
 		p->budget = BK_DEFAULT_BUDGET;
-	if (!(p->given & (1u << BK_P_MAX_SV)))
+	if (!(p->given & GIVEN(BK_P_MAX_SV)))
 		p->max_sv = BK_DEFAULT_MAX_SV;
-	if (!(p->given & (1u << BK_P_DEGREE)))
+	if (!(p->given & GIVEN(BK_P_DEGREE)))
 		p->degree = 3;
-	if (!(p->given & (1u << BK_P_COEF0)))
+	if (!(p->given & GIVEN(BK_P_COEF0)))
 		p->coef0 = 0.0;
-	if (!(p->given & (1u << BK_P_C)))
+	if (!(p->given & GIVEN(BK_P_C)))
 		p->C = 1.0;
-	if (!(p->given & (1u << BK_P_LAMBDA)))
+	if (!(p->given & GIVEN(BK_P_LAMBDA)))
 		p->lambda = 1e-4;		/* paper 004 §5 */
-	if (!(p->given & (1u << BK_P_EVAL_SIZE)))
+	if (!(p->given & GIVEN(BK_P_EVAL_SIZE)))
 		p->eval_size = 100;
-	if (!(p->given & (1u << BK_P_ALPHA)))
+	if (!(p->given & GIVEN(BK_P_ALPHA)))
 		p->alpha = 1.0;			/* paper 002 §4.2 */
-	if (!(p->given & (1u << BK_P_BETA)))
+	if (!(p->given & GIVEN(BK_P_BETA)))
 		p->beta = p->alpha > 20.0 ? p->alpha : 20.0;	/* paper 002 §4.2: 20 or 200 */
-	if (!(p->given & (1u << BK_P_ETA)))
-		p->eta = p->algorithm == BK_ALG_OGD ? 0.1 : 1.0;
-	if (!(p->given & (1u << BK_P_OUTPUT)))
+	if (!(p->given & GIVEN(BK_P_ETA)))
+		p->eta = (p->algorithm == BK_ALG_OGD || p->algorithm == BK_ALG_BOGD) ?
+			0.1 : 1.0;
+	/* paper 001 §4 sets rho = 0 */
+	if (!(p->given & GIVEN(BK_P_RHO)))
+		p->rho = 0.0;
+	if (p->rho >= 1.0)
+	{
+		snprintf(err, errlen,
+				 "parameter \"rho\" must be in [0, 1) (paper 001: rho < 1), got %.15g",
+				 p->rho);
+		return false;
+	}
+	/* Zhao et al. (2012) search gamma in {1, 2, 4, 8, 16}: the middle */
+	if (!(p->given & GIVEN(BK_P_MAX_COEF)))
+		p->max_coef = 4.0;
+	if (!(p->given & GIVEN(BK_P_OUTPUT)))
 		p->output = BK_OUTPUT_AVERAGE;
 	if (p->algorithm == BK_ALG_SPA && p->beta < p->alpha)
 	{
@@ -520,7 +588,7 @@ BkParamsFinish(BkParams *p, int dim, char *err, size_t errlen)
 		return false;
 	}
 	/* paper 003 Fig. 2: the no-bias SVM rule comes with margin 1 */
-	if (!(p->given & (1u << BK_P_MARGIN)))
+	if (!(p->given & GIVEN(BK_P_MARGIN)))
 		p->margin = p->update == BK_UPDATE_NOBIAS_SVM ? 1.0 : 0.0;
 	if (p->algorithm == BK_ALG_PEGASOS && p->maintenance == BK_MAINT_MERGE &&
 		p->kernel != BK_KERNEL_RBF)
@@ -529,7 +597,7 @@ BkParamsFinish(BkParams *p, int dim, char *err, size_t errlen)
 				 "maintenance \"merge\" needs the \"rbf\" kernel (paper 004 derives merging for the Gaussian kernel)");
 		return false;
 	}
-	if (!(p->given & (1u << BK_P_GAMMA)))
+	if (!(p->given & GIVEN(BK_P_GAMMA)))
 	{
 		if (dim < 1)
 		{
@@ -645,7 +713,7 @@ bool
 BkParamsFromStored(BkParams *p, const BkStoredParam *in, int n,
 				   char *err, size_t errlen)
 {
-	uint32_t	seen = 0;
+	uint64_t	seen = 0;
 
 	BkParamsInit(p);
 	for (int i = 0; i < n; i++)
@@ -657,12 +725,12 @@ BkParamsFromStored(BkParams *p, const BkStoredParam *in, int n,
 			snprintf(err, errlen, "unknown parameter id %u", in[i].id);
 			return false;
 		}
-		if (seen & (1u << d->id))
+		if (seen & GIVEN(d->id))
 		{
 			snprintf(err, errlen, "parameter \"%s\" stored twice", d->name);
 			return false;
 		}
-		seen |= 1u << d->id;
+		seen |= GIVEN(d->id);
 		if (in[i].kind != d->kind)
 		{
 			snprintf(err, errlen, "parameter \"%s\" stored with kind %u",
@@ -708,7 +776,7 @@ BkParamsFromStored(BkParams *p, const BkStoredParam *in, int n,
 		}
 	}
 
-	if (!(seen & (1u << BK_P_ALGORITHM)) || !(seen & (1u << BK_P_KERNEL)))
+	if (!(seen & GIVEN(BK_P_ALGORITHM)) || !(seen & GIVEN(BK_P_KERNEL)))
 	{
 		snprintf(err, errlen, "algorithm or kernel missing");
 		return false;
@@ -716,7 +784,7 @@ BkParamsFromStored(BkParams *p, const BkStoredParam *in, int n,
 	for (int i = 0; i < N_PARAMS; i++)
 	{
 		const ParamDesc *d = &param_table[i];
-		bool		present = (seen & (1u << d->id)) != 0;
+		bool		present = (seen & GIVEN(d->id)) != 0;
 
 		if (present != applies(d, p))
 		{

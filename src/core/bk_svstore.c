@@ -67,6 +67,9 @@ BkMachineReserve(const BkEnv *env, BkMachine *mach, int dim, int limit)
 								sizeof(double));
 	if (mach->born)
 		mach->born = BkReallocArray(env, mach->born, newcap, sizeof(uint64_t));
+	if (mach->sv_scores)
+		mach->sv_scores = BkReallocArray(env, mach->sv_scores, newcap,
+										 sizeof(double));
 	mach->capacity = newcap;
 	return true;
 }

@@ -1,0 +1,67 @@
+/*
+ * bk_alg_bogd.c
+ *	  Bounded Online Gradient Descent, BOGD (Zhao, Wang, Wu, Jin and Hoi,
+ *	  "Fast Bounded Online Gradient Descent Algorithms for Scalable
+ *	  Kernel-Based Online Learning", ICML 2012, Algorithm 1 with uniform
+ *	  sampling), a baseline of paper 002 §4.  Kernel OGD on the regularised
+ *	  hinge loss  lambda ||f||^2 / 2 + max(0, 1 - y f(x)):
+ *
+ *	      every row:            alpha_i <- (1 - eta lambda) alpha_i
+ *	      on a positive loss:   add x_t with alpha_t = eta y_t
+ *
+ *	  and with B SVs stored, before adding x_t, one SV r is drawn uniformly
+ *	  (the model's seeded generator) and removed; the others are rescaled
+ *	  by 1 / (1 - 1/B) so that the reduced function is an unbiased estimate
+ *	  of the full one, and clipped to |alpha_i| <= gamma eta (the paper's
+ *	  bound gamma, parameter max_coef), which its regret bound needs:
+ *
+ *	      alpha_i <- sign(alpha_i) min(B (1 - eta lambda) |alpha_i| / (B - 1),
+ *	                                   gamma eta)
+ *
+ *	  The update follows the published algorithm as the authors' MATLAB
+ *	  library (LIBOL's BOGD) and JSAT's implementation of it perform it:
+ *	  the shrink (1 - eta lambda) is part of the rescaling on a full step.
+ *	  With B = 1 there is nothing to rescale: the SV is replaced.
+ */
+#include "bk_internal.h"
+
+#include <math.h>
+
+bool
+BkBogdStep(BkModel *m, BkMachine *mach, const BkRow *row)
+{
+	const BkParams *p = &m->params;
+	double		shrink = 1.0 - p->eta * p->lambda;
+	double		bound = p->max_coef * p->eta;
+	int			n = mach->n_sv;
+	bool		loss = 1.0 - row->y * row->f > 0.0 && row->ktt > 0.0;
+
+	if (shrink < 0.0)
+		shrink = 0.0;
+	if (!loss || n < p->budget)
+	{
+		for (int i = 0; i < n; i++)
+			mach->coef[i] *= shrink;
+		/* the shrink alone is not counted as an update (as Pegasos) */
+		if (!loss)
+			return false;
+	}
+	else
+	{
+		int			r = (int) BkRngBelow(&m->rng, (uint64_t) n);
+		double		s = n > 1 ? shrink * (double) n / (double) (n - 1) : shrink;
+
+		BkMachineRemove(mach, m->dim, r);
+		for (int i = 0; i < mach->n_sv; i++)
+		{
+			double		a = fabs(mach->coef[i]) * s;
+
+			if (a > bound)
+				a = bound;
+			mach->coef[i] = mach->coef[i] >= 0.0 ? a : -a;
+		}
+		BkModelCountMaintenance(m, mach);
+	}
+	BkMachineAppend(mach, m->dim, row->x, row->sqx, p->eta * row->y);
+	return true;
+}
