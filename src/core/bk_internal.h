@@ -170,6 +170,11 @@ extern bool BkBudgetPerceptronStep(BkModel *m, BkMachine *mach, const BkRow *row
 extern bool BkTighterBudgetPerceptronStep(BkModel *m, BkMachine *mach, const BkRow *row);
 extern bool BkSpaStep(BkModel *m, BkMachine *mach, const BkRow *row);
 extern bool BkOgdStep(BkModel *m, BkMachine *mach, const BkRow *row);
+extern bool BkForgetronStep(BkModel *m, BkMachine *mach, const BkRow *row);
+/* Projectron and Projectron++ (by m->params.algorithm) */
+extern bool BkProjectronStep(BkModel *m, BkMachine *mach, const BkRow *row);
+/* the Forgetron's self-tuned shrink phi_t (exposed for the unit tests) */
+extern double BkForgetronPhi(double sigma, double mu, double Q, double M);
 extern double BkSpaAverageScore(const BkModel *m, const BkMachine *mach,
 								const double *krow);
 

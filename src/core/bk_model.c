@@ -43,6 +43,7 @@ bool
 BkModelNeedsGram(const BkParams *p)
 {
 	return (p->algorithm == BK_ALG_BPA && p->variant == BK_VARIANT_P) ||
+		p->algorithm == BK_ALG_PROJECTRON || p->algorithm == BK_ALG_PROJECTRON_PP ||
 		(p->algorithm == BK_ALG_PEGASOS &&
 		 (p->maintenance == BK_MAINT_PROJECTION ||
 		  p->maintenance == BK_MAINT_PROJECTION_BEST));
@@ -55,11 +56,14 @@ BkModelNeedsScores(const BkParams *p)
 	return p->algorithm == BK_ALG_BUDGET_PERCEPTRON;
 }
 
-/* SPA's averaged output needs the row at which each SV was added. */
+/*
+ * SPA's averaged output needs the row at which each SV was added, and so
+ * does the Forgetron to find its oldest SV (the store swap-removes).
+ */
 bool
 BkModelNeedsBorn(const BkParams *p)
 {
-	return p->algorithm == BK_ALG_SPA;
+	return p->algorithm == BK_ALG_SPA || p->algorithm == BK_ALG_FORGETRON;
 }
 
 /* Points the tighter budget perceptron's evaluation set holds; 0 if none. */
@@ -505,6 +509,13 @@ BkModelLearnClass(BkModel *m, const double *x, int cls, bool is_new)
 					break;
 				case BK_ALG_OGD:
 					ch = BkOgdStep(m, mach, row);
+					break;
+				case BK_ALG_FORGETRON:
+					ch = BkForgetronStep(m, mach, row);
+					break;
+				case BK_ALG_PROJECTRON:
+				case BK_ALG_PROJECTRON_PP:
+					ch = BkProjectronStep(m, mach, row);
 					break;
 				default:
 					BkRaise(&m->env, BK_ERR_INTERNAL, NULL, "unknown algorithm %d",

@@ -15,13 +15,15 @@
 #define ALL_ALGS	(ALG(BK_ALG_PERCEPTRON) | ALG(BK_ALG_PA) | ALG(BK_ALG_BPA) | \
 					 ALG(BK_ALG_PEGASOS) | ALG(BK_ALG_STOPTRON) | ALG(BK_ALG_RBP) | \
 					 ALG(BK_ALG_PA_RANDOM) | ALG(BK_ALG_BUDGET_PERCEPTRON) | \
-					 ALG(BK_ALG_TIGHTER_BUDGET_PERCEPTRON) | ALG(BK_ALG_SPA) | ALG(BK_ALG_OGD))
+					 ALG(BK_ALG_TIGHTER_BUDGET_PERCEPTRON) | ALG(BK_ALG_SPA) | ALG(BK_ALG_OGD) | \
+					 ALG(BK_ALG_FORGETRON) | ALG(BK_ALG_PROJECTRON) | ALG(BK_ALG_PROJECTRON_PP))
 /* the budget perceptrons of paper 003: margin, update rule */
 #define BP_ALGS		(ALG(BK_ALG_BUDGET_PERCEPTRON) | ALG(BK_ALG_TIGHTER_BUDGET_PERCEPTRON))
 /* learners with a fixed budget B of SVs */
 #define BUDGET_ALGS (ALG(BK_ALG_BPA) | ALG(BK_ALG_PEGASOS) | ALG(BK_ALG_STOPTRON) | \
 					 ALG(BK_ALG_RBP) | ALG(BK_ALG_PA_RANDOM) | ALG(BK_ALG_BUDGET_PERCEPTRON) | \
-					 ALG(BK_ALG_TIGHTER_BUDGET_PERCEPTRON))
+					 ALG(BK_ALG_TIGHTER_BUDGET_PERCEPTRON) | ALG(BK_ALG_FORGETRON) | \
+					 ALG(BK_ALG_PROJECTRON) | ALG(BK_ALG_PROJECTRON_PP))
 /* Passive-Aggressive learners: C and the loss */
 #define PA_ALGS		(ALG(BK_ALG_PA) | ALG(BK_ALG_BPA) | ALG(BK_ALG_PA_RANDOM))
 #define KER(k)		(1u << (k))
@@ -34,9 +36,16 @@
  */
 #define BK_MAX_EXACT_INT 9007199254740991.0
 
+/* indexed by BkAlgorithm - 1 */
 static const char *const algorithm_names[] = {"perceptron", "pa", "bpa", "pegasos",
 "stoptron", "rbp", "pa_random", "budget_perceptron", "tighter_budget_perceptron",
-"spa", "ogd", NULL};
+"spa", "ogd",
+/* 12-14: duol, bduol, bogd (issue 6) */
+"duol", "bduol", "bogd",
+"forgetron", "projectron", "projectron_pp", NULL};
+
+/* algorithms named above whose learner is not in this build yet */
+#define UNAVAILABLE_ALGS (ALG(12) | ALG(13) | ALG(14))
 static const char *const output_names[] = {"last", "average", NULL};
 static const char *const eval_set_names[] = {"svs", "random", "flip", "all", NULL};
 static const char *const update_names[] = {"perceptron", "mira", "nobias_svm", NULL};
@@ -84,7 +93,8 @@ static const ParamDesc param_table[] = {
 	{"eval_size", BK_P_EVAL_SIZE, BK_KIND_INT, 1, BK_MAX_BUDGET, false, NULL, ALG(BK_ALG_TIGHTER_BUDGET_PERCEPTRON), ALL_KERNELS},
 	{"alpha", BK_P_ALPHA, BK_KIND_REAL, 0, HUGE_VAL, true, NULL, ALG(BK_ALG_SPA), ALL_KERNELS},
 	{"beta", BK_P_BETA, BK_KIND_REAL, 0, HUGE_VAL, true, NULL, ALG(BK_ALG_SPA), ALL_KERNELS},
-	{"eta", BK_P_ETA, BK_KIND_REAL, 0, HUGE_VAL, true, NULL, ALG(BK_ALG_SPA) | ALG(BK_ALG_OGD), ALL_KERNELS},
+	/* projectron_pp: the threshold of its margin-error updates */
+	{"eta", BK_P_ETA, BK_KIND_REAL, 0, HUGE_VAL, true, NULL, ALG(BK_ALG_SPA) | ALG(BK_ALG_OGD) | ALG(BK_ALG_PROJECTRON_PP), ALL_KERNELS},
 	{"output", BK_P_OUTPUT, BK_KIND_ENUM, 0, 0, false, output_names, ALG(BK_ALG_SPA), ALL_KERNELS},
 };
 
@@ -431,6 +441,12 @@ BkParamsFinish(BkParams *p, int dim, char *err, size_t errlen)
 	/* defaults of the choice parameters first: applicability depends on them */
 	if (!(p->given & (1u << BK_P_ALGORITHM)))
 		p->algorithm = BK_ALG_BPA;
+	if (UNAVAILABLE_ALGS & ALG(p->algorithm))
+	{
+		snprintf(err, errlen, "algorithm \"%s\" is not available yet",
+				 algorithm_names[p->algorithm - 1]);
+		return false;
+	}
 	if (!(p->given & (1u << BK_P_KERNEL)))
 		p->kernel = BK_KERNEL_RBF;
 	if (!(p->given & (1u << BK_P_UPDATE)))
@@ -509,7 +525,8 @@ BkParamsFinish(BkParams *p, int dim, char *err, size_t errlen)
 	if (!(p->given & (1u << BK_P_BETA)))
 		p->beta = p->alpha > 20.0 ? p->alpha : 20.0;	/* paper 002 §4.2: 20 or 200 */
 	if (!(p->given & (1u << BK_P_ETA)))
-		p->eta = p->algorithm == BK_ALG_OGD ? 0.1 : 1.0;
+		p->eta = p->algorithm == BK_ALG_OGD ? 0.1 :
+			p->algorithm == BK_ALG_PROJECTRON_PP ? 0.1 : 1.0;
 	if (!(p->given & (1u << BK_P_OUTPUT)))
 		p->output = BK_OUTPUT_AVERAGE;
 	if (p->algorithm == BK_ALG_SPA && p->beta < p->alpha)
