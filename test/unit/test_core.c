@@ -1209,8 +1209,13 @@ test_multiclass(void)
 		{{"algorithm", "pegasos"}, {"maintenance", "smallest"}, {"budget", "60"}, {"gamma", "20"}, {"lambda", "0.0001"}},
 		{{"algorithm", "pegasos"}, {"maintenance", "random"}, {"budget", "60"}, {"gamma", "20"}, {"seed", "3"}},
 		{{"algorithm", "pegasos"}, {"maintenance", "none"}, {"max_sv", "5000"}, {"gamma", "20"}, {"lambda", "0.0001"}},
+		/* one-vs-rest: each machine its own Q_t, born rows, K^-1 */
+		{{"algorithm", "forgetron"}, {"budget", "30"}, {"gamma", "20"}, {"seed", "1"}, {"seed", "2"}},
+		{{"algorithm", "projectron"}, {"budget", "30"}, {"gamma", "20"}, {"seed", "1"}, {"seed", "2"}},
+		{{"algorithm", "projectron_pp"}, {"budget", "30"}, {"gamma", "20"}, {"eta", "0.1"}, {"seed", "2"}},
 	};
-	static const double floor_acc[] = {0.90, 0.90, 0.90, 0.90, 0.75, 0.70, 0.90};
+	static const double floor_acc[] = {0.90, 0.90, 0.90, 0.90, 0.75, 0.70, 0.90, 0.80, 0.92, 0.93};
+	int			nconfigs = (int) (sizeof(configs) / sizeof(configs[0]));
 	int			ntr = 4000,
 				nte = 2000;
 	double	   *xtr = malloc(sizeof(double) * 2 * ntr),
@@ -1218,12 +1223,12 @@ test_multiclass(void)
 	int64_t    *ytr = malloc(sizeof(int64_t) * ntr),
 			   *yte = malloc(sizeof(int64_t) * nte);
 	BkRng		rng;
-	double		degradation[7] = {0};
+	double		degradation[10] = {0};
 
 	BkRngSeed(&rng, 21);
 	three_class(&rng, ntr, xtr, ytr);
 	three_class(&rng, nte, xte, yte);
-	for (int c = 0; c < 7; c++)
+	for (int c = 0; c < nconfigs; c++)
 	{
 		BkModel    *whole = train_mc(configs[c], 5, xtr, ytr, 0, ntr, NULL);
 		BkModel    *half = train_mc(configs[c], 5, xtr, ytr, 0, ntr / 2, NULL);
