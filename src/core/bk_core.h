@@ -69,7 +69,10 @@ typedef enum BkAlgorithm
 	BK_ALG_OGD = 11,			/* kernel online gradient descent, unbudgeted */
 	BK_ALG_DUOL = 12,			/* double updating (paper 001 eq. 1-2), unbudgeted */
 	BK_ALG_BDUOL = 13,			/* budget double updating (paper 001 §3) */
-	BK_ALG_BOGD = 14			/* bounded OGD (Zhao et al. 2012), uniform removal */
+	BK_ALG_BOGD = 14,			/* bounded OGD (Zhao et al. 2012), uniform removal */
+	BK_ALG_FORGETRON = 15,		/* self-tuned Forgetron (Dekel et al. 2008) */
+	BK_ALG_PROJECTRON = 16,		/* Projectron, fixed budget (Orabona et al. 2009) */
+	BK_ALG_PROJECTRON_PP = 17	/* Projectron++, fixed budget */
 } BkAlgorithm;
 
 typedef enum BkOutput
@@ -183,7 +186,8 @@ typedef struct BkParams
 	int64_t		eval_size;		/* q */
 	double		alpha;			/* SPA: sampling cap */
 	double		beta;			/* SPA: sampling scale, >= alpha */
-	double		eta;			/* SPA aggressiveness, OGD step size */
+	double		eta;			/* SPA aggressiveness, OGD step size,
+								 * Projectron++ threshold */
 	int			output;			/* BkOutput (SPA) */
 	double		rho;			/* DUOL: conflict threshold, in [0, 1) */
 	double		max_coef;		/* BOGD: |coefficient| <= max_coef * eta */
@@ -315,7 +319,10 @@ typedef struct BkMachine
 	double	   *sv_scores;
 	/* the tighter budget perceptron's evaluation set, or NULL */
 	struct BkEvalSet *eval;
-	/* row number at which each SV was added (SPA's averaged output), or NULL */
+	/*
+	 * row number at which each SV was added (SPA's averaged output, the
+	 * Forgetron's oldest SV), or NULL
+	 */
 	uint64_t   *born;
 	/*
 	 * Every coefficient is multiplied by scale (Pegasos shrinks all of them
@@ -323,7 +330,11 @@ typedef struct BkMachine
 	 * SVs).  1 for the other learners.
 	 */
 	double		scale;
-	/* sum of ||Delta w||^2 over budget maintenance (paper 004 eq. 14) */
+	/*
+	 * Damage accumulated by budget maintenance: Pegasos, the sum of
+	 * ||Delta w||^2 (paper 004 eq. 14); the Forgetron, Q_t, the sum of
+	 * Psi over its shrink-and-remove steps (may be negative).  0 otherwise.
+	 */
 	double		degradation;
 	/* ||w||^2, kept by Pegasos with ball_projection; 0 otherwise */
 	double		wnorm2;

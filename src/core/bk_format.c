@@ -19,11 +19,13 @@
  *	    u32 n_machines, then per machine:
  *	      u32 n_sv | u32 n_coef | u32 aux | u32 0 | u64 updates, maintenance,
  *	      ginv_since_refresh | f64 scale | f64 degradation | f64 wnorm2
+ *	      (degradation: Pegasos's ||Delta w||^2 sum, the Forgetron's Q_t)
  *	      f64 sv[n_sv][dim] | f64 coef[n_sv][n_coef] (actual = scale x coef)
  *	      aux bit 0: i32 nearest_idx[n_sv], f64 nearest_dist2[n_sv]
  *	      aux bit 1: f64 ginv[n_sv][n_sv]
  *	      aux bit 2: f64 sv_scores[n_sv] (f(x_j) of every SV)
- *	      aux bit 4: u64 born[n_sv] (the row at which each SV was added)
+ *	      aux bit 4: u64 born[n_sv] (the row at which each SV was added;
+ *	        SPA and the Forgetron)
  *	      aux bit 3: the evaluation set: u32 n | u32 cap | u64 offered |
  *	        f64 x[n][dim] | f64 y[n] | f64 f[n] | f64 pred[n] | u64 flips[n] |
  *	        u64 since[n] | f64 kv[n_sv][n]
@@ -817,8 +819,21 @@ parse_machine(Reader *r, const BkModel *hdr, uint32_t k, BkMachine *mach)
 	wnorm2 = bits_to_double(r_u64(r));
 	if (!isfinite(wnorm2) || wnorm2 < 0.0 || (!p->ball_projection && wnorm2 != 0.0))
 		return fail(r, "norm %g of machine %u is invalid", wnorm2, k);
-	if (!isfinite(degradation) || degradation < 0.0 ||
-		(p->algorithm != BK_ALG_PEGASOS && degradation != 0.0))
+	/*
+	 * degradation, the damage of budget maintenance: Pegasos's sum of
+	 * ||Delta w||^2 (>= 0); the Forgetron's Q_t, a sum of Psi terms of
+	 * either sign, at most (15/32) x its mistakes (= updates) by the
+	 * choice of phi_t (with slack for rounding); 0 for the others.
+	 */
+	if (p->algorithm == BK_ALG_FORGETRON)
+	{
+		double		bound = (15.0 / 32.0) * (double) updates;
+
+		if (!isfinite(degradation) || degradation > bound + 1e-6 * (1.0 + bound))
+			return fail(r, "Forgetron Q %g of machine %u is invalid", degradation, k);
+	}
+	else if (!isfinite(degradation) || degradation < 0.0 ||
+			 (p->algorithm != BK_ALG_PEGASOS && degradation != 0.0))
 		return fail(r, "weight degradation %g of machine %u is invalid", degradation, k);
 	/* Pegasos shrinks its coefficients through scale; others keep 1 */
 	if (!isfinite(scale) || !(scale > 0.0) ||

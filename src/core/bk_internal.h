@@ -189,6 +189,11 @@ extern double BkBduolMaintain(BkModel *m, BkMachine *mach, BkRow *row);
 /* remove SV r (BkMachineRemove) and repair the neighbour cache */
 extern void BkNearestRemove(const BkEnv *env, BkMachine *mach, int dim, int r,
 							double *work);
+extern bool BkForgetronStep(BkModel *m, BkMachine *mach, const BkRow *row);
+/* Projectron and Projectron++ (by m->params.algorithm) */
+extern bool BkProjectronStep(BkModel *m, BkMachine *mach, const BkRow *row);
+/* the Forgetron's self-tuned shrink phi_t (exposed for the unit tests) */
+extern double BkForgetronPhi(double sigma, double mu, double Q, double M);
 extern double BkSpaAverageScore(const BkModel *m, const BkMachine *mach,
 								const double *krow);
 

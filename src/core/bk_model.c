@@ -44,6 +44,7 @@ bool
 BkModelNeedsGram(const BkParams *p)
 {
 	return (p->algorithm == BK_ALG_BPA && p->variant == BK_VARIANT_P) ||
+		p->algorithm == BK_ALG_PROJECTRON || p->algorithm == BK_ALG_PROJECTRON_PP ||
 		(p->algorithm == BK_ALG_PEGASOS &&
 		 (p->maintenance == BK_MAINT_PROJECTION ||
 		  p->maintenance == BK_MAINT_PROJECTION_BEST));
@@ -73,11 +74,14 @@ needs_gram_scratch(const BkParams *p)
 		 p->maintenance == BK_MAINT_APPROX_PROJECTION);
 }
 
-/* SPA's averaged output needs the row at which each SV was added. */
+/*
+ * SPA's averaged output needs the row at which each SV was added, and so
+ * does the Forgetron to find its oldest SV (the store swap-removes).
+ */
 bool
 BkModelNeedsBorn(const BkParams *p)
 {
-	return p->algorithm == BK_ALG_SPA;
+	return p->algorithm == BK_ALG_SPA || p->algorithm == BK_ALG_FORGETRON;
 }
 
 /* Points the tighter budget perceptron's evaluation set holds; 0 if none. */
@@ -536,6 +540,13 @@ BkModelLearnClass(BkModel *m, const double *x, int cls, bool is_new)
 					break;
 				case BK_ALG_BOGD:
 					ch = BkBogdStep(m, mach, row);
+					break;
+				case BK_ALG_FORGETRON:
+					ch = BkForgetronStep(m, mach, row);
+					break;
+				case BK_ALG_PROJECTRON:
+				case BK_ALG_PROJECTRON_PP:
+					ch = BkProjectronStep(m, mach, row);
 					break;
 				default:
 					BkRaise(&m->env, BK_ERR_INTERNAL, NULL, "unknown algorithm %d",

@@ -16,7 +16,8 @@
 					 ALG(BK_ALG_PEGASOS) | ALG(BK_ALG_STOPTRON) | ALG(BK_ALG_RBP) | \
 					 ALG(BK_ALG_PA_RANDOM) | ALG(BK_ALG_BUDGET_PERCEPTRON) | \
 					 ALG(BK_ALG_TIGHTER_BUDGET_PERCEPTRON) | ALG(BK_ALG_SPA) | ALG(BK_ALG_OGD) | \
-					 ALG(BK_ALG_DUOL) | ALG(BK_ALG_BDUOL) | ALG(BK_ALG_BOGD))
+					 ALG(BK_ALG_DUOL) | ALG(BK_ALG_BDUOL) | ALG(BK_ALG_BOGD) | \
+					 ALG(BK_ALG_FORGETRON) | ALG(BK_ALG_PROJECTRON) | ALG(BK_ALG_PROJECTRON_PP))
 /* double updating (paper 001): C and rho */
 #define DUOL_ALGS	(ALG(BK_ALG_DUOL) | ALG(BK_ALG_BDUOL))
 /* the budget perceptrons of paper 003: margin, update rule */
@@ -25,7 +26,8 @@
 #define BUDGET_ALGS (ALG(BK_ALG_BPA) | ALG(BK_ALG_PEGASOS) | ALG(BK_ALG_STOPTRON) | \
 					 ALG(BK_ALG_RBP) | ALG(BK_ALG_PA_RANDOM) | ALG(BK_ALG_BUDGET_PERCEPTRON) | \
 					 ALG(BK_ALG_TIGHTER_BUDGET_PERCEPTRON) | ALG(BK_ALG_BDUOL) | \
-					 ALG(BK_ALG_BOGD))
+					 ALG(BK_ALG_BOGD) | \
+					 ALG(BK_ALG_FORGETRON) | ALG(BK_ALG_PROJECTRON) | ALG(BK_ALG_PROJECTRON_PP))
 /* Passive-Aggressive learners: C and the loss */
 #define PA_ALGS		(ALG(BK_ALG_PA) | ALG(BK_ALG_BPA) | ALG(BK_ALG_PA_RANDOM))
 #define KER(k)		(1u << (k))
@@ -39,9 +41,11 @@
  */
 #define BK_MAX_EXACT_INT 9007199254740991.0
 
+/* indexed by BkAlgorithm - 1 */
 static const char *const algorithm_names[] = {"perceptron", "pa", "bpa", "pegasos",
 "stoptron", "rbp", "pa_random", "budget_perceptron", "tighter_budget_perceptron",
-"spa", "ogd", "duol", "bduol", "bogd", NULL};
+"spa", "ogd", "duol", "bduol", "bogd", "forgetron", "projectron", "projectron_pp",
+NULL};
 static const char *const output_names[] = {"last", "average", NULL};
 static const char *const eval_set_names[] = {"svs", "random", "flip", "all", NULL};
 static const char *const update_names[] = {"perceptron", "mira", "nobias_svm", NULL};
@@ -91,7 +95,8 @@ static const ParamDesc param_table[] = {
 	{"eval_size", BK_P_EVAL_SIZE, BK_KIND_INT, 1, BK_MAX_BUDGET, false, NULL, ALG(BK_ALG_TIGHTER_BUDGET_PERCEPTRON), ALL_KERNELS},
 	{"alpha", BK_P_ALPHA, BK_KIND_REAL, 0, HUGE_VAL, true, NULL, ALG(BK_ALG_SPA), ALL_KERNELS},
 	{"beta", BK_P_BETA, BK_KIND_REAL, 0, HUGE_VAL, true, NULL, ALG(BK_ALG_SPA), ALL_KERNELS},
-	{"eta", BK_P_ETA, BK_KIND_REAL, 0, HUGE_VAL, true, NULL, ALG(BK_ALG_SPA) | ALG(BK_ALG_OGD) | ALG(BK_ALG_BOGD), ALL_KERNELS},
+	/* projectron_pp: the threshold of its margin-error updates; (b)ogd: the step */
+	{"eta", BK_P_ETA, BK_KIND_REAL, 0, HUGE_VAL, true, NULL, ALG(BK_ALG_SPA) | ALG(BK_ALG_OGD) | ALG(BK_ALG_PROJECTRON_PP) | ALG(BK_ALG_BOGD), ALL_KERNELS},
 	{"output", BK_P_OUTPUT, BK_KIND_ENUM, 0, 0, false, output_names, ALG(BK_ALG_SPA), ALL_KERNELS},
 	/* paper 001 §2: double update when y_t y_b k(x_t, x_b) <= -rho, rho in [0, 1) */
 	{"rho", BK_P_RHO, BK_KIND_REAL, 0, 1, false, NULL, DUOL_ALGS, ALL_KERNELS},
@@ -563,8 +568,8 @@ BkParamsFinish(BkParams *p, int dim, char *err, size_t errlen)
 	if (!(p->given & GIVEN(BK_P_BETA)))
 		p->beta = p->alpha > 20.0 ? p->alpha : 20.0;	/* paper 002 §4.2: 20 or 200 */
 	if (!(p->given & GIVEN(BK_P_ETA)))
-		p->eta = (p->algorithm == BK_ALG_OGD || p->algorithm == BK_ALG_BOGD) ?
-			0.1 : 1.0;
+		p->eta = (p->algorithm == BK_ALG_OGD || p->algorithm == BK_ALG_BOGD ||
+				  p->algorithm == BK_ALG_PROJECTRON_PP) ? 0.1 : 1.0;
 	/* paper 001 §4 sets rho = 0 */
 	if (!(p->given & GIVEN(BK_P_RHO)))
 		p->rho = 0.0;

@@ -164,6 +164,9 @@ FuzzSeeds(uint8_t **seeds, size_t *lens, size_t max)
 		{"pegasos", "merge", NULL}, {"pegasos", "projection_best", NULL},
 		{"pegasos", "none", NULL}, {"tighter_budget_perceptron", "flip", NULL},
 		{"budget_perceptron", NULL, NULL}, {"spa", NULL, NULL},
+		/* budget 6: the Forgetron's Q and born rows, the Projectrons' K^-1 */
+		{"forgetron", "budget", NULL}, {"projectron", "budget", NULL},
+		{"projectron_pp", "budget", NULL},
 	};
 	size_t		n = 0;
 	BkRng		rng;
@@ -199,6 +202,11 @@ FuzzSeeds(uint8_t **seeds, size_t *lens, size_t max)
 			num.number = 6;
 			BkParamsSet(&p, "budget", &num, err, sizeof(err));
 			BkParamsSet(&p, "eval_size", &num, err, sizeof(err));
+		}
+		else if (configs[c][1] && strcmp(configs[c][1], "budget") == 0)
+		{
+			num.number = 6;
+			BkParamsSet(&p, "budget", &num, err, sizeof(err));
 		}
 		else if (configs[c][1])
 		{

@@ -97,8 +97,10 @@ FuzzSeeds(uint8_t **seeds, size_t *lens, size_t max)
 		"kernel\0spoly\0degree\0n3\0coef0\0n1\0gamma\0n2",
 		"algorithm\0sperceptron\0seed\0n42\0kernel\0slinear",
 		"algorithm\0spegasos\0ball_projection\0b1\0maintenance\0smerge",
+		"algorithm\0sprojectron_pp\0eta\0n0.2\0budget\0n7",
+		"algorithm\0sforgetron\0budget\0n3\0gamma\0n4",
 	};
-	static const size_t seed_len[] = {50, 45, 45, 47, 65};
+	static const size_t seed_len[] = {50, 45, 45, 47, 65, 44, 40};
 	size_t		n = 0;
 
 	for (size_t i = 0; i < sizeof(seed_len) / sizeof(seed_len[0]) && n < max; i++)

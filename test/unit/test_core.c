@@ -663,10 +663,14 @@ test_learners_and_format(void)
 		{{"algorithm", "bduol"}, {"gamma", "30"}, {"C", "100"}, {"budget", "100"}, {"maintenance", "nearest"}, {"rho", "0.1"}},
 		{{"algorithm", "bduol"}, {"gamma", "30"}, {"C", "100"}, {"budget", "100"}, {"maintenance", "projection"}, {"rho", "0"}},
 		{{"algorithm", "bogd"}, {"gamma", "30"}, {"eta", "0.5"}, {"lambda", "0.0001"}, {"budget", "100"}, {"seed", "3"}},
+		{{"algorithm", "forgetron"}, {"gamma", "30"}, {"budget", "100"}, {"seed", "1"}, {"kernel", "rbf"}, {"seed", "2"}},
+		{{"algorithm", "projectron"}, {"gamma", "30"}, {"budget", "100"}, {"seed", "1"}, {"kernel", "rbf"}, {"seed", "2"}},
+		{{"algorithm", "projectron_pp"}, {"gamma", "30"}, {"budget", "100"}, {"eta", "0.1"}, {"kernel", "rbf"}, {"seed", "2"}},
 	};
 	/* MIRA's step -y f / k(x,x) is 0 at f = 0: from w = 0 it never starts */
 	static const double floor_acc[] = {0.90, 0.88, 0.90, 0.90, 0.82, 0.90, 0.85, 0.82, 0.72, 0.70, 0.68, 0.0, 0.68,
-	0.81, 0.86, 0.84, 0.83, 0.95, 0.91, 0.93, 0.93, 0.84, 0.92, 0.64};
+	0.81, 0.86, 0.84, 0.83, 0.95, 0.91, 0.93, 0.93, 0.84, 0.92, 0.64, 0.68, 0.90, 0.93};
+	int			nconfigs = (int) (sizeof(configs) / sizeof(configs[0]));
 	int			ntrain = 6000,
 				ntest = 3000;
 	double	   *xtr = malloc(sizeof(double) * 2 * ntrain);
@@ -679,7 +683,7 @@ test_learners_and_format(void)
 	checkerboard(&rng, ntrain, xtr, ytr, 0.0);
 	checkerboard(&rng, ntest, xte, yte, 0.0);
 
-	for (int c = 0; c < (int) (sizeof(configs) / sizeof(configs[0])); c++)
+	for (int c = 0; c < nconfigs; c++)
 	{
 		BkModel    *whole = train(configs[c], 6, xtr, ytr, 0, ntrain, NULL);
 		BkModel    *half = train(configs[c], 6, xtr, ytr, 0, ntrain / 2, NULL);
@@ -1209,8 +1213,13 @@ test_multiclass(void)
 		{{"algorithm", "pegasos"}, {"maintenance", "smallest"}, {"budget", "60"}, {"gamma", "20"}, {"lambda", "0.0001"}},
 		{{"algorithm", "pegasos"}, {"maintenance", "random"}, {"budget", "60"}, {"gamma", "20"}, {"seed", "3"}},
 		{{"algorithm", "pegasos"}, {"maintenance", "none"}, {"max_sv", "5000"}, {"gamma", "20"}, {"lambda", "0.0001"}},
+		/* one-vs-rest: each machine its own Q_t, born rows, K^-1 */
+		{{"algorithm", "forgetron"}, {"budget", "30"}, {"gamma", "20"}, {"seed", "1"}, {"seed", "2"}},
+		{{"algorithm", "projectron"}, {"budget", "30"}, {"gamma", "20"}, {"seed", "1"}, {"seed", "2"}},
+		{{"algorithm", "projectron_pp"}, {"budget", "30"}, {"gamma", "20"}, {"eta", "0.1"}, {"seed", "2"}},
 	};
-	static const double floor_acc[] = {0.90, 0.90, 0.90, 0.90, 0.75, 0.70, 0.90};
+	static const double floor_acc[] = {0.90, 0.90, 0.90, 0.90, 0.75, 0.70, 0.90, 0.80, 0.92, 0.93};
+	int			nconfigs = (int) (sizeof(configs) / sizeof(configs[0]));
 	int			ntr = 4000,
 				nte = 2000;
 	double	   *xtr = malloc(sizeof(double) * 2 * ntr),
@@ -1218,12 +1227,12 @@ test_multiclass(void)
 	int64_t    *ytr = malloc(sizeof(int64_t) * ntr),
 			   *yte = malloc(sizeof(int64_t) * nte);
 	BkRng		rng;
-	double		degradation[7] = {0};
+	double		degradation[10] = {0};
 
 	BkRngSeed(&rng, 21);
 	three_class(&rng, ntr, xtr, ytr);
 	three_class(&rng, nte, xte, yte);
-	for (int c = 0; c < 7; c++)
+	for (int c = 0; c < nconfigs; c++)
 	{
 		BkModel    *whole = train_mc(configs[c], 5, xtr, ytr, 0, ntr, NULL);
 		BkModel    *half = train_mc(configs[c], 5, xtr, ytr, 0, ntr / 2, NULL);
@@ -1552,6 +1561,509 @@ test_duol_invariants(void)
 	free(y);
 }
 
+/* ---- Forgetron, Projectron, Projectron++ ---- */
+
+/* +1 / -1 of a label for the binary machine (positive = the second class) */
+static double
+machine_y(const BkModel *m, int64_t label)
+{
+	return m->n_classes > 1 && m->classes[1] == label ? 1.0 : -1.0;
+}
+
+/* k(sv_i, x) of machine 0 by brute force */
+static double
+kernel_sv(const BkModel *m, const double *sv, double sqsv, const double *x)
+{
+	return BkKernelFromDot(&m->params, BkDot(sv, x, m->dim), sqsv, BkDot(x, x, m->dim));
+}
+
+/* The self-tuned phi in closed form against the quadratic's definition. */
+static void
+test_forgetron_phi(void)
+{
+	/* sigma, mu, Q, M */
+	static const double cases[][4] = {
+		{1.0, 0.5, 0.0, 1.0},	/* a = 0 */
+		{1.0, 0.0, 0.0, 1.0},	/* a > 0 */
+		{1.0, 3.0, 0.0, 1.0},	/* a < 0, g(1) <= 0 */
+		{1.0, 0.6, 0.4, 1.0},	/* a < 0, g(1) > 0: the smaller root */
+		{0.5, -2.0, 3.0, 8.0},	/* a > 0 */
+		{0.0, 1.0, 0.0, 1.0},	/* sigma = 0: no shrink */
+		{1e-3, 0.2, 100.0, 214.0},
+	};
+
+	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++)
+	{
+		double		s = cases[c][0],
+					mu = cases[c][1],
+					Q = cases[c][2],
+					M = cases[c][3];
+		double		phi = BkForgetronPhi(s, mu, Q, M);
+#define G(f) ((s * (f)) * (s * (f)) + 2 * s * (f) - 2 * s * (f) * ((f) * mu) + Q - 15.0 / 32.0 * M)
+		bool		feasible = G(phi) <= 1e-12;
+		/* largest: 1, or the bound is violated just above phi */
+		bool		largest = phi == 1.0 || G(phi * (1 + 1e-6)) > 0.0;
+		/* and no larger feasible phi in (phi, 1] on a grid */
+		bool		nolarger = true;
+
+		for (int k = 1; k <= 1000; k++)
+		{
+			double		f = phi + (1.0 - phi) * k / 1000.0;
+
+			if (f > phi * (1 + 1e-6) && G(f) <= -1e-12)
+				nolarger = false;
+		}
+#undef G
+		CHECK(phi > 0.0 && phi <= 1.0 && feasible && largest && nolarger,
+			  "forgetron phi case %zu: phi %.17g in (0,1], feasible, largest", c, phi);
+	}
+}
+
+static void
+test_forgetron(void)
+{
+	const char *pp[][2] = {{"algorithm", "forgetron"}, {"budget", "20"}, {"gamma", "30"}};
+	enum
+	{
+		N = 3000, B = 20
+	};
+	static double xs[2 * N];
+	static int64_t ys[N];
+	BkRng		rng;
+	BkModel    *m,
+			   *d;
+	int			removals = 0,
+				shrinks = 0;
+	bool		within = true,
+				oldest = true,
+				common = true,
+				phi_ok = true,
+				q_ok = true,
+				bound_ok = true;
+	uint8_t    *buf;
+	size_t		len;
+
+	BkRngSeed(&rng, 21);
+	checkerboard(&rng, N, xs, ys, 0.1);
+	m = train(pp, 3, xs, ys, 0, 0, NULL);
+	for (int t = 0; t < N; t++)
+	{
+		BkMachine  *mach = m->n_machines > 0 ? &m->machines[0] : NULL;
+		int			n0 = mach ? mach->n_sv : 0;
+		uint64_t	upd0 = mach ? mach->updates : 0;
+		double		coef0[B],
+					sv0[2 * B],
+					sq0[B],
+					Q0 = mach ? mach->degradation : 0.0;
+		uint64_t	born0[B];
+		int			r = 0;
+
+		if (mach)
+		{
+			memcpy(coef0, mach->coef, sizeof(double) * n0);
+			memcpy(sv0, mach->sv, sizeof(double) * 2 * n0);
+			memcpy(sq0, mach->sqnorm, sizeof(double) * n0);
+			memcpy(born0, mach->born, sizeof(uint64_t) * n0);
+		}
+		BkModelLearn(m, xs + 2 * t, ys[t]);
+		mach = &m->machines[0];
+		within &= mach->n_sv <= B;
+		bound_ok &= isfinite(mach->degradation) &&
+			mach->degradation <= 15.0 / 32.0 * (double) mach->updates + 1e-9;
+		if (n0 < B || mach->updates == upd0)
+			continue;
+
+		/* a removal: the oldest SV's slot now holds x_t, born at this row */
+		removals++;
+		for (int i = 1; i < n0; i++)
+			if (born0[i] < born0[r])
+				r = i;
+		oldest &= mach->born[r] == m->rows_seen &&
+			memcmp(mach->sv + 2 * r, xs + 2 * t, sizeof(double) * 2) == 0;
+		for (int i = 0; i < B; i++)
+			oldest &= i == r || mach->born[i] == born0[i];
+
+		/* every other coefficient scaled by the same phi; x_t gets y phi */
+		{
+			double		y = machine_y(m, ys[t]);
+			double		phi = mach->coef[r] / y;
+			double		sigma = fabs(coef0[r]),
+						yr = coef0[r] < 0 ? -1.0 : 1.0;
+			double		fr = y * kernel_sv(m, xs + 2 * t, BkDot(xs + 2 * t, xs + 2 * t, 2), sv0 + 2 * r);
+			double		mu,
+						psi,
+						M = (double) mach->updates;
+
+			for (int i = 0; i < B; i++)
+				if (i != r)
+					common &= fabs(mach->coef[i] - phi * coef0[i]) <= 1e-12 * fabs(coef0[i]);
+			for (int i = 0; i < B; i++)
+				fr += coef0[i] * kernel_sv(m, sv0 + 2 * i, sq0[i], sv0 + 2 * r);
+			mu = yr * fr;
+			/* phi: the largest in (0, 1] meeting Psi + Q <= 15/32 M */
+			psi = (sigma * phi) * (sigma * phi) + 2 * sigma * phi - 2 * sigma * phi * (phi * mu);
+			phi_ok &= phi > 0.0 && phi <= 1.0 && psi + Q0 <= 15.0 / 32.0 * M + 1e-9;
+			if (phi < 1.0)
+			{
+				double		f2 = phi * 1.001;
+				double		psi2 = (sigma * f2) * (sigma * f2) + 2 * sigma * f2 - 2 * sigma * f2 * (f2 * mu);
+
+				phi_ok &= psi2 + Q0 > 15.0 / 32.0 * M;
+				shrinks++;
+			}
+			q_ok &= fabs(mach->degradation - (Q0 + psi)) <= 1e-9 * (1.0 + fabs(Q0));
+		}
+	}
+	CHECK(within, "forgetron: n_sv <= B after every row");
+	CHECK(removals > 100 && shrinks > 10, "forgetron: %d removals, %d with phi < 1", removals, shrinks);
+	CHECK(oldest, "forgetron: the oldest SV (by born) is the one removed");
+	CHECK(common, "forgetron: every remaining coefficient shrinks by the same phi");
+	CHECK(phi_ok, "forgetron: phi in (0,1] is the largest meeting Psi + Q <= 15/32 M");
+	CHECK(q_ok, "forgetron: Q accumulates Psi(sigma_r phi, phi mu)");
+	CHECK(bound_ok, "forgetron: Q finite and <= 15/32 mistakes after every row");
+
+	/* Q and the rows survive the format */
+	buf = encode(m, &len);
+	d = BkModelDecode(&env, buf, len, true);
+	CHECK(memcmp(&d->machines[0].degradation, &m->machines[0].degradation, sizeof(double)) == 0 &&
+		  memcmp(d->machines[0].born, m->machines[0].born, sizeof(uint64_t) * B) == 0 &&
+		  d->machines[0].updates == m->machines[0].updates,
+		  "forgetron: Q (%g), born and the mistake count restored by decode",
+		  d->machines[0].degradation);
+
+	/* the validator: Q of either sign, but not above the bound */
+	{
+		char		err[BK_ERRMSG_LEN];
+		BkErrCode	code;
+		uint8_t    *b2;
+		size_t		l2;
+
+		d->machines[0].degradation = -123.5;
+		b2 = encode(d, &l2);
+		CHECK(BkFormatValidate(b2, l2, err, sizeof(err), &code), "forgetron: a negative Q is valid");
+		free(b2);
+		d->machines[0].degradation = 15.0 / 32.0 * (double) d->machines[0].updates + 1.0;
+		b2 = encode(d, &l2);
+		CHECK(!BkFormatValidate(b2, l2, err, sizeof(err), &code) && strstr(err, "Forgetron Q"),
+			  "forgetron: Q above 15/32 mistakes refused: %s", err);
+		free(b2);
+	}
+	free(buf);
+	BkModelFree(d);
+	BkModelFree(m);
+}
+
+/* d = K^-1 k_t by a dense LAPACKE solve over machine 0's SVs */
+static void
+dense_projection(const BkModel *m, const double *x, double *d)
+{
+	const BkMachine *mach = &m->machines[0];
+	int			n = mach->n_sv;
+	double	   *K = malloc(sizeof(double) * n * n);
+
+	for (int i = 0; i < n; i++)
+	{
+		for (int j = 0; j < n; j++)
+			K[i * n + j] = kernel_sv(m, mach->sv + 2 * i, mach->sqnorm[i], mach->sv + 2 * j);
+		d[i] = kernel_sv(m, mach->sv + 2 * i, mach->sqnorm[i], x);
+	}
+	if (LAPACKE_dposv(LAPACK_ROW_MAJOR, 'U', n, 1, K, n, d, 1) != 0)
+	{
+		fprintf(stderr, "dposv failed\n");
+		exit(2);
+	}
+	free(K);
+}
+
+/*
+ * After B SVs, a Projectron mistake adds y_t K^-1 k_t to the coefficients
+ * (never an SV), so f(x_t) moves by y_t k_t' K^-1 k_t; Projectron++ does
+ * the same and also takes tau y_t K^-1 k_t on margin errors.
+ */
+static void
+test_projectron(const char *alg)
+{
+	const char *pp[][2] = {{"algorithm", alg}, {"budget", "15"}, {"gamma", "10"}};
+	enum
+	{
+		N = 3000, B = 15
+	};
+	static double xs[2 * N];
+	static int64_t ys[N];
+	BkRng		rng;
+	BkModel    *m;
+	bool		pp_alg = strcmp(alg, "projectron_pp") == 0;
+	int			mistakes = 0,
+				margin_updates = 0,
+				margin_skips = 0;
+	double		worst_coef = 0.0,
+				worst_f = 0.0,
+				worst_tau = 0.0;
+	bool		within = true,
+				stays = true;
+
+	BkRngSeed(&rng, 31);
+	checkerboard(&rng, N, xs, ys, 0.05);
+	m = train(pp, 3, xs, ys, 0, 0, NULL);
+	for (int t = 0; t < N; t++)
+	{
+		const double *x = xs + 2 * t;
+		BkMachine  *mach = m->n_machines > 0 ? &m->machines[0] : NULL;
+		bool		full = mach && mach->n_sv == B && m->n_classes == 2;
+		double		coef0[B],
+					d[B],
+					f0 = 0.0,
+					y = 0.0,
+					ktt = 1.0,		/* rbf */
+					q = 0.0;
+
+		if (full)
+		{
+			memcpy(coef0, mach->coef, sizeof(coef0));
+			f0 = BkModelDecision(m, x);
+			y = machine_y(m, ys[t]);
+			dense_projection(m, x, d);
+			for (int i = 0; i < B; i++)
+				q += d[i] * kernel_sv(m, mach->sv + 2 * i, mach->sqnorm[i], x);
+		}
+		BkModelLearn(m, x, ys[t]);
+		mach = &m->machines[0];
+		within &= mach->n_sv <= B;
+		if (!full)
+			continue;
+		stays &= mach->n_sv == B;
+		if (y * f0 <= 0.0)
+		{
+			double		f1 = BkModelDecision(m, x);
+
+			mistakes++;
+			for (int i = 0; i < B; i++)
+				worst_coef = fmax(worst_coef,
+								  fabs(mach->coef[i] - coef0[i] - y * d[i]) / (1.0 + fabs(d[i])));
+			if (fabs((f1 - f0) - y * q) > worst_f)
+				worst_f = fabs((f1 - f0) - y * q);
+		}
+		else if (y * f0 < 1.0)
+		{
+			double		loss = 1.0 - y * f0;
+			double		delta2 = fmax(ktt - q, 0.0);
+			double		gain = loss - delta2 / m->params.eta;
+			double		tau = 0.0;
+			bool		changed = memcmp(coef0, mach->coef, sizeof(coef0)) != 0;
+
+			if (pp_alg && gain > 0.0)
+				tau = fmin(fmin(loss / q, 2.0 * gain / q), 1.0);
+			if (tau > 0.0)
+			{
+				margin_updates++;
+				for (int i = 0; i < B; i++)
+					worst_tau = fmax(worst_tau,
+									 fabs(mach->coef[i] - coef0[i] - tau * y * d[i]) / (1.0 + fabs(d[i])));
+			}
+			else
+			{
+				margin_skips++;
+				if (changed)
+					worst_tau = INFINITY;
+			}
+		}
+	}
+	printf("# %s: %d projected mistakes, %d margin-error updates, %d margin errors skipped; worst %.2g %.2g %.2g\n",
+		   alg, mistakes, margin_updates, margin_skips, worst_coef, worst_f, worst_tau);
+	CHECK(within && stays, "%s: n_sv <= B always, and stays B once full", alg);
+	CHECK(mistakes > 50 && worst_coef < 1e-6,
+		  "%s: %d mistakes after B: alpha += y K^-1 k_t (dense solve), worst %.2g", alg, mistakes, worst_coef);
+	CHECK(worst_f < 1e-6, "%s: f(x_t) moves by y k_t' K^-1 k_t, worst %.2g", alg, worst_f);
+	if (pp_alg)
+		CHECK(margin_updates > 10 && margin_skips > 0 && worst_tau < 1e-6,
+			  "%s: %d margin-error steps tau y K^-1 k_t, %d skipped (worst %.2g)",
+			  alg, margin_updates, margin_skips, worst_tau);
+	else
+		CHECK(margin_updates == 0 && margin_skips > 10 && worst_tau == 0.0,
+			  "%s: margin errors (%d) leave the model as it is", alg, margin_skips);
+	BkModelFree(m);
+}
+
+/*
+ * Projectron and Projectron++ agree until the first margin error where the
+ * latter updates: there it changes the model and the Projectron does not.
+ */
+static void
+test_projectron_pp_differs(void)
+{
+	const char *p1[][2] = {{"algorithm", "projectron"}, {"budget", "15"}, {"gamma", "10"}};
+	const char *p2[][2] = {{"algorithm", "projectron_pp"}, {"budget", "15"}, {"gamma", "10"}};
+	enum
+	{
+		N = 2000
+	};
+	static double xs[2 * N];
+	static int64_t ys[N];
+	BkRng		rng;
+	BkModel    *a,
+			   *b;
+	int			found = -1;
+	bool		same_before = true;
+
+	BkRngSeed(&rng, 41);
+	checkerboard(&rng, N, xs, ys, 0.0);
+	a = train(p1, 3, xs, ys, 0, 0, NULL);
+	b = train(p2, 3, xs, ys, 0, 0, NULL);
+	for (int t = 0; t < N && found < 0; t++)
+	{
+		double		f = a->n_classes == 2 ? BkModelDecision(a, xs + 2 * t) : 0.0;
+		double		y = machine_y(a, ys[t]);
+		uint64_t	ua = a->n_machines ? a->machines[0].updates : 0;
+		uint64_t	ub = b->n_machines ? b->machines[0].updates : 0;
+
+		BkModelLearn(a, xs + 2 * t, ys[t]);
+		BkModelLearn(b, xs + 2 * t, ys[t]);
+		if (b->machines[0].updates != a->machines[0].updates)
+		{
+			found = t;
+			CHECK(y * f > 0.0 && y * f < 1.0 && a->machines[0].updates == ua &&
+				  b->machines[0].updates == ub + 1,
+				  "projectron_pp updates on a margin error (y f = %.3f) where projectron does not", y * f);
+		}
+		else
+			same_before &= memcmp(a->machines[0].coef, b->machines[0].coef,
+								  sizeof(double) * a->machines[0].n_sv) == 0;
+	}
+	CHECK(found > 0 && same_before, "projectron and projectron_pp agree until row %d", found);
+	BkModelFree(a);
+	BkModelFree(b);
+}
+
+/* Parameters of the three learners; one seed, one model. */
+static void
+test_new_learner_params(void)
+{
+	BkParams	p;
+	char		err[BK_ERRMSG_LEN];
+	BkParamInput num = {BK_IN_NUMBER, 0, NULL, false, NULL};
+	BkParamInput str = {BK_IN_STRING, 0, NULL, false, NULL};
+	BkParamValue vals[BK_MAX_PARAM_VALUES];
+	int			n;
+	bool		has_eta = false;
+
+	BkParamsInit(&p);
+	str.string = "projectron";
+	num.number = 0.5;
+	CHECK(set_one(&p, "algorithm", str, err) && set_one(&p, "eta", num, err) &&
+		  !BkParamsFinish(&p, 2, err, sizeof(err)) &&
+		  strstr(err, "\"eta\" does not apply to algorithm \"projectron\""),
+		  "eta refused for projectron: %s", err);
+	BkParamsInit(&p);
+	str.string = "forgetron";
+	CHECK(set_one(&p, "algorithm", str, err) && set_one(&p, "eta", num, err) &&
+		  !BkParamsFinish(&p, 2, err, sizeof(err)) && strstr(err, "\"eta\""),
+		  "eta refused for forgetron: %s", err);
+	BkParamsInit(&p);
+	str.string = "forgetron";
+	num.number = 1;
+	CHECK(set_one(&p, "algorithm", str, err) && set_one(&p, "C", num, err) &&
+		  !BkParamsFinish(&p, 2, err, sizeof(err)) && strstr(err, "\"C\""),
+		  "C refused for forgetron: %s", err);
+	BkParamsInit(&p);
+	str.string = "projectron_pp";
+	num.number = 0;
+	CHECK(set_one(&p, "algorithm", str, err) && !set_one(&p, "eta", num, err),
+		  "eta = 0 refused: %s", err);
+	CHECK(BkParamsFinish(&p, 2, err, sizeof(err)) && p.eta == 0.1 && p.budget == 100 &&
+		  BkParamsBudgeted(&p) && strcmp(BkAlgorithmName(&p), "projectron_pp") == 0,
+		  "projectron_pp defaults: eta 0.1, budget 100");
+	n = BkParamsList(&p, vals, BK_MAX_PARAM_VALUES);
+	for (int i = 0; i < n; i++)
+		has_eta |= strcmp(vals[i].key, "eta") == 0 && vals[i].number == 0.1;
+	CHECK(has_eta, "projectron_pp lists eta = 0.1");
+	/* BDUOL takes its own maintenance strategies, Pegasos its own */
+	BkParamsInit(&p);
+	str.string = "bduol";
+	set_one(&p, "algorithm", str, err);
+	str.string = "merge";
+	CHECK(set_one(&p, "maintenance", str, err) && !BkParamsFinish(&p, 2, err, sizeof(err)) &&
+		  strstr(err, "does not apply to algorithm \"bduol\""), "bduol refuses merge: %s", err);
+	BkParamsInit(&p);
+	str.string = "pegasos";
+	set_one(&p, "algorithm", str, err);
+	str.string = "nearest";
+	CHECK(set_one(&p, "maintenance", str, err) && !BkParamsFinish(&p, 2, err, sizeof(err)) &&
+		  strstr(err, "does not apply to algorithm \"pegasos\""), "pegasos refuses nearest: %s", err);
+	BkParamsInit(&p);
+	str.string = "bduol";
+	set_one(&p, "algorithm", str, err);
+	num.number = 1;
+	CHECK(set_one(&p, "rho", num, err) && !BkParamsFinish(&p, 2, err, sizeof(err)) &&
+		  strstr(err, "\"rho\" must be in [0, 1)"), "rho = 1 refused: %s", err);
+	BkParamsInit(&p);
+	str.string = "bduol";
+	set_one(&p, "algorithm", str, err);
+	CHECK(BkParamsFinish(&p, 2, err, sizeof(err)) && p.maintenance == BK_MAINT_NEAREST &&
+		  p.rho == 0.0 && p.C == 1.0 && p.budget == 100, "bduol defaults: nearest, rho 0, C 1, B 100");
+	BkParamsInit(&p);
+	str.string = "bogd";
+	set_one(&p, "algorithm", str, err);
+	CHECK(BkParamsFinish(&p, 2, err, sizeof(err)) && p.eta == 0.1 && p.max_coef == 4.0 &&
+		  p.lambda == 1e-4, "bogd defaults: eta 0.1, max_coef 4, lambda 1e-4");
+	CHECK(BK_ALG_DUOL == 12 && BK_ALG_BDUOL == 13 && BK_ALG_BOGD == 14 && BK_P_RHO == 23 &&
+		  BK_P_MAX_COEF == 25, "algorithm numbers 12-14, parameter ids 23 and 25");
+	/* the enum values are stored in models */
+	CHECK(BK_ALG_FORGETRON == 15 && BK_ALG_PROJECTRON == 16 && BK_ALG_PROJECTRON_PP == 17,
+		  "algorithm numbers 15-17");
+	BkParamsInit(&p);
+	str.string = "forgetron";
+	set_one(&p, "algorithm", str, err);
+	BkParamsFinish(&p, 2, err, sizeof(err));
+	CHECK(p.algorithm == BK_ALG_FORGETRON && strcmp(BkAlgorithmName(&p), "forgetron") == 0,
+		  "name forgetron is algorithm 15");
+	str.string = "projectron";
+	BkParamsInit(&p);
+	set_one(&p, "algorithm", str, err);
+	BkParamsFinish(&p, 2, err, sizeof(err));
+	CHECK(p.algorithm == BK_ALG_PROJECTRON, "name projectron is algorithm 16");
+}
+
+/* Two runs with the same parameters give the same bytes. */
+static void
+test_new_learners_deterministic(void)
+{
+	static const char *const algs[] = {"forgetron", "projectron", "projectron_pp"};
+	enum
+	{
+		N = 1500
+	};
+	static double xs[2 * N];
+	static int64_t ys[N];
+	BkRng		rng;
+
+	BkRngSeed(&rng, 51);
+	checkerboard(&rng, N, xs, ys, 0.1);
+	for (int a = 0; a < 3; a++)
+	{
+		const char *pp[][2] = {{"algorithm", algs[a]}, {"budget", "30"}, {"seed", "7"}};
+		BkModel    *m1 = train(pp, 3, xs, ys, 0, N, NULL);
+		BkModel    *m2 = train(pp, 3, xs, ys, 0, N, NULL);
+		size_t		l1,
+					l2;
+		uint8_t    *b1 = encode(m1, &l1);
+		uint8_t    *b2 = encode(m2, &l2);
+
+		/*
+		 * gamma defaults to 1/dim = 0.5, wide on [0,1]^2: the kernel matrix is
+		 * numerically low-rank, and the Projectrons project the vectors
+		 * inside the span instead of adding them, so they may hold fewer
+		 * than B SVs.
+		 */
+		printf("# %s, default gamma: n_sv %d\n", algs[a], m1->machines[0].n_sv);
+		CHECK(l1 == l2 && memcmp(b1, b2, l1) == 0 && m1->machines[0].n_sv <= 30 &&
+			  m1->machines[0].n_sv > 0, "%s: deterministic for a seed", algs[a]);
+		free(b1);
+		free(b2);
+		BkModelFree(m1);
+		BkModelFree(m2);
+	}
+}
+
 int
 main(void)
 {
@@ -1579,6 +2091,13 @@ main(void)
 	test_duol_double_update();
 	test_duol_invariants();
 	test_ball_projection();
+	test_forgetron_phi();
+	test_forgetron();
+	test_projectron("projectron");
+	test_projectron("projectron_pp");
+	test_projectron_pp_differs();
+	test_new_learner_params();
+	test_new_learners_deterministic();
 	printf("%d passed, %d failed\n", n_pass, n_fail);
 	return n_fail == 0 ? 0 : 1;
 }
