@@ -488,7 +488,9 @@ BkParamsFinish(BkParams *p, int dim, char *err, size_t errlen)
 			p->maintenance = p->kernel == BK_KERNEL_RBF ? BK_MAINT_MERGE :
 				BK_MAINT_PROJECTION;
 	}
+	/* (for an algorithm without maintenance, the key is refused below) */
 	if ((p->given & GIVEN(BK_P_MAINTENANCE)) &&
+		(p->algorithm == BK_ALG_PEGASOS || p->algorithm == BK_ALG_BDUOL) &&
 		!maintenance_allowed(p->algorithm, p->maintenance))
 	{
 		snprintf(err, errlen,

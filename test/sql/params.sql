@@ -75,5 +75,25 @@ SELECT try_params('{"algorithm": "spa", "alpha": 2, "beta": 1}');
 SELECT try_params('{"algorithm": "spa", "output": "median"}');
 SELECT try_params('{"algorithm": "ogd"}');
 SELECT try_params('{"algorithm": "ogd", "alpha": 1}');
+-- DUOL / BDUOL (paper 001): C, rho in [0, 1), BDUOL's own maintenance strategies
+SELECT try_params('{"algorithm": "duol"}');
+SELECT try_params('{"algorithm": "bduol"}');
+SELECT try_params('{"algorithm": "bduol", "maintenance": "projection", "rho": 0.5, "C": 4}');
+SELECT try_params('{"algorithm": "bduol", "rho": 1}');
+SELECT try_params('{"algorithm": "bduol", "rho": -0.1}');
+SELECT try_params('{"algorithm": "bduol", "maintenance": "merge"}');
+SELECT try_params('{"algorithm": "pegasos", "maintenance": "nearest"}');
+SELECT try_params('{"algorithm": "duol", "budget": 10}');
+SELECT try_params('{"algorithm": "duol", "maintenance": "removal"}');
+-- BOGD: eta, lambda, max_coef
+SELECT try_params('{"algorithm": "bogd"}');
+SELECT try_params('{"algorithm": "bogd", "max_coef": 0}');
+SELECT try_params('{"algorithm": "bogd", "C": 1}');
+-- Forgetron and the Projectrons: eta only for projectron_pp
+SELECT try_params('{"algorithm": "forgetron"}');
+SELECT try_params('{"algorithm": "projectron"}');
+SELECT try_params('{"algorithm": "projectron_pp"}');
+SELECT try_params('{"algorithm": "forgetron", "eta": 0.1}');
+SELECT try_params('{"algorithm": "projectron", "eta": 0.1}');
 
 DROP FUNCTION try_params(jsonb);

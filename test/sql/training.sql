@@ -29,7 +29,16 @@ INSERT INTO cfg VALUES
   ('tighter all', '{"algorithm": "tighter_budget_perceptron", "eval_set": "all", "eval_size": 80, "budget": 30, "gamma": 20}'),
   ('spa average', '{"algorithm": "spa", "alpha": 1, "beta": 5, "eta": 1, "gamma": 20, "seed": 4}'),
   ('spa last', '{"algorithm": "spa", "alpha": 1, "beta": 5, "eta": 1, "gamma": 20, "seed": 4, "output": "last"}'),
-  ('ogd', '{"algorithm": "ogd", "eta": 0.5, "gamma": 20}');
+  ('ogd', '{"algorithm": "ogd", "eta": 0.5, "gamma": 20}'),
+  ('duol', '{"algorithm": "duol", "C": 10, "gamma": 20}'),
+  ('bduol removal', '{"algorithm": "bduol", "maintenance": "removal", "budget": 30, "C": 10, "gamma": 20}'),
+  ('bduol nearest', '{"algorithm": "bduol", "maintenance": "nearest", "budget": 30, "C": 10, "gamma": 20}'),
+  ('bduol approx_projection', '{"algorithm": "bduol", "maintenance": "approx_projection", "budget": 30, "C": 10, "gamma": 20}'),
+  ('bduol projection', '{"algorithm": "bduol", "maintenance": "projection", "budget": 30, "C": 10, "gamma": 20, "rho": 0.1}'),
+  ('bogd', '{"algorithm": "bogd", "budget": 30, "eta": 0.5, "gamma": 20, "seed": 2}'),
+  ('forgetron', '{"algorithm": "forgetron", "budget": 30, "gamma": 20}'),
+  ('projectron', '{"algorithm": "projectron", "budget": 30, "gamma": 20}'),
+  ('projectron_pp', '{"algorithm": "projectron_pp", "budget": 30, "gamma": 20, "eta": 0.1}');
 
 -- one model per configuration, twice: training is deterministic
 CREATE TABLE m AS
@@ -44,7 +53,8 @@ SELECT name, model::bytea = again::bytea AS deterministic,
        (SELECT avg((bk_predict(model, features) = label)::int) FROM pts) > 0.7 AS fits_checkerboard
 FROM m ORDER BY name;
 -- (a linear or degree-4 polynomial kernel cannot fit a 4 x 4 checkerboard, nor
--- can the perceptron baselines with 30 SVs here: f is right for those rows)
+-- can the perceptron baselines, BOGD or BDUOL with 30 SVs here - removal-based
+-- maintenance is weak at tiny budgets, paper 001 §4: f is right for those rows)
 
 -- SPA: the averaged and the last classifier hold the same SVs but score differently
 SELECT (SELECT count(*) FROM bk_support_vectors(a.model)) = (SELECT count(*) FROM bk_support_vectors(l.model)) AS same_svs,
