@@ -29,8 +29,7 @@
  *	  k_forgetron_st_train.m: a = beta_r^2 - 2 beta_r f'(x_r),
  *	  b = 2 |beta_r|, c = Q - 15/32 errTot, then Q += e^2 + 2e -
  *	  2e y_r f''(x_r) with e = |beta_r| phi) and LIBOL's forgetron.m
- *	  (Psi = (delta phi)^2 + 2 delta phi (1 - phi mu)); a third (OCaml)
- *	  one found in the public code index computes the same.
+ *	  (Psi = (delta phi)^2 + 2 delta phi (1 - phi mu)).
  *
  *	  phi_t in closed form.  g(0) = Q_t - (15/32) M_t < 0 always (by
  *	  induction Q_t <= (15/32) M_{t-1}), and g'(0) = 2 sigma_r >= 0.  If

@@ -109,8 +109,8 @@ replay(const char *path)
 int
 main(int argc, char **argv)
 {
-	uint8_t    *seeds[16];
-	size_t		lens[16];
+	uint8_t    *seeds[32];
+	size_t		lens[32];
 	size_t		nseeds;
 	const char *iters_env = getenv("BK_FUZZ_ITERATIONS");
 	long		iters = iters_env ? atol(iters_env) : 20000;
@@ -118,7 +118,7 @@ main(int argc, char **argv)
 
 	if (argc == 3 && strcmp(argv[1], "--write-seeds") == 0)
 	{
-		nseeds = FuzzSeeds(seeds, lens, 16);
+		nseeds = FuzzSeeds(seeds, lens, 32);
 		for (size_t i = 0; i < nseeds; i++)
 		{
 			char		path[4096];
@@ -146,7 +146,7 @@ main(int argc, char **argv)
 		return rc;
 	}
 
-	nseeds = FuzzSeeds(seeds, lens, 16);
+	nseeds = FuzzSeeds(seeds, lens, 32);
 	BkRngSeed(&rng, 20101);
 	for (size_t i = 0; i < nseeds; i++)
 		LLVMFuzzerTestOneInput(seeds[i], lens[i]);

@@ -167,6 +167,9 @@ FuzzSeeds(uint8_t **seeds, size_t *lens, size_t max)
 		/* budget 6: the Forgetron's Q and born rows, the Projectrons' K^-1 */
 		{"forgetron", "budget", NULL}, {"projectron", "budget", NULL},
 		{"projectron_pp", "budget", NULL},
+		/* DUOL's cached scores; BDUOL's scores and neighbour cache; BOGD */
+		{"duol", NULL, NULL}, {"bduol", "nearest", NULL}, {"bduol", "projection", NULL},
+		{"bogd", "budget", NULL},
 	};
 	size_t		n = 0;
 	BkRng		rng;
@@ -202,6 +205,13 @@ FuzzSeeds(uint8_t **seeds, size_t *lens, size_t max)
 			num.number = 6;
 			BkParamsSet(&p, "budget", &num, err, sizeof(err));
 			BkParamsSet(&p, "eval_size", &num, err, sizeof(err));
+		}
+		else if (configs[c][1] && strcmp(configs[c][0], "bduol") == 0)
+		{
+			in.string = configs[c][1];
+			BkParamsSet(&p, "maintenance", &in, err, sizeof(err));
+			num.number = 6;
+			BkParamsSet(&p, "budget", &num, err, sizeof(err));
 		}
 		else if (configs[c][1] && strcmp(configs[c][1], "budget") == 0)
 		{

@@ -99,8 +99,10 @@ FuzzSeeds(uint8_t **seeds, size_t *lens, size_t max)
 		"algorithm\0spegasos\0ball_projection\0b1\0maintenance\0smerge",
 		"algorithm\0sprojectron_pp\0eta\0n0.2\0budget\0n7",
 		"algorithm\0sforgetron\0budget\0n3\0gamma\0n4",
+		"algorithm\0sbduol\0maintenance\0sprojection\0rho\0n0.5",
+		"algorithm\0sbogd\0max_coef\0n2\0lambda\0n0.01",
 	};
-	static const size_t seed_len[] = {50, 45, 45, 47, 65, 44, 40};
+	static const size_t seed_len[] = {50, 45, 45, 47, 65, 44, 40, 49, 40};
 	size_t		n = 0;
 
 	for (size_t i = 0; i < sizeof(seed_len) / sizeof(seed_len[0]) && n < max; i++)
