@@ -30,12 +30,6 @@
 
 #include <math.h>
 
-/* the sign of a stored coefficient gamma_i y_i: y_i (gamma_i > 0) */
-static inline double
-label_of(double coef)
-{
-	return coef >= 0.0 ? 1.0 : -1.0;
-}
 
 /* D(g, d) above: the dual ascent of a double update */
 static double
@@ -186,7 +180,7 @@ BkDuolStep(BkModel *m, BkMachine *mach, BkRow *row)
 	/* lines 13-21: the SV that conflicts most */
 	for (int i = 0; i < mach->n_sv; i++)
 	{
-		double		yi = label_of(mach->coef[i]);
+		double		yi = BkCoefLabel(mach->coef[i]);
 		double		w;
 
 		if (yi * svf[i] > 1.0)
@@ -202,7 +196,7 @@ BkDuolStep(BkModel *m, BkMachine *mach, BkRow *row)
 	if (b >= 0 && wmin <= -p->rho)
 	{
 		/* lines 24-29: the double update of eq. 1 */
-		double		yb = label_of(mach->coef[b]);
+		double		yb = BkCoefLabel(mach->coef[b]);
 		double		kb = BkKernelSelf(p, mach->sqnorm[b]);
 		double		lb = 1.0 - yb * svf[b];
 		double		gb = fabs(mach->coef[b]);

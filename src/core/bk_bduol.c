@@ -45,11 +45,6 @@
 #include <math.h>
 #include <string.h>
 
-static inline double
-label_of(double coef)
-{
-	return coef >= 0.0 ? 1.0 : -1.0;
-}
 
 /*
  * Remove SV r, keeping the neighbour cache and the row's kernel values
@@ -94,7 +89,7 @@ maintain_removal(BkModel *m, BkMachine *mach, BkRow *row)
 	{
 		double		cj = mach->coef[j];
 		double		gj = fabs(cj);
-		double		v = -gj * (1.0 - label_of(cj) * svf[j]) -
+		double		v = -gj * (1.0 - BkCoefLabel(cj) * svf[j]) -
 			0.5 * gj * gj * BkKernelSelf(p, mach->sqnorm[j]);
 
 		if (j == 0 || v > bestv)
@@ -143,11 +138,11 @@ maintain_nearest(BkModel *m, BkMachine *mach, BkRow *row)
 		double		v;
 
 		/* without a neighbour (one SV), removal: eq. 7 */
-		v = -g * (1.0 - label_of(c) * svf[j]) - 0.5 * g * g * kjj;
+		v = -g * (1.0 - BkCoefLabel(c) * svf[j]) - 0.5 * g * g * kjj;
 		if (nb >= 0)
 		{
 			double		cn = mach->coef[nb];
-			double		yn = label_of(cn);
+			double		yn = BkCoefLabel(cn);
 			double		gn = fabs(cn);
 			double		knn = BkKernelSelf(p, mach->sqnorm[nb]);
 			double		dot = 0.5 * (mach->sqnorm[j] + mach->sqnorm[nb] -
@@ -184,7 +179,7 @@ maintain_nearest(BkModel *m, BkMachine *mach, BkRow *row)
 	df = cj * row->krow[best];
 	if (bestn >= 0 && bestbeta != 0.0)
 	{
-		an = bestbeta * label_of(mach->coef[bestn]);
+		an = bestbeta * BkCoefLabel(mach->coef[bestn]);
 		BkKernelRow(p, mach, m->dim, mach->sv + (size_t) bestn * m->dim,
 					mach->sqnorm[bestn], kr_n, kr_n);
 		for (int i = 0; i < mach->n_sv; i++)
@@ -434,7 +429,7 @@ projection_ascent(const BkMachine *mach, ProjWork *w, int j, const double *a)
 	{
 		if (i == j)
 			continue;
-		v += a[i] * label_of(mach->coef[i]) - a[i] * mach->sv_scores[i];
+		v += a[i] * BkCoefLabel(mach->coef[i]) - a[i] * mach->sv_scores[i];
 		cross += a[i] * w->K[(size_t) i * n + j];
 	}
 	/* ||c_j phi_j - sum_i a_i phi_i||^2 */

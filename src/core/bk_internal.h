@@ -75,6 +75,13 @@ BkDist2(double dot, double sqa, double sqb)
 	return d > 0.0 ? d : 0.0;
 }
 
+/* the label y_i of an SV stored with coefficient alpha_i y_i, alpha_i > 0 */
+static inline double
+BkCoefLabel(double coef)
+{
+	return coef >= 0.0 ? 1.0 : -1.0;
+}
+
 /* ---- bk_svstore.c: the SVs of one machine ---- */
 extern void BkMachineInit(const BkEnv *env, BkMachine *mach, int dim,
 						  int n_coef, int capacity);
