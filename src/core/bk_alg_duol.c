@@ -30,7 +30,6 @@
 
 #include <math.h>
 
-
 /* D(g, d) above: the dual ascent of a double update */
 static double
 dual_ascent(double g, double d, double lt, double lb, double kt, double kb,

@@ -45,7 +45,6 @@
 #include <math.h>
 #include <string.h>
 
-
 /*
  * Remove SV r, keeping the neighbour cache and the row's kernel values
  * aligned with the slots (the last SV moves into r).
