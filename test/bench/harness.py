@@ -430,6 +430,27 @@ def table_mode(paper, args, datasets_only=None, perms=None, budgets=None, algs=N
 
     os.makedirs(OUT, exist_ok=True)
     raw_out = raw_out or os.path.join(OUT, "table-%s.json" % paper)
+    # A run of some rows (--algs) on every data set keeps the other rows of
+    # the last full table run with the same permutations, so that adding a
+    # row to the table does not mean running the whole table again.
+    if args.algs and datasets_only is None and os.path.exists(raw_out):
+        with open(raw_out.replace(".json", ".meta.json")) as f:
+            old_meta = json.load(f)
+        if old_meta["perms"] == perms and old_meta["budgets"] == budgets and \
+           old_meta["datasets"] == dsets:
+            with open(raw_out) as f:
+                for e in json.load(f):
+                    k = (e["dataset"], e["algorithm"], e["budget"])
+                    if k not in results and e["algorithm"] in [a[0] for a in mod.ALGORITHMS]:
+                        results[k] = {"params": e["params"], "hp": e["hp"], "runs": e["runs"]}
+            names = set(old_meta["algs"]) | set(a[0] for a in algs)
+            algs = [a for a in mod.ALGORITHMS if a[0] in names]
+            log("== adding rows %s to the last table run" % " ".join(args.algs))
+            elapsed += old_meta["elapsed"]
+            # the document's command: the full run, then this one
+            args.command = "%s\n# then the rows %s:\n%s" % (old_meta["command"], " ".join(args.algs),
+                                                          args.command)
+            log("== kept the other rows of the last table run (%s)" % os.path.relpath(raw_out, ROOT))
     with open(raw_out, "w") as f:
         json.dump([{"dataset": k[0], "algorithm": k[1], "budget": k[2], **v}
                    for k, v in results.items()], f, indent=1)
