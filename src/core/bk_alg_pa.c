@@ -367,7 +367,7 @@ bpa_p_full(BkModel *m, BkMachine *mach, const BkRow *row, double loss)
 	 * complement.  O(B^2) in all.
 	 */
 	alpha = mach->coef[best];
-	BkGramBorder(g, a, s);		/* G, x_t at index n */
+	BkGramBorder(g, a, s, ktt);	/* G, x_t at index n */
 	grr = g->m[(size_t) best * g->cap + best];
 	for (int i = 0; i < n; i++)
 		if (i != best)
@@ -394,7 +394,7 @@ bpa_p_fill(BkModel *m, BkMachine *mach, const BkRow *row, double tau)
 
 	if (s > BK_SPAN_TOL * row->ktt)
 	{
-		BkGramBorder(g, a, s);
+		BkGramBorder(g, a, s, row->ktt);
 		BkMachineAppend(mach, m->dim, row->x, row->sqx, tau * row->y);
 		BkGramNoteUpdate(&m->env, &mach->ginv, &m->params, mach, m->dim);
 	}

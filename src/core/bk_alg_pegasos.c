@@ -350,7 +350,7 @@ add_sv(BkModel *m, BkMachine *mach, const BkRow *row, int cls, int r,
 			}
 			return false;
 		}
-		BkGramBorder(g, a, s);
+		BkGramBorder(g, a, s, row->ktt);
 	}
 	if (!BkParamsBudgeted(&m->params))
 		BkModelReserveUnbudgeted(m, mach);

@@ -278,6 +278,7 @@ typedef struct BkGramInverse
 	int			cap;			/* allocated order */
 	double	   *m;				/* cap x cap, row-major, upper n x n used */
 	uint64_t	since_refresh;	/* updates since the last refactorisation */
+	double		ridge;			/* inverse of K + ridge diag(K); from the params */
 } BkGramInverse;
 
 /*

@@ -18,6 +18,9 @@
  *	  learner refactorises from scratch now and then (BkGramRefresh, a
  *	  Cholesky factorisation and inverse through LAPACKE).
  *
+ *	  With a ridge r > 0 (the Projectrons: see bk_internal.h), what is
+ *	  kept is G = (K + r diag(K))^-1, and the learner uses it for K^-1.
+ *
  *	  Storage: cap x cap row-major, the leading n x n block used, both
  *	  triangles kept.
  */
@@ -53,9 +56,12 @@ BkGramApply(const BkGramInverse *g, const double *k, double *a)
 }
 
 void
-BkGramBorder(BkGramInverse *g, const double *a, double s)
+BkGramBorder(BkGramInverse *g, const double *a, double s, double ktt)
 {
 	int			n = g->n;
+
+	/* the Schur complement of the regularised matrix */
+	s += g->ridge * ktt;
 
 	/* K^-1 + a a^T / s on the old block */
 	for (int i = 0; i < n; i++)
@@ -134,7 +140,7 @@ BkGramRefresh(const BkEnv *env, BkGramInverse *g, const BkParams *p,
 				mach->sv, dim, 0.0, k, n);
 	for (int i = 0; i < n; i++)
 	{
-		k[(size_t) i * n + i] = BkKernelSelf(p, mach->sqnorm[i]);
+		k[(size_t) i * n + i] = (1.0 + g->ridge) * BkKernelSelf(p, mach->sqnorm[i]);
 		for (int j = i + 1; j < n; j++)
 		{
 			double		v = BkKernelFromDot(p, k[(size_t) i * n + j],

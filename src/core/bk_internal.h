@@ -112,12 +112,27 @@ extern void BkNearestOnReplace(const BkEnv *env, BkMachine *mach, int dim,
 extern int	BkNearestOf(const BkMachine *mach, const double *dots, double sqx,
 						int exclude, double *dist2);
 
-/* ---- bk_gram.c: inverse kernel matrix (paper 000 §3.1.2) ---- */
+/*
+ * ---- bk_gram.c: inverse kernel matrix (paper 000 §3.1.2) ----
+ * With a ridge r (BkGramInverse.ridge), the inverse kept is that of
+ * K + r diag(K).  On a numerically low-rank K (a wide kernel,
+ * low-dimensional data, a few hundred SVs) the exact inverse amplifies
+ * rounding into coefficients of 1e9 and more; a relative ridge of 1e-6
+ * bounds them and leaves well-conditioned projections as they were to
+ * about 1e-6.  The Projectrons use it; BPA-P and Pegasos keep the exact
+ * inverse of eq. 9 / eq. 16-17 (BkModelGramRidge).
+ */
+#define BK_GRAM_RIDGE 1e-6
 extern void BkGramInit(const BkEnv *env, BkGramInverse *g, int capacity);
 /* a = K^-1 k for the current order n; returns k . a */
 extern double BkGramApply(const BkGramInverse *g, const double *k, double *a);
-/* grow to n+1 with a new SV whose kernel column is k, K^-1 k = a, Schur s */
-extern void BkGramBorder(BkGramInverse *g, const double *a, double s);
+/*
+ * grow to n+1 with a new SV whose kernel column is k, k(x, x) = ktt,
+ * a = G k and s = ktt - k.a (the ridge of the new diagonal entry, if any,
+ * is added here)
+ */
+extern void BkGramBorder(BkGramInverse *g, const double *a, double s,
+						 double ktt);
 /* remove index r by the Schur complement, moving the last index into r */
 extern void BkGramRemove(BkGramInverse *g, int r);
 /* recompute K^-1 from the SVs with LAPACKE; false if K is not PD */
@@ -227,6 +242,7 @@ extern int	BkModelMachines(const BkParams *p, int n_classes);
 extern int	BkModelCoefs(const BkParams *p, int n_classes);
 extern bool BkModelNeedsNearest(const BkParams *p);
 extern bool BkModelNeedsGram(const BkParams *p);
+extern double BkModelGramRidge(const BkParams *p);	/* BkGramInverse.ridge */
 extern bool BkModelNeedsScores(const BkParams *p);
 extern int	BkModelEvalCap(const BkParams *p);	/* 0: no evaluation set */
 extern bool BkModelNeedsBorn(const BkParams *p);

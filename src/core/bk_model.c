@@ -51,6 +51,19 @@ BkModelNeedsGram(const BkParams *p)
 }
 
 /*
+ * The Projectrons project every update once the budget is full, so an
+ * ill-conditioned K^-1 ruins them (Banana, B = 200: coefficients of 1e13,
+ * 53 % accuracy): they keep (K + 1e-6 diag(K))^-1.  BPA-P and Pegasos keep
+ * the exact inverse of their papers' equations.
+ */
+double
+BkModelGramRidge(const BkParams *p)
+{
+	return (p->algorithm == BK_ALG_PROJECTRON ||
+			p->algorithm == BK_ALG_PROJECTRON_PP) ? BK_GRAM_RIDGE : 0.0;
+}
+
+/*
  * f(x_j) of every SV: the budget perceptron's removal rule, and DUOL's
  * choice of the auxiliary SV and every BDUOL maintenance (paper 001
  * Algorithm 1 caches them).
@@ -253,6 +266,7 @@ init_machine(BkModel *m, BkMachine *mach, int n_coef, int capacity)
 	{
 		mach->has_ginv = true;
 		BkGramInit(&m->env, &mach->ginv, capacity + 1);
+		mach->ginv.ridge = BkModelGramRidge(&m->params);
 	}
 	if (BkModelNeedsScores(&m->params))
 		mach->sv_scores = BkAllocArray(&m->env, (size_t) capacity, sizeof(double));

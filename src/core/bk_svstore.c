@@ -168,6 +168,7 @@ BkMachineCopy(const BkEnv *env, BkMachine *dst, const BkMachine *src, int dim,
 			   sizeof(double) * (size_t) src->ginv.cap * src->ginv.cap);
 		dst->ginv.n = src->ginv.n;
 		dst->ginv.since_refresh = src->ginv.since_refresh;
+		dst->ginv.ridge = src->ginv.ridge;
 	}
 }
 

@@ -346,7 +346,7 @@ test_gram(void)
 		for (int i = 0; i < mach->n_sv; i++)
 			k[i] = BkKernelFromDot(&p, BkDot(mach->sv + i * 3, x, 3), mach->sqnorm[i], sq);
 		q = BkGramApply(&mach->ginv, k, a);
-		BkGramBorder(&mach->ginv, a, 1.0 - q);
+		BkGramBorder(&mach->ginv, a, 1.0 - q, 1.0);
 		BkMachineAppend(mach, 3, x, sq, 1.0);
 	}
 	CHECK(gram_error(&p, mach, &mach->ginv, 3) < 1e-8, "bordered inverse is K^-1 (err %g)",
@@ -1764,7 +1764,8 @@ dense_projection(const BkModel *m, const double *x, double *d)
 	for (int i = 0; i < n; i++)
 	{
 		for (int j = 0; j < n; j++)
-			K[i * n + j] = kernel_sv(m, mach->sv + 2 * i, mach->sqnorm[i], mach->sv + 2 * j);
+			K[i * n + j] = kernel_sv(m, mach->sv + 2 * i, mach->sqnorm[i], mach->sv + 2 * j) *
+				(i == j ? 1.0 + BK_GRAM_RIDGE : 1.0);	/* the Projectrons' ridge */
 		d[i] = kernel_sv(m, mach->sv + 2 * i, mach->sqnorm[i], x);
 	}
 	if (LAPACKE_dposv(LAPACK_ROW_MAJOR, 'U', n, 1, K, n, d, 1) != 0)
@@ -2064,6 +2065,41 @@ test_new_learners_deterministic(void)
 	}
 }
 
+/*
+ * The Projectrons on a numerically low-rank kernel matrix (2-D points, a
+ * kernel wide for them, B = 200): with the exact K^-1 the projections
+ * blow the coefficients up (to 1e9 and beyond on Banana) and the model
+ * collapses; the ridge of BK_GRAM_RIDGE keeps them bounded.
+ */
+static void
+test_projectron_low_rank(void)
+{
+	const char *pp[][2] = {{"algorithm", "projectron_pp"}, {"gamma", "2"}, {"budget", "200"}};
+	int			n = 6000;
+	double	   *x = malloc(sizeof(double) * 2 * n);
+	int64_t    *y = malloc(sizeof(int64_t) * n);
+	BkRng		rng;
+	BkParams	p;
+	BkModel    *m;
+	double		maxc = 0.0;
+
+	BkRngSeed(&rng, 21);
+	checkerboard(&rng, n, x, y, 0.1);
+	make_params(&p, pp, 3, 2);
+	m = BkModelCreate(&env, &p, 2);
+	for (int t = 0; t < n; t++)
+		BkModelLearn(m, x + 2 * t, y[t]);
+	for (int i = 0; i < m->machines[0].n_sv; i++)
+		if (fabs(m->machines[0].coef[i]) > maxc)
+			maxc = fabs(m->machines[0].coef[i]);
+	printf("# projectron_pp, low-rank K: n_sv %d, largest |coefficient| %.3g, online mistakes %llu\n",
+		   m->machines[0].n_sv, maxc, (unsigned long long) m->mistakes);
+	CHECK(maxc < 1e6, "projectron_pp on a low-rank K: coefficients bounded (largest %.3g)", maxc);
+	BkModelFree(m);
+	free(x);
+	free(y);
+}
+
 int
 main(void)
 {
@@ -2088,6 +2124,7 @@ main(void)
 	test_ovr_conversion();
 	test_multiclass();
 	test_text_labels();
+	test_projectron_low_rank();
 	test_duol_double_update();
 	test_duol_invariants();
 	test_ball_projection();
