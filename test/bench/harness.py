@@ -851,6 +851,31 @@ VACUUM ANALYZE bench.{dst};
 """)
 
 
+# One setting of every learner for the smoke test's bare-core check.
+SMOKE_LEARNERS = [
+    {"algorithm": "perceptron", "max_sv": 1000},
+    {"algorithm": "pa", "loss": "ramp", "max_sv": 1000},
+    {"algorithm": "bpa", "variant": "p", "budget": 10},
+    {"algorithm": "pegasos", "maintenance": "merge", "budget": 10},
+    {"algorithm": "stoptron", "budget": 10},
+    {"algorithm": "rbp", "budget": 10, "seed": 3},
+    {"algorithm": "pa_random", "budget": 10, "seed": 3},
+    {"algorithm": "budget_perceptron", "budget": 10},
+    {"algorithm": "tighter_budget_perceptron", "budget": 10, "eval_set": "flip", "eval_size": 20},
+    {"algorithm": "spa", "alpha": 1, "beta": 5, "seed": 3},
+    {"algorithm": "ogd", "eta": 0.5, "max_sv": 1000},
+    {"algorithm": "duol", "C": 4, "max_sv": 1000},
+    {"algorithm": "bduol", "maintenance": "removal", "budget": 10, "C": 4},
+    {"algorithm": "bduol", "maintenance": "nearest", "budget": 10, "C": 4},
+    {"algorithm": "bduol", "maintenance": "approx_projection", "budget": 10, "C": 4},
+    {"algorithm": "bduol", "maintenance": "projection", "budget": 10, "C": 4},
+    {"algorithm": "bogd", "budget": 10, "eta": 0.5, "seed": 3},
+    {"algorithm": "forgetron", "budget": 10},
+    {"algorithm": "projectron", "budget": 10},
+    {"algorithm": "projectron_pp", "budget": 10},
+]
+
+
 PERF_SETS = {
     "a9a": {"train": "a9a.train", "test": "a9a.test", "dim": 123},
     "usps": {"train": "usps.train", "test": "usps.test", "dim": 256,
@@ -1149,6 +1174,18 @@ def smoke_mode(args):
         errors.append("bare core differs from bk_train on the same stream: %s vs %s"
                       % ((br["train_rows"], br["online_mistakes"], br["n_sv"]),
                          (a["rows_seen"], a["online_mistakes"], a["n_sv"])))
+    # every learner: the bare core (which the paper 001 / 002 scripts run)
+    # and bk_train agree on the same stream
+    for spec in SMOKE_LEARNERS:
+        q = dict(spec, kernel="rbf", gamma=16)
+        a = run_one("checkerboard_train", None, q, 1)
+        br = bare(trf, None, 2, q)
+        if (br["train_rows"], br["online_mistakes"], br["n_sv"]) != \
+           (a["rows_seen"], a["online_mistakes"], a["n_sv"]):
+            errors.append("bare core differs from bk_train for %s: %s vs %s"
+                          % (json.dumps(q), (br["train_rows"], br["online_mistakes"], br["n_sv"]),
+                             (a["rows_seen"], a["online_mistakes"], a["n_sv"])))
+    log("== smoke: bare core = bk_train for %d learner settings" % len(SMOKE_LEARNERS))
     # perf writer on tiny data
     args.perf_out = os.path.join(tmp, "performance.md")
     perf_mode(args)
