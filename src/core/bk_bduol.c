@@ -440,15 +440,68 @@ projection_ascent(const BkMachine *mach, ProjWork *w, int j, const double *a)
  * w->Ka (the active-set method's a_u).
  */
 static void
-unconstrained_projection(const BkMachine *mach, ProjWork *w, int j)
+unconstrained_projection(double c, ProjWork *w, int j)
 {
 	int			n = w->n;
-	double		c = mach->coef[j];
 	double		gjj = w->G[(size_t) j * n + j];
 
 	for (int i = 0; i < n; i++)
 		w->Ka[i] = i == j ? 0.0 : -c * w->G[(size_t) i * n + j] / gjj;
 	memcpy(w->a, w->Ka, sizeof(double) * n);
+}
+
+/* Scratch of one projection step for n SVs: one block of doubles, and ints. */
+static double *
+proj_work_alloc(const BkEnv *env, ProjWork *w, int n)
+{
+	size_t		nn = (size_t) n * n;
+	double	   *block = BkAllocArray(env, 4 * nn + 8 * (size_t) n, sizeof(double));
+
+	w->n = n;
+	w->K = block;
+	w->G = w->K + nn;
+	w->HS = w->G + nn;
+	w->M = w->HS + nn;
+	w->a = w->M + nn;
+	w->abest = w->a + n;
+	w->astar = w->abest + n;
+	w->lo = w->astar + n;
+	w->hi = w->lo + n;
+	w->mu = w->hi + n;
+	w->Ka = w->mu + n;
+	w->state = BkAllocArray(env, 2 * (size_t) n, sizeof(int));
+	w->fixed = w->state + n;
+	return block;
+}
+
+/*
+ * The exact projection of eq. 8 on its own, for the unit tests: K (n x n,
+ * row-major) the kernel matrix, j the SV projected with coefficient c,
+ * lo / hi the bounds of the others' coefficient changes; a gets the
+ * changes (a_j = 0).  False if K is not positive definite or a step fails.
+ */
+bool
+BkBduolBoxQp(const BkEnv *env, const double *K, int n, int j, double c,
+			 const double *lo, const double *hi, double *a)
+{
+	ProjWork	w;
+	double	   *block = proj_work_alloc(env, &w, n);
+	bool		ok;
+
+	memcpy(w.K, K, sizeof(double) * (size_t) n * n);
+	memcpy(w.lo, lo, sizeof(double) * n);
+	memcpy(w.hi, hi, sizeof(double) * n);
+	ok = invert_gram(env, &w);
+	if (ok)
+	{
+		unconstrained_projection(c, &w, j);
+		ok = solve_box_qp(env, &w, j);
+		w.a[j] = 0.0;
+		memcpy(a, w.a, sizeof(double) * n);
+	}
+	BkFree(env, w.state);
+	BkFree(env, block);
+	return ok;
 }
 
 /*
@@ -468,7 +521,6 @@ maintain_projection(BkModel *m, BkMachine *mach, BkRow *row, bool exact)
 	const BkEnv *env = &m->env;
 	const BkParams *p = &m->params;
 	int			n = mach->n_sv;
-	size_t		nn = (size_t) n * n;
 	double		C = p->C;
 	ProjWork	w;
 	double	   *block;
@@ -476,21 +528,7 @@ maintain_projection(BkModel *m, BkMachine *mach, BkRow *row, bool exact)
 	double		bestv = 0.0,
 				df = 0.0;
 
-	w.n = n;
-	block = BkAllocArray(env, 4 * nn + 8 * (size_t) n, sizeof(double));
-	w.K = block;
-	w.G = w.K + nn;
-	w.HS = w.G + nn;
-	w.M = w.HS + nn;
-	w.a = w.M + nn;
-	w.abest = w.a + n;
-	w.astar = w.abest + n;
-	w.lo = w.astar + n;
-	w.hi = w.lo + n;
-	w.mu = w.hi + n;
-	w.Ka = w.mu + n;
-	w.state = BkAllocArray(env, 2 * (size_t) n, sizeof(int));
-	w.fixed = w.state + n;
+	block = proj_work_alloc(env, &w, n);
 	for (int q = 0; q < EXACT_CANDIDATES; q++)
 	{
 		top[q] = -1;
@@ -538,7 +576,7 @@ maintain_projection(BkModel *m, BkMachine *mach, BkRow *row, bool exact)
 	{
 		double		v;
 
-		unconstrained_projection(mach, &w, j);
+		unconstrained_projection(mach->coef[j], &w, j);
 		for (int i = 0; i < n; i++)
 			w.a[i] = i == j ? 0.0 :
 				(w.a[i] < w.lo[i] ? w.lo[i] : (w.a[i] > w.hi[i] ? w.hi[i] : w.a[i]));
@@ -574,7 +612,7 @@ maintain_projection(BkModel *m, BkMachine *mach, BkRow *row, bool exact)
 		int			j = top[q];
 		double		v;
 
-		unconstrained_projection(mach, &w, j);
+		unconstrained_projection(mach->coef[j], &w, j);
 		if (!solve_box_qp(env, &w, j))
 			continue;
 		w.a[j] = 0.0;

@@ -207,6 +207,9 @@ extern bool BkBogdStep(BkModel *m, BkMachine *mach, const BkRow *row);
  * up to date, and returns the change of f(x_t).
  */
 extern double BkBduolMaintain(BkModel *m, BkMachine *mach, BkRow *row);
+/* the exact box-constrained projection of eq. 8 alone (for the unit tests) */
+extern bool BkBduolBoxQp(const BkEnv *env, const double *K, int n, int j,
+						 double c, const double *lo, const double *hi, double *a);
 
 /* remove SV r (BkMachineRemove) and repair the neighbour cache */
 extern void BkNearestRemove(const BkEnv *env, BkMachine *mach, int dim, int r,

@@ -2100,6 +2100,93 @@ test_projectron_low_rank(void)
 	free(y);
 }
 
+/*
+ * BDUOL's exact projection (paper 001 eq. 8): the active-set solution of
+ *     min a' K_PP a / 2 - a' t,  t = c K_Pj,  lo <= a <= hi
+ * satisfies the KKT conditions (gradient 0 on the free coordinates, >= 0
+ * at a lower bound, <= 0 at an upper one), on random kernel matrices and
+ * boxes tight enough that many bounds are active.
+ */
+static void
+test_bduol_box_qp(void)
+{
+	BkRng		rng;
+	int			bad = 0,
+				failed = 0,
+				active = 0;
+	double		worst = 0.0;
+
+	BkRngSeed(&rng, 31);
+	for (int it = 0; it < 200; it++)
+	{
+		int			n = 3 + (int) BkRngBelow(&rng, 28);
+		int			j = (int) BkRngBelow(&rng, (uint64_t) n);
+		double		gamma = 5.0 + 35.0 * BkRngUniform(&rng);	/* well conditioned */
+		double		c = (BkRngUniform(&rng) < 0.5 ? -1.0 : 1.0) * (0.1 + BkRngUniform(&rng));
+		double		x[32][2],
+					K[32 * 32],
+					lo[32],
+					hi[32],
+					a[32];
+
+		for (int i = 0; i < n; i++)
+		{
+			x[i][0] = BkRngUniform(&rng);
+			x[i][1] = BkRngUniform(&rng);
+		}
+		for (int i = 0; i < n; i++)
+			for (int k = 0; k < n; k++)
+			{
+				double		d0 = x[i][0] - x[k][0],
+							d1 = x[i][1] - x[k][1];
+
+				K[i * n + k] = exp(-gamma * (d0 * d0 + d1 * d1));
+			}
+		for (int i = 0; i < n; i++)
+		{
+			/* a box containing 0, often tight on one side */
+			lo[i] = -0.3 * BkRngUniform(&rng) * fabs(c);
+			hi[i] = 0.3 * BkRngUniform(&rng) * fabs(c);
+		}
+		if (!BkBduolBoxQp(&env, K, n, j, c, lo, hi, a))
+		{
+			failed++;
+			continue;
+		}
+		for (int i = 0; i < n; i++)
+		{
+			double		g = -c * K[i * n + j];
+
+			if (i == j)
+				continue;
+			for (int k = 0; k < n; k++)
+				if (k != j)
+					g += K[i * n + k] * a[k];
+			if (a[i] < lo[i] - 1e-12 || a[i] > hi[i] + 1e-12)
+				bad++;
+			else if (a[i] <= lo[i])
+			{
+				active++;
+				if (g < -1e-9)
+					bad++;
+			}
+			else if (a[i] >= hi[i])
+			{
+				active++;
+				if (g > 1e-9)
+					bad++;
+			}
+			else if (fabs(g) > worst)
+				worst = fabs(g);
+		}
+	}
+	printf("# BDUOL box QP: %d bounds active, worst free gradient %.2g\n", active, worst);
+	CHECK(failed == 0, "box QP solved in every instance (%d failed)", failed);
+	CHECK(bad == 0 && worst < 1e-8, "box QP meets the KKT conditions (%d violations, free gradient %.2g)",
+		  bad, worst);
+	CHECK(active > 100, "the boxes bind (%d active bounds)", active);
+}
+
 int
 main(void)
 {
@@ -2126,6 +2213,7 @@ main(void)
 	test_text_labels();
 	test_projectron_low_rank();
 	test_duol_double_update();
+	test_bduol_box_qp();
 	test_duol_invariants();
 	test_ball_projection();
 	test_forgetron_phi();
