@@ -1090,7 +1090,7 @@ test_errors(void)
 		char		err[BK_ERRMSG_LEN];
 		BkErrCode	code;
 		double		sc[2];
-		int			raised = 0;
+		volatile int raised = 0;	/* set between setjmp and longjmp */
 
 		make_params(&p, p4, 1, 2);
 		z = BkModelCreate(&env, &p, 2);
