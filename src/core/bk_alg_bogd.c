@@ -48,10 +48,9 @@ BkBogdStep(BkModel *m, BkMachine *mach, const BkRow *row)
 	}
 	else
 	{
-		int			r = (int) BkRngBelow(&m->rng, (uint64_t) n);
 		double		s = n > 1 ? shrink * (double) n / (double) (n - 1) : shrink;
 
-		BkMachineRemove(mach, m->dim, r);
+		BkModelRemoveRandomIfFull(m, mach);
 		for (int i = 0; i < mach->n_sv; i++)
 		{
 			double		a = fabs(mach->coef[i]) * s;
@@ -60,7 +59,6 @@ BkBogdStep(BkModel *m, BkMachine *mach, const BkRow *row)
 				a = bound;
 			mach->coef[i] = mach->coef[i] >= 0.0 ? a : -a;
 		}
-		BkModelCountMaintenance(m, mach);
 	}
 	BkMachineAppend(mach, m->dim, row->x, row->sqx, p->eta * row->y);
 	return true;

@@ -36,10 +36,10 @@ update_alpha(const BkParams *p, const BkRow *row)
 	{
 		case BK_UPDATE_MIRA:
 			a = -yf / row->ktt;
-			return a < 0.0 ? 0.0 : (a > 1.0 ? 1.0 : a);
+			return BkClamp(a, 0.0, 1.0);
 		case BK_UPDATE_NOBIAS_SVM:
 			a = (1.0 - yf) / row->ktt;
-			return a < 0.0 ? 0.0 : (a > p->C ? p->C : a);
+			return BkClamp(a, 0.0, p->C);
 		default:
 			return 1.0;
 	}

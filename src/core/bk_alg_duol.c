@@ -38,12 +38,6 @@ dual_ascent(double g, double d, double lt, double lb, double kt, double kb,
 	return g * lt + d * lb - 0.5 * (kt * g * g + kb * d * d + 2.0 * w * g * d);
 }
 
-static double
-clamp(double v, double lo, double hi)
-{
-	return v < lo ? lo : (v > hi ? hi : v);
-}
-
 /*
  * (gamma_t, d gamma_b) of paper 001 eq. 1.  The four cases are the
  * maximiser of D when it lies at the corner (C, C - gamma_b), on the edge
@@ -115,13 +109,13 @@ BkDuolDoubleUpdate(double C, double lt, double lb, double kt, double kb,
 	cand[0][0] = C;
 	cand[0][1] = dmax;
 	cand[1][0] = C;
-	cand[1][1] = kb > 0.0 ? clamp((lb - w * C) / kb, -gb, dmax) : dmax;
-	cand[2][0] = kt > 0.0 ? clamp((lt - w * dmax) / kt, 0.0, C) : C;
+	cand[1][1] = kb > 0.0 ? BkClamp((lb - w * C) / kb, -gb, dmax) : dmax;
+	cand[2][0] = kt > 0.0 ? BkClamp((lt - w * dmax) / kt, 0.0, C) : C;
 	cand[2][1] = dmax;
 	if (det > 1e-12 * kt * kb)
 	{
-		cand[3][0] = clamp((kb * lt - w * lb) / det, 0.0, C);
-		cand[3][1] = clamp((kt * lb - w * lt) / det, -gb, dmax);
+		cand[3][0] = BkClamp((kb * lt - w * lb) / det, 0.0, C);
+		cand[3][1] = BkClamp((kt * lb - w * lt) / det, -gb, dmax);
 	}
 	else
 	{

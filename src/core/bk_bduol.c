@@ -73,23 +73,46 @@ remove_zeros(BkModel *m, BkMachine *mach, BkRow *row, double *work)
 
 /* ---- removal: eq. 6-7 ---- */
 
+/* DA_j of eq. 7: the dual ascent of removing SV j */
+static double
+removal_ascent(const BkParams *p, const BkMachine *mach, int j)
+{
+	double		cj = mach->coef[j];
+	double		gj = fabs(cj);
+
+	return -gj * (1.0 - BkCoefLabel(cj) * mach->sv_scores[j]) -
+		0.5 * gj * gj * BkKernelSelf(p, mach->sqnorm[j]);
+}
+
+/*
+ * Take SV j's term out of f: f(x_i) -= c_j k(x_i, x_j) for every SV (its
+ * kernel row into kr) and c_j = 0, left for remove_zeros; returns c_j
+ * k(x_j, x_t), the change of f(x_t).
+ */
+static double
+take_out(BkModel *m, BkMachine *mach, const BkRow *row, int j, double *kr)
+{
+	double		c = mach->coef[j];
+
+	BkKernelRow(&m->params, mach, m->dim, mach->sv + (size_t) j * m->dim,
+				mach->sqnorm[j], kr, kr);
+	for (int i = 0; i < mach->n_sv; i++)
+		mach->sv_scores[i] -= c * kr[i];
+	mach->coef[j] = 0.0;
+	return c * row->krow[j];
+}
+
 static double
 maintain_removal(BkModel *m, BkMachine *mach, BkRow *row)
 {
-	const BkParams *p = &m->params;
-	double	   *svf = mach->sv_scores;
 	double	   *kr = row->work;
 	int			best = 0;
 	double		bestv = 0.0,
-				c,
 				df;
 
 	for (int j = 0; j < mach->n_sv; j++)
 	{
-		double		cj = mach->coef[j];
-		double		gj = fabs(cj);
-		double		v = -gj * (1.0 - BkCoefLabel(cj) * svf[j]) -
-			0.5 * gj * gj * BkKernelSelf(p, mach->sqnorm[j]);
+		double		v = removal_ascent(&m->params, mach, j);
 
 		if (j == 0 || v > bestv)
 		{
@@ -97,13 +120,7 @@ maintain_removal(BkModel *m, BkMachine *mach, BkRow *row)
 			bestv = v;
 		}
 	}
-	c = mach->coef[best];
-	BkKernelRow(p, mach, m->dim, mach->sv + (size_t) best * m->dim,
-				mach->sqnorm[best], kr, kr);
-	for (int i = 0; i < mach->n_sv; i++)
-		svf[i] -= c * kr[i];
-	df = c * row->krow[best];
-	mach->coef[best] = 0.0;
+	df = take_out(m, mach, row, best, kr);
 	remove_zeros(m, mach, row, kr);
 	return df;
 }
@@ -123,7 +140,6 @@ maintain_nearest(BkModel *m, BkMachine *mach, BkRow *row)
 				bestn = -1;
 	double		bestv = 0.0,
 				bestbeta = 0.0,
-				cj,
 				an,
 				df;
 
@@ -134,10 +150,9 @@ maintain_nearest(BkModel *m, BkMachine *mach, BkRow *row)
 		double		kjj = BkKernelSelf(p, mach->sqnorm[j]);
 		int			nb = mach->nearest.idx[j];
 		double		beta = 0.0;
-		double		v;
-
 		/* without a neighbour (one SV), removal: eq. 7 */
-		v = -g * (1.0 - BkCoefLabel(c) * svf[j]) - 0.5 * g * g * kjj;
+		double		v = removal_ascent(p, mach, j);
+
 		if (nb >= 0)
 		{
 			double		cn = mach->coef[nb];
@@ -153,7 +168,7 @@ maintain_nearest(BkModel *m, BkMachine *mach, BkRow *row)
 			{
 				/* eq. 13: beta_N = gamma_j y_j k(x_N, x_j) / (k(x_N, x_N) y_N) */
 				beta = c * kjn * yn / knn;
-				beta = beta < -gn ? -gn : (beta > C - gn ? C - gn : beta);
+				beta = BkClamp(beta, -gn, C - gn);
 			}
 			/* eq. 14 with Delta gamma_j = gamma_j, Delta gamma_N = -beta */
 			v = -g + beta + c * svf[j] - beta * yn * svf[nb] -
@@ -170,12 +185,7 @@ maintain_nearest(BkModel *m, BkMachine *mach, BkRow *row)
 	}
 
 	/* f(x_i) -= c_j k(x_i, x_j) - beta y_N k(x_i, x_N) */
-	cj = mach->coef[best];
-	BkKernelRow(p, mach, m->dim, mach->sv + (size_t) best * m->dim,
-				mach->sqnorm[best], kr_j, kr_j);
-	for (int i = 0; i < mach->n_sv; i++)
-		svf[i] -= cj * kr_j[i];
-	df = cj * row->krow[best];
+	df = take_out(m, mach, row, best, kr_j);
 	if (bestn >= 0 && bestbeta != 0.0)
 	{
 		an = bestbeta * BkCoefLabel(mach->coef[bestn]);
@@ -186,7 +196,6 @@ maintain_nearest(BkModel *m, BkMachine *mach, BkRow *row)
 		df -= an * row->krow[bestn];
 		mach->coef[bestn] += an;
 	}
-	mach->coef[best] = 0.0;
 	remove_zeros(m, mach, row, kr_j);
 	return df;
 }
@@ -578,8 +587,7 @@ maintain_projection(BkModel *m, BkMachine *mach, BkRow *row, bool exact)
 
 		unconstrained_projection(mach->coef[j], &w, j);
 		for (int i = 0; i < n; i++)
-			w.a[i] = i == j ? 0.0 :
-				(w.a[i] < w.lo[i] ? w.lo[i] : (w.a[i] > w.hi[i] ? w.hi[i] : w.a[i]));
+			w.a[i] = i == j ? 0.0 : BkClamp(w.a[i], w.lo[i], w.hi[i]);
 		v = projection_ascent(mach, &w, j, w.a);
 		if (!exact)
 		{

@@ -75,6 +75,13 @@ BkDist2(double dot, double sqa, double sqb)
 	return d > 0.0 ? d : 0.0;
 }
 
+/* v clipped into [lo, hi] */
+static inline double
+BkClamp(double v, double lo, double hi)
+{
+	return v < lo ? lo : (v > hi ? hi : v);
+}
+
 /* the label y_i of an SV stored with coefficient alpha_i y_i, alpha_i > 0 */
 static inline double
 BkCoefLabel(double coef)
