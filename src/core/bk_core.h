@@ -30,7 +30,13 @@ typedef enum BkErrCode
 	BK_ERR_CORRUPT = 5,			/* bytes are not a valid model (22P03 / XX001) */
 	BK_ERR_VERSION = 6,			/* model written by a newer format (0A000) */
 	BK_ERR_NUMERIC = 7,			/* numerical failure (22000) */
-	BK_ERR_INTERNAL = 8			/* a bug (XX000) */
+	BK_ERR_INTERNAL = 8,		/* a bug (XX000) */
+	/*
+	 * a number beyond what the arithmetic can hold: features whose squared
+	 * norm overflows, a kernel value or score that is not finite, a model
+	 * holding a non-finite value (22003)
+	 */
+	BK_ERR_OVERFLOW = 9
 } BkErrCode;
 
 typedef struct BkEnv
@@ -40,9 +46,12 @@ typedef struct BkEnv
 	/* grow a block from alloc; never returns NULL */
 	void	   *(*realloc) (void *ctx, void *ptr, size_t size);
 	void		(*free) (void *ctx, void *ptr);
-	/* report an error; must not return (longjmp, exit, ereport) */
+	/*
+	 * report an error; must not return (longjmp, exit, ereport).  detail
+	 * and hint may be NULL; hint says what the user can do about it.
+	 */
 	void		(*error) (void *ctx, BkErrCode code, const char *message,
-						  const char *detail);
+						  const char *detail, const char *hint);
 	/* called in long loops; may be NULL */
 	void		(*check_interrupts) (void *ctx);
 	/* largest single allocation the caller can serve */
@@ -258,6 +267,14 @@ extern bool BkParamsBudgeted(const BkParams *p);
 #define BK_DEFAULT_MAX_SV	10000
 #define BK_MAX_CLASSES		4096
 #define BK_MAX_LABEL_LEN	1024	/* bytes of a text label */
+/* largest ||x||^2 of a feature vector: kernels stay finite (bk_model.c) */
+#define BK_MAX_SQNORM		1e300
+/*
+ * Largest encoded model: its text form (two hex digits a byte) must fit in
+ * PostgreSQL's 1 GB limit of a value, with room for the other columns of
+ * the row, so that pg_dump and COPY can always write it.
+ */
+#define BK_MAX_MODEL_BYTES	((size_t) 256 << 20)
 
 /* ------------------------------------------------------------------------
  * Models (the learner state; training and scoring use the same struct)
@@ -381,6 +398,7 @@ typedef struct BkModel
 	double	   *scratch;		/* kernel rows etc. */
 	size_t		scratch_len;
 	double	   *scores;			/* class_cap */
+	size_t		work_offset;	/* of the work area in scratch */
 	void	   *rows;			/* per-machine kernel-row descriptors */
 	int			rows_cap;
 } BkModel;
@@ -456,12 +474,25 @@ extern bool BkModelEncodedSize(const BkModel *m, size_t limit, size_t *size,
 extern void BkModelEncode(const BkModel *m, uint8_t *buf, size_t size);
 
 /*
- * Check that buf holds a well-formed model.  Never raises, never allocates,
- * never reads outside buf[0..len).  On failure returns false with a message
- * and the error class (BK_ERR_CORRUPT or BK_ERR_VERSION).
+ * Check that buf holds a well-formed model that can be used.  Never
+ * raises, never allocates, never reads outside buf[0..len).  On failure
+ * returns false with a message and the error class: BK_ERR_CORRUPT (not a
+ * model), BK_ERR_VERSION (a newer format) or BK_ERR_OVERFLOW (well formed,
+ * but a floating-point field is not finite or out of its range).
  */
 extern bool BkFormatValidate(const uint8_t *buf, size_t len, char *err,
 							 size_t errlen, BkErrCode *code);
+
+/*
+ * The same without the checks of floating-point values (BK_ERR_OVERFLOW
+ * never results): the structure, the checksum, every count and size.
+ * What the type's input functions accept, so that restoring a dump never
+ * loses a model stored with a non-finite value by an earlier version; the
+ * decoder checks the values before use.
+ */
+extern bool BkFormatValidateStructure(const uint8_t *buf, size_t len,
+									  char *err, size_t errlen,
+									  BkErrCode *code);
 
 /*
  * Decode (validating first; invalid bytes are reported through env->error).

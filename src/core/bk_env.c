@@ -23,8 +23,23 @@ BkRaise(const BkEnv *env, BkErrCode code, const char *detail,
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	env->error(env->ctx, code, msg, detail);
+	env->error(env->ctx, code, msg, detail, NULL);
 	/* the hook must not return; stop here if it does */
+	abort();
+}
+
+/* BkRaise with a hint: what the user can do about the error. */
+void
+BkRaiseHint(const BkEnv *env, BkErrCode code, const char *detail,
+			const char *hint, const char *fmt,...)
+{
+	char		msg[BK_ERRMSG_LEN];
+	va_list		ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	env->error(env->ctx, code, msg, detail, hint);
 	abort();
 }
 

@@ -362,6 +362,8 @@ BkModelEncode(const BkModel *m, uint8_t *buf, size_t size)
 	w_u32(&w, BkCrc32c(0, buf, w.pos));
 }
 
+static uint32_t params_aux(const BkParams *p);
+
 /* ---- parser (validation and decoding) ---- */
 
 typedef struct Reader
@@ -371,6 +373,14 @@ typedef struct Reader
 	size_t		pos;
 	char	   *err;
 	size_t		errlen;
+	BkErrCode  *code;
+	/*
+	 * Check the values of the floating-point fields (finite, in range).
+	 * Without it only the structure is checked: what bk_model's input
+	 * functions accept, so that a restore never loses a model that an
+	 * earlier version stored with a non-finite value (it fails at use).
+	 */
+	bool		numeric;
 } Reader;
 
 static bool
@@ -415,8 +425,9 @@ r_f64s(Reader *r, double *out, size_t n, const char *what)
 	{
 		double		v = bits_to_double(get_u64(r->buf + r->pos + 8 * i));
 
-		if (!isfinite(v))
+		if (!isfinite(v) && r->numeric)
 		{
+			*r->code = BK_ERR_OVERFLOW;
 			snprintf(r->err, r->errlen, "%s: value %zu is not finite", what, i);
 			return false;
 		}
@@ -433,6 +444,24 @@ fail(Reader *r, const char *fmt,...)
 {
 	va_list		ap;
 
+	va_start(ap, fmt);
+	vsnprintf(r->err, r->errlen, fmt, ap);
+	va_end(ap);
+	return false;
+}
+
+/*
+ * A floating-point value out of its range: refused (BK_ERR_OVERFLOW) when
+ * the reader checks values, passed over (true) when it checks structure only.
+ */
+static bool BK_PRINTF(2, 3)
+fail_value(Reader *r, const char *fmt,...)
+{
+	va_list		ap;
+
+	if (!r->numeric)
+		return true;
+	*r->code = BK_ERR_OVERFLOW;
 	va_start(ap, fmt);
 	vsnprintf(r->err, r->errlen, fmt, ap);
 	va_end(ap);
@@ -635,24 +664,26 @@ parse_counters(Reader *r, BkModel *hdr, uint32_t *n_machines)
 }
 
 /*
- * SV slots to allocate when decoding: the largest machine (the machine
- * headers were validated by the first pass), or the budget when training.
+ * SV slots of each machine when decoding, into caps (the machine headers
+ * were validated by the first pass).  Scoring gives each machine room for
+ * exactly its SVs, so the memory of a decoded model follows its stored
+ * size; training gives the budget to a budgeted learner (checked against
+ * the allocation limit for all machines before) and lets an unbudgeted one
+ * grow from its SVs.
  */
-static int
-decode_capacity(const Reader *r, const BkModel *m, uint32_t n_machines)
+static void
+decode_capacities(const Reader *r, const BkModel *m, uint32_t n_machines,
+				  int *caps)
 {
 	size_t		pos = r->pos;
-	int			capacity = 0;
 
 	for (uint32_t k = 0; k < n_machines; k++)
 	{
 		int			n_sv = (int) get_u32(r->buf + pos);
-		size_t		msize;
-
 		uint32_t	aux = get_u32(r->buf + pos + 8);
+		size_t		msize;
+		int			cap = n_sv;
 
-		if (n_sv > capacity)
-			capacity = n_sv;
 		machine_size((size_t) m->dim, (size_t) n_sv, get_u32(r->buf + pos + 4),
 					 aux, &msize);
 		pos += msize;
@@ -663,15 +694,15 @@ decode_capacity(const Reader *r, const BkModel *m, uint32_t n_machines)
 			eval_size((size_t) m->dim, (size_t) n_sv, get_u32(r->buf + pos), &esize);
 			pos += 16 + esize;
 		}
+		if (m->training)
+		{
+			if (BkParamsBudgeted(&m->params))
+				cap = BkModelCapacity(&m->params);
+			else if (cap < 16)
+				cap = m->params.max_sv < 16 ? (int) m->params.max_sv : 16;
+		}
+		caps[k] = cap < 1 ? 1 : cap;
 	}
-	if (m->training)
-	{
-		if (BkParamsBudgeted(&m->params))
-			capacity = BkModelCapacity(&m->params);
-		else if (capacity < 16)
-			capacity = m->params.max_sv < 16 ? (int) m->params.max_sv : 16;
-	}
-	return capacity < 1 ? 1 : capacity;
 }
 
 /* a +1 / -1 array of n doubles (labels, predicted signs) */
@@ -762,6 +793,70 @@ parse_eval(Reader *r, const BkModel *hdr, uint32_t k, uint32_t n_sv, BkEvalSet *
 }
 
 /*
+ * The SVs just read (n_sv x dim doubles before r->pos): each within the
+ * norm a row may have, and, for the polynomial kernel, with a finite
+ * k(x, x), so that every kernel value a scoring computes is finite
+ * (checked_self_kernel in bk_model.c).
+ */
+static bool
+check_sv_norms(Reader *r, const BkParams *p, size_t dim, uint32_t n_sv)
+{
+	const uint8_t *at = r->buf + r->pos - (size_t) n_sv * dim * 8;
+
+	if (!r->numeric)
+		return true;
+	for (uint32_t i = 0; i < n_sv; i++)
+	{
+		double		sq = 0.0;
+
+		for (size_t j = 0; j < dim; j++)
+		{
+			double		v = bits_to_double(get_u64(at + 8 * (i * dim + j)));
+
+			sq += v * v;
+		}
+		if (!(sq <= BK_MAX_SQNORM))
+			return fail_value(r, "support vector %u has squared norm %g, beyond %g",
+							  i, sq, BK_MAX_SQNORM);
+		if (!isfinite(BkKernelSelf(p, sq)))
+			return fail_value(r, "the kernel of support vector %u with itself overflows", i);
+	}
+	return true;
+}
+
+/*
+ * The coefficients just read: with the machine's scale they must be
+ * finite, and so must the sum of their magnitudes, which bounds every
+ * score of a kernel whose values are at most 1 (rbf).
+ */
+static bool
+check_coefs(Reader *r, const BkParams *p, uint32_t n_sv, uint32_t n_coef,
+			double scale)
+{
+	const uint8_t *at = r->buf + r->pos - (size_t) n_sv * n_coef * 8;
+
+	if (!r->numeric)
+		return true;
+	for (uint32_t c = 0; c < n_coef; c++)
+	{
+		double		sum = 0.0;
+
+		for (uint32_t i = 0; i < n_sv; i++)
+		{
+			double		a = scale * bits_to_double(get_u64(at + 8 * ((size_t) i * n_coef + c)));
+
+			if (!isfinite(a))
+				return fail_value(r, "coefficient %u of support vector %u times the scale %g is not finite",
+								  c, i, scale);
+			sum += fabs(a);
+		}
+		if (p->kernel == BK_KERNEL_RBF && !isfinite(sum))
+			return fail_value(r, "the coefficients of class %u sum beyond a double", c);
+	}
+	return true;
+}
+
+/*
  * One machine: its header against the algorithm's limits and layout, then
  * the SVs, coefficients and bookkeeping (copied into mach when not NULL;
  * K^-1 and the neighbour cache only when mach keeps them, for training).
@@ -799,11 +894,7 @@ parse_machine(Reader *r, const BkModel *hdr, uint32_t k, BkMachine *mach)
 	if ((int) n_coef != BkModelCoefs(p, hdr->n_classes))
 		return fail(r, "%u coefficients per support vector, expected %d", n_coef,
 					BkModelCoefs(p, hdr->n_classes));
-	want_aux = (BkModelNeedsNearest(p) ? AUX_NEAREST : 0) |
-		(BkModelNeedsGram(p) ? AUX_GINV : 0) |
-		(BkModelNeedsScores(p) ? AUX_SCORES : 0) |
-		(BkModelEvalCap(p) > 0 ? AUX_EVAL : 0) |
-		(BkModelNeedsBorn(p) ? AUX_BORN : 0);
+	want_aux = params_aux(p);
 	if (aux != want_aux)
 		return fail(r, "machine %u has bookkeeping flags 0x%x, expected 0x%x",
 					k, aux, want_aux);
@@ -817,8 +908,9 @@ parse_machine(Reader *r, const BkModel *hdr, uint32_t k, BkMachine *mach)
 	scale = bits_to_double(r_u64(r));
 	degradation = bits_to_double(r_u64(r));
 	wnorm2 = bits_to_double(r_u64(r));
-	if (!isfinite(wnorm2) || wnorm2 < 0.0 || (!p->ball_projection && wnorm2 != 0.0))
-		return fail(r, "norm %g of machine %u is invalid", wnorm2, k);
+	if ((!isfinite(wnorm2) || wnorm2 < 0.0 || (!p->ball_projection && wnorm2 != 0.0)) &&
+		!fail_value(r, "norm %g of machine %u is invalid", wnorm2, k))
+		return false;
 	/*
 	 * degradation, the damage of budget maintenance: Pegasos's sum of
 	 * ||Delta w||^2 (>= 0); the Forgetron's Q_t, a sum of Psi terms of
@@ -829,16 +921,19 @@ parse_machine(Reader *r, const BkModel *hdr, uint32_t k, BkMachine *mach)
 	{
 		double		bound = (15.0 / 32.0) * (double) updates;
 
-		if (!isfinite(degradation) || degradation > bound + 1e-6 * (1.0 + bound))
-			return fail(r, "Forgetron Q %g of machine %u is invalid", degradation, k);
+		if ((!isfinite(degradation) || degradation > bound + 1e-6 * (1.0 + bound)) &&
+			!fail_value(r, "Forgetron Q %g of machine %u is invalid", degradation, k))
+			return false;
 	}
-	else if (!isfinite(degradation) || degradation < 0.0 ||
-			 (p->algorithm != BK_ALG_PEGASOS && degradation != 0.0))
-		return fail(r, "weight degradation %g of machine %u is invalid", degradation, k);
+	else if ((!isfinite(degradation) || degradation < 0.0 ||
+			  (p->algorithm != BK_ALG_PEGASOS && degradation != 0.0)) &&
+			 !fail_value(r, "weight degradation %g of machine %u is invalid", degradation, k))
+		return false;
 	/* Pegasos shrinks its coefficients through scale; others keep 1 */
-	if (!isfinite(scale) || !(scale > 0.0) ||
-		(p->algorithm != BK_ALG_PEGASOS && scale != 1.0))
-		return fail(r, "coefficient scale %g of machine %u is invalid", scale, k);
+	if ((!isfinite(scale) || !(scale > 0.0) ||
+		 (p->algorithm != BK_ALG_PEGASOS && scale != 1.0)) &&
+		!fail_value(r, "coefficient scale %g of machine %u is invalid", scale, k))
+		return false;
 	if (updates > hdr->rows_updated || maint > hdr->maintenance)
 		return fail(r, "inconsistent counters of machine %u", k);
 	if (!(aux & AUX_GINV) && since != 0)
@@ -856,7 +951,9 @@ parse_machine(Reader *r, const BkModel *hdr, uint32_t k, BkMachine *mach)
 	}
 
 	if (!r_f64s(r, mach ? mach->sv : NULL, (size_t) n_sv * dim, "support vectors") ||
-		!r_f64s(r, mach ? mach->coef : NULL, (size_t) n_sv * n_coef, "coefficients"))
+		!check_sv_norms(r, p, dim, n_sv) ||
+		!r_f64s(r, mach ? mach->coef : NULL, (size_t) n_sv * n_coef, "coefficients") ||
+		!check_coefs(r, p, n_sv, n_coef, scale))
 		return false;
 	if (mach)
 		for (uint32_t i = 0; i < n_sv; i++)
@@ -879,8 +976,9 @@ parse_machine(Reader *r, const BkModel *hdr, uint32_t k, BkMachine *mach)
 		if (!need(r, (size_t) n_sv * 8, "neighbour distances"))
 			return false;
 		for (uint32_t i = 0; i < n_sv; i++)
-			if (bits_to_double(get_u64(r->buf + r->pos + 8 * (size_t) i)) < 0)
-				return fail(r, "negative neighbour distance");
+			if (bits_to_double(get_u64(r->buf + r->pos + 8 * (size_t) i)) < 0 &&
+				!fail_value(r, "negative neighbour distance"))
+				return false;
 		if (!r_f64s(r, mach && mach->has_nearest ? mach->nearest.dist2 : NULL,
 					n_sv, "neighbour distances"))
 			return false;
@@ -920,13 +1018,14 @@ parse_machine(Reader *r, const BkModel *hdr, uint32_t k, BkMachine *mach)
 /*
  * Parse buf.  With m == NULL only validate; otherwise m->env and
  * m->training are set, and the machines are allocated (room to go on
- * learning if m->training) and filled.
+ * learning if m->training) and filled.  numeric: check the values of the
+ * floating-point fields too (Reader.numeric).
  */
 static bool
 parse(const uint8_t *buf, size_t len, BkModel *m, char *err, size_t errlen,
-	  BkErrCode *code, bool check_crc)
+	  BkErrCode *code, bool check_crc, bool numeric)
 {
-	Reader		r = {buf, len, 0, err, errlen};
+	Reader		r = {buf, len, 0, err, errlen, code, numeric};
 	BkModel		hdr;
 	uint32_t	n_machines = 0;
 
@@ -940,6 +1039,8 @@ parse(const uint8_t *buf, size_t len, BkModel *m, char *err, size_t errlen,
 
 	if (m != NULL)
 	{
+		int		   *caps;
+
 		m->params = hdr.params;
 		m->dim = hdr.dim;
 		m->format_version = hdr.format_version;
@@ -951,14 +1052,21 @@ parse(const uint8_t *buf, size_t len, BkModel *m, char *err, size_t errlen,
 		m->mistakes = hdr.mistakes;
 		m->maintenance = hdr.maintenance;
 		m->rng = hdr.rng;
-		/* a stored budget is untrusted: check it before allocating */
+		/*
+		 * A stored budget is untrusted: check what training would allocate,
+		 * every machine counted, before allocating anything.
+		 */
 		if (m->training &&
-			!BkModelCheckSize(&m->params, m->dim, m->env.max_alloc, err, errlen))
+			!BkModelCheckSizeClasses(&m->params, m->dim, hdr.n_classes,
+									 m->env.max_alloc, err, errlen))
 		{
 			*code = BK_ERR_LIMIT;
 			return false;
 		}
-		BkModelAllocMachines(m, decode_capacity(&r, m, n_machines));
+		caps = BkAllocArray(&m->env, n_machines > 0 ? n_machines : 1, sizeof(int));
+		decode_capacities(&r, m, n_machines, caps);
+		BkModelAllocMachines(m, caps, 0);
+		BkFree(&m->env, caps);
 	}
 
 	for (uint32_t k = 0; k < n_machines; k++)
@@ -977,7 +1085,14 @@ bool
 BkFormatValidate(const uint8_t *buf, size_t len, char *err, size_t errlen,
 				 BkErrCode *code)
 {
-	return parse(buf, len, NULL, err, errlen, code, true);
+	return parse(buf, len, NULL, err, errlen, code, true, true);
+}
+
+bool
+BkFormatValidateStructure(const uint8_t *buf, size_t len, char *err,
+						  size_t errlen, BkErrCode *code)
+{
+	return parse(buf, len, NULL, err, errlen, code, true, false);
 }
 
 BkModel *
@@ -989,19 +1104,67 @@ BkModelDecode(const BkEnv *env, const uint8_t *buf, size_t len,
 	BkModel    *m;
 
 	if (!BkFormatValidate(buf, len, err, sizeof(err), &code))
-		BkRaise(env, code, err, code == BK_ERR_VERSION ?
-				"unsupported bk_model format version" : "invalid budgetkernel model");
+	{
+		if (code == BK_ERR_VERSION)
+			BkRaise(env, code, err, "unsupported bk_model format version");
+		if (code == BK_ERR_OVERFLOW)
+			BkRaiseHint(env, code, err,
+						"The model was trained by a version of budgetkernel that could store overflowed values; retrain it with scaled features.  bk_is_valid(model::bytea) finds such models.",
+						"bk_model holds a value that is not finite or out of range");
+		BkRaise(env, code, err, "invalid budgetkernel model");
+	}
 
 	m = env->alloc(env->ctx, sizeof(BkModel));
 	memset(m, 0, sizeof(*m));
 	m->env = *env;
 	m->training = for_training;
-	/* validated above: the second pass need not checksum again */
-	if (!parse(buf, len, m, err, sizeof(err), &code, false))
+	/* validated above: the second pass need not checksum or check values again */
+	if (!parse(buf, len, m, err, sizeof(err), &code, false, false))
 	{
 		if (code == BK_ERR_LIMIT)
-			BkRaise(env, code, NULL, "%s", err);
+			BkRaiseHint(env, code, NULL,
+						"Scoring needs only the model's stored size; to go on learning, train a new model with a smaller budget.",
+						"%s", err);
 		BkRaise(env, BK_ERR_INTERNAL, err, "model changed between validation and decoding");
 	}
 	return m;
+}
+
+/*
+ * The machine aux flags a model of these parameters carries (the layout
+ * the validator demands and the encoder writes).
+ */
+static uint32_t
+params_aux(const BkParams *p)
+{
+	return (BkModelNeedsNearest(p) ? AUX_NEAREST : 0) |
+		(BkModelNeedsGram(p) ? AUX_GINV : 0) |
+		(BkModelNeedsScores(p) ? AUX_SCORES : 0) |
+		(BkModelEvalCap(p) > 0 ? AUX_EVAL : 0) |
+		(BkModelNeedsBorn(p) ? AUX_BORN : 0);
+}
+
+bool
+BkFormatMaxSize(const BkParams *p, int dim, int n_classes, size_t *out)
+{
+	size_t		n_sv = BkParamsBudgeted(p) ? (size_t) p->budget : (size_t) p->max_sv;
+	size_t		one,
+				total,
+				part;
+	int			machines = BkModelMachines(p, n_classes);
+	bool		ok;
+
+	ok = machine_size((size_t) dim, n_sv, (size_t) BkModelCoefs(p, n_classes),
+					  params_aux(p), &one);
+	if (BkModelEvalCap(p) > 0)
+	{
+		ok &= eval_size((size_t) dim, n_sv, (size_t) BkModelEvalCap(p), &part);
+		ok &= BkAddSize(one, part + 16, &one);
+	}
+	/* header, parameters, counters; classes as the longest text labels */
+	ok &= BkMulSize(one, (size_t) machines, &total);
+	ok &= BkMulSize((size_t) (n_classes > 0 ? n_classes : 1), 4 + BK_MAX_LABEL_LEN, &part);
+	ok &= BkAddSize(total, part + HEADER_LEN + 8 + BK_MAX_STORED_PARAMS * 16 + 128, &total);
+	*out = total;
+	return ok;
 }

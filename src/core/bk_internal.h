@@ -19,6 +19,9 @@
 /* ---- bk_env.c: errors and checked allocation ---- */
 extern void BkRaise(const BkEnv *env, BkErrCode code, const char *detail,
 					const char *fmt,...) BK_PRINTF(4, 5) BK_NORETURN;
+extern void BkRaiseHint(const BkEnv *env, BkErrCode code, const char *detail,
+						const char *hint, const char *fmt,...)
+			BK_PRINTF(5, 6) BK_NORETURN;
 extern void *BkAllocArray(const BkEnv *env, size_t n, size_t elsize);
 extern void *BkReallocArray(const BkEnv *env, void *ptr, size_t n, size_t elsize);
 extern void BkFree(const BkEnv *env, void *ptr);
@@ -257,9 +260,15 @@ extern bool BkModelNeedsScores(const BkParams *p);
 extern int	BkModelEvalCap(const BkParams *p);	/* 0: no evaluation set */
 extern bool BkModelNeedsBorn(const BkParams *p);
 extern int	BkModelCapacity(const BkParams *p);	/* SV slots for training */
-extern void BkModelAllocMachines(BkModel *m, int capacity);
+extern void BkModelAllocMachines(BkModel *m, const int *caps, int capacity);
 extern void BkModelOnNewClass(BkModel *m);
 extern void BkModelCheckClassRoom(BkModel *m, int n_classes);
+/* BkModelCheckSize for a model of n_classes classes (all machines counted) */
+extern bool BkModelCheckSizeClasses(const BkParams *p, int dim, int n_classes,
+									size_t limit, char *err, size_t errlen);
+/* ---- bk_format.c ---- */
+/* largest encoded size a model of these parameters can reach; false on overflow */
+extern bool BkFormatMaxSize(const BkParams *p, int dim, int n_classes, size_t *out);
 extern void BkModelLearnClass(BkModel *m, const double *x, int cls, bool is_new);
 
 /* ---- bk_classes.c ---- */

@@ -7,6 +7,7 @@
  */
 #include "bk_internal.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -173,21 +174,34 @@ machine_bytes(const BkParams *p, int dim, int n_coef, size_t *out)
 }
 
 /*
- * Whether a training state of n_classes classes fits in limit bytes, with
- * a message naming what does not.
+ * Whether a training state of n_classes classes fits in limit bytes and,
+ * for a budgeted learner, whether its model at full budget can be encoded
+ * within BK_MAX_MODEL_BYTES (an unbudgeted one is checked as it grows,
+ * BkModelReserveUnbudgeted), with a message naming what does not.
  */
-static bool
-check_size(const BkParams *p, int dim, int n_classes, size_t limit,
-		   char *err, size_t errlen)
+bool
+BkModelCheckSizeClasses(const BkParams *p, int dim, int n_classes,
+						size_t limit, char *err, size_t errlen)
 {
 	size_t		one,
-				total;
+				total,
+				encoded;
 	int			machines = BkModelMachines(p, n_classes);
 	bool		ok = machine_bytes(p, dim, BkModelCoefs(p, n_classes), &one) &&
 		BkMulSize(one, (size_t) machines, &total);
 
 	if (ok && total <= limit)
-		return true;
+	{
+		if (!BkParamsBudgeted(p) ||
+			(BkFormatMaxSize(p, dim, n_classes, &encoded) &&
+			 encoded <= BK_MAX_MODEL_BYTES))
+			return true;
+		snprintf(err, errlen,
+				 "a model of %d%s support vectors of dimension %d could take more than %zu bytes encoded, the largest model that pg_dump and COPY can always write (%zu MB)",
+				 (int) p->budget, machines > 1 ? " x classes" : "", dim,
+				 (size_t) BK_MAX_MODEL_BYTES, (size_t) BK_MAX_MODEL_BYTES >> 20);
+		return false;
+	}
 	if (machines > 1)
 		snprintf(err, errlen,
 				 "%d classes of %d support vectors of dimension %d (one-vs-rest) need more than the limit of %zu bytes",
@@ -207,7 +221,7 @@ bool
 BkModelCheckSize(const BkParams *p, int dim, size_t limit, char *err,
 				 size_t errlen)
 {
-	return check_size(p, dim, 1, limit, err, errlen);
+	return BkModelCheckSizeClasses(p, dim, 1, limit, err, errlen);
 }
 
 /* Error out before a new class would take the model past the limit. */
@@ -216,33 +230,35 @@ BkModelCheckClassRoom(BkModel *m, int n_classes)
 {
 	char		err[BK_ERRMSG_LEN];
 
-	if (!check_size(&m->params, m->dim, n_classes, m->env.max_alloc, err,
-					sizeof(err)))
+	if (!BkModelCheckSizeClasses(&m->params, m->dim, n_classes, m->env.max_alloc,
+								 err, sizeof(err)))
 		BkRaise(&m->env, BK_ERR_LIMIT, NULL, "%s", err);
 }
 
 /*
- * Scratch: kernel row and dot products of every machine (stride = largest
- * capacity + 1 each), then the work area: two strides plus dim (merging
- * builds a new vector there).
+ * Scratch: the kernel row and dot products of each machine (its capacity
+ * + 1 values each), then the work area: two rows of the largest capacity
+ * plus dim (merging builds a new vector there).  Each machine's part is
+ * sized by its own capacity, so a model of many small machines (one-vs-rest
+ * with few SVs in most classes) needs little.
  */
-static size_t
-scratch_stride(const BkModel *m)
-{
-	int			cap = 0;
-
-	for (int i = 0; i < m->n_machines; i++)
-		if (m->machines[i].capacity > cap)
-			cap = m->machines[i].capacity;
-	return (size_t) cap + 1;
-}
-
 static void
 ensure_scratch(BkModel *m)
 {
-	size_t		need = (2 * (size_t) m->n_machines + 2) * scratch_stride(m) +
-		(size_t) m->dim;
+	size_t		rows = 0,
+				maxcap = 0,
+				need;
 
+	for (int i = 0; i < m->n_machines; i++)
+	{
+		size_t		cap = (size_t) m->machines[i].capacity + 1;
+
+		rows += 2 * cap;
+		if (cap > maxcap)
+			maxcap = cap;
+	}
+	need = rows + 2 * maxcap + (size_t) m->dim;
+	m->work_offset = rows;
 	if (m->scratch_len < need)
 	{
 		m->scratch = BkReallocArray(&m->env, m->scratch, need, sizeof(double));
@@ -275,19 +291,19 @@ init_machine(BkModel *m, BkMachine *mach, int n_coef, int capacity)
 }
 
 /*
- * Allocate the machines of the model's classes with room for capacity SVs
- * each, and, for a model that will go on learning, the bookkeeping its
- * algorithm needs.
+ * Allocate the machines of the model's classes with room for caps[k] SVs
+ * in machine k (capacity each when caps is NULL), and, for a model that
+ * will go on learning, the bookkeeping its algorithm needs.
  */
 void
-BkModelAllocMachines(BkModel *m, int capacity)
+BkModelAllocMachines(BkModel *m, const int *caps, int capacity)
 {
 	int			n_coef = BkModelCoefs(&m->params, m->n_classes);
 
 	m->n_machines = BkModelMachines(&m->params, m->n_classes);
 	m->machines = BkAllocArray(&m->env, (size_t) m->n_machines, sizeof(BkMachine));
 	for (int i = 0; i < m->n_machines; i++)
-		init_machine(m, &m->machines[i], n_coef, capacity);
+		init_machine(m, &m->machines[i], n_coef, caps ? caps[i] : capacity);
 	ensure_scratch(m);
 }
 
@@ -341,7 +357,7 @@ BkModelCreate(const BkEnv *env, const BkParams *p, int dim)
 	m->format_version = BK_FORMAT_VERSION;
 	m->training = true;
 	BkRngSeed(&m->rng, p->seed);
-	BkModelAllocMachines(m, initial_capacity(p, 0));
+	BkModelAllocMachines(m, NULL, initial_capacity(p, 0));
 	return m;
 }
 
@@ -366,6 +382,19 @@ BkModelFree(BkModel *m)
 void
 BkModelReserveUnbudgeted(BkModel *m, BkMachine *mach)
 {
+	/* before growing: the model as it is now must still be storable */
+	if (mach->n_sv == mach->capacity)
+	{
+		char		err[BK_ERRMSG_LEN];
+		size_t		size;
+
+		if (!BkModelEncodedSize(m, BK_MAX_MODEL_BYTES, &size, err, sizeof(err)))
+			BkRaiseHint(&m->env, BK_ERR_LIMIT, err,
+						"Lower max_sv, or use a budgeted algorithm such as \"bpa\".",
+						"algorithm \"%s\" reached the largest model that pg_dump and COPY can always write (%zu MB) at %d support vectors",
+						BkAlgorithmName(&m->params), (size_t) BK_MAX_MODEL_BYTES >> 20,
+						mach->n_sv);
+	}
 	if (!BkMachineReserve(&m->env, mach, m->dim, (int) m->params.max_sv))
 		BkRaise(&m->env, BK_ERR_LIMIT,
 				"Raise max_sv, or use a budgeted algorithm such as \"bpa\".",
@@ -402,21 +431,51 @@ BkModelSkip(BkModel *m)
 
 /* ---- kernel rows and scores ---- */
 
-/* The kernel row of x against machine k, into its part of the scratch. */
+/*
+ * The kernel row of x against machine mach, into the scratch at offset
+ * (the machine's part); k(x, x) = ktt.
+ */
 static void
-fill_row(BkModel *m, int k, const double *x, double sqx, BkRow *row)
+fill_row(BkModel *m, BkMachine *mach, size_t offset, const double *x,
+		 double sqx, double ktt, BkRow *row)
 {
-	BkMachine  *mach = &m->machines[k];
-	size_t		stride = scratch_stride(m);
-
 	row->x = x;
 	row->sqx = sqx;
-	row->ktt = BkKernelSelf(&m->params, sqx);
-	row->dots = m->scratch + 2 * (size_t) k * stride;
-	row->krow = row->dots + stride;
-	row->work = m->scratch + 2 * (size_t) m->n_machines * stride;
+	row->ktt = ktt;
+	row->dots = m->scratch + offset;
+	row->krow = row->dots + mach->capacity + 1;
+	row->work = m->scratch + m->work_offset;
 	BkKernelRow(&m->params, mach, m->dim, x, sqx, row->dots, row->krow);
 	row->f = BkMachineScore(mach, row->krow);
+}
+
+/*
+ * The row's own numbers must stay within what the kernels can compute.
+ * Beyond BK_MAX_SQNORM, ||x - x'||^2 = ||x||^2 + ||x'||^2 - 2 x.x' reaches
+ * infinity (and infinity minus infinity is NaN), and a polynomial kernel
+ * can overflow on its own.  With ||x||^2 bounded and k(x, x) finite, every
+ * kernel value is finite: |x.x'| <= max(||x||^2, ||x'||^2), so the
+ * polynomial kernel of two rows is at most the larger of their own.
+ */
+static double
+checked_self_kernel(const BkModel *m, double sqx)
+{
+	double		ktt;
+
+	if (!(sqx <= BK_MAX_SQNORM))
+		BkRaiseHint(&m->env, BK_ERR_OVERFLOW,
+					"The kernels are computed from ||x||^2, which may be at most 1e300.",
+					"Scale the features, for example to zero mean and unit variance.",
+					"feature values are too large: the squared norm of the features is %g",
+					sqx);
+	ktt = BkKernelSelf(&m->params, sqx);
+	if (!isfinite(ktt))
+		BkRaiseHint(&m->env, BK_ERR_OVERFLOW, NULL,
+					"Lower gamma, degree or coef0, or scale the features.",
+					"the polynomial kernel overflows: k(x, x) = (%g ||x||^2 + %g)^%lld is not finite for ||x||^2 = %g",
+					m->params.gamma, m->params.coef0,
+					(long long) m->params.degree, sqx);
+	return ktt;
 }
 
 /*
@@ -427,16 +486,20 @@ static void
 score_all(BkModel *m, const double *x, BkRow *rows, bool predicting)
 {
 	double		sqx = BkDot(x, x, m->dim);
+	double		ktt;
+	size_t		offset = 0;
 
 	/* a model of no class (no row learned yet) has nothing to score */
 	if (m->n_classes == 0)
 		BkRaise(&m->env, BK_ERR_DATA, "The model was trained on no labelled row.",
 				"model has no class to score");
+	ktt = checked_self_kernel(m, sqx);
 
 	ensure_scratch(m);
 	for (int k = 0; k < m->n_machines; k++)
 	{
-		fill_row(m, k, x, sqx, &rows[k]);
+		fill_row(m, &m->machines[k], offset, x, sqx, ktt, &rows[k]);
+		offset += 2 * ((size_t) m->machines[k].capacity + 1);
 		/* SPA predicts with the average classifier; it learns with the last */
 		if (predicting && m->params.algorithm == BK_ALG_SPA &&
 			m->params.output == BK_OUTPUT_AVERAGE)
@@ -455,6 +518,50 @@ score_all(BkModel *m, const double *x, BkRow *rows, bool predicting)
 	else
 		for (int k = 0; k < m->n_machines; k++)
 			m->scores[k] = rows[k].f;
+
+	/* never a class (or a learning step) from a score that overflowed */
+	for (int c = 0; c < m->n_classes; c++)
+		if (!isfinite(m->scores[c]))
+			BkRaiseHint(&m->env, BK_ERR_OVERFLOW,
+						"The model's coefficients or kernel values are too large for a double.",
+						predicting ?
+						"Scale the features like the training rows, or retrain with scaled features or smaller steps (a larger lambda, a smaller C or eta)." :
+						"Scale the features, or use smaller steps (a larger lambda, a smaller C or eta).",
+						"the model's score of the row is not finite (%g)", m->scores[c]);
+}
+
+/*
+ * After a learning step: the machine's running sums must still be finite
+ * (the coefficients are checked by the next row's scores and, for the last
+ * row, by the final validation of what is encoded).
+ */
+static void
+check_machine_sums(BkModel *m, const BkMachine *mach)
+{
+	const char *what = NULL;
+	double		v = 0.0;
+
+	if (!isfinite(mach->scale) || !(mach->scale > 0.0))
+	{
+		what = "coefficient scale";
+		v = mach->scale;
+	}
+	else if (!isfinite(mach->degradation))
+	{
+		what = m->params.algorithm == BK_ALG_FORGETRON ? "Forgetron's Q" :
+			"weight degradation";
+		v = mach->degradation;
+	}
+	else if (!isfinite(mach->wnorm2))
+	{
+		what = "norm ||w||^2";
+		v = mach->wnorm2;
+	}
+	if (what != NULL)
+		BkRaiseHint(&m->env, BK_ERR_OVERFLOW, NULL,
+					"Scale the features, or use smaller steps (a larger lambda, a smaller C or eta).",
+					"training overflowed: the model's %s left the range of a double (%g)",
+					what, v);
 }
 
 /* the first class with the largest score */
@@ -503,6 +610,7 @@ BkModelLearnClass(BkModel *m, const double *x, int cls, bool is_new)
 		changed = BkPegasosStep(m, &m->machines[0], &rows[0], cls);
 		if (changed)
 			m->machines[0].updates++;
+		check_machine_sums(m, &m->machines[0]);
 	}
 	else
 		for (int k = 0; k < m->n_machines; k++)
@@ -567,7 +675,10 @@ BkModelLearnClass(BkModel *m, const double *x, int cls, bool is_new)
 							m->params.algorithm);
 			}
 			if (ch)
+			{
 				mach->updates++;
+				check_machine_sums(m, mach);
+			}
 			changed |= ch;
 		}
 	if (changed)

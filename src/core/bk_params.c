@@ -41,6 +41,9 @@
  */
 #define BK_MAX_EXACT_INT 9007199254740991.0
 
+/* the smallest lambda a new Pegasos model takes (see finish) */
+#define BK_MIN_PEGASOS_LAMBDA 1e-100
+
 /* indexed by BkAlgorithm - 1 */
 static const char *const algorithm_names[] = {"perceptron", "pa", "bpa", "pegasos",
 "stoptron", "rbp", "pa_random", "budget_perceptron", "tighter_budget_perceptron",
@@ -463,8 +466,13 @@ applies(const ParamDesc *d, const BkParams *p)
 		(d->kernels & KER(p->kernel)) != 0;
 }
 
-bool
-BkParamsFinish(BkParams *p, int dim, char *err, size_t errlen)
+/*
+ * Fill in defaults, check the rules between parameters, resolve gamma.
+ * stored: the parameters of a stored model (which must stay readable even
+ * where new models are refused).
+ */
+static bool
+finish(BkParams *p, int dim, bool stored, char *err, size_t errlen)
 {
 	/* defaults of the choice parameters first: applicability depends on them */
 	if (!(p->given & GIVEN(BK_P_ALGORITHM)))
@@ -614,8 +622,27 @@ BkParamsFinish(BkParams *p, int dim, char *err, size_t errlen)
 		/* LIBSVM's default width */
 		p->gamma = 1.0 / (double) dim;
 	}
+	/*
+	 * Pegasos' first step is eta_1 = 1 / lambda, and its weight degradation
+	 * and ||w||^2 grow with 1 / lambda^2: below 1e-100 they overflow a double
+	 * within a few rows, and no such setting is useful.  Refused for new
+	 * models only: a stored model with a smaller lambda stays readable.
+	 */
+	if (!stored && p->algorithm == BK_ALG_PEGASOS && p->lambda < BK_MIN_PEGASOS_LAMBDA)
+	{
+		snprintf(err, errlen,
+				 "parameter \"lambda\" of algorithm \"pegasos\" must be at least %g (its steps 1/(lambda t) would overflow), got %g",
+				 BK_MIN_PEGASOS_LAMBDA, p->lambda);
+		return false;
+	}
 	/* seed defaults to 0 (zeroed by BkParamsInit) */
 	return true;
+}
+
+bool
+BkParamsFinish(BkParams *p, int dim, char *err, size_t errlen)
+{
+	return finish(p, dim, false, err, errlen);
 }
 
 int
@@ -801,5 +828,5 @@ BkParamsFromStored(BkParams *p, const BkStoredParam *in, int n,
 		}
 	}
 	/* fill the fields that do not apply with their defaults */
-	return BkParamsFinish(p, 1, err, errlen);
+	return finish(p, 1, true, err, errlen);
 }

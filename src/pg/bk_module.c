@@ -112,6 +112,8 @@ BkPgErrCode(BkErrCode code)
 			return ERRCODE_DATA_EXCEPTION;
 		case BK_ERR_INTERNAL:
 			return ERRCODE_INTERNAL_ERROR;
+		case BK_ERR_OVERFLOW:
+			return ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE;
 	}
 	return ERRCODE_INTERNAL_ERROR;
 }
@@ -121,7 +123,7 @@ BkPgErrCode(BkErrCode code)
  */
 static void
 bk_env_error(void *ctx, BkErrCode code, const char *message,
-			 const char *detail)
+			 const char *detail, const char *hint)
 {
 	if (message == NULL)
 		message = "budgetkernel core error";
@@ -130,6 +132,7 @@ bk_env_error(void *ctx, BkErrCode code, const char *message,
 			(errcode(BkPgErrCode(code)),
 			 errmsg("%s", message),
 			 detail != NULL ? errdetail("%s", BkPgSentence(detail)) : 0,
+			 hint != NULL ? errhint("%s", hint) :
 			 code == BK_ERR_VERSION ?
 			 errhint("Upgrade the budgetkernel extension to read this model.") : 0));
 	pg_unreachable();

@@ -42,8 +42,8 @@ extern char *BkPgSentence(const char *message);
  */
 
 /*
- * Check client-supplied bytes with BkFormatValidate and raise 22P03
- * (0A000 for a newer format) if they are not a well-formed model.
+ * Check client-supplied bytes with BkFormatValidateStructure and raise
+ * 22P03 (0A000 for a newer format) if they are not a well-formed model.
  */
 extern void BkPgValidateInput(const uint8_t *buf, size_t len);
 

@@ -246,6 +246,30 @@ bk_train_model_trans(PG_FUNCTION_ARGS)
 }
 
 /*
+ * Raise an error unless the encoded model passes the decoder's validation
+ */
+static void
+bk_train_check_result(const uint8_t *buf, size_t len)
+{
+	char		err[BK_ERRMSG_LEN];
+	BkErrCode	code = BK_ERR_CORRUPT;
+
+	err[0] = '\0';
+	if (BkFormatValidate(buf, len, err, sizeof(err), &code))
+		return;
+	if (code == BK_ERR_OVERFLOW)
+		ereport(ERROR,
+				(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+				 errmsg("training overflowed: the model holds a value that is not finite or out of range"),
+				 errdetail("%s", BkPgSentence(err)),
+				 errhint("Scale the features, or use smaller steps (a larger lambda, a smaller C or eta).")));
+	ereport(ERROR,
+			(errcode(ERRCODE_INTERNAL_ERROR),
+			 errmsg("bk_train produced a model that fails validation"),
+			 errdetail("%s", BkPgSentence(err))));
+}
+
+/*
  * bk_train final function: the encoded model, or NULL if no row was usable
  *
  * FINALFUNC_MODIFY = READ_ONLY: this must not change the state, so that
@@ -269,15 +293,23 @@ bk_train_final(PG_FUNCTION_ARGS)
 		PG_RETURN_NULL();
 
 	err[0] = '\0';
-	if (!BkModelEncodedSize(st->model, MaxAllocSize - VARHDRSZ, &size,
+	if (!BkModelEncodedSize(st->model, BK_MAX_MODEL_BYTES, &size,
 							err, sizeof(err)))
 		ereport(ERROR,
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-				 errmsg("%s", err[0] ? err : "model too large to encode")));
+				 errmsg("%s", err[0] ? err : "model too large to encode"),
+				 errhint("Lower the budget (or max_sv).")));
 
 	result = (struct varlena *) palloc0(VARHDRSZ + size);
 	SET_VARSIZE(result, VARHDRSZ + size);
 	BkModelEncode(st->model, (uint8_t *) VARDATA(result), size);
+
+	/*
+	 * Nothing we return may fail our own validation: the learning steps
+	 * check the scores and running sums of every row, and this, one linear
+	 * pass over the bytes, catches whatever overflowed on the last row.
+	 */
+	bk_train_check_result((const uint8_t *) VARDATA(result), size);
 
 	PG_RETURN_POINTER(result);
 }

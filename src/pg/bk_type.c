@@ -5,10 +5,14 @@
  * A bk_model value is a varlena whose payload is exactly the core's encoded
  * model (BkModelEncode).  The cast to bytea is therefore free, and every way
  * of bringing bytes in from a client (text input, binary input, the cast
- * from bytea) validates them with BkFormatValidate, which reports malformed
- * client bytes as 22P03.  Bytes that were stored as a bk_model and fail the
- * decoder's validation later are data corruption (XX001, see
- * BkPgDecodeDatum).
+ * from bytea) checks their structure and checksum with
+ * BkFormatValidateStructure, which reports malformed client bytes as 22P03.
+ * The values of the floating-point fields are checked when the model is
+ * used (decoded), not on input: version 0.1.0 could store a model with a
+ * non-finite value, and a dump holding one must restore with every row
+ * (refusing it would lose the whole table in pg_restore).  Using such a
+ * model raises 22003; stored bytes whose structure fails the decoder's
+ * checks are data corruption (XX001, see BkPgDecodeDatum).
  */
 #include "postgres.h"
 
@@ -41,7 +45,7 @@ BkPgValidateInput(const uint8_t *buf, size_t len)
 	BkErrCode	code = BK_ERR_CORRUPT;
 
 	err[0] = '\0';
-	if (BkFormatValidate(buf, len, err, sizeof(err), &code))
+	if (BkFormatValidateStructure(buf, len, err, sizeof(err), &code))
 		return;
 
 	if (err[0] == '\0')
@@ -226,7 +230,8 @@ bk_model_from_bytea(PG_FUNCTION_ARGS)
 }
 
 /*
- * bk_is_valid(bytea): whether the bytes are a well-formed model; never
+ * bk_is_valid(bytea): whether the bytes are a well-formed model that can
+ * be used (its values checked too, unlike the input functions); never
  * raises
  */
 Datum

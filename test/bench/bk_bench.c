@@ -75,7 +75,8 @@ b_free(void *ctx, void *ptr)
 }
 
 static void
-b_error(void *ctx, BkErrCode code, const char *msg, const char *detail)
+b_error(void *ctx, BkErrCode code, const char *msg, const char *detail,
+		const char *hint)
 {
 	(void) ctx;
 	fprintf(stderr, "bk_bench: core error %d: %s%s%s\n", (int) code, msg,

@@ -45,7 +45,8 @@ fuzz_free(void *ctx, void *ptr)
 }
 
 static void
-fuzz_error(void *ctx, BkErrCode code, const char *msg, const char *detail)
+fuzz_error(void *ctx, BkErrCode code, const char *msg, const char *detail,
+		   const char *hint)
 {
 	(void) ctx;
 	last_fuzz_code = code;

@@ -64,7 +64,8 @@ t_free(void *ctx, void *ptr)
 }
 
 static void
-t_error(void *ctx, BkErrCode code, const char *msg, const char *detail)
+t_error(void *ctx, BkErrCode code, const char *msg, const char *detail,
+		const char *hint)
 {
 	(void) ctx;
 	last_code = code;
