@@ -89,6 +89,15 @@ fuzzcheck: $(FUZZ_TARGETS:%=test/fuzz/fuzz_%_check)
 
 fuzz: $(FUZZ_TARGETS:%=test/fuzz/fuzz_%_libfuzzer)
 
+# Crafted models for the SQL tests of the resource limits (test/sql/limits.sql)
+CRAFT_BIN    = test/fixtures/bk_craft
+EXTRA_CLEAN += $(CRAFT_BIN)
+
+$(CRAFT_BIN): test/fixtures/bk_craft.c $(CORE_SRCS) $(wildcard src/core/*.h)
+	$(UNIT_CC) $(UNIT_CFLAGS) -o $@ $< $(CORE_SRCS) $(LINALG_LIBS) -lm
+
+installcheck: $(CRAFT_BIN)
+
 PG_PROVE ?= pg_prove
 .PHONY: prove
 prove:

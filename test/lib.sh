@@ -20,6 +20,10 @@
 #                 (default /usr/lib/postgresql/15/bin/pg_config)
 #   BK_PORT_BASE  first port tried for the cluster (default 55432)
 #   BK_KEEP_CLUSTER=1  leave the cluster directory behind (for debugging)
+#   BK_CLUSTER_VMEM_KB cap the address space of the cluster's processes
+#                 (ulimit -v, in kB): an allocation beyond it fails with
+#                 "out of memory" instead of growing the process; the tests
+#                 of the resource limits rely on it
 
 BK_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$BK_ROOT" || exit 1
@@ -376,8 +380,14 @@ EOF
 	# OpenBLAS starts its worker threads when the library loads, before
 	# budgetkernel can ask it for one thread: the variable keeps backends
 	# single-threaded from the start (doc/reference.md, "BLAS threads").
-	if ! bk_as_owner env OPENBLAS_NUM_THREADS=1 "$pgbin/pg_ctl" -D "$dir/data" \
-		-l "$dir/server.log" -w -t 60 -o "-p $port -k '$dir'" start >/dev/null; then
+	if ! (
+		if [[ -n "${BK_CLUSTER_VMEM_KB:-}" ]]; then
+			ulimit -v "$BK_CLUSTER_VMEM_KB" || exit 1
+			bk_log "Address space of the cluster's processes capped at $BK_CLUSTER_VMEM_KB kB"
+		fi
+		bk_as_owner env OPENBLAS_NUM_THREADS=1 "$pgbin/pg_ctl" -D "$dir/data" \
+			-l "$dir/server.log" -w -t 60 -o "-p $port -k '$dir'" start >/dev/null
+	); then
 		bk_err "the PostgreSQL server did not start"
 		bk_show_log "$dir/server.log"
 		return 1

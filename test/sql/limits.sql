@@ -1,0 +1,130 @@
+--
+-- Security and resource limits (doc/reference.md): no input exhausts the
+-- server's memory, nothing bk_train returns fails validation, no score
+-- that overflowed becomes a class.  The crafted models come from
+-- test/fixtures/bk_craft (well-formed bytes that no training produces but
+-- anyone can send); the test cluster caps each process at 3 GB of address
+-- space (test/check.sh), so an allocation beyond a model's stored size
+-- fails here instead of swapping.
+--
+\set VERBOSITY terse
+\set ECHO none
+\set sparse `test/fixtures/bk_craft sparse-ovr 4096 128 1024`
+\set wide `test/fixtures/bk_craft wide-budget 4096 8000 1024`
+\set bigscale `test/fixtures/bk_craft pegasos-scale 2 1e300 3`
+\set ECHO all
+CREATE TEMP TABLE crafted AS
+SELECT :'sparse'::bk_model AS sparse, :'wide'::bk_model AS wide,
+       :'bigscale'::bk_model AS bigscale;
+
+-- 1.3 MB: 4,096 one-vs-rest machines, one of them with 128 support vectors
+-- of dimension 1,024.  Scoring gives each machine room for its own SVs
+-- (4,096 x 128 x 1,024 doubles, 4.3 GB, if each had the largest one's).
+SELECT octet_length(sparse::bytea) < 1500000 AS small,
+       bk_info(sparse)->>'n_sv' AS n_sv,
+       jsonb_array_length(bk_info(sparse)->'classes') AS classes
+FROM crafted;
+SELECT bk_predict(sparse, array_fill(0.5, ARRAY[1024])) AS predicted,
+       array_length(bk_scores(sparse, array_fill(0.5, ARRAY[1024])), 1) AS scores
+FROM crafted;
+SELECT count(*) AS support_vectors FROM crafted, bk_support_vectors(sparse);
+
+-- 295 kB: 4,096 classes and a stored budget of 8,000 at dimension 1,024.
+-- Continuing to train it would need 4,096 x 8,000 x 1,024 doubles: every
+-- machine is counted before anything is allocated (54000).
+SELECT octet_length(wide::bytea) < 300000 AS small FROM crafted;
+SELECT bk_train(array_fill(0.5, ARRAY[1024])::float8[], 1::int8, wide) FROM crafted;
+\echo :LAST_ERROR_SQLSTATE
+-- scoring it is fine
+SELECT bk_predict(wide, array_fill(0.5, ARRAY[1024])) IS NOT NULL AS scored FROM crafted;
+
+-- A budget whose model could not be dumped: refused before any row is
+-- learned (54000), with the limit in the message.
+SELECT bk_train(array_fill(g::float8, ARRAY[100]), (g % 2)::int8,
+                '{"budget": 1048576}')
+FROM generate_series(1, 4) g;
+\echo :LAST_ERROR_SQLSTATE
+SELECT bk_train(array_fill(g::float8, ARRAY[100]), (g % 2)::int8,
+                '{"budget": 300000}') IS NOT NULL AS trained
+FROM generate_series(1, 4) g;
+
+-- A feature whose square overflows (1e200, and 1e155 whose square is
+-- beyond the largest double): an error naming the row, never a model that
+-- fails validation (22003).
+SELECT bk_train(CASE WHEN g = 150 THEN ARRAY[1e200, 0]::float8[]
+                ELSE ARRAY[(g % 7) / 7.0, (g % 11) / 11.0]::float8[] END,
+                (g % 2 * 2 - 1)::int8, '{}' ORDER BY g)
+FROM generate_series(1, 300) g;
+\echo :LAST_ERROR_SQLSTATE
+SELECT bk_train(CASE WHEN g = 7 THEN ARRAY[1e155, 0]::float8[]
+                ELSE ARRAY[(g % 7) / 7.0, (g % 11) / 11.0]::float8[] END,
+                (g % 2 * 2 - 1)::int8, '{"algorithm": "pa"}' ORDER BY g)
+FROM generate_series(1, 20) g;
+-- 1e150 is within range: a valid model
+SELECT bk_is_valid(bk_train(CASE WHEN g = 150 THEN ARRAY[1e150, 0]::float8[]
+                ELSE ARRAY[(g % 7) / 7.0, (g % 11) / 11.0]::float8[] END,
+                (g % 2 * 2 - 1)::int8, '{}' ORDER BY g)::bytea) AS valid
+FROM generate_series(1, 300) g;
+-- and scoring a row that is too large is an error, not a class
+SELECT bk_predict(bk_train(ARRAY[(g % 7) / 7.0, (g % 11) / 11.0]::float8[],
+                           (g % 2 * 2 - 1)::int8, '{}' ORDER BY g),
+                  ARRAY[1e200, 0])
+FROM generate_series(1, 30) g;
+\echo :LAST_ERROR_SQLSTATE
+
+-- Pegasos with a lambda whose steps 1/(lambda t) overflow: refused (22023)
+SELECT bk_train(ARRAY[(g % 7) / 7.0, (g % 11) / 11.0]::float8[], (g % 2 * 2 - 1)::int8,
+                '{"algorithm": "pegasos", "lambda": 1e-300}' ORDER BY g)
+FROM generate_series(1, 300) g;
+\echo :LAST_ERROR_SQLSTATE
+SELECT bk_is_valid(bk_train(ARRAY[(g % 7) / 7.0, (g % 11) / 11.0]::float8[],
+                   (g % 2 * 2 - 1)::int8,
+                   '{"algorithm": "pegasos", "lambda": 1e-100}' ORDER BY g)::bytea) AS valid
+FROM generate_series(1, 300) g;
+
+-- Pegasos with the ball projection on features of 1e100, linear kernel:
+-- ||w||^2 overflows, and that is an error naming the row (22003), never an
+-- invalid model
+SELECT bk_is_valid(bk_train(ARRAY[(g % 7) * 1e100, (g % 11) / 11.0]::float8[],
+                   (g % 2 * 2 - 1)::int8,
+                   '{"algorithm": "pegasos", "ball_projection": true, "kernel": "linear", "budget": 10}'
+                   ORDER BY g)::bytea) AS valid
+FROM generate_series(1, 300) g;
+
+-- A polynomial kernel that overflows: an error at the first row, not a
+-- model that scores NaN and still predicts a class
+SELECT bk_train(ARRAY[g, g + 1]::float8[], (g % 2 * 2 - 1)::int8,
+                '{"algorithm": "pa", "kernel": "poly", "degree": 100, "gamma": 1e10}' ORDER BY g)
+FROM generate_series(1, 4) g;
+\echo :LAST_ERROR_SQLSTATE
+
+-- A crafted Pegasos model whose coefficient scale (1e300) keeps every
+-- stored value finite: it loads and scores small rows, but a score that
+-- overflows is an error (22003), never a class
+SELECT bk_predict(bigscale, ARRAY[1e-3, 0, 0]) AS predicted FROM crafted;
+SELECT bk_predict(bigscale, ARRAY[1e6, 1e6, 1e6]) FROM crafted;
+\echo :LAST_ERROR_SQLSTATE
+SELECT bk_predict_label(bigscale, ARRAY[1e6, 1e6, 1e6]) FROM crafted;
+SELECT bk_decision(bigscale, ARRAY[1e6, 1e6, 1e6]) FROM crafted;
+SELECT bk_scores(bigscale, ARRAY[1e6, 1e6, 1e6]) FROM crafted;
+
+-- Models that version 0.1.0 stored with a non-finite value: they load
+-- (so that a restore keeps them), bk_is_valid finds them, and using one
+-- is an error (22003) that says what to do
+\set ECHO none
+\i test/fixtures/defective_models.sql
+\set ECHO all
+SELECT name, bytes::bk_model IS NOT NULL AS loads, bk_is_valid(bytes) AS valid
+FROM bk_test.defective_models() ORDER BY name;
+SELECT bk_predict(bytes::bk_model, ARRAY[0.5, 0.5])
+FROM bk_test.defective_models() WHERE name = 'bpa_nn_huge_feature';
+\echo :LAST_ERROR_SQLSTATE
+SELECT bk_info(bytes::bk_model)
+FROM bk_test.defective_models() WHERE name = 'pegasos_tiny_lambda';
+SELECT bk_train(ARRAY[0.5, 0.5]::float8[], 1::int8, bytes::bk_model)
+FROM bk_test.defective_models() WHERE name = 'pegasos_tiny_lambda';
+-- a broken checksum is still refused on input (22P03)
+SELECT set_byte(bytes, 40, get_byte(bytes, 40) # 1)::bk_model IS NOT NULL
+FROM bk_test.defective_models() WHERE name = 'bpa_nn_huge_feature';
+\echo :LAST_ERROR_SQLSTATE
+DROP SCHEMA bk_test CASCADE;
