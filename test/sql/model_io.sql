@@ -65,6 +65,19 @@ SELECT 'hello'::bk_model;
 SELECT '\xzz'::bk_model;
 SELECT '\x424b4d44'::bk_model;
 
+-- equality is bytewise (one byte form per model): DISTINCT, UNION and
+-- GROUP BY work on a model column, hashed or sorted
+SELECT count(*) AS models, count(DISTINCT m) AS distinct_models FROM models;
+SELECT count(*) AS union_rows FROM (SELECT m FROM models UNION SELECT m FROM models) u;
+SELECT a.variant, b.variant, a.m = b.m AS eq, a.m <> b.m AS ne
+FROM models a, models b ORDER BY 1, 2;
+SET enable_hashagg = off;
+SELECT count(*) AS groups FROM (SELECT m FROM models GROUP BY m) g;
+RESET enable_hashagg;
+SELECT count(*) AS groups FROM (SELECT m FROM models, generate_series(1, 3) GROUP BY m) g;
+SELECT (SELECT m FROM models WHERE variant = 's')::text::bk_model =
+       (SELECT m FROM models WHERE variant = 's') AS text_round_trip_equal;
+
 -- the server is still up
 SELECT 1 AS alive;
 
