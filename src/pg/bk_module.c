@@ -7,10 +7,12 @@
 #include "postgres.h"
 
 #include <dlfcn.h>
+#include <limits.h>
 #include <string.h>
 
 #include "fmgr.h"
 #include "miscadmin.h"
+#include "utils/guc.h"
 #include "utils/memutils.h"
 
 #include "bk_pg.h"
@@ -28,7 +30,8 @@ typedef void (*BkSetNumThreadsFn) (int);
 /*
  * Module load
  *
- * Make BLAS single-threaded inside the server.  Parallelism comes from
+ * Define the extension's settings (budgetkernel.*).  Make BLAS
+ * single-threaded inside the server.  Parallelism comes from
  * PostgreSQL's own worker processes; BLAS threads inside a backend would
  * compete with them for cores, ignore query cancellation and hold memory
  * outside the memory contexts.  The functions are looked up rather than
@@ -40,7 +43,18 @@ _PG_init(void)
 {
 #ifdef RTLD_DEFAULT
 	void	   *sym;
+#endif
 
+	DefineCustomIntVariable("budgetkernel.model_cache_size",
+							"Memory of the decoded models that the scoring functions of one backend keep.",
+							"The least recently used models are released first; the model being scored is always kept.  All are released at the end of each transaction.",
+							&bk_model_cache_size_kb,
+							256 * 1024, 1024, MAX_KILOBYTES,
+							PGC_USERSET, GUC_UNIT_KB,
+							NULL, NULL, NULL);
+	MarkGUCPrefixReserved("budgetkernel");
+
+#ifdef RTLD_DEFAULT
 	sym = dlsym(RTLD_DEFAULT, "openblas_set_num_threads");
 	if (sym == NULL)
 		sym = dlsym(RTLD_DEFAULT, "goto_set_num_threads");

@@ -96,8 +96,12 @@ extern void BkPgDeclareClasses(BkModel *m, Jsonb *classes, bool text_labels);
 
 /*
  * The decoded model of argument argno, from the fn_extra cache of this
- * call site (decoded at most once per distinct model and query).
+ * call site (decoded at most once per distinct model and query, while the
+ * backend's decoded models fit budgetkernel.model_cache_size).
  */
 extern BkModel *BkPgCachedModel(FunctionCallInfo fcinfo, int argno);
+
+/* budgetkernel.model_cache_size, in kB */
+extern int	bk_model_cache_size_kb;
 
 #endif							/* BK_PG_H */

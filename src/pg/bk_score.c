@@ -1,24 +1,35 @@
 /*
  * bk_score.c
- *	  bk_predict and bk_decision, with a per-call-site cache of decoded
- *	  models in fn_extra (decode once per query, not once per row).
+ *	  bk_predict, bk_predict_label, bk_scores and bk_decision, with a cache
+ *	  of decoded models in each call site's fn_extra (decode once per query,
+ *	  not once per row), bounded per backend.
  *
- * The cache key follows PG-NOTES.md section 3: the argument is read raw
- * (not detoasted).  An on-disk TOAST pointer is keyed on (va_toastrelid,
- * va_valueid), which is unique for a stored value and costs no I/O.  Any
- * other value (inline, compressed inline, in memory) is detoasted and
- * compared by length and full content against a copy kept in the entry.
- * The memory address is never a key: different models arrive at the same
- * address in hash joins.  A small LRU serves joins where a few models
- * interleave.
+ * The cache key: the argument is read raw (not detoasted).  An on-disk
+ * TOAST pointer is keyed on (va_toastrelid, va_valueid), which is unique
+ * for a stored value and costs no I/O.  Any other value (inline, compressed
+ * inline, in memory) is detoasted and compared by length and full content
+ * against a copy kept in the entry.  The memory address is never a key:
+ * different models arrive at the same address in hash joins.
+ *
+ * Memory: every decoded model of the backend, whatever its call site, is
+ * on one LRU list and counted against budgetkernel.model_cache_size (the
+ * memory its context holds).  Loading a model evicts the least recently
+ * used ones, of any call site, until it fits; the model being loaded is
+ * always kept, so one model larger than the bound is still decoded once.
+ * A call site holds any number of models within the bound (a join scoring
+ * many stored models does not decode on every row).  At the end of every
+ * transaction all entries are released, so a cached plan (PL/pgSQL,
+ * prepared statements) does not keep decoded models between transactions.
  */
 #include "postgres.h"
 
 #include <string.h>
 
 #include "access/detoast.h"
+#include "access/xact.h"
 #include "catalog/pg_type.h"
 #include "fmgr.h"
+#include "lib/ilist.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/memutils.h"
@@ -30,83 +41,153 @@ PG_FUNCTION_INFO_V1(bk_predict_label);
 PG_FUNCTION_INFO_V1(bk_decision);
 PG_FUNCTION_INFO_V1(bk_scores);
 
-/*
- * Up to 16 models per call site, so that a join scoring a dozen stored
- * models row by row does not decode on every call, but no more than
- * BK_CACHE_MAX_BYTES of model bytes: the least recently used go first (the
- * model being loaded is always kept).
- */
-#define BK_CACHE_ENTRIES 16
-#define BK_CACHE_MAX_BYTES ((Size) 256 * 1024 * 1024)
+/* budgetkernel.model_cache_size, in kB (bk_module.c defines the GUC) */
+int			bk_model_cache_size_kb = 256 * 1024;
+
+typedef struct BkModelCache BkModelCache;
 
 typedef struct BkCacheEntry
 {
-	bool		valid;
+	dlist_node	lru;			/* on bk_cache_lru, most recent first */
+	BkModelCache *owner;		/* the call site's cache */
 	bool		ondisk;			/* keyed on the TOAST pointer */
 	Oid			toastrelid;		/* key of on-disk values */
 	Oid			valueid;
 	int32		rawsize;
 	Size		len;			/* key of other values: length + bytes */
 	uint8	   *bytes;
-	uint64		last_used;		/* LRU clock */
-	Size		model_bytes;	/* encoded size, for the byte limit */
-	MemoryContext mcxt;			/* holds bytes and the model */
+	Size		mem;			/* memory of mcxt, counted in the bound */
+	MemoryContext mcxt;			/* holds this entry, bytes and the model */
 	BkModel    *model;
 } BkCacheEntry;
 
-typedef struct BkModelCache
+/*
+ * One call site's models (fn_extra, in fn_mcxt).  The entries' contexts
+ * are children of bk_cache_context, not of fn_mcxt: when fn_mcxt goes, a
+ * reset callback unlinks and frees them (a child context would already be
+ * gone when the callback runs).
+ */
+struct BkModelCache
 {
-	uint64		clock;
-	Size		total_bytes;	/* model bytes of the valid entries */
-	BkCacheEntry ent[BK_CACHE_ENTRIES];
-} BkModelCache;
+	int			n;
+	int			cap;
+	BkCacheEntry **ent;
+	MemoryContextCallback reset_cb; /* fn_mcxt goes away: unlink */
+};
 
+/* Every cached model of the backend, and their memory */
+static dlist_head bk_cache_lru = DLIST_STATIC_INIT(bk_cache_lru);
+static Size bk_cache_mem = 0;
+static MemoryContext bk_cache_context = NULL;
+static bool bk_xact_cb_registered = false;
+
+/* Free one entry and take it out of its call site and of the LRU list. */
 static void
-bk_cache_evict(BkModelCache *cache, BkCacheEntry *e)
+bk_cache_drop(BkCacheEntry *e)
 {
-	if (e->valid)
-		cache->total_bytes -= e->model_bytes;
-	if (e->mcxt != NULL)
-		MemoryContextDelete(e->mcxt);
-	memset(e, 0, sizeof(*e));
+	BkModelCache *c = e->owner;
+
+	for (int i = 0; i < c->n; i++)
+		if (c->ent[i] == e)
+		{
+			c->ent[i] = c->ent[--c->n];
+			break;
+		}
+	dlist_delete(&e->lru);
+	bk_cache_mem -= e->mem;
+	MemoryContextDelete(e->mcxt);	/* e with it */
+}
+
+/* The call site's memory context is being reset or deleted. */
+static void
+bk_cache_site_gone(void *arg)
+{
+	BkModelCache *c = (BkModelCache *) arg;
+
+	while (c->n > 0)
+		bk_cache_drop(c->ent[c->n - 1]);
+}
+
+/* End of a transaction: release every decoded model of the backend. */
+static void
+bk_cache_xact_end(XactEvent event, void *arg)
+{
+	if (event != XACT_EVENT_COMMIT && event != XACT_EVENT_ABORT &&
+		event != XACT_EVENT_PARALLEL_COMMIT && event != XACT_EVENT_PARALLEL_ABORT &&
+		event != XACT_EVENT_PREPARE)
+		return;
+	while (!dlist_is_empty(&bk_cache_lru))
+		bk_cache_drop(dlist_container(BkCacheEntry, lru, dlist_tail_node(&bk_cache_lru)));
+}
+
+/* Evict least recently used entries until extra more bytes fit. */
+static void
+bk_cache_make_room(Size extra)
+{
+	Size		limit = (Size) bk_model_cache_size_kb * 1024;
+
+	while (!dlist_is_empty(&bk_cache_lru) && bk_cache_mem + extra > limit)
+		bk_cache_drop(dlist_container(BkCacheEntry, lru,
+									  dlist_tail_node(&bk_cache_lru)));
+}
+
+static BkModelCache *
+bk_cache_of(FunctionCallInfo fcinfo)
+{
+	BkModelCache *c = (BkModelCache *) fcinfo->flinfo->fn_extra;
+	MemoryContext fn_mcxt = fcinfo->flinfo->fn_mcxt;
+
+	if (c != NULL)
+		return c;
+	if (!bk_xact_cb_registered)
+	{
+		bk_cache_context = AllocSetContextCreate(TopMemoryContext,
+												 "budgetkernel model cache",
+												 ALLOCSET_SMALL_SIZES);
+		RegisterXactCallback(bk_cache_xact_end, NULL);
+		bk_xact_cb_registered = true;
+	}
+	c = (BkModelCache *) MemoryContextAllocZero(fn_mcxt, sizeof(BkModelCache));
+	c->cap = 4;
+	c->ent = MemoryContextAlloc(fn_mcxt, sizeof(BkCacheEntry *) * c->cap);
+	c->reset_cb.func = bk_cache_site_gone;
+	c->reset_cb.arg = c;
+	MemoryContextRegisterResetCallback(fn_mcxt, &c->reset_cb);
+	fcinfo->flinfo->fn_extra = c;
+	return c;
 }
 
 /*
- * An empty entry for a model of len bytes: evict least recently used
- * entries until it fits the byte limit, then take a free entry or the
- * least recently used one
+ * Decode a model into a new context under bk_cache_context (which is not
+ * freed by an error: the context is deleted here if decoding fails)
  */
-static BkCacheEntry *
-bk_cache_victim(BkModelCache *cache, Size len)
+static MemoryContext
+bk_cache_decode(const uint8 *bytes, Size len, BkModel **model)
 {
-	for (;;)
+	MemoryContext mcxt = AllocSetContextCreate(bk_cache_context,
+											   "budgetkernel cached model",
+											   ALLOCSET_DEFAULT_SIZES);
+	BkEnv		env;
+
+	BkPgEnvInit(&env, mcxt);
+	PG_TRY();
 	{
-		BkCacheEntry *lru = NULL;
-		BkCacheEntry *free_entry = NULL;
-		int			i;
-
-		for (i = 0; i < BK_CACHE_ENTRIES; i++)
-		{
-			BkCacheEntry *e = &cache->ent[i];
-
-			if (!e->valid)
-			{
-				if (free_entry == NULL)
-					free_entry = e;
-			}
-			else if (lru == NULL || e->last_used < lru->last_used)
-				lru = e;
-		}
-		if (lru != NULL && cache->total_bytes + len > BK_CACHE_MAX_BYTES)
-		{
-			bk_cache_evict(cache, lru);
-			continue;
-		}
-		if (free_entry != NULL)
-			return free_entry;
-		bk_cache_evict(cache, lru);
-		return lru;
+		*model = BkModelDecode(&env, bytes, len, false);
 	}
+	PG_CATCH();
+	{
+		MemoryContextDelete(mcxt);
+		PG_RE_THROW();
+	}
+	PG_END_TRY();
+	return mcxt;
+}
+
+static BkModel *
+bk_cache_hit(BkCacheEntry *e)
+{
+	dlist_move_head(&bk_cache_lru, &e->lru);
+	return e->model;
 }
 
 /*
@@ -115,41 +196,26 @@ bk_cache_victim(BkModelCache *cache, Size len)
 BkModel *
 BkPgCachedModel(FunctionCallInfo fcinfo, int argno)
 {
-	MemoryContext fn_mcxt = fcinfo->flinfo->fn_mcxt;
-	BkModelCache *cache = (BkModelCache *) fcinfo->flinfo->fn_extra;
+	BkModelCache *cache = bk_cache_of(fcinfo);
 	struct varlena *raw = (struct varlena *) DatumGetPointer(PG_GETARG_DATUM(argno));
 	struct varlena *flat = NULL;
 	bool		ondisk = VARATT_IS_EXTERNAL_ONDISK(raw);
 	struct varatt_external ve;
 	BkCacheEntry *e;
 	MemoryContext mcxt;
-	BkEnv		env;
 	BkModel    *m;
 	const uint8 *bytes;
 	Size		len;
-	int			i;
-
-	if (cache == NULL)
-	{
-		cache = (BkModelCache *) MemoryContextAllocZero(fn_mcxt,
-														sizeof(BkModelCache));
-		fcinfo->flinfo->fn_extra = cache;
-	}
 
 	if (ondisk)
 	{
 		VARATT_EXTERNAL_GET_POINTER(ve, raw);
-		for (i = 0; i < BK_CACHE_ENTRIES; i++)
+		for (int i = 0; i < cache->n; i++)
 		{
-			e = &cache->ent[i];
-			if (e->valid && e->ondisk &&
-				e->toastrelid == ve.va_toastrelid &&
-				e->valueid == ve.va_valueid &&
-				e->rawsize == ve.va_rawsize)
-			{
-				e->last_used = ++cache->clock;
-				return e->model;
-			}
+			e = cache->ent[i];
+			if (e->ondisk && e->toastrelid == ve.va_toastrelid &&
+				e->valueid == ve.va_valueid && e->rawsize == ve.va_rawsize)
+				return bk_cache_hit(e);
 		}
 		flat = detoast_attr(raw);
 	}
@@ -158,31 +224,25 @@ BkPgCachedModel(FunctionCallInfo fcinfo, int argno)
 		flat = (struct varlena *) PG_DETOAST_DATUM_PACKED(PointerGetDatum(raw));
 		bytes = (const uint8 *) VARDATA_ANY(flat);
 		len = VARSIZE_ANY_EXHDR(flat);
-		for (i = 0; i < BK_CACHE_ENTRIES; i++)
+		for (int i = 0; i < cache->n; i++)
 		{
-			e = &cache->ent[i];
-			if (e->valid && !e->ondisk && e->len == len &&
-				memcmp(e->bytes, bytes, len) == 0)
+			e = cache->ent[i];
+			if (!e->ondisk && e->len == len && memcmp(e->bytes, bytes, len) == 0)
 			{
-				e->last_used = ++cache->clock;
 				if (flat != raw)
 					pfree(flat);
-				return e->model;
+				return bk_cache_hit(e);
 			}
 		}
 	}
 
-	/* miss: decode into a new entry */
+	/* miss: decode into a new entry (validates; corrupted bytes raise XX001) */
 	bytes = (const uint8 *) VARDATA_ANY(flat);
 	len = VARSIZE_ANY_EXHDR(flat);
+	mcxt = bk_cache_decode(bytes, len, &m);
 
-	e = bk_cache_victim(cache, len);
-	mcxt = AllocSetContextCreate(fn_mcxt, "budgetkernel model cache",
-								 ALLOCSET_DEFAULT_SIZES);
-	BkPgEnvInit(&env, mcxt);
-	/* validates; corrupted stored bytes raise XX001 */
-	m = BkModelDecode(&env, bytes, len, false);
-
+	e = MemoryContextAllocZero(mcxt, sizeof(BkCacheEntry));
+	e->owner = cache;
 	e->mcxt = mcxt;
 	e->model = m;
 	e->ondisk = ondisk;
@@ -198,10 +258,18 @@ BkPgCachedModel(FunctionCallInfo fcinfo, int argno)
 		e->bytes = MemoryContextAlloc(mcxt, Max(len, 1));
 		memcpy(e->bytes, bytes, len);
 	}
-	e->last_used = ++cache->clock;
-	e->model_bytes = len;
-	cache->total_bytes += len;
-	e->valid = true;
+	e->mem = MemoryContextMemAllocated(mcxt, true);
+
+	/* room for it within the backend's bound, then it is the most recent */
+	bk_cache_make_room(e->mem);
+	if (cache->n == cache->cap)
+	{
+		cache->cap *= 2;
+		cache->ent = repalloc(cache->ent, sizeof(BkCacheEntry *) * cache->cap);
+	}
+	cache->ent[cache->n++] = e;
+	dlist_push_head(&bk_cache_lru, &e->lru);
+	bk_cache_mem += e->mem;
 
 	if (flat != raw)
 		pfree(flat);

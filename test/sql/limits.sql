@@ -127,4 +127,30 @@ FROM bk_test.defective_models() WHERE name = 'pegasos_tiny_lambda';
 SELECT set_byte(bytes, 40, get_byte(bytes, 40) # 1)::bk_model IS NOT NULL
 FROM bk_test.defective_models() WHERE name = 'bpa_nn_huge_feature';
 \echo :LAST_ERROR_SQLSTATE
+-- a model that fails at decoding leaves no cache behind
+SELECT count(*) AS cached_contexts FROM pg_backend_memory_contexts
+WHERE name = 'budgetkernel cached model';
+
+-- The scoring cache: 48 models (of 150 SVs of dimension 40, about 50 kB
+-- each decoded) scored in one join give the same answers with a cache of
+-- 1 MB, too small for them (evicting as it goes), as with room for all,
+-- and nothing stays allocated after the query.
+CREATE TEMP TABLE many AS
+SELECT g, (SELECT bk_train(array_fill((i % 7)::float8, ARRAY[39]) || g::float8, (i % 2)::int8,
+                           jsonb_build_object('budget', 150, 'gamma', 0.3) ORDER BY i)
+           FROM generate_series(1, 300) i) AS m
+FROM generate_series(1, 48) g;
+SELECT sum((bk_info(m)->>'n_sv')::int) > 48 * 100 AS large_enough FROM many;
+CREATE TEMP TABLE many_rows AS
+SELECT i, array_fill((i % 5)::float8, ARRAY[40]) AS x FROM generate_series(1, 100) i;
+CREATE TEMP TABLE scored AS
+SELECT g, i, bk_predict(m, x) AS p, bk_decision(m, x) AS d FROM many, many_rows;
+SET budgetkernel.model_cache_size = '1MB';
+SELECT count(*) AS rows, bool_and(s.p = bk_predict(m, x) AND s.d = bk_decision(m, x)) AS same
+FROM many JOIN scored s USING (g) JOIN many_rows USING (i);
+RESET budgetkernel.model_cache_size;
+SELECT count(*) AS cached_contexts FROM pg_backend_memory_contexts
+WHERE name = 'budgetkernel cached model';
+SET budgetkernel.model_cache_size = '100kB';
+\echo :LAST_ERROR_SQLSTATE
 DROP SCHEMA bk_test CASCADE;
