@@ -173,3 +173,55 @@ BkModelDeclareClassText(BkModel *m, const char *label, size_t len)
 {
 	declare(m, 0, label, len);
 }
+
+bool
+BkValidUtf8(const char *s, size_t len)
+{
+	const unsigned char *p = (const unsigned char *) s;
+	size_t		i = 0;
+
+	while (i < len)
+	{
+		unsigned char c = p[i];
+		size_t		n;
+		uint32_t	cp;
+
+		if (c < 0x80)
+		{
+			i++;
+			continue;
+		}
+		/* the lead byte gives the number of continuation bytes */
+		if (c >= 0xC2 && c <= 0xDF)
+		{
+			n = 1;
+			cp = c & 0x1F;
+		}
+		else if (c >= 0xE0 && c <= 0xEF)
+		{
+			n = 2;
+			cp = c & 0x0F;
+		}
+		else if (c >= 0xF0 && c <= 0xF4)
+		{
+			n = 3;
+			cp = c & 0x07;
+		}
+		else
+			return false;
+		if (len - i <= n)
+			return false;
+		for (size_t k = 1; k <= n; k++)
+		{
+			if ((p[i + k] & 0xC0) != 0x80)
+				return false;
+			cp = (cp << 6) | (p[i + k] & 0x3F);
+		}
+		/* overlong forms, surrogates, beyond U+10FFFF */
+		if ((n == 2 && cp < 0x800) || (n == 3 && cp < 0x10000) ||
+			(cp >= 0xD800 && cp <= 0xDFFF) || cp > 0x10FFFF)
+			return false;
+		i += n + 1;
+	}
+	return true;
+}

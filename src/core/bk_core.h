@@ -380,6 +380,13 @@ typedef struct BkModel
 	 * one machine with a coefficient per class.
 	 */
 	bool		text_labels;
+	/*
+	 * The text labels are UTF-8, whatever the encoding of the database
+	 * (the caller converts; format flag bit 2).  Models of 0.1.0 lack the
+	 * flag: their labels are in the encoding of the database that trained
+	 * them, which the model does not record.
+	 */
+	bool		labels_utf8;
 	bool		classes_declared;	/* a label outside them is an error */
 	int			n_classes;
 	int			class_cap;
@@ -456,6 +463,9 @@ extern double BkModelSvCoef(const BkModel *m, int k, int j, int c);
 
 /* Predicted label of an integer-labelled model; false without classes. */
 extern bool BkModelPredict(BkModel *m, const double *x, int64_t *label);
+
+/* Whether s[0..len) is well-formed UTF-8 (no overlong form, no surrogate). */
+extern bool BkValidUtf8(const char *s, size_t len);
 
 /* Index of the first non-finite value, or -1. */
 extern int	BkFirstNonFinite(const double *x, int n);

@@ -10,10 +10,12 @@
  *
  *	  Layout, version 1:
  *	    magic "BKMD" | u16 version | u16 flags | u32 total length
- *	      flags bit 0: text labels; bit 1: classes declared up front
+ *	      flags bit 0: text labels; bit 1: classes declared up front;
+ *	      bit 2: the text labels are UTF-8 (else: the training database's
+ *	      encoding, not recorded; models of version 0.1.0)
  *	    u32 dim | u32 n_params | n_params x {u16 id, u16 kind, u32 0, u64 value}
  *	    u32 n_classes | n_classes x (i64 label, or u32 length + the label's
- *	      bytes, in the encoding of the database that trained the model)
+ *	      bytes)
  *	    u64 rows_seen, rows_skipped, rows_updated, mistakes, maintenance
  *	    u64 rng[4]
  *	    u32 n_machines, then per machine:
@@ -48,7 +50,8 @@ static const uint8_t bk_magic[4] = {'B', 'K', 'M', 'D'};
 #define AUX_KNOWN	(AUX_NEAREST | AUX_GINV | AUX_SCORES | AUX_EVAL | AUX_BORN)
 #define FLAG_TEXT_LABELS	1u
 #define FLAG_DECLARED		2u
-#define FLAGS_KNOWN			(FLAG_TEXT_LABELS | FLAG_DECLARED)
+#define FLAG_LABELS_UTF8	4u
+#define FLAGS_KNOWN			(FLAG_TEXT_LABELS | FLAG_DECLARED | FLAG_LABELS_UTF8)
 #define MACHINE_HEADER		(16 + 48)
 #define BK_MAX_STORED_PARAMS 64
 #define HEADER_LEN	12			/* magic, version, flags, length */
@@ -274,7 +277,8 @@ BkModelEncode(const BkModel *m, uint8_t *buf, size_t size)
 	w.pos = 4;
 	w_u16(&w, BK_FORMAT_VERSION);
 	w_u16(&w, (uint16_t) ((m->text_labels ? FLAG_TEXT_LABELS : 0) |
-						  (m->classes_declared ? FLAG_DECLARED : 0)));
+						  (m->classes_declared ? FLAG_DECLARED : 0) |
+						  (m->text_labels && m->labels_utf8 ? FLAG_LABELS_UTF8 : 0)));
 	w_u32(&w, (uint32_t) size);
 	w_u32(&w, (uint32_t) m->dim);
 	w_u32(&w, (uint32_t) np);
@@ -502,6 +506,9 @@ parse_header(Reader *r, BkModel *hdr, BkErrCode *code, bool check_crc)
 	hdr->format_version = (int) version;
 	hdr->text_labels = (flags & FLAG_TEXT_LABELS) != 0;
 	hdr->classes_declared = (flags & FLAG_DECLARED) != 0;
+	hdr->labels_utf8 = (flags & FLAG_LABELS_UTF8) != 0;
+	if (hdr->labels_utf8 && !hdr->text_labels)
+		return fail(r, "UTF-8 flag without text labels");
 	if ((size_t) total != len)
 		return fail(r, "length field says %u bytes, got %zu", total, len);
 	if (check_crc && BkCrc32c(0, buf, len - 4) != get_u32(buf + len - 4))
@@ -602,6 +609,9 @@ parse_classes(Reader *r, BkModel *hdr, BkModel *m)
 				return false;
 			if (memchr(r->buf + r->pos + 4, 0, len) != NULL)
 				return fail(r, "class label %u holds a NUL byte", i);
+			if (hdr->labels_utf8 &&
+				!BkValidUtf8((const char *) r->buf + r->pos + 4, len))
+				return fail(r, "class label %u is not valid UTF-8", i);
 			if (text_seen(r, first, i, r->pos + 4, len))
 				return fail(r, "class label %u appears twice", i);
 			if (m)
@@ -1046,6 +1056,7 @@ parse(const uint8_t *buf, size_t len, BkModel *m, char *err, size_t errlen,
 		m->format_version = hdr.format_version;
 		m->text_labels = hdr.text_labels;
 		m->classes_declared = hdr.classes_declared;
+		m->labels_utf8 = hdr.labels_utf8;
 		m->rows_seen = hdr.rows_seen;
 		m->rows_skipped = hdr.rows_skipped;
 		m->rows_updated = hdr.rows_updated;

@@ -139,7 +139,12 @@ BkPgDeclareClasses(BkModel *m, Jsonb *classes, bool text_labels)
 		if (tok != WJB_ELEM)
 			continue;
 		if (text_labels && v.type == jbvString)
-			BkModelDeclareClassText(m, v.val.string.val, v.val.string.len);
+		{
+			size_t		len = (size_t) v.val.string.len;
+			const char *label = BkPgLabelIn(m, v.val.string.val, &len);
+
+			BkModelDeclareClassText(m, label, len);
+		}
 		else if (!text_labels && v.type == jbvNumeric)
 		{
 			double		d = bk_numeric_to_double(v.val.numeric);

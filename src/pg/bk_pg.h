@@ -53,8 +53,14 @@ extern void BkPgValidateInput(const uint8_t *buf, size_t len);
  */
 extern BkModel *BkPgDecodeDatum(Datum d, MemoryContext ctx, bool for_training);
 
-/* text label c, checked against the database encoding (22021 if invalid) */
+/* text label c in the database encoding (22021 / 22P05 if it cannot be) */
 extern const char *BkPgClassName(const BkModel *m, int c);
+
+/* a text label of the database as the model keeps it (UTF-8 or as is) */
+extern const char *BkPgLabelIn(const BkModel *m, const char *s, size_t *len);
+
+/* the labels of a 0.1.0 model must be valid in this database (22021) */
+extern void BkPgCheckLegacyLabels(const BkModel *m);
 
 /* ------------------------------------------------------------------------
  * bk_features.c: feature arrays

@@ -90,6 +90,8 @@ bk_train_create_model(BkTrainState *st, int dim)
 				 errmsg("%s", err[0] ? err : "model too large")));
 
 	st->model = BkModelCreate(&st->env, &st->params, dim);
+	/* text labels are kept in UTF-8, whatever the database's encoding */
+	st->model->labels_utf8 = st->text_labels;
 	st->model->rows_skipped += (uint64_t) st->skipped;
 	st->skipped = 0;
 	if (st->classes != NULL)
@@ -148,8 +150,10 @@ bk_train_row(BkTrainState *st, FunctionCallInfo fcinfo)
 	if (st->text_labels)
 	{
 		text	   *t = PG_GETARG_TEXT_PP(2);
+		size_t		len = VARSIZE_ANY_EXHDR(t);
+		const char *label = BkPgLabelIn(st->model, VARDATA_ANY(t), &len);
 
-		BkModelLearnText(st->model, x, VARDATA_ANY(t), VARSIZE_ANY_EXHDR(t));
+		BkModelLearnText(st->model, x, label, len);
 	}
 	else
 		BkModelLearn(st->model, x, PG_GETARG_INT64(2));
@@ -236,6 +240,7 @@ bk_train_model_trans(PG_FUNCTION_ARGS)
 	if (created)
 	{
 		st->model = BkPgDecodeDatum(PG_GETARG_DATUM(3), st->mcxt, true);
+		BkPgCheckLegacyLabels(st->model);
 		st->params = st->model->params;
 		st->dim_source = "the model's";
 	}

@@ -247,16 +247,54 @@ bk_is_valid(PG_FUNCTION_ARGS)
 }
 
 /*
- * Text label c of a model, checked against the database encoding: a model
- * is untrusted bytes (or comes from a database of another encoding), and an
- * invalid byte sequence must not reach a text or jsonb value.  Raises the
- * usual 22021 otherwise.
+ * Text label c of a model in the database encoding.  Labels of a model
+ * that records them as UTF-8 are converted (22P05 for a character the
+ * database encoding cannot represent); those of a 0.1.0 model, stored in
+ * the unrecorded encoding of the database that trained it, are checked
+ * against this database's encoding (22021 if invalid): a model is
+ * untrusted bytes, and an invalid byte sequence must not reach a text or
+ * jsonb value.
  */
 const char *
 BkPgClassName(const BkModel *m, int c)
 {
 	const char *s = m->class_names[c];
 
+	if (m->labels_utf8)
+		return pg_any_to_server(s, (int) strlen(s), PG_UTF8);
 	(void) pg_verifymbstr(s, (int) strlen(s), false);
 	return s;
+}
+
+/*
+ * A text label (len bytes in the database encoding) as the model keeps
+ * it: in UTF-8 for a model that records its labels so, else (a model of
+ * 0.1.0) the database's own bytes.  *len is updated.
+ */
+const char *
+BkPgLabelIn(const BkModel *m, const char *s, size_t *len)
+{
+	char	   *conv;
+
+	if (!m->labels_utf8)
+		return s;
+	conv = pg_server_to_any(s, (int) *len, PG_UTF8);
+	if (conv != s)
+		*len = strlen(conv);
+	return conv;
+}
+
+/*
+ * Before a 0.1.0 model with text labels goes on learning in this
+ * database: its labels must be valid in this database's encoding, or a
+ * label written the same way would silently become a new class (a model
+ * trained in a LATIN1 database continued in a UTF8 one).  Raises 22021.
+ */
+void
+BkPgCheckLegacyLabels(const BkModel *m)
+{
+	if (!m->text_labels || m->labels_utf8)
+		return;
+	for (int c = 0; c < m->n_classes; c++)
+		(void) BkPgClassName(m, c);
 }
