@@ -170,8 +170,44 @@ CREATE OPERATOR CLASS @extschema@.bk_model_hash_ops
 	FUNCTION 1 @extschema@.bk_model_hash(@extschema@.bk_model),
 	FUNCTION 2 @extschema@.bk_model_hash_extended(@extschema@.bk_model, bigint);
 
+COMMENT ON FUNCTION @extschema@.bk_model_eq(@extschema@.bk_model, @extschema@.bk_model) IS
+	'implementation of = for bk_model: the encoded bytes are equal';
+COMMENT ON FUNCTION @extschema@.bk_model_ne(@extschema@.bk_model, @extschema@.bk_model) IS
+	'implementation of <> for bk_model';
+COMMENT ON FUNCTION @extschema@.bk_model_lt(@extschema@.bk_model, @extschema@.bk_model) IS
+	'implementation of < for bk_model (bytewise)';
+COMMENT ON FUNCTION @extschema@.bk_model_le(@extschema@.bk_model, @extschema@.bk_model) IS
+	'implementation of <= for bk_model (bytewise)';
+COMMENT ON FUNCTION @extschema@.bk_model_gt(@extschema@.bk_model, @extschema@.bk_model) IS
+	'implementation of > for bk_model (bytewise)';
+COMMENT ON FUNCTION @extschema@.bk_model_ge(@extschema@.bk_model, @extschema@.bk_model) IS
+	'implementation of >= for bk_model (bytewise)';
+COMMENT ON FUNCTION @extschema@.bk_model_cmp(@extschema@.bk_model, @extschema@.bk_model) IS
+	'B-tree support for bk_model: bytewise comparison';
+COMMENT ON FUNCTION @extschema@.bk_model_hash(@extschema@.bk_model) IS
+	'hash support for bk_model: hash of the encoded bytes';
+COMMENT ON FUNCTION @extschema@.bk_model_hash_extended(@extschema@.bk_model, bigint) IS
+	'hash support for bk_model: seeded 64-bit hash of the encoded bytes';
 COMMENT ON OPERATOR @extschema@.= (@extschema@.bk_model, @extschema@.bk_model) IS
 	'equal encoded bytes (the same model)';
+COMMENT ON OPERATOR @extschema@.<> (@extschema@.bk_model, @extschema@.bk_model) IS
+	'different encoded bytes';
+COMMENT ON OPERATOR @extschema@.< (@extschema@.bk_model, @extschema@.bk_model) IS
+	'bytewise less than (a grouping order only)';
+COMMENT ON OPERATOR @extschema@.<= (@extschema@.bk_model, @extschema@.bk_model) IS
+	'bytewise less than or equal (a grouping order only)';
+COMMENT ON OPERATOR @extschema@.> (@extschema@.bk_model, @extschema@.bk_model) IS
+	'bytewise greater than (a grouping order only)';
+COMMENT ON OPERATOR @extschema@.>= (@extschema@.bk_model, @extschema@.bk_model) IS
+	'bytewise greater than or equal (a grouping order only)';
+COMMENT ON OPERATOR CLASS @extschema@.bk_model_ops USING btree IS
+	'bytewise order of bk_model (sorted DISTINCT, GROUP BY, merge joins)';
+COMMENT ON OPERATOR CLASS @extschema@.bk_model_hash_ops USING hash IS
+	'hash of bk_model bytes (hashed DISTINCT, GROUP BY, UNION, hash joins)';
+COMMENT ON OPERATOR FAMILY @extschema@.bk_model_ops USING btree IS
+	'the operator family of bk_model_ops';
+COMMENT ON OPERATOR FAMILY @extschema@.bk_model_hash_ops USING hash IS
+	'the operator family of bk_model_hash_ops';
 
 -- ------------------------------------------------------------------------
 -- Training aggregates
