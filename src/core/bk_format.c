@@ -677,9 +677,9 @@ parse_counters(Reader *r, BkModel *hdr, uint32_t *n_machines)
  * SV slots of each machine when decoding, into caps (the machine headers
  * were validated by the first pass).  Scoring gives each machine room for
  * exactly its SVs, so the memory of a decoded model follows its stored
- * size; training gives the budget to a budgeted learner (checked against
- * the allocation limit for all machines before) and lets an unbudgeted one
- * grow from its SVs.
+ * size; training gives room for the SVs (16 at least), to grow as SVs
+ * arrive up to the budget or max_sv (the full size of every machine was
+ * checked against the allocation limit before).
  */
 static void
 decode_capacities(const Reader *r, const BkModel *m, uint32_t n_machines,
@@ -705,12 +705,7 @@ decode_capacities(const Reader *r, const BkModel *m, uint32_t n_machines,
 			pos += 16 + esize;
 		}
 		if (m->training)
-		{
-			if (BkParamsBudgeted(&m->params))
-				cap = BkModelCapacity(&m->params);
-			else if (cap < 16)
-				cap = m->params.max_sv < 16 ? (int) m->params.max_sv : 16;
-		}
+			cap = BkModelInitialCapacity(&m->params, n_sv);
 		caps[k] = cap < 1 ? 1 : cap;
 	}
 }

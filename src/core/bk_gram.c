@@ -45,6 +45,24 @@ BkGramInit(const BkEnv *env, BkGramInverse *g, int capacity)
 	g->since_refresh = 0;
 }
 
+/* Room for order capacity (more than now); the matrix keeps its values. */
+void
+BkGramGrow(const BkEnv *env, BkGramInverse *g, int capacity)
+{
+	size_t		cells;
+	double	   *m;
+
+	if (!BkMulSize((size_t) capacity, (size_t) capacity, &cells))
+		BkRaise(env, BK_ERR_LIMIT, NULL, "kernel matrix too large");
+	m = BkAllocArray(env, cells, sizeof(double));
+	for (int i = 0; i < g->cap; i++)
+		memcpy(m + (size_t) i * capacity, g->m + (size_t) i * g->cap,
+			   sizeof(double) * (size_t) g->cap);
+	BkFree(env, g->m);
+	g->m = m;
+	g->cap = capacity;
+}
+
 double
 BkGramApply(const BkGramInverse *g, const double *k, double *a)
 {

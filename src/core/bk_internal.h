@@ -96,6 +96,8 @@ BkCoefLabel(double coef)
 extern void BkMachineInit(const BkEnv *env, BkMachine *mach, int dim,
 						  int n_coef, int capacity);
 extern void BkMachineFree(const BkEnv *env, BkMachine *mach);
+/* room for newcap SVs (> capacity), all bookkeeping with them */
+extern void BkMachineGrow(const BkEnv *env, BkMachine *mach, int dim, int newcap);
 /* make room for one more SV, growing up to limit; false if full */
 extern bool BkMachineReserve(const BkEnv *env, BkMachine *mach, int dim,
 							 int limit);
@@ -134,6 +136,8 @@ extern int	BkNearestOf(const BkMachine *mach, const double *dots, double sqx,
  */
 #define BK_GRAM_RIDGE 1e-6
 extern void BkGramInit(const BkEnv *env, BkGramInverse *g, int capacity);
+/* room for a larger order, the values kept */
+extern void BkGramGrow(const BkEnv *env, BkGramInverse *g, int capacity);
 /* a = K^-1 k for the current order n; returns k . a */
 extern double BkGramApply(const BkGramInverse *g, const double *k, double *a);
 /*
@@ -260,6 +264,8 @@ extern bool BkModelNeedsScores(const BkParams *p);
 extern int	BkModelEvalCap(const BkParams *p);	/* 0: no evaluation set */
 extern bool BkModelNeedsBorn(const BkParams *p);
 extern int	BkModelCapacity(const BkParams *p);	/* SV slots for training */
+/* SV slots a training machine starts with, holding n_sv SVs */
+extern int	BkModelInitialCapacity(const BkParams *p, int n_sv);
 extern void BkModelAllocMachines(BkModel *m, const int *caps, int capacity);
 extern void BkModelOnNewClass(BkModel *m);
 extern void BkModelCheckClassRoom(BkModel *m, int n_classes);

@@ -119,16 +119,19 @@ BkModelCapacity(const BkParams *p)
 	return (int) (p->algorithm == BK_ALG_PEGASOS ? p->budget + 1 : p->budget);
 }
 
-/* Initial SV slots: budgeted learners once at B, unbudgeted ones grow. */
-static int
-initial_capacity(const BkParams *p, int n_sv)
+/*
+ * Initial SV slots of a training machine holding n_sv SVs: at least 16,
+ * at most the full capacity.  Machines grow by doubling as SVs arrive
+ * (budgeted ones in BkModelLearnClass, unbudgeted ones as their learners
+ * reserve room), so a budget is allocated as it fills, not up front.
+ */
+int
+BkModelInitialCapacity(const BkParams *p, int n_sv)
 {
-	int			cap;
+	int			full = BkModelCapacity(p);
+	int			cap = n_sv > 16 ? n_sv : 16;
 
-	if (BkParamsBudgeted(p))
-		return BkModelCapacity(p);
-	cap = n_sv > 16 ? n_sv : 16;
-	return cap < p->max_sv ? cap : (int) p->max_sv;
+	return cap < full ? cap : full;
 }
 
 /* Bytes one machine needs at full capacity; false on overflow. */
@@ -341,7 +344,7 @@ BkModelOnNewClass(BkModel *m)
 	}
 	while (m->n_machines < want)
 		init_machine(m, &m->machines[m->n_machines++], 1,
-					 initial_capacity(&m->params, 0));
+					 BkModelInitialCapacity(&m->params, 0));
 	ensure_scratch(m);
 }
 
@@ -357,7 +360,7 @@ BkModelCreate(const BkEnv *env, const BkParams *p, int dim)
 	m->format_version = BK_FORMAT_VERSION;
 	m->training = true;
 	BkRngSeed(&m->rng, p->seed);
-	BkModelAllocMachines(m, NULL, initial_capacity(p, 0));
+	BkModelAllocMachines(m, NULL, BkModelInitialCapacity(p, 0));
 	return m;
 }
 
@@ -598,6 +601,22 @@ BkModelLearnClass(BkModel *m, const double *x, int cls, bool is_new)
 
 	if (!m->training)
 		BkRaise(&m->env, BK_ERR_INTERNAL, NULL, "model was not decoded for training");
+
+	/*
+	 * A step adds at most one SV to a machine: a full machine of a budgeted
+	 * learner below its budget doubles first (before the kernel rows, which
+	 * the scratch lays out by capacity).
+	 */
+	if (BkParamsBudgeted(&m->params))
+		for (int k = 0; k < m->n_machines; k++)
+		{
+			BkMachine  *mach = &m->machines[k];
+			int			full = BkModelCapacity(&m->params);
+
+			if (mach->n_sv >= mach->capacity && mach->capacity < full)
+				BkMachineGrow(&m->env, mach, m->dim,
+							  mach->capacity <= full / 2 ? 2 * mach->capacity : full);
+		}
 
 	/* prequential: predict with the current model, then learn */
 	score_all(m, x, rows, false);

@@ -43,9 +43,58 @@ BkMachineFree(const BkEnv *env, BkMachine *mach)
 	memset(mach, 0, sizeof(*mach));
 }
 
+/* Grow a block of old_n elements to new_n, the new ones zero. */
+static void *
+grow_zeroed(const BkEnv *env, void *ptr, size_t old_n, size_t new_n,
+			size_t elsize)
+{
+	char	   *p = BkReallocArray(env, ptr, new_n, elsize);
+
+	memset(p + old_n * elsize, 0, (new_n - old_n) * elsize);
+	return p;
+}
+
 /*
- * Room for one more SV.  Unbudgeted learners grow by doubling up to their
- * cap; budgeted ones are allocated at the budget once and never grow.
+ * Room for newcap SVs (more than now): the vectors, norms, coefficients
+ * and every per-SV piece of bookkeeping (born, SV scores, the neighbour
+ * cache, K^-1, the evaluation set's kernel values) grow together, the new
+ * slots zero.  Machines start small and grow by doubling as SVs arrive,
+ * budgeted ones up to the budget, so a training state holds what it uses
+ * (its full size is checked against the limits before the first row).
+ */
+void
+BkMachineGrow(const BkEnv *env, BkMachine *mach, int dim, int newcap)
+{
+	size_t		old = (size_t) mach->capacity;
+	size_t		cap = (size_t) newcap;
+
+	mach->sv = grow_zeroed(env, mach->sv, old * dim, cap * dim, sizeof(double));
+	mach->sqnorm = grow_zeroed(env, mach->sqnorm, old, cap, sizeof(double));
+	mach->coef = grow_zeroed(env, mach->coef, old * mach->n_coef,
+							 cap * mach->n_coef, sizeof(double));
+	if (mach->born)
+		mach->born = grow_zeroed(env, mach->born, old, cap, sizeof(uint64_t));
+	if (mach->sv_scores)
+		mach->sv_scores = grow_zeroed(env, mach->sv_scores, old, cap, sizeof(double));
+	if (mach->has_nearest)
+	{
+		mach->nearest.idx = grow_zeroed(env, mach->nearest.idx, old, cap,
+										sizeof(int32_t));
+		mach->nearest.dist2 = grow_zeroed(env, mach->nearest.dist2, old, cap,
+										  sizeof(double));
+	}
+	if (mach->has_ginv)
+		BkGramGrow(env, &mach->ginv, newcap + 1);
+	/* k(sv_j, e_k): one row of the evaluation set's capacity per SV */
+	if (mach->eval)
+		mach->eval->kv = grow_zeroed(env, mach->eval->kv, old * mach->eval->cap,
+									 cap * mach->eval->cap, sizeof(double));
+	mach->capacity = newcap;
+}
+
+/*
+ * Room for one more SV, growing by doubling up to limit (from 16 slots at
+ * least); false if limit SVs are stored already.
  */
 bool
 BkMachineReserve(const BkEnv *env, BkMachine *mach, int dim, int limit)
@@ -61,16 +110,7 @@ BkMachineReserve(const BkEnv *env, BkMachine *mach, int dim, int limit)
 		newcap = 16;
 	if (newcap > limit)
 		newcap = limit;
-	mach->sv = BkReallocArray(env, mach->sv, (size_t) newcap * dim, sizeof(double));
-	mach->sqnorm = BkReallocArray(env, mach->sqnorm, newcap, sizeof(double));
-	mach->coef = BkReallocArray(env, mach->coef, (size_t) newcap * mach->n_coef,
-								sizeof(double));
-	if (mach->born)
-		mach->born = BkReallocArray(env, mach->born, newcap, sizeof(uint64_t));
-	if (mach->sv_scores)
-		mach->sv_scores = BkReallocArray(env, mach->sv_scores, newcap,
-										 sizeof(double));
-	mach->capacity = newcap;
+	BkMachineGrow(env, mach, dim, newcap);
 	return true;
 }
 
