@@ -79,6 +79,7 @@ b_error(void *ctx, BkErrCode code, const char *msg, const char *detail,
 		const char *hint)
 {
 	(void) ctx;
+	(void) hint;
 	fprintf(stderr, "bk_bench: core error %d: %s%s%s\n", (int) code, msg,
 			detail ? ": " : "", detail ? detail : "");
 	exit(2);

@@ -68,6 +68,7 @@ t_error(void *ctx, BkErrCode code, const char *msg, const char *detail,
 		const char *hint)
 {
 	(void) ctx;
+	(void) hint;
 	last_code = code;
 	snprintf(last_msg, sizeof(last_msg), "%s", msg);
 	if (error_jump)
@@ -2188,6 +2189,280 @@ test_bduol_box_qp(void)
 	CHECK(active > 100, "the boxes bind (%d active bounds)", active);
 }
 
+
+/* ---- reliability: numbers, validation levels, memory of decoding ---- */
+
+/* The last four bytes: the CRC-32C of the rest. */
+static void
+fix_crc(uint8_t *buf, size_t len)
+{
+	uint32_t	crc = BkCrc32c(0, buf, len - 4);
+
+	for (int k = 0; k < 4; k++)
+		buf[len - 4 + k] = (uint8_t) (crc >> (8 * k));
+}
+
+/* Whether learning (x, y) reports an error of class code. */
+static bool
+learn_fails(BkModel *m, const double *x, int64_t y, BkErrCode code)
+{
+	jmp_buf		jb;
+	volatile bool failed = false;
+
+	error_jump = &jb;
+	if (setjmp(jb) == 0)
+		BkModelLearn(m, x, y);
+	else
+		failed = last_code == code;
+	error_jump = NULL;
+	return failed;
+}
+
+static void
+test_utf8(void)
+{
+	CHECK(BkValidUtf8("caf\xc3\xa9", 5) && BkValidUtf8("\xe2\x82\xac", 3) &&
+		  BkValidUtf8("\xf0\x9f\x98\x80", 4) && BkValidUtf8("", 0),
+		  "UTF-8: ASCII, two, three and four-byte forms accepted");
+	CHECK(!BkValidUtf8("caf\xe9", 4), "UTF-8: a Latin-1 byte refused");
+	CHECK(!BkValidUtf8("\xc0\x80", 2) && !BkValidUtf8("\xe0\x80\x80", 3),
+		  "UTF-8: overlong forms refused");
+	CHECK(!BkValidUtf8("\xed\xa0\x80", 3), "UTF-8: a surrogate refused");
+	CHECK(!BkValidUtf8("\xf4\x90\x80\x80", 4), "UTF-8: beyond U+10FFFF refused");
+	CHECK(!BkValidUtf8("\xe2\x82", 2) && !BkValidUtf8("\xe2\x28\xa1", 3),
+		  "UTF-8: truncated and broken sequences refused");
+}
+
+/*
+ * Nothing a learner returns fails validation: rows whose numbers would
+ * overflow are errors before they change the model, and what was learned
+ * still encodes to valid bytes.
+ */
+static void
+test_overflow_guards(void)
+{
+	const char *bpa[][2] = {{"algorithm", "bpa"}, {"budget", "20"}};
+	const char *poly[][2] = {{"algorithm", "pa"}, {"kernel", "poly"}, {"degree", "100"}, {"gamma", "1e10"}};
+	double		ok[2] = {0.3, 0.7};
+	double		huge[2] = {1e200, 0.0};
+	double		big[2] = {1e155, 0.0};
+	double		fine[2] = {1e150, 0.0};
+	char		err[BK_ERRMSG_LEN];
+	BkErrCode	code;
+	BkParams	p;
+	BkModel    *m;
+	uint8_t    *buf;
+	size_t		len;
+
+	make_params(&p, bpa, 2, 2);
+	m = BkModelCreate(&env, &p, 2);
+	for (int i = 0; i < 30; i++)
+	{
+		double		x[2] = {(i % 7) / 7.0, (i % 11) / 11.0};
+
+		BkModelLearn(m, x, i % 2 ? 1 : -1);
+	}
+	CHECK(learn_fails(m, huge, 1, BK_ERR_OVERFLOW) && strstr(last_msg, "too large"),
+		  "a feature of 1e200 is an overflow error: %s", last_msg);
+	CHECK(learn_fails(m, big, 1, BK_ERR_OVERFLOW), "a feature of 1e155 is an overflow error");
+	CHECK(m->rows_seen == 30, "the refused rows were not counted");
+	BkModelLearn(m, fine, 1);
+	BkModelLearn(m, ok, -1);
+	buf = encode(m, &len);
+	CHECK(BkFormatValidate(buf, len, err, sizeof(err), &code),
+		  "after refused rows and a row of 1e150 the model is valid: %s", err);
+	free(buf);
+	BkModelFree(m);
+
+	make_params(&p, poly, 4, 2);
+	m = BkModelCreate(&env, &p, 2);
+	CHECK(learn_fails(m, ok, 1, BK_ERR_OVERFLOW) && strstr(last_msg, "polynomial"),
+		  "a polynomial kernel that overflows is an error: %s", last_msg);
+	BkModelFree(m);
+
+	/* Pegasos: lambda below 1e-100 refused for a new model only */
+	{
+		BkParamInput in = {BK_IN_STRING, 0, "pegasos", false, NULL};
+		BkParamInput lam = {BK_IN_NUMBER, 1e-150, NULL, false, NULL};
+		BkStoredParam st[64];
+		BkParams	q;
+		int			n;
+
+		BkParamsInit(&p);
+		BkParamsSet(&p, "algorithm", &in, err, sizeof(err));
+		BkParamsSet(&p, "lambda", &lam, err, sizeof(err));
+		CHECK(!BkParamsFinish(&p, 2, err, sizeof(err)) && strstr(err, "lambda"),
+			  "Pegasos lambda 1e-150 refused for a new model: %s", err);
+		/* the same parameters as a stored model (0.1.0 wrote such models) */
+		p.lambda = 1e-150;
+		n = BkParamsToStored(&p, st, 64);
+		CHECK(BkParamsFromStored(&q, st, n, err, sizeof(err)) && q.lambda == 1e-150,
+			  "a stored Pegasos lambda of 1e-150 stays readable: %s", err);
+	}
+}
+
+/*
+ * A model holding a non-finite value: its structure is valid (what the
+ * input functions accept, so a restore keeps it), the full validation and
+ * the decoder refuse it as an overflow.
+ */
+static void
+test_validation_levels(void)
+{
+	const char *pp[][2] = {{"algorithm", "pa"}, {"gamma", "2"}};
+	char		err[BK_ERRMSG_LEN];
+	BkErrCode	code = BK_ERR_CORRUPT;
+	BkParams	p;
+	BkModel    *m;
+	uint8_t    *buf;
+	size_t		len;
+	double		inf = HUGE_VAL;
+	jmp_buf		jb;
+
+	make_params(&p, pp, 2, 2);
+	m = BkModelCreate(&env, &p, 2);
+	for (int i = 0; i < 10; i++)
+	{
+		double		x[2] = {(i % 3) / 3.0, (i % 5) / 5.0};
+
+		BkModelLearn(m, x, i % 2 ? 1 : -1);
+	}
+	buf = encode(m, &len);
+	/* the last coefficient is the last f64 before the CRC (pa: no aux) */
+	memcpy(buf + len - 12, &inf, 8);
+	fix_crc(buf, len);
+	CHECK(BkFormatValidateStructure(buf, len, err, sizeof(err), &code),
+		  "an infinite coefficient passes the structure checks: %s", err);
+	CHECK(!BkFormatValidate(buf, len, err, sizeof(err), &code) &&
+		  code == BK_ERR_OVERFLOW && strstr(err, "not finite"),
+		  "and fails the value checks as an overflow: %s", err);
+	error_jump = &jb;
+	if (setjmp(jb) == 0)
+	{
+		(void) BkModelDecode(&env, buf, len, false);
+		CHECK(0, "decoding a model with an infinite coefficient must fail");
+	}
+	else
+		CHECK(last_code == BK_ERR_OVERFLOW, "decoding it is an overflow error: %s", last_msg);
+	error_jump = NULL;
+	/* a broken checksum is a structure failure */
+	buf[len - 20] ^= 1;
+	CHECK(!BkFormatValidateStructure(buf, len, err, sizeof(err), &code) &&
+		  code == BK_ERR_CORRUPT, "a flipped bit fails the structure checks");
+	free(buf);
+	BkModelFree(m);
+}
+
+/* An environment that counts the live bytes it has handed out, and the peak. */
+static size_t counted_live = 0,
+			counted_peak = 0;
+
+static void *
+c_alloc(void *ctx, size_t size)
+{
+	size_t	   *p = calloc(1, size + 16);
+
+	(void) ctx;
+	if (!p)
+		abort();
+	p[0] = size;
+	counted_live += size;
+	if (counted_live > counted_peak)
+		counted_peak = counted_live;
+	return (char *) p + 16;
+}
+
+static void
+c_free(void *ctx, void *ptr)
+{
+	(void) ctx;
+	if (ptr)
+	{
+		size_t	   *p = (size_t *) ((char *) ptr - 16);
+
+		counted_live -= p[0];
+		free(p);
+	}
+}
+
+static void *
+c_realloc(void *ctx, void *ptr, size_t size)
+{
+	void	   *q = c_alloc(ctx, size);
+
+	if (ptr)
+	{
+		size_t		old = ((size_t *) ((char *) ptr - 16))[0];
+
+		memcpy(q, ptr, old < size ? old : size);
+		c_free(ctx, ptr);
+	}
+	return q;
+}
+
+/*
+ * Decoding a model to score it takes memory in proportion to its stored
+ * size: a one-vs-rest model of 512 classes with 128 SVs of dimension 64 in
+ * one machine and none in the others is 120 kB, and took 32 MB when every
+ * machine had the largest one's room.  Continuing to train it is checked
+ * for every machine; a budget is allocated as it fills.
+ */
+static void
+test_decode_memory(void)
+{
+	BkEnv		cenv = {c_alloc, c_realloc, c_free, t_error, NULL, (size_t) 1 << 30, NULL};
+	const char *pp[][2] = {{"algorithm", "perceptron"}, {"max_sv", "1"}};
+	const char *big[][2] = {{"algorithm", "bpa"}, {"budget", "100000"}};
+	BkParams	p;
+	BkModel    *m;
+	uint8_t    *buf;
+	size_t		len,
+				before;
+	double		x[64];
+
+	make_params(&p, pp, 2, 64);
+	m = BkModelCreate(&env, &p, 64);
+	for (int c = 0; c < 512; c++)
+		BkModelDeclareClass(m, c);
+	m->params.max_sv = 128;
+	for (int i = 0; i < 128; i++)
+	{
+		for (int j = 0; j < 64; j++)
+			x[j] = (double) ((i + j) % 7) / 7.0;
+		BkMachineReserve(&env, &m->machines[0], 64, 128);
+		BkMachineAppend(&m->machines[0], 64, x, BkDot(x, x, 64), i % 2 ? 1.0 : -1.0);
+	}
+	buf = encode(m, &len);
+	BkModelFree(m);
+
+	before = counted_live;
+	counted_peak = counted_live;
+	m = BkModelDecode(&cenv, buf, len, false);
+	(void) BkModelPredictClass(m, x);
+	CHECK(counted_peak - before <= 4 * len + 256 * 1024,
+		  "decoding %zu bytes for scoring peaks at %zu bytes (at most 4 x + 256 kB)",
+		  len, counted_peak - before);
+	BkModelFree(m);
+	CHECK(counted_live == before, "decoding and freeing leaves nothing behind");
+	free(buf);
+
+	/* a budget of 100000 at dimension 2: four rows use a few kB */
+	make_params(&p, big, 2, 2);
+	before = counted_live;
+	counted_peak = counted_live;
+	m = BkModelCreate(&cenv, &p, 2);
+	for (int i = 0; i < 4; i++)
+	{
+		double		r[2] = {i * 0.25, 1.0 - i * 0.25};
+
+		BkModelLearn(m, r, i % 2 ? 1 : -1);
+	}
+	CHECK(m->machines[0].capacity == 16 && counted_peak - before < 64 * 1024,
+		  "four rows with budget 100000: %d slots, %zu bytes", m->machines[0].capacity,
+		  counted_peak - before);
+	BkModelFree(m);
+}
+
 int
 main(void)
 {
@@ -2224,6 +2499,10 @@ main(void)
 	test_projectron_pp_differs();
 	test_new_learner_params();
 	test_new_learners_deterministic();
+	test_utf8();
+	test_overflow_guards();
+	test_validation_levels();
+	test_decode_memory();
 	printf("%d passed, %d failed\n", n_pass, n_fail);
 	return n_fail == 0 ? 0 : 1;
 }
