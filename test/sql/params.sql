@@ -97,3 +97,8 @@ SELECT try_params('{"algorithm": "forgetron", "eta": 0.1}');
 SELECT try_params('{"algorithm": "projectron", "eta": 0.1}');
 
 DROP FUNCTION try_params(jsonb);
+
+-- a key written twice: jsonb keeps the last value before bk_train sees the
+-- document (documented beside the parameter rules)
+SELECT bk_info(bk_train(ARRAY[1, 2]::float8[], 1::int8,
+                        '{"algorithm": "pa", "C": 1, "C": 10}'))->'params'->'C' AS c;
