@@ -49,6 +49,7 @@ fuzz_error(void *ctx, BkErrCode code, const char *msg, const char *detail,
 		   const char *hint)
 {
 	(void) ctx;
+	(void) hint;
 	last_fuzz_code = code;
 	if (fuzz_jump != NULL)
 		longjmp(*fuzz_jump, 1);

@@ -122,8 +122,13 @@ check(const uint8_t *buf, size_t len)
 	err[0] = '\0';
 	if (BkFormatValidate(buf, len, err, sizeof(err), &code))
 		check_valid_model(buf, len);
-	else if (strlen(err) == 0 || (code != BK_ERR_CORRUPT && code != BK_ERR_VERSION))
+	else if (strlen(err) == 0 ||
+			 (code != BK_ERR_CORRUPT && code != BK_ERR_VERSION && code != BK_ERR_OVERFLOW))
 		abort();				/* every refusal says why */
+	/* the structure checks accept all the full validation accepts */
+	if (BkFormatValidate(buf, len, err, sizeof(err), &code) &&
+		!BkFormatValidateStructure(buf, len, err, sizeof(err), &code))
+		abort();
 }
 
 int
