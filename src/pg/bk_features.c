@@ -1,7 +1,7 @@
 /*
  * bk_features.c
  *	  Reading feature arrays (float8[] and float4[]) for training and
- *	  scoring, with the checks of DESIGN.md section 5.
+ *	  scoring, with the checks of doc/reference.md, "Bad input".
  *
  * The arrays are read without deconstruct_array: a float8[] without NULLs
  * is already a contiguous vector of doubles.
