@@ -16,22 +16,22 @@
 -- Availability: 0.1.0
 CREATE TYPE @extschema@.bk_model;
 
-CREATE FUNCTION @extschema@.bk_model_in(cstring)
+CREATE FUNCTION @extschema@._bk_model_in(cstring)
 	RETURNS @extschema@.bk_model
 	AS 'MODULE_PATHNAME', 'bk_model_in'
 	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 
-CREATE FUNCTION @extschema@.bk_model_out(@extschema@.bk_model)
+CREATE FUNCTION @extschema@._bk_model_out(@extschema@.bk_model)
 	RETURNS cstring
 	AS 'MODULE_PATHNAME', 'bk_model_out'
 	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 
-CREATE FUNCTION @extschema@.bk_model_recv(internal)
+CREATE FUNCTION @extschema@._bk_model_recv(internal)
 	RETURNS @extschema@.bk_model
 	AS 'MODULE_PATHNAME', 'bk_model_recv'
 	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 
-CREATE FUNCTION @extschema@.bk_model_send(@extschema@.bk_model)
+CREATE FUNCTION @extschema@._bk_model_send(@extschema@.bk_model)
 	RETURNS bytea
 	AS 'MODULE_PATHNAME', 'bk_model_send'
 	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
@@ -40,10 +40,10 @@ CREATE FUNCTION @extschema@.bk_model_send(@extschema@.bk_model)
 -- little-endian byte string with its own checksum, so no alignment beyond
 -- the varlena header's is needed, and doubles compress poorly (EXTERNAL).
 CREATE TYPE @extschema@.bk_model (
-	INPUT = @extschema@.bk_model_in,
-	OUTPUT = @extschema@.bk_model_out,
-	RECEIVE = @extschema@.bk_model_recv,
-	SEND = @extschema@.bk_model_send,
+	INPUT = @extschema@._bk_model_in,
+	OUTPUT = @extschema@._bk_model_out,
+	RECEIVE = @extschema@._bk_model_recv,
+	SEND = @extschema@._bk_model_send,
 	INTERNALLENGTH = variable,
 	ALIGNMENT = int4,
 	STORAGE = external
@@ -51,13 +51,13 @@ CREATE TYPE @extschema@.bk_model (
 
 COMMENT ON TYPE @extschema@.bk_model IS
 	'budgeted kernel classifier trained by bk_train (text form: hex of the encoded model, as bytea)';
-COMMENT ON FUNCTION @extschema@.bk_model_in(cstring) IS
+COMMENT ON FUNCTION @extschema@._bk_model_in(cstring) IS
 	'bk_model input: \x followed by the hexadecimal bytes of an encoded model, validated';
-COMMENT ON FUNCTION @extschema@.bk_model_out(@extschema@.bk_model) IS
+COMMENT ON FUNCTION @extschema@._bk_model_out(@extschema@.bk_model) IS
 	'bk_model output: \x followed by the hexadecimal bytes of the encoded model';
-COMMENT ON FUNCTION @extschema@.bk_model_recv(internal) IS
+COMMENT ON FUNCTION @extschema@._bk_model_recv(internal) IS
 	'bk_model binary input: the bytes of an encoded model, validated';
-COMMENT ON FUNCTION @extschema@.bk_model_send(@extschema@.bk_model) IS
+COMMENT ON FUNCTION @extschema@._bk_model_send(@extschema@.bk_model) IS
 	'bk_model binary output: the bytes of the encoded model';
 
 -- ------------------------------------------------------------------------
@@ -65,12 +65,12 @@ COMMENT ON FUNCTION @extschema@.bk_model_send(@extschema@.bk_model) IS
 -- ------------------------------------------------------------------------
 
 -- Availability: 0.1.0
-CREATE FUNCTION @extschema@.bk_model_from_bytea(bytea)
+CREATE FUNCTION @extschema@._bk_model_from_bytea(bytea)
 	RETURNS @extschema@.bk_model
 	AS 'MODULE_PATHNAME', 'bk_model_from_bytea'
 	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 
-COMMENT ON FUNCTION @extschema@.bk_model_from_bytea(bytea) IS
+COMMENT ON FUNCTION @extschema@._bk_model_from_bytea(bytea) IS
 	'bytea to bk_model: checks that the bytes are a well-formed model';
 
 -- A bk_model is its encoded bytes, so exporting it is free ...
@@ -80,7 +80,7 @@ COMMENT ON CAST (@extschema@.bk_model AS bytea) IS
 
 -- ... and importing bytes validates them (SQLSTATE 22P03 on failure).
 CREATE CAST (bytea AS @extschema@.bk_model)
-	WITH FUNCTION @extschema@.bk_model_from_bytea(bytea);
+	WITH FUNCTION @extschema@._bk_model_from_bytea(bytea);
 COMMENT ON CAST (bytea AS @extschema@.bk_model) IS
 	'validates the bytes as an encoded model';
 
@@ -105,53 +105,53 @@ COMMENT ON FUNCTION @extschema@.bk_is_valid(bytea) IS
 -- lengths before detoasting.
 
 -- Availability: 0.1.0
-CREATE FUNCTION @extschema@.bk_model_eq(@extschema@.bk_model, @extschema@.bk_model)
+CREATE FUNCTION @extschema@._bk_model_eq(@extschema@.bk_model, @extschema@.bk_model)
 	RETURNS boolean AS 'byteaeq' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
-CREATE FUNCTION @extschema@.bk_model_ne(@extschema@.bk_model, @extschema@.bk_model)
+CREATE FUNCTION @extschema@._bk_model_ne(@extschema@.bk_model, @extschema@.bk_model)
 	RETURNS boolean AS 'byteane' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
-CREATE FUNCTION @extschema@.bk_model_lt(@extschema@.bk_model, @extschema@.bk_model)
+CREATE FUNCTION @extschema@._bk_model_lt(@extschema@.bk_model, @extschema@.bk_model)
 	RETURNS boolean AS 'bytealt' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
-CREATE FUNCTION @extschema@.bk_model_le(@extschema@.bk_model, @extschema@.bk_model)
+CREATE FUNCTION @extschema@._bk_model_le(@extschema@.bk_model, @extschema@.bk_model)
 	RETURNS boolean AS 'byteale' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
-CREATE FUNCTION @extschema@.bk_model_gt(@extschema@.bk_model, @extschema@.bk_model)
+CREATE FUNCTION @extschema@._bk_model_gt(@extschema@.bk_model, @extschema@.bk_model)
 	RETURNS boolean AS 'byteagt' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
-CREATE FUNCTION @extschema@.bk_model_ge(@extschema@.bk_model, @extschema@.bk_model)
+CREATE FUNCTION @extschema@._bk_model_ge(@extschema@.bk_model, @extschema@.bk_model)
 	RETURNS boolean AS 'byteage' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
-CREATE FUNCTION @extschema@.bk_model_cmp(@extschema@.bk_model, @extschema@.bk_model)
+CREATE FUNCTION @extschema@._bk_model_cmp(@extschema@.bk_model, @extschema@.bk_model)
 	RETURNS integer AS 'byteacmp' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
-CREATE FUNCTION @extschema@.bk_model_hash(@extschema@.bk_model)
+CREATE FUNCTION @extschema@._bk_model_hash(@extschema@.bk_model)
 	RETURNS integer AS 'hashvarlena' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
-CREATE FUNCTION @extschema@.bk_model_hash_extended(@extschema@.bk_model, bigint)
+CREATE FUNCTION @extschema@._bk_model_hash_extended(@extschema@.bk_model, bigint)
 	RETURNS bigint AS 'hashvarlenaextended' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
 
 CREATE OPERATOR @extschema@.= (
 	LEFTARG = @extschema@.bk_model, RIGHTARG = @extschema@.bk_model,
-	FUNCTION = @extschema@.bk_model_eq,
+	FUNCTION = @extschema@._bk_model_eq,
 	COMMUTATOR = OPERATOR(@extschema@.=), NEGATOR = OPERATOR(@extschema@.<>),
 	RESTRICT = eqsel, JOIN = eqjoinsel, HASHES, MERGES);
 CREATE OPERATOR @extschema@.<> (
 	LEFTARG = @extschema@.bk_model, RIGHTARG = @extschema@.bk_model,
-	FUNCTION = @extschema@.bk_model_ne,
+	FUNCTION = @extschema@._bk_model_ne,
 	COMMUTATOR = OPERATOR(@extschema@.<>), NEGATOR = OPERATOR(@extschema@.=),
 	RESTRICT = neqsel, JOIN = neqjoinsel);
 CREATE OPERATOR @extschema@.< (
 	LEFTARG = @extschema@.bk_model, RIGHTARG = @extschema@.bk_model,
-	FUNCTION = @extschema@.bk_model_lt,
+	FUNCTION = @extschema@._bk_model_lt,
 	COMMUTATOR = OPERATOR(@extschema@.>), NEGATOR = OPERATOR(@extschema@.>=),
 	RESTRICT = scalarltsel, JOIN = scalarltjoinsel);
 CREATE OPERATOR @extschema@.<= (
 	LEFTARG = @extschema@.bk_model, RIGHTARG = @extschema@.bk_model,
-	FUNCTION = @extschema@.bk_model_le,
+	FUNCTION = @extschema@._bk_model_le,
 	COMMUTATOR = OPERATOR(@extschema@.>=), NEGATOR = OPERATOR(@extschema@.>),
 	RESTRICT = scalarlesel, JOIN = scalarlejoinsel);
 CREATE OPERATOR @extschema@.> (
 	LEFTARG = @extschema@.bk_model, RIGHTARG = @extschema@.bk_model,
-	FUNCTION = @extschema@.bk_model_gt,
+	FUNCTION = @extschema@._bk_model_gt,
 	COMMUTATOR = OPERATOR(@extschema@.<), NEGATOR = OPERATOR(@extschema@.<=),
 	RESTRICT = scalargtsel, JOIN = scalargtjoinsel);
 CREATE OPERATOR @extschema@.>= (
 	LEFTARG = @extschema@.bk_model, RIGHTARG = @extschema@.bk_model,
-	FUNCTION = @extschema@.bk_model_ge,
+	FUNCTION = @extschema@._bk_model_ge,
 	COMMUTATOR = OPERATOR(@extschema@.<=), NEGATOR = OPERATOR(@extschema@.<),
 	RESTRICT = scalargesel, JOIN = scalargejoinsel);
 
@@ -162,31 +162,31 @@ CREATE OPERATOR CLASS @extschema@.bk_model_ops
 	OPERATOR 3 @extschema@.=,
 	OPERATOR 4 @extschema@.>=,
 	OPERATOR 5 @extschema@.>,
-	FUNCTION 1 @extschema@.bk_model_cmp(@extschema@.bk_model, @extschema@.bk_model);
+	FUNCTION 1 @extschema@._bk_model_cmp(@extschema@.bk_model, @extschema@.bk_model);
 
 CREATE OPERATOR CLASS @extschema@.bk_model_hash_ops
 	DEFAULT FOR TYPE @extschema@.bk_model USING hash AS
 	OPERATOR 1 @extschema@.=,
-	FUNCTION 1 @extschema@.bk_model_hash(@extschema@.bk_model),
-	FUNCTION 2 @extschema@.bk_model_hash_extended(@extschema@.bk_model, bigint);
+	FUNCTION 1 @extschema@._bk_model_hash(@extschema@.bk_model),
+	FUNCTION 2 @extschema@._bk_model_hash_extended(@extschema@.bk_model, bigint);
 
-COMMENT ON FUNCTION @extschema@.bk_model_eq(@extschema@.bk_model, @extschema@.bk_model) IS
+COMMENT ON FUNCTION @extschema@._bk_model_eq(@extschema@.bk_model, @extschema@.bk_model) IS
 	'implementation of = for bk_model: the encoded bytes are equal';
-COMMENT ON FUNCTION @extschema@.bk_model_ne(@extschema@.bk_model, @extschema@.bk_model) IS
+COMMENT ON FUNCTION @extschema@._bk_model_ne(@extschema@.bk_model, @extschema@.bk_model) IS
 	'implementation of <> for bk_model';
-COMMENT ON FUNCTION @extschema@.bk_model_lt(@extschema@.bk_model, @extschema@.bk_model) IS
+COMMENT ON FUNCTION @extschema@._bk_model_lt(@extschema@.bk_model, @extschema@.bk_model) IS
 	'implementation of < for bk_model (bytewise)';
-COMMENT ON FUNCTION @extschema@.bk_model_le(@extschema@.bk_model, @extschema@.bk_model) IS
+COMMENT ON FUNCTION @extschema@._bk_model_le(@extschema@.bk_model, @extschema@.bk_model) IS
 	'implementation of <= for bk_model (bytewise)';
-COMMENT ON FUNCTION @extschema@.bk_model_gt(@extschema@.bk_model, @extschema@.bk_model) IS
+COMMENT ON FUNCTION @extschema@._bk_model_gt(@extschema@.bk_model, @extschema@.bk_model) IS
 	'implementation of > for bk_model (bytewise)';
-COMMENT ON FUNCTION @extschema@.bk_model_ge(@extschema@.bk_model, @extschema@.bk_model) IS
+COMMENT ON FUNCTION @extschema@._bk_model_ge(@extschema@.bk_model, @extschema@.bk_model) IS
 	'implementation of >= for bk_model (bytewise)';
-COMMENT ON FUNCTION @extschema@.bk_model_cmp(@extschema@.bk_model, @extschema@.bk_model) IS
+COMMENT ON FUNCTION @extschema@._bk_model_cmp(@extschema@.bk_model, @extschema@.bk_model) IS
 	'B-tree support for bk_model: bytewise comparison';
-COMMENT ON FUNCTION @extschema@.bk_model_hash(@extschema@.bk_model) IS
+COMMENT ON FUNCTION @extschema@._bk_model_hash(@extschema@.bk_model) IS
 	'hash support for bk_model: hash of the encoded bytes';
-COMMENT ON FUNCTION @extschema@.bk_model_hash_extended(@extschema@.bk_model, bigint) IS
+COMMENT ON FUNCTION @extschema@._bk_model_hash_extended(@extschema@.bk_model, bigint) IS
 	'hash support for bk_model: seeded 64-bit hash of the encoded bytes';
 COMMENT ON OPERATOR @extschema@.= (@extschema@.bk_model, @extschema@.bk_model) IS
 	'equal encoded bytes (the same model)';
@@ -210,7 +210,7 @@ COMMENT ON OPERATOR FAMILY @extschema@.bk_model_hash_ops USING hash IS
 	'the operator family of bk_model_hash_ops';
 
 -- ------------------------------------------------------------------------
--- Training aggregates
+-- Training aggregates: bk_train from parameters, bk_continue from a model
 -- ------------------------------------------------------------------------
 --
 -- Training is one ordered stream: the model depends on the order of the
@@ -218,243 +218,101 @@ COMMENT ON OPERATOR FAMILY @extschema@.bk_model_hash_ops USING hash IS
 -- interleave the rows of several workers nondeterministically, so the
 -- aggregates are PARALLEL UNSAFE and have no combine function.  The final
 -- function does not change the state (FINALFUNC_MODIFY = READ_ONLY), so
--- bk_train also works as a window function (a running model).  SSPACE is
--- the planner's estimate of the state size (it depends on budget and dim).
--- The transition functions are not strict: they count rows with a NULL
--- label or NULL features as skipped.
+-- the aggregates also work as window functions (a running model).  SSPACE
+-- is the planner's estimate of the state size (it depends on budget and
+-- dim).  The transition functions are not strict: they count rows with a
+-- NULL label or NULL features as skipped.
 --
--- The params overloads taking text exist for string literals: in
--- bk_train(x, y, '{"algorithm": "bpa"}') the literal would fit both the
--- jsonb and the bk_model overload, and the call would be ambiguous;
--- PostgreSQL resolves an unknown literal to the string category, so the
--- text overload is chosen, and it reads the text as jsonb.
+-- One form per label type, features float8[]: float4[], integer and
+-- numeric arrays reach it by PostgreSQL's implicit array casts, and with
+-- a single candidate a string literal for the parameters resolves to
+-- jsonb (and carries no collation, so postgres_fdw can push the aggregate
+-- down to a remote server).  Continuing a stored model has its own name,
+-- so that a literal is never ambiguous between parameters and a model.
+-- The support functions' names begin with an underscore: they are not
+-- for users, and \df bk_* lists what is.
 
-CREATE FUNCTION @extschema@.bk_train_params_trans(internal, float8[], int8, jsonb)
+CREATE FUNCTION @extschema@._bk_train_trans(internal, float8[], int8, jsonb)
 	RETURNS internal
 	AS 'MODULE_PATHNAME', 'bk_train_params_trans'
 	LANGUAGE C IMMUTABLE PARALLEL UNSAFE;
 
-CREATE FUNCTION @extschema@.bk_train_params_trans(internal, float4[], int8, jsonb)
+CREATE FUNCTION @extschema@._bk_train_trans(internal, float8[], text, jsonb)
 	RETURNS internal
 	AS 'MODULE_PATHNAME', 'bk_train_params_trans'
 	LANGUAGE C IMMUTABLE PARALLEL UNSAFE;
 
-CREATE FUNCTION @extschema@.bk_train_params_trans(internal, float8[], int8, text)
-	RETURNS internal
-	AS 'MODULE_PATHNAME', 'bk_train_text_trans'
-	LANGUAGE C IMMUTABLE PARALLEL UNSAFE;
-
-CREATE FUNCTION @extschema@.bk_train_params_trans(internal, float4[], int8, text)
-	RETURNS internal
-	AS 'MODULE_PATHNAME', 'bk_train_text_trans'
-	LANGUAGE C IMMUTABLE PARALLEL UNSAFE;
-
-CREATE FUNCTION @extschema@.bk_train_model_trans(internal, float8[], int8, @extschema@.bk_model)
+CREATE FUNCTION @extschema@._bk_continue_trans(internal, float8[], int8, @extschema@.bk_model)
 	RETURNS internal
 	AS 'MODULE_PATHNAME', 'bk_train_model_trans'
 	LANGUAGE C IMMUTABLE PARALLEL UNSAFE;
 
-CREATE FUNCTION @extschema@.bk_train_model_trans(internal, float4[], int8, @extschema@.bk_model)
+CREATE FUNCTION @extschema@._bk_continue_trans(internal, float8[], text, @extschema@.bk_model)
 	RETURNS internal
 	AS 'MODULE_PATHNAME', 'bk_train_model_trans'
 	LANGUAGE C IMMUTABLE PARALLEL UNSAFE;
 
--- the same functions for text labels (the label type is read from the call)
-CREATE FUNCTION @extschema@.bk_train_params_trans(internal, float8[], text, jsonb)
-	RETURNS internal
-	AS 'MODULE_PATHNAME', 'bk_train_params_trans'
-	LANGUAGE C IMMUTABLE PARALLEL UNSAFE;
-
-CREATE FUNCTION @extschema@.bk_train_params_trans(internal, float4[], text, jsonb)
-	RETURNS internal
-	AS 'MODULE_PATHNAME', 'bk_train_params_trans'
-	LANGUAGE C IMMUTABLE PARALLEL UNSAFE;
-
-CREATE FUNCTION @extschema@.bk_train_params_trans(internal, float8[], text, text)
-	RETURNS internal
-	AS 'MODULE_PATHNAME', 'bk_train_text_trans'
-	LANGUAGE C IMMUTABLE PARALLEL UNSAFE;
-
-CREATE FUNCTION @extschema@.bk_train_params_trans(internal, float4[], text, text)
-	RETURNS internal
-	AS 'MODULE_PATHNAME', 'bk_train_text_trans'
-	LANGUAGE C IMMUTABLE PARALLEL UNSAFE;
-
-CREATE FUNCTION @extschema@.bk_train_model_trans(internal, float8[], text, @extschema@.bk_model)
-	RETURNS internal
-	AS 'MODULE_PATHNAME', 'bk_train_model_trans'
-	LANGUAGE C IMMUTABLE PARALLEL UNSAFE;
-
-CREATE FUNCTION @extschema@.bk_train_model_trans(internal, float4[], text, @extschema@.bk_model)
-	RETURNS internal
-	AS 'MODULE_PATHNAME', 'bk_train_model_trans'
-	LANGUAGE C IMMUTABLE PARALLEL UNSAFE;
-
-CREATE FUNCTION @extschema@.bk_train_final(internal)
+CREATE FUNCTION @extschema@._bk_train_final(internal)
 	RETURNS @extschema@.bk_model
 	AS 'MODULE_PATHNAME', 'bk_train_final'
 	LANGUAGE C IMMUTABLE PARALLEL UNSAFE;
 
-COMMENT ON FUNCTION @extschema@.bk_train_params_trans(internal, float8[], int8, jsonb) IS
+COMMENT ON FUNCTION @extschema@._bk_train_trans(internal, float8[], int8, jsonb) IS
 	'transition function of bk_train(float8[], int8, jsonb)';
-COMMENT ON FUNCTION @extschema@.bk_train_params_trans(internal, float4[], int8, jsonb) IS
-	'transition function of bk_train(float4[], int8, jsonb)';
-COMMENT ON FUNCTION @extschema@.bk_train_params_trans(internal, float8[], int8, text) IS
-	'transition function of bk_train(float8[], int8, text)';
-COMMENT ON FUNCTION @extschema@.bk_train_params_trans(internal, float4[], int8, text) IS
-	'transition function of bk_train(float4[], int8, text)';
-COMMENT ON FUNCTION @extschema@.bk_train_model_trans(internal, float8[], int8, @extschema@.bk_model) IS
-	'transition function of bk_train(float8[], int8, bk_model)';
-COMMENT ON FUNCTION @extschema@.bk_train_model_trans(internal, float4[], int8, @extschema@.bk_model) IS
-	'transition function of bk_train(float4[], int8, bk_model)';
-COMMENT ON FUNCTION @extschema@.bk_train_params_trans(internal, float8[], text, jsonb) IS
+COMMENT ON FUNCTION @extschema@._bk_train_trans(internal, float8[], text, jsonb) IS
 	'transition function of bk_train(float8[], text, jsonb)';
-COMMENT ON FUNCTION @extschema@.bk_train_params_trans(internal, float4[], text, jsonb) IS
-	'transition function of bk_train(float4[], text, jsonb)';
-COMMENT ON FUNCTION @extschema@.bk_train_params_trans(internal, float8[], text, text) IS
-	'transition function of bk_train(float8[], text, text)';
-COMMENT ON FUNCTION @extschema@.bk_train_params_trans(internal, float4[], text, text) IS
-	'transition function of bk_train(float4[], text, text)';
-COMMENT ON FUNCTION @extschema@.bk_train_model_trans(internal, float8[], text, @extschema@.bk_model) IS
-	'transition function of bk_train(float8[], text, bk_model)';
-COMMENT ON FUNCTION @extschema@.bk_train_model_trans(internal, float4[], text, @extschema@.bk_model) IS
-	'transition function of bk_train(float4[], text, bk_model)';
-COMMENT ON FUNCTION @extschema@.bk_train_final(internal) IS
-	'final function of bk_train: the encoded model, NULL when no row was usable';
+COMMENT ON FUNCTION @extschema@._bk_continue_trans(internal, float8[], int8, @extschema@.bk_model) IS
+	'transition function of bk_continue(float8[], int8, bk_model)';
+COMMENT ON FUNCTION @extschema@._bk_continue_trans(internal, float8[], text, @extschema@.bk_model) IS
+	'transition function of bk_continue(float8[], text, bk_model)';
+COMMENT ON FUNCTION @extschema@._bk_train_final(internal) IS
+	'final function of bk_train and bk_continue: the encoded model, NULL when no row was usable';
 
 -- Availability: 0.1.0
 CREATE AGGREGATE @extschema@.bk_train(features float8[], label int8, params jsonb) (
-	SFUNC = @extschema@.bk_train_params_trans,
+	SFUNC = @extschema@._bk_train_trans,
 	STYPE = internal,
 	SSPACE = 1048576,
-	FINALFUNC = @extschema@.bk_train_final,
-	FINALFUNC_MODIFY = READ_ONLY,
-	PARALLEL = UNSAFE
-);
-
-CREATE AGGREGATE @extschema@.bk_train(features float4[], label int8, params jsonb) (
-	SFUNC = @extschema@.bk_train_params_trans,
-	STYPE = internal,
-	SSPACE = 1048576,
-	FINALFUNC = @extschema@.bk_train_final,
-	FINALFUNC_MODIFY = READ_ONLY,
-	PARALLEL = UNSAFE
-);
-
-CREATE AGGREGATE @extschema@.bk_train(features float8[], label int8, params text) (
-	SFUNC = @extschema@.bk_train_params_trans,
-	STYPE = internal,
-	SSPACE = 1048576,
-	FINALFUNC = @extschema@.bk_train_final,
-	FINALFUNC_MODIFY = READ_ONLY,
-	PARALLEL = UNSAFE
-);
-
-CREATE AGGREGATE @extschema@.bk_train(features float4[], label int8, params text) (
-	SFUNC = @extschema@.bk_train_params_trans,
-	STYPE = internal,
-	SSPACE = 1048576,
-	FINALFUNC = @extschema@.bk_train_final,
-	FINALFUNC_MODIFY = READ_ONLY,
-	PARALLEL = UNSAFE
-);
-
-CREATE AGGREGATE @extschema@.bk_train(features float8[], label int8, base @extschema@.bk_model) (
-	SFUNC = @extschema@.bk_train_model_trans,
-	STYPE = internal,
-	SSPACE = 1048576,
-	FINALFUNC = @extschema@.bk_train_final,
-	FINALFUNC_MODIFY = READ_ONLY,
-	PARALLEL = UNSAFE
-);
-
-CREATE AGGREGATE @extschema@.bk_train(features float4[], label int8, base @extschema@.bk_model) (
-	SFUNC = @extschema@.bk_train_model_trans,
-	STYPE = internal,
-	SSPACE = 1048576,
-	FINALFUNC = @extschema@.bk_train_final,
+	FINALFUNC = @extschema@._bk_train_final,
 	FINALFUNC_MODIFY = READ_ONLY,
 	PARALLEL = UNSAFE
 );
 
 CREATE AGGREGATE @extschema@.bk_train(features float8[], label text, params jsonb) (
-	SFUNC = @extschema@.bk_train_params_trans,
+	SFUNC = @extschema@._bk_train_trans,
 	STYPE = internal,
 	SSPACE = 1048576,
-	FINALFUNC = @extschema@.bk_train_final,
+	FINALFUNC = @extschema@._bk_train_final,
 	FINALFUNC_MODIFY = READ_ONLY,
 	PARALLEL = UNSAFE
 );
 
-CREATE AGGREGATE @extschema@.bk_train(features float4[], label text, params jsonb) (
-	SFUNC = @extschema@.bk_train_params_trans,
+CREATE AGGREGATE @extschema@.bk_continue(features float8[], label int8, model @extschema@.bk_model) (
+	SFUNC = @extschema@._bk_continue_trans,
 	STYPE = internal,
 	SSPACE = 1048576,
-	FINALFUNC = @extschema@.bk_train_final,
+	FINALFUNC = @extschema@._bk_train_final,
 	FINALFUNC_MODIFY = READ_ONLY,
 	PARALLEL = UNSAFE
 );
 
-CREATE AGGREGATE @extschema@.bk_train(features float8[], label text, params text) (
-	SFUNC = @extschema@.bk_train_params_trans,
+CREATE AGGREGATE @extschema@.bk_continue(features float8[], label text, model @extschema@.bk_model) (
+	SFUNC = @extschema@._bk_continue_trans,
 	STYPE = internal,
 	SSPACE = 1048576,
-	FINALFUNC = @extschema@.bk_train_final,
-	FINALFUNC_MODIFY = READ_ONLY,
-	PARALLEL = UNSAFE
-);
-
-CREATE AGGREGATE @extschema@.bk_train(features float4[], label text, params text) (
-	SFUNC = @extschema@.bk_train_params_trans,
-	STYPE = internal,
-	SSPACE = 1048576,
-	FINALFUNC = @extschema@.bk_train_final,
-	FINALFUNC_MODIFY = READ_ONLY,
-	PARALLEL = UNSAFE
-);
-
-CREATE AGGREGATE @extschema@.bk_train(features float8[], label text, base @extschema@.bk_model) (
-	SFUNC = @extschema@.bk_train_model_trans,
-	STYPE = internal,
-	SSPACE = 1048576,
-	FINALFUNC = @extschema@.bk_train_final,
-	FINALFUNC_MODIFY = READ_ONLY,
-	PARALLEL = UNSAFE
-);
-
-CREATE AGGREGATE @extschema@.bk_train(features float4[], label text, base @extschema@.bk_model) (
-	SFUNC = @extschema@.bk_train_model_trans,
-	STYPE = internal,
-	SSPACE = 1048576,
-	FINALFUNC = @extschema@.bk_train_final,
+	FINALFUNC = @extschema@._bk_train_final,
 	FINALFUNC_MODIFY = READ_ONLY,
 	PARALLEL = UNSAFE
 );
 
 COMMENT ON AGGREGATE @extschema@.bk_train(float8[], int8, jsonb) IS
-	'trains a kernel classifier on the rows in stream order; params: jsonb object of learner parameters';
-COMMENT ON AGGREGATE @extschema@.bk_train(float4[], int8, jsonb) IS
-	'trains a kernel classifier on the rows in stream order; params: jsonb object of learner parameters';
-COMMENT ON AGGREGATE @extschema@.bk_train(float8[], int8, text) IS
-	'trains a kernel classifier on the rows in stream order; params: text of a jsonb object of learner parameters';
-COMMENT ON AGGREGATE @extschema@.bk_train(float4[], int8, text) IS
-	'trains a kernel classifier on the rows in stream order; params: text of a jsonb object of learner parameters';
-COMMENT ON AGGREGATE @extschema@.bk_train(float8[], int8, @extschema@.bk_model) IS
-	'continues training the base model on the rows in stream order, with its own parameters';
-COMMENT ON AGGREGATE @extschema@.bk_train(float4[], int8, @extschema@.bk_model) IS
-	'continues training the base model on the rows in stream order, with its own parameters';
+	'trains a kernel classifier on the rows in stream order; params: a JSON object of learner parameters';
 COMMENT ON AGGREGATE @extschema@.bk_train(float8[], text, jsonb) IS
-	'text labels: trains a kernel classifier on the rows in stream order; params: jsonb object of learner parameters';
-COMMENT ON AGGREGATE @extschema@.bk_train(float4[], text, jsonb) IS
-	'text labels: trains a kernel classifier on the rows in stream order; params: jsonb object of learner parameters';
-COMMENT ON AGGREGATE @extschema@.bk_train(float8[], text, text) IS
-	'text labels: trains a kernel classifier on the rows in stream order; params: text of a jsonb object of learner parameters';
-COMMENT ON AGGREGATE @extschema@.bk_train(float4[], text, text) IS
-	'text labels: trains a kernel classifier on the rows in stream order; params: text of a jsonb object of learner parameters';
-COMMENT ON AGGREGATE @extschema@.bk_train(float8[], text, @extschema@.bk_model) IS
-	'text labels: continues training the base model on the rows in stream order, with its own parameters';
-COMMENT ON AGGREGATE @extschema@.bk_train(float4[], text, @extschema@.bk_model) IS
-	'text labels: continues training the base model on the rows in stream order, with its own parameters';
+	'trains a kernel classifier with text labels on the rows in stream order; params: a JSON object of learner parameters';
+COMMENT ON AGGREGATE @extschema@.bk_continue(float8[], int8, @extschema@.bk_model) IS
+	'continues training a model on the rows in stream order, with the model''s parameters';
+COMMENT ON AGGREGATE @extschema@.bk_continue(float8[], text, @extschema@.bk_model) IS
+	'continues training a model with text labels on the rows in stream order, with the model''s parameters';
 
 -- ------------------------------------------------------------------------
 -- Scoring

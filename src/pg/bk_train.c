@@ -1,6 +1,7 @@
 /*
  * bk_train.c
- *	  The bk_train aggregates: transition and final functions.
+ *	  The bk_train and bk_continue aggregates: transition and final
+ *	  functions.
  *
  * The transition state (STYPE internal) lives in its own memory context, a
  * child of the aggregate context, and so does the core's model: the core
@@ -23,7 +24,6 @@
 #include "bk_pg.h"
 
 PG_FUNCTION_INFO_V1(bk_train_params_trans);
-PG_FUNCTION_INFO_V1(bk_train_text_trans);
 PG_FUNCTION_INFO_V1(bk_train_model_trans);
 PG_FUNCTION_INFO_V1(bk_train_final);
 
@@ -36,6 +36,7 @@ typedef struct BkTrainState
 	Jsonb	   *classes;		/* the "classes" parameter, or NULL */
 	bool		text_labels;	/* the label argument is text (else int8) */
 	const char *dim_source;		/* what the expected dimension is */
+	const char *fname;			/* bk_train or bk_continue, for messages */
 	int64		skipped;		/* rows skipped before the model existed */
 	int64		row;			/* 1-based stream row number */
 } BkTrainState;
@@ -106,7 +107,7 @@ bk_train_error_context(void *arg)
 {
 	const BkTrainState *st = (const BkTrainState *) arg;
 
-	errcontext("bk_train, row %lld of the training stream", (long long) st->row);
+	errcontext("%s, row %lld of the training stream", st->fname, (long long) st->row);
 }
 
 /*
@@ -162,15 +163,14 @@ bk_train_row(BkTrainState *st, FunctionCallInfo fcinfo)
 }
 
 /*
- * Common part of the transition functions that take parameters; the
- * document (argument 3) is read once, from the first row
+ * bk_train(features, label, params jsonb) transition function; the
+ * document is read once, from the first row
  */
-static Datum
-bk_train_params_common(FunctionCallInfo fcinfo, const char *fname,
-					   bool is_text)
+Datum
+bk_train_params_trans(PG_FUNCTION_ARGS)
 {
 	bool		created;
-	BkTrainState *st = bk_train_get_state(fcinfo, fname, &created);
+	BkTrainState *st = bk_train_get_state(fcinfo, "bk_train_params_trans", &created);
 
 	if (PG_ARGISNULL(3))
 		ereport(ERROR,
@@ -180,15 +180,9 @@ bk_train_params_common(FunctionCallInfo fcinfo, const char *fname,
 
 	if (created)
 	{
-		Jsonb	   *jb;
-
-		if (is_text)
-			jb = DatumGetJsonbP(DirectFunctionCall1(jsonb_in,
-													CStringGetDatum(TextDatumGetCString(PG_GETARG_DATUM(3)))));
-		else
-			jb = PG_GETARG_JSONB_P(3);
-		BkPgParamsFromJsonb(&st->params, jb, &st->classes, st->mcxt);
+		BkPgParamsFromJsonb(&st->params, PG_GETARG_JSONB_P(3), &st->classes, st->mcxt);
 		st->dim_source = "the first row's";
+		st->fname = "bk_train";
 	}
 
 	bk_train_row(st, fcinfo);
@@ -197,32 +191,8 @@ bk_train_params_common(FunctionCallInfo fcinfo, const char *fname,
 }
 
 /*
- * bk_train(features, label, params jsonb) transition function
- */
-Datum
-bk_train_params_trans(PG_FUNCTION_ARGS)
-{
-	return bk_train_params_common(fcinfo, "bk_train_params_trans", false);
-}
-
-/*
- * bk_train(features, label, params text) transition function
- *
- * The text overload exists so that a bare string literal, as in
- * bk_train(x, y, '{"algorithm": "bpa"}'), resolves: with only the jsonb
- * and bk_model overloads an unknown literal fits both and the call is
- * ambiguous; PostgreSQL prefers the string category for unknown literals.
- * The text is read as jsonb.
- */
-Datum
-bk_train_text_trans(PG_FUNCTION_ARGS)
-{
-	return bk_train_params_common(fcinfo, "bk_train_text_trans", true);
-}
-
-/*
- * bk_train(features, label, base bk_model) transition function: continue
- * training the base model with its own parameters
+ * bk_continue(features, label, model) transition function: continue
+ * training the model with its own parameters
  */
 Datum
 bk_train_model_trans(PG_FUNCTION_ARGS)
@@ -234,7 +204,7 @@ bk_train_model_trans(PG_FUNCTION_ARGS)
 	if (PG_ARGISNULL(3))
 		ereport(ERROR,
 				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-				 errmsg("base model must not be NULL")));
+				 errmsg("model must not be NULL")));
 
 	/* the base model is decoded once, on the first row */
 	if (created)
@@ -243,6 +213,7 @@ bk_train_model_trans(PG_FUNCTION_ARGS)
 		BkPgCheckLegacyLabels(st->model);
 		st->params = st->model->params;
 		st->dim_source = "the model's";
+		st->fname = "bk_continue";
 	}
 
 	bk_train_row(st, fcinfo);

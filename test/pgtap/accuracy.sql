@@ -56,7 +56,7 @@ FROM models WHERE params->>'algorithm' = 'bpa';
 -- K^-1 and the neighbour cache included, travels in the model)
 CREATE TEMP TABLE continued AS
 SELECT r.name,
-       (SELECT bk_train(c.features, c.label, h.half ORDER BY c.id) FROM cb_train c WHERE c.id > 5000) AS model
+       (SELECT bk_continue(c.features, c.label, h.half ORDER BY c.id) FROM cb_train c WHERE c.id > 5000) AS model
 FROM runs r,
      LATERAL (SELECT bk_train(features, label, r.params ORDER BY id) AS half FROM cb_train WHERE id <= 5000) h
 WHERE r.train = 'cb' AND r.params->>'algorithm' = 'bpa';

@@ -2,15 +2,15 @@
 BEGIN;
 CREATE EXTENSION IF NOT EXISTS pgtap;
 CREATE EXTENSION IF NOT EXISTS budgetkernel;
-SELECT plan(37);
+SELECT plan(40);
 
 SELECT has_type('bk_model');
 SELECT has_function('bk_train', ARRAY['double precision[]', 'bigint', 'jsonb']);
-SELECT has_function('bk_train', ARRAY['real[]', 'bigint', 'jsonb']);
-SELECT has_function('bk_train', ARRAY['double precision[]', 'bigint', 'bk_model']);
-SELECT has_function('bk_train', ARRAY['real[]', 'bigint', 'bk_model']);
+SELECT hasnt_function('bk_train', ARRAY['real[]', 'bigint', 'jsonb'], 'no float4[] twin: float4[] reaches float8[] by an implicit cast');
+SELECT has_function('bk_continue', ARRAY['double precision[]', 'bigint', 'bk_model']);
+SELECT hasnt_function('bk_train', ARRAY['double precision[]', 'bigint', 'bk_model'], 'continuing a model is bk_continue');
 SELECT is_aggregate('bk_train', ARRAY['double precision[]', 'bigint', 'jsonb']);
-SELECT is_aggregate('bk_train', ARRAY['double precision[]', 'bigint', 'bk_model']);
+SELECT is_aggregate('bk_continue', ARRAY['double precision[]', 'bigint', 'bk_model']);
 SELECT has_function('bk_predict', ARRAY['bk_model', 'double precision[]']);
 SELECT has_function('bk_decision', ARRAY['bk_model', 'double precision[]']);
 SELECT has_function('bk_info', ARRAY['bk_model']);
@@ -19,7 +19,7 @@ SELECT has_function('bk_support_vectors', ARRAY['bk_model']);
 SELECT has_function('bk_predict_label', ARRAY['bk_model', 'double precision[]']);
 SELECT has_function('bk_scores', ARRAY['bk_model', 'double precision[]']);
 SELECT is_aggregate('bk_train', ARRAY['double precision[]', 'text', 'jsonb']);
-SELECT is_aggregate('bk_train', ARRAY['real[]', 'text', 'bk_model']);
+SELECT is_aggregate('bk_continue', ARRAY['double precision[]', 'text', 'bk_model']);
 SELECT volatility_is('bk_predict_label', ARRAY['bk_model', 'double precision[]'], 'immutable');
 SELECT volatility_is('bk_scores', ARRAY['bk_model', 'double precision[]'], 'immutable');
 SELECT function_returns('bk_scores', ARRAY['bk_model', 'double precision[]'], 'double precision[]');
@@ -47,6 +47,24 @@ SELECT is((SELECT count(*)::int FROM pg_description d JOIN pg_depend x ON x.obji
           (SELECT count(*)::int FROM pg_depend x JOIN pg_extension e ON e.oid = x.refobjid
            WHERE e.extname = 'budgetkernel' AND x.deptype = 'e'),
           'every object of the extension has a comment');
+
+-- \df bk_* lists what users call; support functions begin with "_bk_"
+SELECT set_eq($$SELECT DISTINCT p.proname::text FROM pg_proc p JOIN pg_depend d ON d.objid = p.oid
+                JOIN pg_extension e ON e.oid = d.refobjid
+                WHERE e.extname = 'budgetkernel' AND p.proname LIKE 'bk\_%'$$,
+              ARRAY['bk_train', 'bk_continue', 'bk_predict', 'bk_predict_label', 'bk_scores',
+                    'bk_decision', 'bk_info', 'bk_support_vectors', 'bk_is_valid'],
+              'the bk_ functions are the ones users call');
+-- a bare string literal is the parameters (jsonb: the only candidate)
+SELECT lives_ok($$ SELECT bk_train(ARRAY[i, -i]::float8[], (i > 0)::int::int8, '{"budget": 4}')
+                   FROM generate_series(-3, 3) i $$, 'bk_train with a bare literal');
+-- float4[], integer and numeric arrays reach float8[]: the same model
+SELECT is((SELECT count(DISTINCT m) FROM (
+             SELECT bk_train(ARRAY[i, -i]::float8[], (i > 0)::int::int8, '{"budget": 4}' ORDER BY i) FROM generate_series(-3, 3) i
+             UNION ALL SELECT bk_train(ARRAY[i, -i]::float4[], (i > 0)::int::int8, '{"budget": 4}' ORDER BY i) FROM generate_series(-3, 3) i
+             UNION ALL SELECT bk_train(ARRAY[i, -i], (i > 0)::int::int8, '{"budget": 4}' ORDER BY i) FROM generate_series(-3, 3) i
+             UNION ALL SELECT bk_train(ARRAY[i, -i]::numeric[], (i > 0)::int::int8, '{"budget": 4}' ORDER BY i) FROM generate_series(-3, 3) i) s(m)),
+          1::bigint, 'float8[], float4[], int[] and numeric[] features train the same model');
 
 SELECT has_cast('bk_model', 'bytea');
 SELECT has_cast('bytea', 'bk_model');

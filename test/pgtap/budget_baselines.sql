@@ -63,7 +63,7 @@ FROM models WHERE name = 'bogd';
 
 -- continued training is bit-identical (the cached scores, the neighbour
 -- cache and the Forgetron's Q travel in the model)
-SELECT is((SELECT bk_train(c.features, c.label, h.half ORDER BY c.id) FROM cb_train c WHERE c.id > 5000)::bytea,
+SELECT is((SELECT bk_continue(c.features, c.label, h.half ORDER BY c.id) FROM cb_train c WHERE c.id > 5000)::bytea,
           m.model::bytea, m.name || ': rows 5001-10000 on rows 1-5000 = one pass')
 FROM models m, LATERAL (SELECT bk_train(features, label, m.params ORDER BY id) AS half FROM cb_train WHERE id <= 5000) h
 WHERE m.name IN ('bduol nearest', 'bduol projection', 'forgetron', 'projectron_pp')

@@ -42,7 +42,7 @@ SELECT bk_train('{}'::float8[], 1, '{}');
 
 -- NULL parameters or base model
 SELECT bk_train(ARRAY[1.0]::float8[], 1, NULL::jsonb);
-SELECT bk_train(ARRAY[1.0]::float8[], 1, NULL::bk_model);
+SELECT bk_continue(ARRAY[1.0]::float8[], 1, NULL::bk_model);
 
 -- budget x dim beyond the 1 GB allocation limit: refused before allocating
 SELECT bk_train(array_fill(1.0::float8, ARRAY[200]), 1, '{"budget": 1000000}');
@@ -79,7 +79,7 @@ SELECT bk_predict(m, '{}'::float8[]) FROM m1;
 SELECT bk_predict(m, NULL::float8[]) IS NULL AS is_null FROM m1;
 
 -- continuing training with rows of another dimension than the model
-SELECT bk_train(ARRAY[1,2,3]::float8[], 1, m) FROM m1;
+SELECT bk_continue(ARRAY[1,2,3]::float8[], 1, m) FROM m1;
 
 -- query cancel is honoured during training
 SET statement_timeout = '500ms';

@@ -46,7 +46,7 @@ SELECT bk_info(model)->'classes' AS classes FROM m;
 SELECT count(*) FILTER (WHERE bk_predict_label(model, x) = label) > 30 AS predicts_the_labels
 FROM m, pts;
 -- continuing it in UTF8 with the same labels adds no class
-SELECT bk_info(bk_train(x, label, model ORDER BY id))->'n_classes' AS n_classes
+SELECT bk_info(bk_continue(x, label, model ORDER BY id))->'n_classes' AS n_classes
 FROM pts, m GROUP BY model;
 -- a model trained here with a label LATIN1 cannot write
 CREATE TEMP TABLE euro AS
@@ -60,7 +60,7 @@ SELECT model::text AS euro_model FROM euro \gset
 -- whether it is read or continued, never a silent new class
 SELECT bk_info(:'legacy'::bk_model)->'classes';
 \echo :LAST_ERROR_SQLSTATE
-SELECT bk_train(x, label, :'legacy'::bk_model) FROM pts;
+SELECT bk_continue(x, label, :'legacy'::bk_model) FROM pts;
 \echo :LAST_ERROR_SQLSTATE
 
 \c bk_latin1

@@ -33,7 +33,7 @@ SELECT count(*) AS support_vectors FROM crafted, bk_support_vectors(sparse);
 -- Continuing to train it would need 4,096 x 8,000 x 1,024 doubles: every
 -- machine is counted before anything is allocated (54000).
 SELECT octet_length(wide::bytea) < 300000 AS small FROM crafted;
-SELECT bk_train(array_fill(0.5, ARRAY[1024])::float8[], 1::int8, wide) FROM crafted;
+SELECT bk_continue(array_fill(0.5, ARRAY[1024])::float8[], 1::int8, wide) FROM crafted;
 \echo :LAST_ERROR_SQLSTATE
 -- scoring it is fine
 SELECT bk_predict(wide, array_fill(0.5, ARRAY[1024])) IS NOT NULL AS scored FROM crafted;
@@ -121,7 +121,7 @@ FROM bk_test.defective_models() WHERE name = 'bpa_nn_huge_feature';
 \echo :LAST_ERROR_SQLSTATE
 SELECT bk_info(bytes::bk_model)
 FROM bk_test.defective_models() WHERE name = 'pegasos_tiny_lambda';
-SELECT bk_train(ARRAY[0.5, 0.5]::float8[], 1::int8, bytes::bk_model)
+SELECT bk_continue(ARRAY[0.5, 0.5]::float8[], 1::int8, bytes::bk_model)
 FROM bk_test.defective_models() WHERE name = 'pegasos_tiny_lambda';
 -- a broken checksum is still refused on input (22P03)
 SELECT set_byte(bytes, 40, get_byte(bytes, 40) # 1)::bk_model IS NOT NULL

@@ -26,7 +26,7 @@ SELECT variant, left(m::text, 10) AS head FROM models ORDER BY variant;
 SELECT variant,
        m::text::bk_model::bytea = m::bytea AS text_round_trip,
        m::bytea::bk_model::bytea = m::bytea AS bytea_round_trip,
-       bk_model_send(m) = m::bytea AS send_is_bytea,
+       _bk_model_send(m) = m::bytea AS send_is_bytea,
        (SELECT bool_and(bk_predict(m, features) = bk_predict(m::text::bk_model, features)
                     AND bk_decision(m, features) = bk_decision(m::bytea::bk_model, features))
         FROM pts) AS same_predictions

@@ -39,7 +39,7 @@ SELECT name,
        bk_info(model)->'classes' AS classes,
        (bk_info(model)->>'n_sv')::int <= coalesce((bk_info(model)->>'budget')::int * (bk_info(model)->>'n_machines')::int, 100000) AS within_budget,
        (SELECT bk_train(features, label, params ORDER BY id) FROM pts)::bytea = model::bytea AS deterministic,
-       (SELECT bk_train(p.features, p.label, half ORDER BY p.id) FROM pts p WHERE p.id > 1500)::bytea = model::bytea AS warm_start_identical,
+       (SELECT bk_continue(p.features, p.label, half ORDER BY p.id) FROM pts p WHERE p.id > 1500)::bytea = model::bytea AS warm_start_identical,
        bk_info(model)->'params'->>'maintenance' AS maintenance
 FROM m ORDER BY name;
 
@@ -83,8 +83,8 @@ SELECT (SELECT avg((bk_predict_label(model, features) = name)::int) FROM pts) > 
 FROM tm;
 SELECT bk_predict(model, ARRAY[0.5, 0.5]) FROM tm;
 -- a text-labelled model continues with text labels only
-SELECT bk_train(features, label, model) FROM pts, tm WHERE id = 1;
-SELECT bk_info(bk_train(features, name, model ORDER BY id))->>'rows_seen' AS rows_seen FROM pts, tm WHERE id <= 10;
+SELECT bk_continue(features, label, model) FROM pts, tm WHERE id = 1;
+SELECT bk_info(bk_continue(features, name, model ORDER BY id))->>'rows_seen' AS rows_seen FROM pts, tm WHERE id <= 10;
 
 -- Pegasos parameters
 SELECT bk_train(ARRAY[1,2]::float8[], 1::int8, '{"algorithm": "pegasos", "kernel": "linear", "maintenance": "merge"}');

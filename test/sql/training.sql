@@ -79,7 +79,7 @@ FROM m WHERE name = 'bpa-nn';
 -- continuing training: rows 1001-2000 on top of a model of rows 1-1000 is
 -- bit-identical to one pass over rows 1-2000
 SELECT name,
-       (SELECT bk_train(p.features, p.label, h.half ORDER BY p.id) FROM pts p WHERE p.id > 1000)::bytea
+       (SELECT bk_continue(p.features, p.label, h.half ORDER BY p.id) FROM pts p WHERE p.id > 1000)::bytea
          = model::bytea AS warm_start_identical
 FROM m, LATERAL (SELECT bk_train(features, label, m.params ORDER BY id) AS half FROM pts WHERE id <= 1000) h
 ORDER BY name;
@@ -88,7 +88,7 @@ ORDER BY name;
 SELECT bk_info(w)->'params' = bk_info(b)->'params' AS same_params,
        (bk_info(w)->>'rows_seen')::int AS rows_seen
 FROM (SELECT bk_train(features, label, '{"budget": 15, "gamma": 20}' ORDER BY id) AS b FROM pts WHERE id <= 500) s,
-     LATERAL (SELECT bk_train(features, label, s.b ORDER BY id) AS w FROM pts WHERE id > 500 AND id <= 800) t;
+     LATERAL (SELECT bk_continue(features, label, s.b ORDER BY id) AS w FROM pts WHERE id > 500 AND id <= 800) t;
 
 -- float4 input: the same model as the float8 values it rounds to
 SELECT bk_train(features::float4[], label, params ORDER BY id)::bytea
@@ -125,7 +125,7 @@ RESET parallel_setup_cost; RESET parallel_tuple_cost; RESET min_parallel_table_s
 -- models live in tables and are versioned
 CREATE TABLE store (version int PRIMARY KEY, model bk_model);
 INSERT INTO store SELECT 1, bk_train(features, label, '{"budget": 20, "gamma": 20}' ORDER BY id) FROM pts WHERE id <= 1000;
-INSERT INTO store SELECT 2, bk_train(n.features, n.label, s.model ORDER BY n.id) FROM pts n, store s WHERE s.version = 1 AND n.id > 1000;
+INSERT INTO store SELECT 2, bk_continue(n.features, n.label, s.model ORDER BY n.id) FROM pts n, store s WHERE s.version = 1 AND n.id > 1000;
 SELECT version, (bk_info(model)->>'rows_seen')::int AS rows_seen FROM store ORDER BY version;
 SELECT max(acc) FILTER (WHERE version = 2) > max(acc) FILTER (WHERE version = 1) AS version_2_more_accurate,
        max(acc) FILTER (WHERE version = 2) > 0.8 AS version_2_above_80_percent
