@@ -23,12 +23,12 @@
  *	  the shrink (1 - eta lambda) is part of the rescaling on a full step.
  *	  With B = 1 there is nothing to rescale: the SV is replaced.
  */
-#include "bk_internal.h"
+#include "bk_learner.h"
 
 #include <math.h>
 
 bool
-BkBogdStep(BkModel *m, BkMachine *mach, const BkRow *row)
+BkBogdStep(BkModel *m, BkMachine *mach, BkRow *row)
 {
 	const BkParams *p = &m->params;
 	double		shrink = 1.0 - p->eta * p->lambda;
@@ -63,3 +63,9 @@ BkBogdStep(BkModel *m, BkMachine *mach, const BkRow *row)
 	BkMachineAppend(mach, m->dim, row->x, row->sqx, p->eta * row->y);
 	return true;
 }
+
+const BkLearner bk_learner_bogd = {
+	.id = BK_ALG_BOGD, .name = "bogd",
+	.source = "Zhao, Wang, Wu, Jin and Hoi, ICML 2012: bounded OGD, uniform removal",
+	.step = BkBogdStep,
+};

@@ -21,7 +21,7 @@
  *	  costs O(B d), like the insertion itself.  The scores travel in the
  *	  model, so continued training is bit-identical.
  */
-#include "bk_internal.h"
+#include "bk_learner.h"
 
 #include <math.h>
 
@@ -91,7 +91,7 @@ remove_best_classified(BkModel *m, BkMachine *mach, const BkRow *row)
 }
 
 bool
-BkBudgetPerceptronStep(BkModel *m, BkMachine *mach, const BkRow *row)
+BkBudgetPerceptronStep(BkModel *m, BkMachine *mach, BkRow *row)
 {
 	const BkParams *p = &m->params;
 	double		f = row->f;
@@ -207,7 +207,7 @@ offer_row(BkModel *m, BkMachine *mach, const BkRow *row, bool margin_error)
 }
 
 bool
-BkTighterBudgetPerceptronStep(BkModel *m, BkMachine *mach, const BkRow *row)
+BkTighterBudgetPerceptronStep(BkModel *m, BkMachine *mach, BkRow *row)
 {
 	const BkParams *p = &m->params;
 	bool		svs = p->eval_set == BK_EVAL_SVS;
@@ -253,3 +253,37 @@ BkTighterBudgetPerceptronStep(BkModel *m, BkMachine *mach, const BkRow *row)
 		BkEvalCountFlips(mach);
 	return true;
 }
+
+static unsigned
+keeps_scores(const BkParams *p)
+{
+	return BK_KEEP_SCORES;
+}
+
+static unsigned
+keeps_eval(const BkParams *p)
+{
+	return BK_KEEP_EVAL;
+}
+
+/* the SVs themselves for "svs" (room for the budget), else q rows */
+static int
+tighter_eval_cap(const BkParams *p)
+{
+	return (int) (p->eval_set == BK_EVAL_SVS ? p->budget : p->eval_size);
+}
+
+const BkLearner bk_learner_budget_perceptron = {
+	.id = BK_ALG_BUDGET_PERCEPTRON, .name = "budget_perceptron",
+	.source = "paper 003 Fig. 1 and Fig. 2 (Crammer, Kandola and Singer 2004)",
+	.keeps = keeps_scores,
+	.step = BkBudgetPerceptronStep,
+};
+
+const BkLearner bk_learner_tighter_budget_perceptron = {
+	.id = BK_ALG_TIGHTER_BUDGET_PERCEPTRON, .name = "tighter_budget_perceptron",
+	.source = "paper 003 Fig. 3, eq. 3-4 and Fig. 5",
+	.keeps = keeps_eval,
+	.eval_cap = tighter_eval_cap,
+	.step = BkTighterBudgetPerceptronStep,
+};

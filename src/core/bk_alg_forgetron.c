@@ -54,7 +54,7 @@
  *	  x_t takes the slot of the removed oldest SV, so the store never
  *	  needs B + 1 slots.
  */
-#include "bk_internal.h"
+#include "bk_learner.h"
 
 #include <math.h>
 
@@ -85,7 +85,7 @@ BkForgetronPhi(double sigma, double mu, double Q, double M)
 }
 
 bool
-BkForgetronStep(BkModel *m, BkMachine *mach, const BkRow *row)
+BkForgetronStep(BkModel *m, BkMachine *mach, BkRow *row)
 {
 	int			n = mach->n_sv;
 	int			r = 0;
@@ -134,3 +134,34 @@ BkForgetronStep(BkModel *m, BkMachine *mach, const BkRow *row)
 	BkModelCountMaintenance(m, mach);
 	return true;
 }
+
+static unsigned
+forgetron_keeps(const BkParams *p)
+{
+	return BK_KEEP_BORN;
+}
+
+/*
+ * Q_t, a sum of Psi terms of either sign, is at most (15/32) x the
+ * machine's mistakes (= updates) by the choice of phi_t, with slack for
+ * rounding; the scale is 1 (the Forgetron shrinks its coefficients).
+ */
+static int
+forgetron_check_sums(const BkParams *p, uint64_t updates, double scale,
+					 double degradation)
+{
+	double		bound = (15.0 / 32.0) * (double) updates;
+
+	if (!isfinite(degradation) || degradation > bound + 1e-6 * (1.0 + bound))
+		return BK_SUMS_BAD_DEGRADATION;
+	return scale == 1.0 ? BK_SUMS_OK : BK_SUMS_BAD_SCALE;
+}
+
+const BkLearner bk_learner_forgetron = {
+	.id = BK_ALG_FORGETRON, .name = "forgetron",
+	.source = "Dekel, Shalev-Shwartz and Singer 2008: the self-tuned Forgetron",
+	.keeps = forgetron_keeps,
+	.step = BkForgetronStep,
+	.check_sums = forgetron_check_sums,
+	.degradation_name = "Forgetron Q",
+};

@@ -33,7 +33,7 @@
  *	  where the ramp and hinge losses agree, and the step keeps the margin
  *	  above -1, so Q is the same expression for both losses.
  */
-#include "bk_internal.h"
+#include "bk_learner.h"
 
 #include <math.h>
 
@@ -125,7 +125,7 @@ append_new(BkModel *m, BkMachine *mach, const BkRow *row, double coef)
  * alpha_t = y_t min(C, H / k_tt).
  */
 bool
-BkPaStep(BkModel *m, BkMachine *mach, const BkRow *row)
+BkPaStep(BkModel *m, BkMachine *mach, BkRow *row)
 {
 	double		loss = update_loss(&m->params, row);
 
@@ -143,7 +143,7 @@ BkPaStep(BkModel *m, BkMachine *mach, const BkRow *row)
  * model's seeded generator) is removed first.
  */
 bool
-BkPaRandomStep(BkModel *m, BkMachine *mach, const BkRow *row)
+BkPaRandomStep(BkModel *m, BkMachine *mach, BkRow *row)
 {
 	double		loss = update_loss(&m->params, row);
 
@@ -407,7 +407,7 @@ bpa_p_fill(BkModel *m, BkMachine *mach, const BkRow *row, double tau)
 
 /* Algorithm 1 of paper 000. */
 bool
-BkBpaStep(BkModel *m, BkMachine *mach, const BkRow *row)
+BkBpaStep(BkModel *m, BkMachine *mach, BkRow *row)
 {
 	const BkParams *p = &m->params;
 	double		loss = update_loss(p, row);
@@ -438,3 +438,30 @@ BkBpaStep(BkModel *m, BkMachine *mach, const BkRow *row)
 	}
 	BkRaise(&m->env, BK_ERR_INTERNAL, NULL, "unknown BPA variant %d", p->variant);
 }
+
+/* BPA-NN keeps every SV's nearest neighbour, BPA-P the inverse of K */
+static unsigned
+bpa_keeps(const BkParams *p)
+{
+	return p->variant == BK_VARIANT_NN ? BK_KEEP_NEAREST :
+		p->variant == BK_VARIANT_P ? BK_KEEP_GRAM : 0;
+}
+
+const BkLearner bk_learner_pa = {
+	.id = BK_ALG_PA, .name = "pa",
+	.source = "paper 000 eq. 3 (PA-I) and eq. 15 (ramp loss)",
+	.step = BkPaStep,
+};
+
+const BkLearner bk_learner_pa_random = {
+	.id = BK_ALG_PA_RANDOM, .name = "pa_random",
+	.source = "paper 000 Table 1: PA-I with random removal",
+	.step = BkPaRandomStep,
+};
+
+const BkLearner bk_learner_bpa = {
+	.id = BK_ALG_BPA, .name = "bpa",
+	.source = "paper 000 §3-4: BPA-S (eq. 12), BPA-NN (§3.1.3), BPA-P (eq. 8-9)",
+	.keeps = bpa_keeps,
+	.step = BkBpaStep,
+};

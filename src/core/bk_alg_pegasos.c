@@ -43,7 +43,7 @@
  *	  max(0, 1 - f^(y_t)) and only y_t's coefficient is set.  Declaring the
  *	  classes up front ("classes") gives every class its column from row 1.
  */
-#include "bk_internal.h"
+#include "bk_learner.h"
 
 #include <cblas.h>
 #include <math.h>
@@ -421,3 +421,33 @@ BkPegasosStep(BkModel *m, BkMachine *mach, BkRow *row, int cls)
 	}
 	return loss > 0.0;
 }
+
+/* the projections keep K^-1 of all B + 1 SVs */
+static unsigned
+pegasos_keeps(const BkParams *p)
+{
+	return p->maintenance == BK_MAINT_PROJECTION ||
+		p->maintenance == BK_MAINT_PROJECTION_BEST ? BK_KEEP_GRAM : 0;
+}
+
+/* the sum of ||Delta w||^2 is >= 0; the scale shrinks by (1 - 1/t) */
+static int
+pegasos_check_sums(const BkParams *p, uint64_t updates, double scale,
+				   double degradation)
+{
+	if (!isfinite(degradation) || degradation < 0.0)
+		return BK_SUMS_BAD_DEGRADATION;
+	return isfinite(scale) && scale > 0.0 ? BK_SUMS_OK : BK_SUMS_BAD_SCALE;
+}
+
+const BkLearner bk_learner_pegasos = {
+	.id = BK_ALG_PEGASOS, .name = "pegasos",
+	.source = "paper 004 Algorithm 1, eq. 14-17 and §4.3 (multi-class Pegasos on a budget)",
+	.multiclass = true,
+	.extra_slots = 1,			/* it adds the new SV, then maintains */
+	.keeps = pegasos_keeps,
+	.step_class = BkPegasosStep,
+	.class_scores = BkPegasosScores,
+	.check_sums = pegasos_check_sums,
+	.degradation_key = "weight_degradation",
+};

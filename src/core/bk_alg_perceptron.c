@@ -13,10 +13,10 @@
  *	            on a mistake with B SVs stored, remove one chosen uniformly
  *	            at random (the model's seeded generator), then add x_t.
  */
-#include "bk_internal.h"
+#include "bk_learner.h"
 
 bool
-BkPerceptronStep(BkModel *m, BkMachine *mach, const BkRow *row)
+BkPerceptronStep(BkModel *m, BkMachine *mach, BkRow *row)
 {
 	if (row->y * row->f > 0.0)
 		return false;
@@ -36,7 +36,7 @@ mistake(const BkRow *row)
 }
 
 bool
-BkStoptronStep(BkModel *m, BkMachine *mach, const BkRow *row)
+BkStoptronStep(BkModel *m, BkMachine *mach, BkRow *row)
 {
 	if (!mistake(row) || mach->n_sv >= m->params.budget)
 		return false;
@@ -45,7 +45,7 @@ BkStoptronStep(BkModel *m, BkMachine *mach, const BkRow *row)
 }
 
 bool
-BkRbpStep(BkModel *m, BkMachine *mach, const BkRow *row)
+BkRbpStep(BkModel *m, BkMachine *mach, BkRow *row)
 {
 	if (!mistake(row))
 		return false;
@@ -53,3 +53,21 @@ BkRbpStep(BkModel *m, BkMachine *mach, const BkRow *row)
 	BkMachineAppend(mach, m->dim, row->x, row->sqx, row->y);
 	return true;
 }
+
+const BkLearner bk_learner_perceptron = {
+	.id = BK_ALG_PERCEPTRON, .name = "perceptron",
+	.source = "Rosenblatt 1958: the kernel perceptron (papers 000-003's baseline)",
+	.step = BkPerceptronStep,
+};
+
+const BkLearner bk_learner_stoptron = {
+	.id = BK_ALG_STOPTRON, .name = "stoptron",
+	.source = "Orabona, Keshet and Caputo 2008 (paper 000 Table 1)",
+	.step = BkStoptronStep,
+};
+
+const BkLearner bk_learner_rbp = {
+	.id = BK_ALG_RBP, .name = "rbp",
+	.source = "Cesa-Bianchi and Gentile 2007: random budget perceptron (paper 000 Table 1)",
+	.step = BkRbpStep,
+};

@@ -50,7 +50,7 @@
  *	  projection numerically zero (||P k||^2 <= BK_SPAN_TOL k_tt: x_t
  *	  nearly orthogonal to every SV) is no margin-error update.
  */
-#include "bk_internal.h"
+#include "bk_learner.h"
 
 #include <math.h>
 
@@ -66,7 +66,7 @@ add_projection(BkMachine *mach, const double *d, double c)
 }
 
 bool
-BkProjectronStep(BkModel *m, BkMachine *mach, const BkRow *row)
+BkProjectronStep(BkModel *m, BkMachine *mach, BkRow *row)
 {
 	const BkParams *p = &m->params;
 	BkGramInverse *g = &mach->ginv;
@@ -124,3 +124,31 @@ BkProjectronStep(BkModel *m, BkMachine *mach, const BkRow *row)
 	add_projection(mach, d, tau * row->y);
 	return true;
 }
+
+static unsigned
+projectron_keeps(const BkParams *p)
+{
+	return BK_KEEP_GRAM;
+}
+
+/*
+ * The Projectrons project every update once the budget is full, so an
+ * ill-conditioned K^-1 ruins them (Banana, B = 200: coefficients of 1e13,
+ * 53 % accuracy): they keep (K + 1e-6 diag(K))^-1.  BPA-P and Pegasos keep
+ * the exact inverse of their papers' equations (no gram_ridge).
+ */
+const BkLearner bk_learner_projectron = {
+	.id = BK_ALG_PROJECTRON, .name = "projectron",
+	.source = "Orabona, Keshet and Caputo 2009, in paper 001 §4's fixed-budget form",
+	.gram_ridge = BK_GRAM_RIDGE,
+	.keeps = projectron_keeps,
+	.step = BkProjectronStep,
+};
+
+const BkLearner bk_learner_projectron_pp = {
+	.id = BK_ALG_PROJECTRON_PP, .name = "projectron_pp",
+	.source = "Orabona, Keshet and Caputo 2009 (Projectron++), fixed budget",
+	.gram_ridge = BK_GRAM_RIDGE,
+	.keeps = projectron_keeps,
+	.step = BkProjectronStep,
+};

@@ -22,10 +22,10 @@
  *	  NORMA update of Kivinen, Smola and Williamson 2004 without its
  *	  regulariser); unbudgeted, capped by max_sv.
  */
-#include "bk_internal.h"
+#include "bk_learner.h"
 
 bool
-BkSpaStep(BkModel *m, BkMachine *mach, const BkRow *row)
+BkSpaStep(BkModel *m, BkMachine *mach, BkRow *row)
 {
 	const BkParams *p = &m->params;
 	double		loss = 1.0 - row->y * row->f;
@@ -65,7 +65,7 @@ BkSpaAverageScore(const BkModel *m, const BkMachine *mach, const double *krow)
 }
 
 bool
-BkOgdStep(BkModel *m, BkMachine *mach, const BkRow *row)
+BkOgdStep(BkModel *m, BkMachine *mach, BkRow *row)
 {
 	if (row->y * row->f >= 1.0 || row->ktt <= 0.0)
 		return false;
@@ -73,3 +73,41 @@ BkOgdStep(BkModel *m, BkMachine *mach, const BkRow *row)
 	BkMachineAppend(mach, m->dim, row->x, row->sqx, m->params.eta * row->y);
 	return true;
 }
+
+static unsigned
+spa_keeps(const BkParams *p)
+{
+	return BK_KEEP_BORN;
+}
+
+/* predictions with the averaged classifier, learning with the last */
+static double
+spa_predict_score(const BkModel *m, const BkMachine *mach, const BkRow *row)
+{
+	return m->params.output == BK_OUTPUT_AVERAGE ?
+		BkSpaAverageScore(m, mach, row->krow) : row->f;
+}
+
+/* an SV's weight (T - s_j) / T in the averaged classifier */
+static double
+spa_sv_weight(const BkModel *m, const BkMachine *mach, int j)
+{
+	if (m->params.output != BK_OUTPUT_AVERAGE || m->rows_seen == 0)
+		return 1.0;
+	return ((double) m->rows_seen - (double) mach->born[j]) / (double) m->rows_seen;
+}
+
+const BkLearner bk_learner_spa = {
+	.id = BK_ALG_SPA, .name = "spa",
+	.source = "paper 002 Algorithm 1 (sparse PA with Bernoulli sampling, averaged output)",
+	.keeps = spa_keeps,
+	.step = BkSpaStep,
+	.predict_score = spa_predict_score,
+	.sv_weight = spa_sv_weight,
+};
+
+const BkLearner bk_learner_ogd = {
+	.id = BK_ALG_OGD, .name = "ogd",
+	.source = "kernel online gradient descent on the hinge loss, constant step (paper 002's baseline)",
+	.step = BkOgdStep,
+};

@@ -461,6 +461,13 @@ extern double BkModelDecision(BkModel *m, const double *x);
  */
 extern double BkModelSvCoef(const BkModel *m, int k, int j, int c);
 
+/*
+ * The key under which bk_info reports the model's budget-maintenance
+ * damage (Pegasos: "weight_degradation", the sum of ||Delta w||^2), with
+ * its sum over the machines in *sum; NULL if its learner reports none.
+ */
+extern const char *BkModelDegradationKey(const BkModel *m, double *sum);
+
 /* Predicted label of an integer-labelled model; false without classes. */
 extern bool BkModelPredict(BkModel *m, const double *x, int64_t *label);
 

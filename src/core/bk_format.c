@@ -33,7 +33,7 @@
  *	        u64 since[n] | f64 kv[n_sv][n]
  *	    u32 crc32c of every byte before it
  */
-#include "bk_internal.h"
+#include "bk_learner.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -917,28 +917,22 @@ parse_machine(Reader *r, const BkModel *hdr, uint32_t k, BkMachine *mach)
 		!fail_value(r, "norm %g of machine %u is invalid", wnorm2, k))
 		return false;
 	/*
-	 * degradation, the damage of budget maintenance: Pegasos's sum of
-	 * ||Delta w||^2 (>= 0); the Forgetron's Q_t, a sum of Psi terms of
-	 * either sign, at most (15/32) x its mistakes (= updates) by the
-	 * choice of phi_t (with slack for rounding); 0 for the others.
+	 * degradation, the damage of budget maintenance, and the coefficients'
+	 * scale: what the learner allows (bk_learner.h; Pegasos's sum of
+	 * ||Delta w||^2 and shrinking scale, the Forgetron's Q_t), else 0 and 1
 	 */
-	if (p->algorithm == BK_ALG_FORGETRON)
+	switch (BkLearnerCheckSums(p, updates, scale, degradation))
 	{
-		double		bound = (15.0 / 32.0) * (double) updates;
-
-		if ((!isfinite(degradation) || degradation > bound + 1e-6 * (1.0 + bound)) &&
-			!fail_value(r, "Forgetron Q %g of machine %u is invalid", degradation, k))
-			return false;
+		case BK_SUMS_BAD_DEGRADATION:
+			if (!fail_value(r, "%s %g of machine %u is invalid",
+							BkLearnerDegradationName(p), degradation, k))
+				return false;
+			break;
+		case BK_SUMS_BAD_SCALE:
+			if (!fail_value(r, "coefficient scale %g of machine %u is invalid", scale, k))
+				return false;
+			break;
 	}
-	else if ((!isfinite(degradation) || degradation < 0.0 ||
-			  (p->algorithm != BK_ALG_PEGASOS && degradation != 0.0)) &&
-			 !fail_value(r, "weight degradation %g of machine %u is invalid", degradation, k))
-		return false;
-	/* Pegasos shrinks its coefficients through scale; others keep 1 */
-	if ((!isfinite(scale) || !(scale > 0.0) ||
-		 (p->algorithm != BK_ALG_PEGASOS && scale != 1.0)) &&
-		!fail_value(r, "coefficient scale %g of machine %u is invalid", scale, k))
-		return false;
 	if (updates > hdr->rows_updated || maint > hdr->maintenance)
 		return fail(r, "inconsistent counters of machine %u", k);
 	if (!(aux & AUX_GINV) && since != 0)

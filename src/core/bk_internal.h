@@ -196,22 +196,22 @@ typedef struct BkRow
 } BkRow;
 
 /* true if the step changed the machine */
-extern bool BkPerceptronStep(BkModel *m, BkMachine *mach, const BkRow *row);
-extern bool BkPaStep(BkModel *m, BkMachine *mach, const BkRow *row);
-extern bool BkBpaStep(BkModel *m, BkMachine *mach, const BkRow *row);
-extern bool BkStoptronStep(BkModel *m, BkMachine *mach, const BkRow *row);
-extern bool BkRbpStep(BkModel *m, BkMachine *mach, const BkRow *row);
-extern bool BkPaRandomStep(BkModel *m, BkMachine *mach, const BkRow *row);
-extern bool BkBudgetPerceptronStep(BkModel *m, BkMachine *mach, const BkRow *row);
-extern bool BkTighterBudgetPerceptronStep(BkModel *m, BkMachine *mach, const BkRow *row);
-extern bool BkSpaStep(BkModel *m, BkMachine *mach, const BkRow *row);
-extern bool BkOgdStep(BkModel *m, BkMachine *mach, const BkRow *row);
+extern bool BkPerceptronStep(BkModel *m, BkMachine *mach, BkRow *row);
+extern bool BkPaStep(BkModel *m, BkMachine *mach, BkRow *row);
+extern bool BkBpaStep(BkModel *m, BkMachine *mach, BkRow *row);
+extern bool BkStoptronStep(BkModel *m, BkMachine *mach, BkRow *row);
+extern bool BkRbpStep(BkModel *m, BkMachine *mach, BkRow *row);
+extern bool BkPaRandomStep(BkModel *m, BkMachine *mach, BkRow *row);
+extern bool BkBudgetPerceptronStep(BkModel *m, BkMachine *mach, BkRow *row);
+extern bool BkTighterBudgetPerceptronStep(BkModel *m, BkMachine *mach, BkRow *row);
+extern bool BkSpaStep(BkModel *m, BkMachine *mach, BkRow *row);
+extern bool BkOgdStep(BkModel *m, BkMachine *mach, BkRow *row);
 extern bool BkDuolStep(BkModel *m, BkMachine *mach, BkRow *row);
 /* (gamma_t, d gamma_b) of paper 001 eq. 1 */
 extern void BkDuolDoubleUpdate(double C, double lt, double lb, double kt,
 							   double kb, double w, double gb, double *g,
 							   double *d);
-extern bool BkBogdStep(BkModel *m, BkMachine *mach, const BkRow *row);
+extern bool BkBogdStep(BkModel *m, BkMachine *mach, BkRow *row);
 
 /*
  * ---- bk_bduol.c: BDUOL's budget maintenance (paper 001 §3) ----
@@ -228,9 +228,9 @@ extern bool BkBduolBoxQp(const BkEnv *env, const double *K, int n, int j,
 /* remove SV r (BkMachineRemove) and repair the neighbour cache */
 extern void BkNearestRemove(const BkEnv *env, BkMachine *mach, int dim, int r,
 							double *work);
-extern bool BkForgetronStep(BkModel *m, BkMachine *mach, const BkRow *row);
+extern bool BkForgetronStep(BkModel *m, BkMachine *mach, BkRow *row);
 /* Projectron and Projectron++ (by m->params.algorithm) */
-extern bool BkProjectronStep(BkModel *m, BkMachine *mach, const BkRow *row);
+extern bool BkProjectronStep(BkModel *m, BkMachine *mach, BkRow *row);
 /* the Forgetron's self-tuned shrink phi_t (exposed for the unit tests) */
 extern double BkForgetronPhi(double sigma, double mu, double Q, double M);
 extern double BkSpaAverageScore(const BkModel *m, const BkMachine *mach,

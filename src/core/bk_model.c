@@ -5,23 +5,23 @@
  *	  per-class scores, online mistakes, counters, one-vs-rest), and
  *	  scoring.  The class table lives in bk_classes.c.
  */
-#include "bk_internal.h"
+#include "bk_learner.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
-/* ---- layout of each algorithm ---- */
+/* ---- layout of each algorithm: what its learner says (bk_learner.h) ---- */
 
 /*
  * Machines for n classes: a binary learner keeps one expansion for up to
- * two classes and one per class beyond (one-vs-rest); Pegasos keeps one
- * expansion with a coefficient per class.
+ * two classes and one per class beyond (one-vs-rest); a natively
+ * multi-class learner keeps one expansion with a coefficient per class.
  */
 int
 BkModelMachines(const BkParams *p, int n_classes)
 {
-	if (p->algorithm == BK_ALG_PEGASOS || n_classes <= 2)
+	if (BkLearnerOf(p)->multiclass || n_classes <= 2)
 		return 1;
 	return n_classes;
 }
@@ -29,7 +29,7 @@ BkModelMachines(const BkParams *p, int n_classes)
 int
 BkModelCoefs(const BkParams *p, int n_classes)
 {
-	if (p->algorithm == BK_ALG_PEGASOS)
+	if (BkLearnerOf(p)->multiclass)
 		return n_classes > 1 ? n_classes : 1;
 	return 1;
 }
@@ -37,86 +37,59 @@ BkModelCoefs(const BkParams *p, int n_classes)
 bool
 BkModelNeedsNearest(const BkParams *p)
 {
-	return (p->algorithm == BK_ALG_BPA && p->variant == BK_VARIANT_NN) ||
-		(p->algorithm == BK_ALG_BDUOL && p->maintenance == BK_MAINT_NEAREST);
+	return (BkLearnerKeeps(p) & BK_KEEP_NEAREST) != 0;
 }
 
 bool
 BkModelNeedsGram(const BkParams *p)
 {
-	return (p->algorithm == BK_ALG_BPA && p->variant == BK_VARIANT_P) ||
-		p->algorithm == BK_ALG_PROJECTRON || p->algorithm == BK_ALG_PROJECTRON_PP ||
-		(p->algorithm == BK_ALG_PEGASOS &&
-		 (p->maintenance == BK_MAINT_PROJECTION ||
-		  p->maintenance == BK_MAINT_PROJECTION_BEST));
+	return (BkLearnerKeeps(p) & BK_KEEP_GRAM) != 0;
 }
 
-/*
- * The Projectrons project every update once the budget is full, so an
- * ill-conditioned K^-1 ruins them (Banana, B = 200: coefficients of 1e13,
- * 53 % accuracy): they keep (K + 1e-6 diag(K))^-1.  BPA-P and Pegasos keep
- * the exact inverse of their papers' equations.
- */
 double
 BkModelGramRidge(const BkParams *p)
 {
-	return (p->algorithm == BK_ALG_PROJECTRON ||
-			p->algorithm == BK_ALG_PROJECTRON_PP) ? BK_GRAM_RIDGE : 0.0;
+	return BkLearnerOf(p)->gram_ridge;
 }
 
-/*
- * f(x_j) of every SV: the budget perceptron's removal rule, and DUOL's
- * choice of the auxiliary SV and every BDUOL maintenance (paper 001
- * Algorithm 1 caches them).
- */
 bool
 BkModelNeedsScores(const BkParams *p)
 {
-	return p->algorithm == BK_ALG_BUDGET_PERCEPTRON ||
-		p->algorithm == BK_ALG_DUOL || p->algorithm == BK_ALG_BDUOL;
+	return (BkLearnerKeeps(p) & BK_KEEP_SCORES) != 0;
 }
 
-/*
- * BDUOL's projections build K, K^-1 and two more B x B work matrices
- * afresh at each maintenance step (not kept between rows).
- */
 static bool
 needs_gram_scratch(const BkParams *p)
 {
-	return p->algorithm == BK_ALG_BDUOL &&
-		(p->maintenance == BK_MAINT_PROJECTION ||
-		 p->maintenance == BK_MAINT_APPROX_PROJECTION);
+	return (BkLearnerKeeps(p) & BK_KEEP_GRAM_SCRATCH) != 0;
 }
 
-/*
- * SPA's averaged output needs the row at which each SV was added, and so
- * does the Forgetron to find its oldest SV (the store swap-removes).
- */
 bool
 BkModelNeedsBorn(const BkParams *p)
 {
-	return p->algorithm == BK_ALG_SPA || p->algorithm == BK_ALG_FORGETRON;
+	return (BkLearnerKeeps(p) & BK_KEEP_BORN) != 0;
 }
 
-/* Points the tighter budget perceptron's evaluation set holds; 0 if none. */
+/* Points of a machine's evaluation set; 0 if none. */
 int
 BkModelEvalCap(const BkParams *p)
 {
-	if (p->algorithm != BK_ALG_TIGHTER_BUDGET_PERCEPTRON)
+	if (!(BkLearnerKeeps(p) & BK_KEEP_EVAL))
 		return 0;
-	return (int) (p->eval_set == BK_EVAL_SVS ? p->budget : p->eval_size);
+	return BkLearnerOf(p)->eval_cap(p);
 }
 
 /*
- * SV slots a machine may need: the budget (Pegasos adds the new SV before
- * its budget maintenance, paper 004 Algorithm 1, so B + 1), or the cap.
+ * SV slots a machine may need: the budget, plus the SVs its learner holds
+ * before maintenance (Pegasos adds the new SV first, paper 004 Algorithm
+ * 1, so B + 1), or the cap of an unbudgeted learner.
  */
 int
 BkModelCapacity(const BkParams *p)
 {
 	if (!BkParamsBudgeted(p))
 		return (int) p->max_sv;
-	return (int) (p->algorithm == BK_ALG_PEGASOS ? p->budget + 1 : p->budget);
+	return (int) p->budget + BkLearnerOf(p)->extra_slots;
 }
 
 /*
@@ -323,7 +296,7 @@ BkModelOnNewClass(BkModel *m)
 	int			k = m->n_classes;
 	int			want = BkModelMachines(&m->params, k);
 
-	if (m->params.algorithm == BK_ALG_PEGASOS)
+	if (BkLearnerOf(&m->params)->multiclass)
 	{
 		if (BkModelCoefs(&m->params, k) > m->machines[0].n_coef)
 			BkMachineAddColumn(&m->env, &m->machines[0]);
@@ -488,6 +461,7 @@ checked_self_kernel(const BkModel *m, double sqx)
 static void
 score_all(BkModel *m, const double *x, BkRow *rows, bool predicting)
 {
+	const BkLearner *L = BkLearnerOf(&m->params);
 	double		sqx = BkDot(x, x, m->dim);
 	double		ktt;
 	size_t		offset = 0;
@@ -503,14 +477,13 @@ score_all(BkModel *m, const double *x, BkRow *rows, bool predicting)
 	{
 		fill_row(m, &m->machines[k], offset, x, sqx, ktt, &rows[k]);
 		offset += 2 * ((size_t) m->machines[k].capacity + 1);
-		/* SPA predicts with the average classifier; it learns with the last */
-		if (predicting && m->params.algorithm == BK_ALG_SPA &&
-			m->params.output == BK_OUTPUT_AVERAGE)
-			rows[k].f = BkSpaAverageScore(m, &m->machines[k], rows[k].krow);
+		/* some learners predict with another classifier than they learn */
+		if (predicting && L->predict_score)
+			rows[k].f = L->predict_score(m, &m->machines[k], &rows[k]);
 	}
 
-	if (m->params.algorithm == BK_ALG_PEGASOS)
-		BkPegasosScores(m, &m->machines[0], &rows[0], m->scores);
+	if (L->multiclass)
+		L->class_scores(m, &m->machines[0], &rows[0], m->scores);
 	else if (m->n_machines == 1)
 	{
 		/* one binary machine: f for the second class, -f for the first */
@@ -551,8 +524,7 @@ check_machine_sums(BkModel *m, const BkMachine *mach)
 	}
 	else if (!isfinite(mach->degradation))
 	{
-		what = m->params.algorithm == BK_ALG_FORGETRON ? "Forgetron's Q" :
-			"weight degradation";
+		what = BkLearnerDegradationName(&m->params);
 		v = mach->degradation;
 	}
 	else if (!isfinite(mach->wnorm2))
@@ -596,6 +568,7 @@ rows_for(BkModel *m)
 void
 BkModelLearnClass(BkModel *m, const double *x, int cls, bool is_new)
 {
+	const BkLearner *L = BkLearnerOf(&m->params);
 	BkRow	   *rows = rows_for(m);
 	bool		changed = false;
 
@@ -624,9 +597,9 @@ BkModelLearnClass(BkModel *m, const double *x, int cls, bool is_new)
 		m->mistakes++;
 	m->rows_seen++;
 
-	if (m->params.algorithm == BK_ALG_PEGASOS)
+	if (L->multiclass)
 	{
-		changed = BkPegasosStep(m, &m->machines[0], &rows[0], cls);
+		changed = L->step_class(m, &m->machines[0], &rows[0], cls);
 		if (changed)
 			m->machines[0].updates++;
 		check_machine_sums(m, &m->machines[0]);
@@ -636,63 +609,14 @@ BkModelLearnClass(BkModel *m, const double *x, int cls, bool is_new)
 		{
 			BkMachine  *mach = &m->machines[k];
 			BkRow	   *row = &rows[k];
-			bool		ch = false;
+			bool		ch;
 
 			/* one machine: positive = the second class; else k versus rest */
 			if (m->n_machines == 1)
 				row->y = cls == 1 ? 1.0 : -1.0;
 			else
 				row->y = cls == k ? 1.0 : -1.0;
-			switch (m->params.algorithm)
-			{
-				case BK_ALG_PERCEPTRON:
-					ch = BkPerceptronStep(m, mach, row);
-					break;
-				case BK_ALG_PA:
-					ch = BkPaStep(m, mach, row);
-					break;
-				case BK_ALG_BPA:
-					ch = BkBpaStep(m, mach, row);
-					break;
-				case BK_ALG_STOPTRON:
-					ch = BkStoptronStep(m, mach, row);
-					break;
-				case BK_ALG_RBP:
-					ch = BkRbpStep(m, mach, row);
-					break;
-				case BK_ALG_PA_RANDOM:
-					ch = BkPaRandomStep(m, mach, row);
-					break;
-				case BK_ALG_BUDGET_PERCEPTRON:
-					ch = BkBudgetPerceptronStep(m, mach, row);
-					break;
-				case BK_ALG_TIGHTER_BUDGET_PERCEPTRON:
-					ch = BkTighterBudgetPerceptronStep(m, mach, row);
-					break;
-				case BK_ALG_SPA:
-					ch = BkSpaStep(m, mach, row);
-					break;
-				case BK_ALG_OGD:
-					ch = BkOgdStep(m, mach, row);
-					break;
-				case BK_ALG_DUOL:
-				case BK_ALG_BDUOL:
-					ch = BkDuolStep(m, mach, row);
-					break;
-				case BK_ALG_BOGD:
-					ch = BkBogdStep(m, mach, row);
-					break;
-				case BK_ALG_FORGETRON:
-					ch = BkForgetronStep(m, mach, row);
-					break;
-				case BK_ALG_PROJECTRON:
-				case BK_ALG_PROJECTRON_PP:
-					ch = BkProjectronStep(m, mach, row);
-					break;
-				default:
-					BkRaise(&m->env, BK_ERR_INTERNAL, NULL, "unknown algorithm %d",
-							m->params.algorithm);
-			}
+			ch = L->step(m, mach, row);
 			if (ch)
 			{
 				mach->updates++;
@@ -728,7 +652,7 @@ BkModelDecision(BkModel *m, const double *x)
 				"A signed score is defined for at most two classes; bk_scores gives one score per class.",
 				"the model has %d classes", m->n_classes);
 	score_all(m, x, rows_for(m), true);
-	if (m->params.algorithm != BK_ALG_PEGASOS)
+	if (!BkLearnerOf(&m->params)->multiclass)
 		return -m->scores[0];	/* f of the binary machine */
 	return m->n_classes == 2 ? m->scores[1] - m->scores[0] : -m->scores[0];
 }
@@ -748,10 +672,21 @@ double
 BkModelSvCoef(const BkModel *m, int k, int j, int c)
 {
 	const BkMachine *mach = &m->machines[k];
+	const BkLearner *L = BkLearnerOf(&m->params);
 	double		a = mach->coef[(size_t) j * mach->n_coef + c] * mach->scale;
 
-	if (m->params.algorithm == BK_ALG_SPA && m->params.output == BK_OUTPUT_AVERAGE &&
-		m->rows_seen > 0)
-		a *= ((double) m->rows_seen - (double) mach->born[j]) / (double) m->rows_seen;
+	if (L->sv_weight)
+		a *= L->sv_weight(m, mach, j);
 	return a;
+}
+
+const char *
+BkModelDegradationKey(const BkModel *m, double *sum)
+{
+	const char *key = BkLearnerOf(&m->params)->degradation_key;
+
+	*sum = 0.0;
+	for (int i = 0; i < m->n_machines; i++)
+		*sum += m->machines[i].degradation;
+	return key;
 }

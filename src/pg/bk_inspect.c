@@ -256,15 +256,16 @@ bk_info(PG_FUNCTION_ARGS)
 	bk_push_key(&ps, "maintenance_events");
 	bk_push_uint64(&ps, WJB_VALUE, m->maintenance);
 
-	/* sum of ||Delta w||^2 of budget maintenance (Pegasos, paper 004 eq. 14) */
-	if (m->params.algorithm == BK_ALG_PEGASOS)
+	/* the damage of budget maintenance, where the learner reports it */
 	{
-		double		deg = 0.0;
+		double		deg;
+		const char *key = BkModelDegradationKey(m, &deg);
 
-		for (i = 0; i < m->n_machines; i++)
-			deg += m->machines[i].degradation;
-		bk_push_key(&ps, "weight_degradation");
-		bk_push_double(&ps, WJB_VALUE, deg);
+		if (key != NULL)
+		{
+			bk_push_key(&ps, key);
+			bk_push_double(&ps, WJB_VALUE, deg);
+		}
 	}
 
 	if (m->n_classes == 1)

@@ -1,0 +1,106 @@
+/*
+ * bk_learner.h
+ *	  The learner registry: each learner describes itself once, in its own
+ *	  file (bk_alg_*.c), as a const BkLearner, and bk_learners.c lists them
+ *	  by algorithm id.  The model, the format's validator and the glue ask
+ *	  the learner's description instead of testing algorithm ids, so calls
+ *	  flow one way: model -> registry -> learners -> primitives.
+ *	  doc/maintainers.md says how to add a learner.
+ */
+#ifndef BK_LEARNER_H
+#define BK_LEARNER_H
+
+#include "bk_internal.h"
+
+/*
+ * What a machine keeps besides its SVs and coefficients, for training.
+ * The first five are also the machine's aux bits in the format
+ * (doc/format.md); GRAM_SCRATCH is work space only.
+ */
+#define BK_KEEP_NEAREST		1u	/* nearest other SV and its distance */
+#define BK_KEEP_GRAM		2u	/* K^-1 of the SVs, by rank-one updates */
+#define BK_KEEP_SCORES		4u	/* f(x_j) of every SV */
+#define BK_KEEP_EVAL		8u	/* an evaluation set (eval_cap points) */
+#define BK_KEEP_BORN		16u /* the row at which each SV was added */
+#define BK_KEEP_STORED		31u /* the bits above: stored with the model */
+#define BK_KEEP_GRAM_SCRATCH 32u	/* K, K^-1 and work built per step */
+
+/* results of BkLearner.check_sums */
+#define BK_SUMS_OK				0
+#define BK_SUMS_BAD_DEGRADATION 1
+#define BK_SUMS_BAD_SCALE		2
+
+typedef struct BkLearner
+{
+	BkAlgorithm id;
+	const char *name;			/* the "algorithm" parameter's value */
+	const char *source;			/* the paper and equations it implements */
+
+	/*
+	 * Natively multi-class: one machine with a coefficient per class
+	 * (step_class, class_scores).  Otherwise a binary machine (step), and
+	 * one-vs-rest from the third class.
+	 */
+	bool		multiclass;
+
+	/* SVs held beyond the budget before maintenance brings them back */
+	int			extra_slots;
+
+	/* relative ridge of the K^-1 it keeps (BkGramInverse.ridge) */
+	double		gram_ridge;
+
+	/* BK_KEEP_* bits for these parameters; NULL: nothing */
+	unsigned	(*keeps) (const BkParams *p);
+
+	/* points of its evaluation set (with BK_KEEP_EVAL) */
+	int			(*eval_cap) (const BkParams *p);
+
+	/* one step of a binary machine on row (row->y is +1 or -1) */
+	bool		(*step) (BkModel *m, BkMachine *mach, BkRow *row);
+
+	/* one step of a multi-class machine on a row of class cls */
+	bool		(*step_class) (BkModel *m, BkMachine *mach, BkRow *row, int cls);
+
+	/* the n_classes scores of a multi-class machine */
+	void		(*class_scores) (const BkModel *m, const BkMachine *mach,
+								 const BkRow *row, double *scores);
+
+	/* the score a binary machine predicts with, when it is not f; NULL: f */
+	double		(*predict_score) (const BkModel *m, const BkMachine *mach,
+								  const BkRow *row);
+
+	/* the weight of SV j in predictions, times its coefficient; NULL: 1 */
+	double		(*sv_weight) (const BkModel *m, const BkMachine *mach, int j);
+
+	/*
+	 * Check a stored machine's scale and degradation (given its updates):
+	 * a BK_SUMS_* result.  NULL: the scale must be 1 and the degradation 0
+	 * (BkLearnerCheckSums).
+	 */
+	int			(*check_sums) (const BkParams *p, uint64_t updates,
+							   double scale, double degradation);
+
+	/* what its degradation sum is called in messages; NULL: "weight degradation" */
+	const char *degradation_name;
+
+	/* the bk_info key that reports the degradation sum; NULL: not shown */
+	const char *degradation_key;
+} BkLearner;
+
+/* The learner of p->algorithm (the parameters are validated). */
+extern const BkLearner *BkLearnerOf(const BkParams *p);
+
+/* The registered learners in id order, for tests; NULL past the last. */
+extern const BkLearner *BkLearnerAt(int i);
+
+/* BK_KEEP_* bits of the learner of p */
+extern unsigned BkLearnerKeeps(const BkParams *p);
+
+/* the learner's check of a stored scale and degradation, or the default */
+extern int	BkLearnerCheckSums(const BkParams *p, uint64_t updates, double scale,
+							   double degradation);
+
+/* what the degradation sum of p's learner is called in messages */
+extern const char *BkLearnerDegradationName(const BkParams *p);
+
+#endif							/* BK_LEARNER_H */
