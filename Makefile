@@ -62,15 +62,18 @@ unittest: $(UNIT_BINS)
 	if [ $$failed -ne 0 ]; then echo "$$failed unit test program(s) failed"; exit 1; fi; \
 	echo "all unit test programs passed"
 
-# Fuzz targets of the model decoder and the parameter parser (test/fuzz).
+# Fuzz targets (test/fuzz): the model decoder (format), the parameter parser
+# (params), and training from parameters or a base model, whose result must
+# pass the validator (learn).
 #   make fuzzcheck   gcc + AddressSanitizer/UBSan, a seeded mutation run of
 #                    BK_FUZZ_ITERATIONS inputs per target (part of check.sh)
 #   make fuzz        libFuzzer builds (clang; Debian: clang, libclang-rt-dev),
 #                    run e.g. test/fuzz/fuzz_format_libfuzzer -max_total_time=600
 # Leak detection is off: an error longjmps out of the core, and the memory
 # it leaves behind belongs to the caller (a memory context in the server).
-# fuzz_seeds.c (the seed models) is linked into every target.
-FUZZ_TARGETS     = format params
+# fuzz_seeds.c (the seed models of format and learn) is linked into every
+# target.
+FUZZ_TARGETS     = format params learn
 FUZZ_SHARED      = test/fuzz/fuzz_seeds.c
 FUZZ_SAN         = -fsanitize=address,undefined -fno-sanitize-recover=all
 BK_FUZZ_ITERATIONS ?= 100000
