@@ -721,8 +721,8 @@ param_seeds(Seed *seeds, BkRng *rng)
 
 	/*
 	 * BPA-NN and, last (before the budget makes it go), a feature of 1e200:
-	 * its squared distance to another SV is infinite, and so is the
-	 * neighbour cache's entry.
+	 * its squared distance to another SV overflows (on 03044a0 the
+	 * neighbour cache kept inf, and the model was invalid)
 	 */
 	put_params(s, 0, "bpa", "rbf", 2, 2);
 	put_key_choice(s, "variant", "nn");
@@ -734,8 +734,9 @@ param_seeds(Seed *seeds, BkRng *rng)
 	s++;
 
 	/*
-	 * Pegasos with lambda 1e-300 and budget maintenance by merging: the
-	 * weight degradation becomes NaN (infinite with the other strategies)
+	 * Pegasos with lambda 1e-300 and budget maintenance by merging (on
+	 * 03044a0 the weight degradation became NaN; infinite with the other
+	 * strategies)
 	 */
 	put_params(s, 0, "pegasos", NULL, 3, 3);
 	put_key_number(s, "lambda", 1e-300);
