@@ -62,30 +62,38 @@ unittest: $(UNIT_BINS)
 	if [ $$failed -ne 0 ]; then echo "$$failed unit test program(s) failed"; exit 1; fi; \
 	echo "all unit test programs passed"
 
-# Fuzz targets of the model decoder and the parameter parser (test/fuzz).
+# Fuzz targets (test/fuzz): the model decoder (format), the parameter parser
+# (params), and training from parameters or a base model, whose result must
+# pass the validator (learn).
 #   make fuzzcheck   gcc + AddressSanitizer/UBSan, a seeded mutation run of
 #                    BK_FUZZ_ITERATIONS inputs per target (part of check.sh)
 #   make fuzz        libFuzzer builds (clang; Debian: clang, libclang-rt-dev),
 #                    run e.g. test/fuzz/fuzz_format_libfuzzer -max_total_time=600
 # Leak detection is off: an error longjmps out of the core, and the memory
 # it leaves behind belongs to the caller (a memory context in the server).
-FUZZ_TARGETS     = format params
+# fuzz_seeds.c (the seed models of format and learn) is linked into every
+# target.
+FUZZ_TARGETS     = format params learn
+FUZZ_SHARED      = test/fuzz/fuzz_seeds.c
 FUZZ_SAN         = -fsanitize=address,undefined -fno-sanitize-recover=all
 BK_FUZZ_ITERATIONS ?= 100000
 EXTRA_CLEAN     += $(FUZZ_TARGETS:%=test/fuzz/fuzz_%_check) $(FUZZ_TARGETS:%=test/fuzz/fuzz_%_libfuzzer)
 
-test/fuzz/fuzz_%_check: test/fuzz/fuzz_%.c test/fuzz/driver.c test/fuzz/fuzz_common.h $(CORE_SRCS) $(wildcard src/core/*.h)
-	$(UNIT_CC) $(UNIT_CFLAGS) -O1 -g $(FUZZ_SAN) -o $@ $< test/fuzz/driver.c $(CORE_SRCS) $(LINALG_LIBS) -lm
+test/fuzz/fuzz_%_check: test/fuzz/fuzz_%.c test/fuzz/driver.c $(FUZZ_SHARED) test/fuzz/fuzz_common.h $(CORE_SRCS) $(wildcard src/core/*.h)
+	$(UNIT_CC) $(UNIT_CFLAGS) -O1 -g $(FUZZ_SAN) -o $@ $< test/fuzz/driver.c $(FUZZ_SHARED) $(CORE_SRCS) $(LINALG_LIBS) -lm
 
-test/fuzz/fuzz_%_libfuzzer: test/fuzz/fuzz_%.c test/fuzz/fuzz_common.h $(CORE_SRCS) $(wildcard src/core/*.h)
+test/fuzz/fuzz_%_libfuzzer: test/fuzz/fuzz_%.c $(FUZZ_SHARED) test/fuzz/fuzz_common.h $(CORE_SRCS) $(wildcard src/core/*.h)
 	clang -std=c99 -O1 -g -Isrc/core $(LINALG_CFLAGS) -fsanitize=fuzzer,address,undefined \
-		-o $@ $< $(CORE_SRCS) $(LINALG_LIBS) -lm
+		-o $@ $< $(FUZZ_SHARED) $(CORE_SRCS) $(LINALG_LIBS) -lm
 
 .PHONY: fuzzcheck fuzz
 fuzzcheck: $(FUZZ_TARGETS:%=test/fuzz/fuzz_%_check)
-	@for t in $^; do \
-		OPENBLAS_NUM_THREADS=1 ASAN_OPTIONS=detect_leaks=0 BK_FUZZ_ITERATIONS=$(BK_FUZZ_ITERATIONS) ./$$t || exit 1; \
-	done
+	@failed=0; \
+	for t in $^; do \
+		echo "== $$t"; \
+		OPENBLAS_NUM_THREADS=1 ASAN_OPTIONS=detect_leaks=0 BK_FUZZ_ITERATIONS=$(BK_FUZZ_ITERATIONS) ./$$t || { echo "FAIL $$t"; failed=$$((failed + 1)); }; \
+	done; \
+	if [ $$failed -ne 0 ]; then echo "$$failed fuzz target(s) failed"; exit 1; fi
 
 fuzz: $(FUZZ_TARGETS:%=test/fuzz/fuzz_%_libfuzzer)
 

@@ -2,16 +2,56 @@
  * fuzz_format.c
  *	  Fuzz target of the model decoder.  For any bytes: the validator must
  *	  return (never crash, never read outside the buffer); bytes it accepts
- *	  must decode, score, re-encode to bytes it accepts again, and go on
- *	  learning without a crash.  Every input is tried twice, the second time
- *	  with its trailing CRC-32C recomputed, so that mutations reach the
- *	  parser past the checksum.
+ *	  must decode for scoring within a memory bound (a small multiple of
+ *	  their length, see below), score, re-encode to bytes it accepts again,
+ *	  and go on learning without a crash.  Every input is tried twice, the
+ *	  second time with its trailing CRC-32C recomputed, so that mutations
+ *	  reach the parser past the checksum.
  */
 #include "fuzz_common.h"
 
 #include <string.h>
 
 int			LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/*
+ * The memory bound of decoding for scoring.  The decoder keeps the stored
+ * values and a bounded amount of derived data per stored item: per SV
+ * (stored as at least two f64) its squared norm and, in the scratch, a
+ * kernel value and a dot product; per class (an entry of 8 bytes or more)
+ * a name pointer and a score; per machine (a 64-byte header) a BkMachine
+ * and its blocks.  Each is a small multiple of the bytes it comes from, so
+ * the peak of live bytes while decoding may be DECODE_BYTES_PER_BYTE times
+ * the length, plus DECODE_FIXED_BYTES for what any model needs (the
+ * BkModel, minimum blocks).  More is a memory amplifier: a bytea of some
+ * kilobytes that makes every backend scoring with it allocate megabytes or
+ * gigabytes.
+ */
+#define DECODE_BYTES_PER_BYTE	16
+#define DECODE_FIXED_BYTES		((size_t) 1 << 20)
+
+/* Decode for scoring (valid bytes: no error), within the memory bound. */
+static BkModel *
+decode_for_scoring(const uint8_t *buf, size_t len)
+{
+	size_t		base = fuzz_live;
+	size_t		used;
+	BkModel    *s;
+
+	fuzz_peak = fuzz_live;
+	s = BkModelDecode(&fuzz_env, buf, len, false);
+	used = fuzz_peak - base;
+	if (used > DECODE_BYTES_PER_BYTE * len + DECODE_FIXED_BYTES)
+	{
+		fprintf(stderr,
+				"decoding %zu bytes for scoring (%d classes, %d machines, dim %d) peaked at %zu bytes, %.1f x the length, more than the bound of %d x + %zu\n",
+				len, s->n_classes, s->n_machines, s->dim, used,
+				(double) used / (double) len, DECODE_BYTES_PER_BYTE,
+				DECODE_FIXED_BYTES);
+		abort();
+	}
+	return s;
+}
 
 /*
  * Decode to go on training, or NULL when the stored budget x dim exceeds
@@ -56,7 +96,7 @@ learn_a_little(BkModel *m, double *x)
 static void
 check_valid_model(const uint8_t *buf, size_t len)
 {
-	BkModel    *s = BkModelDecode(&fuzz_env, buf, len, false);
+	BkModel    *s = decode_for_scoring(buf, len);
 	BkModel    *m = decode_for_training(buf, len);
 	double	   *x = calloc((size_t) s->dim, sizeof(double));
 	char		err[BK_ERRMSG_LEN];
@@ -154,109 +194,128 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		check(copy, size);
 	}
 	free(copy);
+	/* what errors left behind (a model too large to train, say) */
+	fuzz_release_all();
 	return 0;
 }
 
-/* ---- seeds for the standalone driver: one model of each learner ---- */
+/* ---- seeds for the standalone driver ---- */
+
+/*
+ * Models that decoding for scoring must not amplify: one-vs-rest learners
+ * over many declared classes (the "classes" parameter), trained by the
+ * core itself, so bk_train can produce every one of them.
+ */
+typedef struct WideSeed
+{
+	const char *algorithm;
+	const char *kernel;			/* NULL: the default (rbf) */
+	int			budget;			/* 0: none (unbudgeted) */
+	int			max_sv;			/* 0: the default */
+	int			dim;
+	int			n_classes;		/* declared 0 .. n_classes - 1 */
+	int			rows;			/* random rows of classes 0 and 1 */
+} WideSeed;
+
+static const WideSeed wide_seeds[] = {
+	/*
+	 * Two machines of some 200 SVs among 256.  The perceptron errs on half
+	 * of the rows of random labels, so machines 0 and 1 keep some 200 SVs;
+	 * every other machine takes the first row as a negative SV and then
+	 * scores every row below 0 (an RBF kernel is positive): one SV each.
+	 * A decoder that gives every machine the largest machine's capacity
+	 * allocates 256 x 200 SV slots for some 670 stored ones.
+	 */
+	{"perceptron", NULL, 0, 400, 8, 256, 400},
+	/*
+	 * 256 machines without an SV: under the linear kernel a zero row
+	 * changes nothing (k(x, x) = 0).  Stored, an empty machine is its
+	 * 64-byte header; a decoder that gives it one SV slot anyway allocates
+	 * dim doubles (16 KiB here) for each.
+	 */
+	{"stoptron", "linear", 1, 0, 2048, 256, 0},
+	/*
+	 * 512 machines of one SV in dimension 1, two of them of some 600: the
+	 * scratch (a kernel row and dot products per machine, each as long as
+	 * the largest machine) is 2 x 512 x 600 doubles for a model of some
+	 * 512 x 88 bytes, even when every machine gets its own capacity.
+	 */
+	{"perceptron", NULL, 0, 800, 1, 512, 1200},
+};
+
+/* Train and encode a wide seed; the core's errors abort (a bad seed). */
+static size_t
+make_wide_seed(const WideSeed *w, uint8_t **seed)
+{
+	BkParams	p;
+	BkParamInput in = {BK_IN_STRING, 0, NULL, false, NULL};
+	BkParamInput num = {BK_IN_NUMBER, 0, NULL, false, NULL};
+	char		err[BK_ERRMSG_LEN];
+	BkModel    *m;
+	double	   *x = calloc((size_t) w->dim, sizeof(double));
+	BkRng		rng;
+	size_t		len;
+
+	BkParamsInit(&p);
+	in.string = w->algorithm;
+	if (!BkParamsSet(&p, "algorithm", &in, err, sizeof(err)))
+		abort();
+	if (w->kernel)
+	{
+		in.string = w->kernel;
+		if (!BkParamsSet(&p, "kernel", &in, err, sizeof(err)))
+			abort();
+	}
+	if (w->budget > 0)
+	{
+		num.number = w->budget;
+		if (!BkParamsSet(&p, "budget", &num, err, sizeof(err)))
+			abort();
+	}
+	/*
+	 * an unbudgeted learner's room is max_sv SVs per class: declaring the
+	 * classes checks it against the 64 MB limit
+	 */
+	if (w->max_sv > 0)
+	{
+		num.number = w->max_sv;
+		if (!BkParamsSet(&p, "max_sv", &num, err, sizeof(err)))
+			abort();
+	}
+	if (!BkParamsFinish(&p, w->dim, err, sizeof(err)))
+		abort();
+	m = BkModelCreate(&fuzz_env, &p, w->dim);
+	for (int c = 0; c < w->n_classes; c++)
+		BkModelDeclareClass(m, c);
+	BkRngSeed(&rng, 7);
+	if (w->rows == 0)
+		BkModelLearn(m, x, 0);	/* the zero row */
+	for (int r = 0; r < w->rows; r++)
+	{
+		for (int d = 0; d < w->dim; d++)
+			x[d] = BkRngUniform(&rng);
+		BkModelLearn(m, x, (int64_t) BkRngBelow(&rng, 2));
+	}
+	if (!BkModelEncodedSize(m, (size_t) 1 << 30, &len, err, sizeof(err)))
+		abort();
+	*seed = malloc(len);
+	BkModelEncode(m, *seed, len);
+	BkModelFree(m);
+	free(x);
+	return len;
+}
+
 size_t		FuzzSeeds(uint8_t **seeds, size_t *lens, size_t max);
 
+/* One model of each learner (fuzz_seeds.c), then the wide models. */
 size_t
 FuzzSeeds(uint8_t **seeds, size_t *lens, size_t max)
 {
-	static const char *const configs[][3] = {
-		{"bpa", "s", "hinge"}, {"bpa", "nn", "ramp"}, {"bpa", "p", "hinge"},
-		{"pa", NULL, "ramp"}, {"perceptron", NULL, NULL},
-		{"pegasos", "merge", NULL}, {"pegasos", "projection_best", NULL},
-		{"pegasos", "none", NULL}, {"tighter_budget_perceptron", "flip", NULL},
-		{"budget_perceptron", NULL, NULL}, {"spa", NULL, NULL},
-		/* budget 6: the Forgetron's Q and born rows, the Projectrons' K^-1 */
-		{"forgetron", "budget", NULL}, {"projectron", "budget", NULL},
-		{"projectron_pp", "budget", NULL},
-		/* DUOL's cached scores; BDUOL's scores and neighbour cache; BOGD */
-		{"duol", NULL, NULL}, {"bduol", "nearest", NULL}, {"bduol", "projection", NULL},
-		{"bogd", "budget", NULL},
-	};
-	size_t		n = 0;
-	BkRng		rng;
+	size_t		n = FuzzModelSeeds(seeds, lens, max);
 
-	BkRngSeed(&rng, 99);
-	for (size_t c = 0; c < sizeof(configs) / sizeof(configs[0]) && n < max; c++)
+	for (size_t i = 0; i < sizeof(wide_seeds) / sizeof(wide_seeds[0]) && n < max; i++)
 	{
-		BkParams	p;
-		BkParamInput in = {BK_IN_STRING, 0, NULL, false, NULL};
-		BkParamInput num = {BK_IN_NUMBER, 0, NULL, false, NULL};
-		BkParamInput yes = {BK_IN_BOOLEAN, 0, NULL, true, NULL};
-		char		err[BK_ERRMSG_LEN];
-		BkModel    *m;
-		double		x[3];
-
-		BkParamsInit(&p);
-		in.string = configs[c][0];
-		BkParamsSet(&p, "algorithm", &in, err, sizeof(err));
-		if (configs[c][1] && strcmp(configs[c][0], "pegasos") == 0)
-		{
-			in.string = configs[c][1];
-			BkParamsSet(&p, "maintenance", &in, err, sizeof(err));
-			num.number = 6;
-			if (strcmp(configs[c][1], "none") != 0)
-				BkParamsSet(&p, "budget", &num, err, sizeof(err));
-			else
-				BkParamsSet(&p, "ball_projection", &yes, err, sizeof(err));
-		}
-		else if (configs[c][1] && strcmp(configs[c][0], "tighter_budget_perceptron") == 0)
-		{
-			in.string = configs[c][1];
-			BkParamsSet(&p, "eval_set", &in, err, sizeof(err));
-			num.number = 6;
-			BkParamsSet(&p, "budget", &num, err, sizeof(err));
-			BkParamsSet(&p, "eval_size", &num, err, sizeof(err));
-		}
-		else if (configs[c][1] && strcmp(configs[c][0], "bduol") == 0)
-		{
-			in.string = configs[c][1];
-			BkParamsSet(&p, "maintenance", &in, err, sizeof(err));
-			num.number = 6;
-			BkParamsSet(&p, "budget", &num, err, sizeof(err));
-		}
-		else if (configs[c][1] && strcmp(configs[c][1], "budget") == 0)
-		{
-			num.number = 6;
-			BkParamsSet(&p, "budget", &num, err, sizeof(err));
-		}
-		else if (configs[c][1])
-		{
-			in.string = configs[c][1];
-			BkParamsSet(&p, "variant", &in, err, sizeof(err));
-			num.number = 6;
-			BkParamsSet(&p, "budget", &num, err, sizeof(err));
-		}
-		if (configs[c][2])
-		{
-			in.string = configs[c][2];
-			BkParamsSet(&p, "loss", &in, err, sizeof(err));
-		}
-		if (!BkParamsFinish(&p, 3, err, sizeof(err)))
-			abort();
-		m = BkModelCreate(&fuzz_env, &p, 3);
-		for (int i = 0; i < 40; i++)
-		{
-			static const char *const names[] = {"low", "mid", "high"};
-			int			cls;
-
-			for (int d = 0; d < 3; d++)
-				x[d] = BkRngUniform(&rng);
-			/* binary, then three integer classes, then three text classes */
-			cls = c < 3 ? (x[0] + x[1] > 1.0) : (int) (3 * x[0]);
-			if (c >= 6 && c < 8)
-				BkModelLearnText(m, x, names[cls], strlen(names[cls]));
-			else
-				BkModelLearn(m, x, c < 3 ? 2 * cls - 1 : cls);
-		}
-		if (!BkModelEncodedSize(m, (size_t) 1 << 30, &lens[n], err, sizeof(err)))
-			abort();
-		seeds[n] = malloc(lens[n]);
-		BkModelEncode(m, seeds[n], lens[n]);
-		BkModelFree(m);
+		lens[n] = make_wide_seed(&wide_seeds[i], &seeds[n]);
 		n++;
 	}
 	return n;

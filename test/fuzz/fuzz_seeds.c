@@ -1,0 +1,113 @@
+/*
+ * fuzz_seeds.c
+ *	  Models for the fuzz targets to start from: one of each learner (and
+ *	  of the variants with their own bookkeeping), trained on 40 rows of
+ *	  dimension 3.  fuzz_format mutates them; fuzz_learn goes on training
+ *	  them.  A translation unit of its own, linked into every target, so the
+ *	  generator exists once.
+ */
+#include "fuzz_common.h"
+
+#include <string.h>
+
+size_t
+FuzzModelSeeds(uint8_t **seeds, size_t *lens, size_t max)
+{
+	static const char *const configs[][3] = {
+		{"bpa", "s", "hinge"}, {"bpa", "nn", "ramp"}, {"bpa", "p", "hinge"},
+		{"pa", NULL, "ramp"}, {"perceptron", NULL, NULL},
+		{"pegasos", "merge", NULL}, {"pegasos", "projection_best", NULL},
+		{"pegasos", "none", NULL}, {"tighter_budget_perceptron", "flip", NULL},
+		{"budget_perceptron", NULL, NULL}, {"spa", NULL, NULL},
+		/* budget 6: the Forgetron's Q and born rows, the Projectrons' K^-1 */
+		{"forgetron", "budget", NULL}, {"projectron", "budget", NULL},
+		{"projectron_pp", "budget", NULL},
+		/* DUOL's cached scores; BDUOL's scores and neighbour cache; BOGD */
+		{"duol", NULL, NULL}, {"bduol", "nearest", NULL}, {"bduol", "projection", NULL},
+		{"bogd", "budget", NULL},
+	};
+	size_t		n = 0;
+	BkRng		rng;
+
+	BkRngSeed(&rng, 99);
+	for (size_t c = 0; c < sizeof(configs) / sizeof(configs[0]) && n < max; c++)
+	{
+		BkParams	p;
+		BkParamInput in = {BK_IN_STRING, 0, NULL, false, NULL};
+		BkParamInput num = {BK_IN_NUMBER, 0, NULL, false, NULL};
+		BkParamInput yes = {BK_IN_BOOLEAN, 0, NULL, true, NULL};
+		char		err[BK_ERRMSG_LEN];
+		BkModel    *m;
+		double		x[3];
+
+		BkParamsInit(&p);
+		in.string = configs[c][0];
+		BkParamsSet(&p, "algorithm", &in, err, sizeof(err));
+		if (configs[c][1] && strcmp(configs[c][0], "pegasos") == 0)
+		{
+			in.string = configs[c][1];
+			BkParamsSet(&p, "maintenance", &in, err, sizeof(err));
+			num.number = 6;
+			if (strcmp(configs[c][1], "none") != 0)
+				BkParamsSet(&p, "budget", &num, err, sizeof(err));
+			else
+				BkParamsSet(&p, "ball_projection", &yes, err, sizeof(err));
+		}
+		else if (configs[c][1] && strcmp(configs[c][0], "tighter_budget_perceptron") == 0)
+		{
+			in.string = configs[c][1];
+			BkParamsSet(&p, "eval_set", &in, err, sizeof(err));
+			num.number = 6;
+			BkParamsSet(&p, "budget", &num, err, sizeof(err));
+			BkParamsSet(&p, "eval_size", &num, err, sizeof(err));
+		}
+		else if (configs[c][1] && strcmp(configs[c][0], "bduol") == 0)
+		{
+			in.string = configs[c][1];
+			BkParamsSet(&p, "maintenance", &in, err, sizeof(err));
+			num.number = 6;
+			BkParamsSet(&p, "budget", &num, err, sizeof(err));
+		}
+		else if (configs[c][1] && strcmp(configs[c][1], "budget") == 0)
+		{
+			num.number = 6;
+			BkParamsSet(&p, "budget", &num, err, sizeof(err));
+		}
+		else if (configs[c][1])
+		{
+			in.string = configs[c][1];
+			BkParamsSet(&p, "variant", &in, err, sizeof(err));
+			num.number = 6;
+			BkParamsSet(&p, "budget", &num, err, sizeof(err));
+		}
+		if (configs[c][2])
+		{
+			in.string = configs[c][2];
+			BkParamsSet(&p, "loss", &in, err, sizeof(err));
+		}
+		if (!BkParamsFinish(&p, 3, err, sizeof(err)))
+			abort();
+		m = BkModelCreate(&fuzz_env, &p, 3);
+		for (int i = 0; i < 40; i++)
+		{
+			static const char *const names[] = {"low", "mid", "high"};
+			int			cls;
+
+			for (int d = 0; d < 3; d++)
+				x[d] = BkRngUniform(&rng);
+			/* binary, then three integer classes, then three text classes */
+			cls = c < 3 ? (x[0] + x[1] > 1.0) : (int) (3 * x[0]);
+			if (c >= 6 && c < 8)
+				BkModelLearnText(m, x, names[cls], strlen(names[cls]));
+			else
+				BkModelLearn(m, x, c < 3 ? 2 * cls - 1 : cls);
+		}
+		if (!BkModelEncodedSize(m, (size_t) 1 << 30, &lens[n], err, sizeof(err)))
+			abort();
+		seeds[n] = malloc(lens[n]);
+		BkModelEncode(m, seeds[n], lens[n]);
+		BkModelFree(m);
+		n++;
+	}
+	return n;
+}
