@@ -33,7 +33,7 @@ SHLIB_LINK  += $(LINALG_LIBS) -lm
 UNIT_SRCS   = $(sort $(wildcard test/unit/*.c))
 UNIT_BINS   = $(UNIT_SRCS:.c=)
 UNIT_CC     = gcc
-UNIT_CFLAGS = -std=c99 -O2 -Wall -Wextra -Isrc/core $(LINALG_CFLAGS)
+UNIT_CFLAGS = -std=c99 -O2 -Wall -Wextra -Wno-unused-parameter -Isrc/core $(LINALG_CFLAGS)
 EXTRA_CLEAN = $(UNIT_BINS)
 
 all: sql/$(EXTENSION)--$(EXTVERSION).sql
@@ -92,6 +92,13 @@ fuzzcheck: $(FUZZ_TARGETS:%=test/fuzz/fuzz_%_check)
 	for t in $^; do \
 		echo "== $$t"; \
 		OPENBLAS_NUM_THREADS=1 ASAN_OPTIONS=detect_leaks=0 BK_FUZZ_ITERATIONS=$(BK_FUZZ_ITERATIONS) ./$$t || { echo "FAIL $$t"; failed=$$((failed + 1)); }; \
+		dir=test/fuzz/regress/$$(basename $$t | sed 's/^fuzz_//; s/_check$$//'); \
+		if [ -d $$dir ]; then \
+			inputs=$$(ls $$dir | grep -v '\.md$$' | sed "s|^|$$dir/|"); \
+			OPENBLAS_NUM_THREADS=1 ASAN_OPTIONS=detect_leaks=0 ./$$t $$inputs > /dev/null && \
+				echo "$$t: $$(echo $$inputs | wc -w) regression inputs of $$dir replayed" || \
+				{ echo "FAIL $$t on the inputs of $$dir"; failed=$$((failed + 1)); }; \
+		fi; \
 	done; \
 	if [ $$failed -ne 0 ]; then echo "$$failed fuzz target(s) failed"; exit 1; fi
 

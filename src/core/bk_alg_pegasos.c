@@ -135,6 +135,19 @@ exact_wnorm2(const BkModel *m, const BkMachine *mach, double *work)
 	return total * mach->scale * mach->scale;
 }
 
+/*
+ * A maintenance step's ||Delta w||^2, as the degradation counts it: never
+ * negative.  A negative value is rounding of a change near 0, or a K^-1
+ * whose diagonal lost its sign (a numerically singular K, or a crafted
+ * base model); it counts as no damage, so the stored sum stays what it
+ * is, a sum of squares.
+ */
+static double
+damage(double delta)
+{
+	return delta > 0.0 ? delta : 0.0;
+}
+
 /* ||alpha_j||^2 of SV j (stored coefficients: the scale is common to all) */
 static double
 coef_norm2(const BkMachine *mach, int j)
@@ -180,7 +193,7 @@ project_out(BkModel *m, BkMachine *mach, int pi)
 	const double *ap = mach->coef + (size_t) pi * K;
 
 	/* ||Delta w||^2 = ||alpha_p||^2 (k_pp - k_p^T K^-1 k_p) = ||alpha_p||^2 / G_pp */
-	double		delta = coef_norm2(mach, pi) / gpp * mach->scale * mach->scale;
+	double		delta = damage(coef_norm2(mach, pi) / gpp * mach->scale * mach->scale);
 
 	mach->degradation += delta;
 	/* the residual is orthogonal to what stays: ||w||^2 loses exactly delta */
@@ -207,8 +220,8 @@ static void
 remove_sv(BkModel *m, BkMachine *mach, const BkRow *row, int pi)
 {
 	double		s2 = mach->scale * mach->scale;
-	double		delta = coef_norm2(mach, pi) *
-		BkKernelSelf(&m->params, mach->sqnorm[pi]) * s2;
+	double		delta = damage(coef_norm2(mach, pi) *
+							   BkKernelSelf(&m->params, mach->sqnorm[pi]) * s2);
 
 	mach->degradation += delta;
 	if (m->params.ball_projection)
@@ -239,7 +252,7 @@ merge_sv(BkModel *m, BkMachine *mach, const BkRow *row, int mi)
 
 	BkMergeChoose(&m->env, &m->params, mach, m->dim, mi, work, &c);
 	BkMergePoint(&m->params, mach, m->dim, &c, work, zbuf, az);
-	mach->degradation += c.degradation * s2;
+	mach->degradation += damage(c.degradation * s2);
 	if (m->params.ball_projection)
 	{
 		/* ||w + D||^2 = ||w||^2 + 2 <w, D> + ||D||^2, D = a_z Phi_z - a_m Phi_m - a_n Phi_n */

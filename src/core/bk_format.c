@@ -706,7 +706,8 @@ decode_capacities(const Reader *r, const BkModel *m, uint32_t n_machines,
 		}
 		if (m->training)
 			cap = BkModelInitialCapacity(&m->params, n_sv);
-		caps[k] = cap < 1 ? 1 : cap;
+		/* an empty machine needs no slot to score (but one to learn) */
+		caps[k] = m->training && cap < 1 ? 1 : cap;
 	}
 }
 

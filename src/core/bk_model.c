@@ -507,9 +507,11 @@ score_all(BkModel *m, const double *x, BkRow *rows, bool predicting)
 }
 
 /*
- * After a learning step: the machine's running sums must still be finite
- * (the coefficients are checked by the next row's scores and, for the last
- * row, by the final validation of what is encoded).
+ * After a learning step: the machine's running sums must still be what
+ * its learner allows (finite, a sum of squares non-negative; the
+ * validator's rule), and ||w||^2 finite.  The coefficients are checked by
+ * the next row's scores and, for the last row, by the final validation of
+ * what is encoded.
  */
 static void
 check_machine_sums(BkModel *m, const BkMachine *mach)
@@ -517,17 +519,19 @@ check_machine_sums(BkModel *m, const BkMachine *mach)
 	const char *what = NULL;
 	double		v = 0.0;
 
-	if (!isfinite(mach->scale) || !(mach->scale > 0.0))
+	switch (BkLearnerCheckSums(&m->params, mach->updates, mach->scale,
+							   mach->degradation))
 	{
-		what = "coefficient scale";
-		v = mach->scale;
+		case BK_SUMS_BAD_SCALE:
+			what = "coefficient scale";
+			v = mach->scale;
+			break;
+		case BK_SUMS_BAD_DEGRADATION:
+			what = BkLearnerDegradationName(&m->params);
+			v = mach->degradation;
+			break;
 	}
-	else if (!isfinite(mach->degradation))
-	{
-		what = BkLearnerDegradationName(&m->params);
-		v = mach->degradation;
-	}
-	else if (!isfinite(mach->wnorm2))
+	if (what == NULL && !isfinite(mach->wnorm2))
 	{
 		what = "norm ||w||^2";
 		v = mach->wnorm2;
@@ -535,7 +539,7 @@ check_machine_sums(BkModel *m, const BkMachine *mach)
 	if (what != NULL)
 		BkRaiseHint(&m->env, BK_ERR_OVERFLOW, NULL,
 					"Scale the features, or use smaller steps (a larger lambda, a smaller C or eta).",
-					"training overflowed: the model's %s left the range of a double (%g)",
+					"training overflowed: the model's %s left its range (%g)",
 					what, v);
 }
 

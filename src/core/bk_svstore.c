@@ -19,6 +19,9 @@ BkMachineInit(const BkEnv *env, BkMachine *mach, int dim, int n_coef,
 	mach->scale = 1.0;
 	mach->n_coef = n_coef;
 	mach->capacity = capacity;
+	/* an empty machine decoded to score holds nothing (BkMachineGrow adds) */
+	if (capacity == 0)
+		return;
 	mach->sv = BkAllocArray(env, cells, sizeof(double));
 	mach->sqnorm = BkAllocArray(env, (size_t) capacity, sizeof(double));
 	mach->coef = BkAllocArray(env, (size_t) capacity * n_coef, sizeof(double));
