@@ -367,13 +367,13 @@ bpa_p_full(BkModel *m, BkMachine *mach, const BkRow *row, double loss)
 	 * complement.  O(B^2) in all.
 	 */
 	alpha = mach->coef[best];
-	BkGramBorder(g, a, s, ktt);	/* G, x_t at index n */
+	BkGramBorder(&m->env, g, a, s, ktt);	/* G, x_t at index n */
 	grr = g->m[(size_t) best * g->cap + best];
 	for (int i = 0; i < n; i++)
 		if (i != best)
 			mach->coef[i] -= alpha * g->m[(size_t) i * g->cap + best] / grr;
 	beta = -alpha * g->m[(size_t) n * g->cap + best] / grr + tau * row->y;
-	BkGramRemove(g, best);		/* x_t moves into slot best */
+	BkGramRemove(&m->env, g, best);		/* x_t moves into slot best */
 	BkMachineReplace(mach, m->dim, best, row->x, row->sqx, beta);
 	BkGramNoteUpdate(&m->env, &mach->ginv, &m->params, mach, m->dim);
 	return true;
@@ -394,7 +394,7 @@ bpa_p_fill(BkModel *m, BkMachine *mach, const BkRow *row, double tau)
 
 	if (s > BK_SPAN_TOL * row->ktt)
 	{
-		BkGramBorder(g, a, s, row->ktt);
+		BkGramBorder(&m->env, g, a, s, row->ktt);
 		BkMachineAppend(mach, m->dim, row->x, row->sqx, tau * row->y);
 		BkGramNoteUpdate(&m->env, &mach->ginv, &m->params, mach, m->dim);
 	}

@@ -210,7 +210,7 @@ project_out(BkModel *m, BkMachine *mach, int pi)
 		for (int c = 0; c < K; c++)
 			mach->coef[(size_t) j * K + c] += ap[c] * f;
 	}
-	BkGramRemove(g, pi);
+	BkGramRemove(&m->env, g, pi);
 	BkMachineRemove(mach, m->dim, pi);
 	BkGramNoteUpdate(&m->env, g, &m->params, mach, m->dim);
 }
@@ -363,7 +363,7 @@ add_sv(BkModel *m, BkMachine *mach, const BkRow *row, int cls, int r,
 			}
 			return false;
 		}
-		BkGramBorder(g, a, s, row->ktt);
+		BkGramBorder(&m->env, g, a, s, row->ktt);
 	}
 	if (!BkParamsBudgeted(&m->params))
 		BkModelReserveUnbudgeted(m, mach);

@@ -89,7 +89,7 @@ BkProjectronStep(BkModel *m, BkMachine *mach, BkRow *row)
 		delta2 = row->ktt - q;
 		if (mach->n_sv < p->budget && delta2 > BK_SPAN_TOL * row->ktt)
 		{
-			BkGramBorder(g, d, delta2, row->ktt);
+			BkGramBorder(&m->env, g, d, delta2, row->ktt);
 			BkMachineAppend(mach, m->dim, row->x, row->sqx, row->y);
 			BkGramNoteUpdate(&m->env, g, p, mach, m->dim);
 			return true;

@@ -28,6 +28,7 @@
 
 #include <cblas.h>
 #include <lapacke.h>
+#include <math.h>
 #include <string.h>
 
 #define M(g, i, j) ((g)->m[(size_t) (i) * (g)->cap + (j)])
@@ -73,13 +74,46 @@ BkGramApply(const BkGramInverse *g, const double *k, double *a)
 	return BkDot(k, a, g->n);
 }
 
+/*
+ * A K^-1 whose update would overflow belongs to a numerically singular
+ * kernel matrix (duplicate or nearly parallel SVs at a scale where the
+ * Schur complement underflows): an error rather than a model holding
+ * infinities.
+ */
+static void
+singular(const BkEnv *env)
+{
+	BkRaiseHint(env, BK_ERR_OVERFLOW,
+				"Its inverse would overflow a double.",
+				"Scale the features, or lower gamma (rbf) or degree (poly).",
+				"the kernel matrix of the support vectors is numerically singular");
+}
+
+/* the largest |v_i| of n values */
+static double
+max_abs(const double *v, int n, int stride)
+{
+	double		mx = 0.0;
+
+	for (int i = 0; i < n; i++)
+		if (fabs(v[(size_t) i * stride]) > mx)
+			mx = fabs(v[(size_t) i * stride]);
+	return mx;
+}
+
 void
-BkGramBorder(BkGramInverse *g, const double *a, double s, double ktt)
+BkGramBorder(const BkEnv *env, BkGramInverse *g, const double *a, double s,
+			 double ktt)
 {
 	int			n = g->n;
+	double		amax = max_abs(a, n, 1);
 
 	/* the Schur complement of the regularised matrix */
 	s += g->ridge * ktt;
+
+	/* every new entry is at most amax^2 / s and 1 / s: finite, or an error */
+	if (!(s > 0.0) || !isfinite(1.0 / s) || !isfinite(amax / s * amax))
+		singular(env);
 
 	/* K^-1 + a a^T / s on the old block */
 	for (int i = 0; i < n; i++)
@@ -96,11 +130,16 @@ BkGramBorder(BkGramInverse *g, const double *a, double s, double ktt)
 }
 
 void
-BkGramRemove(BkGramInverse *g, int r)
+BkGramRemove(const BkEnv *env, BkGramInverse *g, int r)
 {
 	int			n = g->n;
 	int			last = n - 1;
 	double		grr = M(g, r, r);
+	double		rmax = max_abs(&M(g, r, 0), n, 1);
+
+	/* every change is at most rmax^2 / |G_rr|: finite, or an error */
+	if (!(fabs(grr) > 0.0) || !isfinite(rmax / fabs(grr) * rmax))
+		singular(env);
 
 	/* Schur complement; row r stays untouched until the move below */
 	for (int i = 0; i < n; i++)

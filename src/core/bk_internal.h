@@ -145,10 +145,10 @@ extern double BkGramApply(const BkGramInverse *g, const double *k, double *a);
  * a = G k and s = ktt - k.a (the ridge of the new diagonal entry, if any,
  * is added here)
  */
-extern void BkGramBorder(BkGramInverse *g, const double *a, double s,
-						 double ktt);
+extern void BkGramBorder(const BkEnv *env, BkGramInverse *g, const double *a,
+						 double s, double ktt);
 /* remove index r by the Schur complement, moving the last index into r */
-extern void BkGramRemove(BkGramInverse *g, int r);
+extern void BkGramRemove(const BkEnv *env, BkGramInverse *g, int r);
 /* recompute K^-1 from the SVs with LAPACKE; false if K is not PD */
 extern bool BkGramRefresh(const BkEnv *env, BkGramInverse *g,
 						  const BkParams *p, const BkMachine *mach, int dim);

@@ -348,13 +348,13 @@ test_gram(void)
 		for (int i = 0; i < mach->n_sv; i++)
 			k[i] = BkKernelFromDot(&p, BkDot(mach->sv + i * 3, x, 3), mach->sqnorm[i], sq);
 		q = BkGramApply(&mach->ginv, k, a);
-		BkGramBorder(&mach->ginv, a, 1.0 - q, 1.0);
+		BkGramBorder(&env, &mach->ginv, a, 1.0 - q, 1.0);
 		BkMachineAppend(mach, 3, x, sq, 1.0);
 	}
 	CHECK(gram_error(&p, mach, &mach->ginv, 3) < 1e-8, "bordered inverse is K^-1 (err %g)",
 		  gram_error(&p, mach, &mach->ginv, 3));
 	/* remove slot 3: the last SV moves into slot 3, as the store does */
-	BkGramRemove(&mach->ginv, 3);
+	BkGramRemove(&env, &mach->ginv, 3);
 	memcpy(mach->sv + 3 * 3, mach->sv + 9 * 3, 3 * sizeof(double));
 	mach->sqnorm[3] = mach->sqnorm[9];
 	mach->n_sv = 9;
