@@ -128,6 +128,17 @@ BkForgetronStep(BkModel *m, BkMachine *mach, BkRow *row)
 	lambda = sigma * phi;
 	mach->degradation += lambda * lambda + 2.0 * lambda - 2.0 * lambda * (phi * mu);
 
+	/*
+	 * phi_t was chosen so that Q_{t+1} <= (15/32) M; the machine's mistakes
+	 * M are its updates, this one included.  When Q_t is far below the
+	 * bound (a large margin mu makes Psi negative: Q of -7e12 was seen),
+	 * the sum cancels terms of that size and rounding can overshoot by
+	 * 1e-3; beyond the bound, phi would stop shrinking and Q would run away.
+	 * Q is held at the bound.
+	 */
+	if (mach->degradation > (15.0 / 32.0) * ((double) mach->updates + 1.0))
+		mach->degradation = (15.0 / 32.0) * ((double) mach->updates + 1.0);
+
 	/* remove r; x_t, shrunk with the others, takes its slot */
 	BkMachineReplace(mach, m->dim, r, row->x, row->sqx, row->y * phi);
 	mach->born[r] = m->rows_seen;
