@@ -509,7 +509,8 @@ score_all(BkModel *m, const double *x, BkRow *rows, bool predicting)
 /*
  * After a learning step: the machine's running sums must still be what
  * its learner allows (finite, a sum of squares non-negative; the
- * validator's rule), and ||w||^2 finite.  The coefficients are checked by
+ * validator's rule), ||w||^2 and the cached scores finite (O(n), as the
+ * step that updates them).  The coefficients are checked by
  * the next row's scores and, for the last row, by the final validation of
  * what is encoded.
  */
@@ -536,6 +537,21 @@ check_machine_sums(BkModel *m, const BkMachine *mach)
 		what = "norm ||w||^2";
 		v = mach->wnorm2;
 	}
+	/* the cached scores of the SVs and of the evaluation set, O(n) */
+	if (what == NULL && mach->sv_scores)
+		for (int j = 0; j < mach->n_sv && what == NULL; j++)
+			if (!isfinite(mach->sv_scores[j]))
+			{
+				what = "cached score of a support vector";
+				v = mach->sv_scores[j];
+			}
+	if (what == NULL && mach->eval)
+		for (int k = 0; k < mach->eval->n && what == NULL; k++)
+			if (!isfinite(mach->eval->f[k]))
+			{
+				what = "cached score of an evaluation point";
+				v = mach->eval->f[k];
+			}
 	if (what != NULL)
 		BkRaiseHint(&m->env, BK_ERR_OVERFLOW, NULL,
 					"Scale the features, or use smaller steps (a larger lambda, a smaller C or eta).",
