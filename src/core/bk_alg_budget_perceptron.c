@@ -254,18 +254,6 @@ BkTighterBudgetPerceptronStep(BkModel *m, BkMachine *mach, BkRow *row)
 	return true;
 }
 
-static unsigned
-keeps_scores(const BkParams *p)
-{
-	return BK_KEEP_SCORES;
-}
-
-static unsigned
-keeps_eval(const BkParams *p)
-{
-	return BK_KEEP_EVAL;
-}
-
 /* the SVs themselves for "svs" (room for the budget), else q rows */
 static int
 tighter_eval_cap(const BkParams *p)
@@ -276,14 +264,14 @@ tighter_eval_cap(const BkParams *p)
 const BkLearner bk_learner_budget_perceptron = {
 	.id = BK_ALG_BUDGET_PERCEPTRON, .name = "budget_perceptron",
 	.source = "paper 003 Fig. 1 and Fig. 2 (Crammer, Kandola and Singer 2004)",
-	.keeps = keeps_scores,
+	.keeps = BK_KEEP_SCORES,
 	.step = BkBudgetPerceptronStep,
 };
 
 const BkLearner bk_learner_tighter_budget_perceptron = {
 	.id = BK_ALG_TIGHTER_BUDGET_PERCEPTRON, .name = "tighter_budget_perceptron",
 	.source = "paper 003 Fig. 3, eq. 3-4 and Fig. 5",
-	.keeps = keeps_eval,
+	.keeps = BK_KEEP_EVAL,
 	.eval_cap = tighter_eval_cap,
 	.step = BkTighterBudgetPerceptronStep,
 };

@@ -223,21 +223,14 @@ BkDuolStep(BkModel *m, BkMachine *mach, BkRow *row)
 	return true;
 }
 
-static unsigned
-duol_keeps(const BkParams *p)
-{
-	return BK_KEEP_SCORES;
-}
-
 /*
- * BDUOL: the SV scores, the neighbour cache for "nearest", and the
- * projections' K, K^-1 and two more B x B matrices built per step
+ * BDUOL: the neighbour cache for "nearest", and the projections' K, K^-1
+ * and two more B x B matrices built per step
  */
 static unsigned
 bduol_keeps(const BkParams *p)
 {
-	return BK_KEEP_SCORES |
-		(p->maintenance == BK_MAINT_NEAREST ? BK_KEEP_NEAREST : 0) |
+	return (p->maintenance == BK_MAINT_NEAREST ? BK_KEEP_NEAREST : 0) |
 		(p->maintenance == BK_MAINT_PROJECTION ||
 		 p->maintenance == BK_MAINT_APPROX_PROJECTION ? BK_KEEP_GRAM_SCRATCH : 0);
 }
@@ -245,13 +238,14 @@ bduol_keeps(const BkParams *p)
 const BkLearner bk_learner_duol = {
 	.id = BK_ALG_DUOL, .name = "duol",
 	.source = "paper 001 eq. 1-2 and Algorithm 1 (double updating)",
-	.keeps = duol_keeps,
+	.keeps = BK_KEEP_SCORES,
 	.step = BkDuolStep,
 };
 
 const BkLearner bk_learner_bduol = {
 	.id = BK_ALG_BDUOL, .name = "bduol",
 	.source = "paper 001 §3: budget maintenance by eq. 7, eq. 8, eq. 9-12, eq. 13-14",
-	.keeps = bduol_keeps,
+	.keeps = BK_KEEP_SCORES,
+	.keeps_for = bduol_keeps,
 	.step = BkDuolStep,
 };

@@ -146,12 +146,6 @@ BkForgetronStep(BkModel *m, BkMachine *mach, BkRow *row)
 	return true;
 }
 
-static unsigned
-forgetron_keeps(const BkParams *p)
-{
-	return BK_KEEP_BORN;
-}
-
 /*
  * Q_t, a sum of Psi terms of either sign, is at most (15/32) x the
  * machine's mistakes (= updates) by the choice of phi_t, with slack for
@@ -171,7 +165,7 @@ forgetron_check_sums(const BkParams *p, uint64_t updates, double scale,
 const BkLearner bk_learner_forgetron = {
 	.id = BK_ALG_FORGETRON, .name = "forgetron",
 	.source = "Dekel, Shalev-Shwartz and Singer 2008: the self-tuned Forgetron",
-	.keeps = forgetron_keeps,
+	.keeps = BK_KEEP_BORN,
 	.step = BkForgetronStep,
 	.check_sums = forgetron_check_sums,
 	.degradation_name = "Forgetron Q",

@@ -462,6 +462,6 @@ const BkLearner bk_learner_pa_random = {
 const BkLearner bk_learner_bpa = {
 	.id = BK_ALG_BPA, .name = "bpa",
 	.source = "paper 000 §3-4: BPA-S (eq. 12), BPA-NN (§3.1.3), BPA-P (eq. 8-9)",
-	.keeps = bpa_keeps,
+	.keeps_for = bpa_keeps,
 	.step = BkBpaStep,
 };

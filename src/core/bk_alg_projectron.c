@@ -125,12 +125,6 @@ BkProjectronStep(BkModel *m, BkMachine *mach, BkRow *row)
 	return true;
 }
 
-static unsigned
-projectron_keeps(const BkParams *p)
-{
-	return BK_KEEP_GRAM;
-}
-
 /*
  * The Projectrons project every update once the budget is full, so an
  * ill-conditioned K^-1 ruins them (Banana, B = 200: coefficients of 1e13,
@@ -141,7 +135,7 @@ const BkLearner bk_learner_projectron = {
 	.id = BK_ALG_PROJECTRON, .name = "projectron",
 	.source = "Orabona, Keshet and Caputo 2009, in paper 001 §4's fixed-budget form",
 	.gram_ridge = BK_GRAM_RIDGE,
-	.keeps = projectron_keeps,
+	.keeps = BK_KEEP_GRAM,
 	.step = BkProjectronStep,
 };
 
@@ -149,6 +143,6 @@ const BkLearner bk_learner_projectron_pp = {
 	.id = BK_ALG_PROJECTRON_PP, .name = "projectron_pp",
 	.source = "Orabona, Keshet and Caputo 2009 (Projectron++), fixed budget",
 	.gram_ridge = BK_GRAM_RIDGE,
-	.keeps = projectron_keeps,
+	.keeps = BK_KEEP_GRAM,
 	.step = BkProjectronStep,
 };

@@ -74,12 +74,6 @@ BkOgdStep(BkModel *m, BkMachine *mach, BkRow *row)
 	return true;
 }
 
-static unsigned
-spa_keeps(const BkParams *p)
-{
-	return BK_KEEP_BORN;
-}
-
 /* predictions with the averaged classifier, learning with the last */
 static double
 spa_predict_score(const BkModel *m, const BkMachine *mach, const BkRow *row)
@@ -100,7 +94,7 @@ spa_sv_weight(const BkModel *m, const BkMachine *mach, int j)
 const BkLearner bk_learner_spa = {
 	.id = BK_ALG_SPA, .name = "spa",
 	.source = "paper 002 Algorithm 1 (sparse PA with Bernoulli sampling, averaged output)",
-	.keeps = spa_keeps,
+	.keeps = BK_KEEP_BORN,
 	.step = BkSpaStep,
 	.predict_score = spa_predict_score,
 	.sv_weight = spa_sv_weight,

@@ -10,22 +10,30 @@
 #include <stdlib.h>
 
 /*
- * Format a message and hand it to the caller's error hook, which does not
- * return (ereport in the server, longjmp or exit in a program).
+ * Format a message and hand it, with the detail and hint, to the caller's
+ * error hook, which does not return (ereport in the server, longjmp or
+ * exit in a program).
  */
+static void BK_NORETURN BK_PRINTF(5, 0)
+raise_v(const BkEnv *env, BkErrCode code, const char *detail, const char *hint,
+		const char *fmt, va_list ap)
+{
+	char		msg[BK_ERRMSG_LEN];
+
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	env->error(env->ctx, code, msg, detail, hint);
+	/* the hook must not return; stop here if it does */
+	abort();
+}
+
 void
 BkRaise(const BkEnv *env, BkErrCode code, const char *detail,
 		const char *fmt,...)
 {
-	char		msg[BK_ERRMSG_LEN];
 	va_list		ap;
 
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	env->error(env->ctx, code, msg, detail, NULL);
-	/* the hook must not return; stop here if it does */
-	abort();
+	raise_v(env, code, detail, NULL, fmt, ap);
 }
 
 /* BkRaise with a hint: what the user can do about the error. */
@@ -33,14 +41,10 @@ void
 BkRaiseHint(const BkEnv *env, BkErrCode code, const char *detail,
 			const char *hint, const char *fmt,...)
 {
-	char		msg[BK_ERRMSG_LEN];
 	va_list		ap;
 
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	env->error(env->ctx, code, msg, detail, hint);
-	abort();
+	raise_v(env, code, detail, hint, fmt, ap);
 }
 
 bool

@@ -49,8 +49,11 @@ typedef struct BkLearner
 	/* relative ridge of the K^-1 it keeps (BkGramInverse.ridge) */
 	double		gram_ridge;
 
-	/* BK_KEEP_* bits for these parameters; NULL: nothing */
-	unsigned	(*keeps) (const BkParams *p);
+	/* BK_KEEP_* bits it always keeps */
+	unsigned	keeps;
+
+	/* BK_KEEP_* bits that depend on the parameters; NULL: none */
+	unsigned	(*keeps_for) (const BkParams *p);
 
 	/* points of its evaluation set (with BK_KEEP_EVAL) */
 	int			(*eval_cap) (const BkParams *p);

@@ -53,7 +53,7 @@ BkLearnerKeeps(const BkParams *p)
 {
 	const BkLearner *l = BkLearnerOf(p);
 
-	return l->keeps ? l->keeps(p) : 0;
+	return l->keeps | (l->keeps_for ? l->keeps_for(p) : 0);
 }
 
 int
