@@ -509,10 +509,10 @@ score_all(BkModel *m, const double *x, BkRow *rows, bool predicting)
 /*
  * After a learning step: the machine's running sums must still be what
  * its learner allows (finite, a sum of squares non-negative; the
- * validator's rule), ||w||^2 and the cached scores finite (O(n), as the
- * step that updates them).  The coefficients are checked by
- * the next row's scores and, for the last row, by the final validation of
- * what is encoded.
+ * validator's rule), ||w||^2, the coefficients and the cached scores
+ * finite (O(n), as the step that computed them).  K^-1 is checked as it is
+ * updated (bk_gram.c), the SVs' norms as rows arrive; the final validation
+ * of what is encoded checks everything once more.
  */
 static void
 check_machine_sums(BkModel *m, const BkMachine *mach)
@@ -537,6 +537,14 @@ check_machine_sums(BkModel *m, const BkMachine *mach)
 		what = "norm ||w||^2";
 		v = mach->wnorm2;
 	}
+	/* the coefficients (times a scale of at most 1), O(n) */
+	if (what == NULL)
+		for (size_t j = 0; j < (size_t) mach->n_sv * mach->n_coef && what == NULL; j++)
+			if (!isfinite(mach->coef[j]))
+			{
+				what = "coefficient of a support vector";
+				v = mach->coef[j];
+			}
 	/* the cached scores of the SVs and of the evaluation set, O(n) */
 	if (what == NULL && mach->sv_scores)
 		for (int j = 0; j < mach->n_sv && what == NULL; j++)
