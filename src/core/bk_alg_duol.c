@@ -3,7 +3,7 @@
  *	  Double Updating Online Learning (DUOL; Zhao, Hoi and Jin, NIPS 2009)
  *	  as paper 001 (Zhao, Wang, Wu, Jin and Hoi, "Budget Double Updating
  *	  Online Learning") states it in §2 and Algorithm 1, and its budgeted
- *	  form BDUOL, whose maintenance is in bk_bduol.c.
+ *	  form BDUOL, whose maintenance is in bk_alg_bduol.c.
  *
  *	  f(x) = sum_i gamma_i y_i k(x_i, x) with every gamma_i in (0, C]; the
  *	  stored coefficient is gamma_i y_i, so y_i is its sign.  On a row with

@@ -2,7 +2,8 @@
  * bk_alg_spa.c
  *	  Sparse Passive-Aggressive learning (paper 002: Lu, Zhao and Hoi,
  *	  "Online Sparse Passive Aggressive Learning with Kernels", SDM 2016),
- *	  Algorithm 1, and the kernel OGD baseline of its comparison.
+ *	  Algorithm 1.  (Its comparison's kernel OGD baseline is in
+ *	  bk_alg_ogd.c.)
  *
  *	  SPA: with the hinge loss l_t = [1 - y_t f_t(x_t)]_+, draw
  *	      Z_t ~ Bernoulli(rho_t),  rho_t = min(alpha, l_t) / beta     (§2.2)
@@ -17,10 +18,6 @@
  *	  the same SVs with coefficients scaled by (T - s) / T.  Each SV keeps
  *	  its row s, which makes the average exact and O(1) a row to maintain.
  *
- *	  OGD: kernel online gradient descent on the hinge loss with a constant
- *	  step eta: f_{t+1} = f_t + eta y_t k(x_t, .) when y_t f_t(x_t) < 1 (the
- *	  NORMA update of Kivinen, Smola and Williamson 2004 without its
- *	  regulariser); unbudgeted, capped by max_sv.
  */
 #include "bk_learner.h"
 
@@ -64,15 +61,6 @@ BkSpaAverageScore(const BkModel *m, const BkMachine *mach, const double *krow)
 	return f;
 }
 
-bool
-BkOgdStep(BkModel *m, BkMachine *mach, BkRow *row)
-{
-	if (row->y * row->f >= 1.0 || row->ktt <= 0.0)
-		return false;
-	BkModelReserveUnbudgeted(m, mach);
-	BkMachineAppend(mach, m->dim, row->x, row->sqx, m->params.eta * row->y);
-	return true;
-}
 
 /* predictions with the averaged classifier, learning with the last */
 static double
@@ -98,10 +86,4 @@ const BkLearner bk_learner_spa = {
 	.step = BkSpaStep,
 	.predict_score = spa_predict_score,
 	.sv_weight = spa_sv_weight,
-};
-
-const BkLearner bk_learner_ogd = {
-	.id = BK_ALG_OGD, .name = "ogd",
-	.source = "kernel online gradient descent on the hinge loss, constant step (paper 002's baseline)",
-	.step = BkOgdStep,
 };

@@ -214,7 +214,7 @@ extern void BkDuolDoubleUpdate(double C, double lt, double lb, double kt,
 extern bool BkBogdStep(BkModel *m, BkMachine *mach, BkRow *row);
 
 /*
- * ---- bk_bduol.c: BDUOL's budget maintenance (paper 001 §3) ----
+ * ---- bk_alg_bduol.c: BDUOL's budget maintenance (paper 001 §3) ----
  * Runs with B SVs stored and x_t about to be added; removes at least one
  * SV and changes other coefficients, keeps sv_scores (f(x_j)), the
  * neighbour cache and row->krow / row->dots (aligned with the SV slots)

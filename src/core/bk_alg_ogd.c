@@ -1,6 +1,12 @@
 /*
- * bk_alg_bogd.c
- *	  Bounded Online Gradient Descent, BOGD (Zhao, Wang, Wu, Jin and Hoi,
+ * bk_alg_ogd.c
+ *	  Kernel online gradient descent, OGD, a baseline of paper 002: on the
+ *	  hinge loss with a constant step eta, f_{t+1} = f_t + eta y_t k(x_t, .)
+ *	  when y_t f_t(x_t) < 1 (the NORMA update of Kivinen, Smola and
+ *	  Williamson 2004 without its regulariser); unbudgeted, capped by
+ *	  max_sv.
+ *
+ *	  And Bounded Online Gradient Descent, BOGD (Zhao, Wang, Wu, Jin and Hoi,
  *	  "Fast Bounded Online Gradient Descent Algorithms for Scalable
  *	  Kernel-Based Online Learning", ICML 2012, Algorithm 1 with uniform
  *	  sampling), a baseline of paper 002 §4.  Kernel OGD on the regularised
@@ -68,4 +74,20 @@ const BkLearner bk_learner_bogd = {
 	.id = BK_ALG_BOGD, .name = "bogd",
 	.source = "Zhao, Wang, Wu, Jin and Hoi, ICML 2012: bounded OGD, uniform removal",
 	.step = BkBogdStep,
+};
+
+bool
+BkOgdStep(BkModel *m, BkMachine *mach, BkRow *row)
+{
+	if (row->y * row->f >= 1.0 || row->ktt <= 0.0)
+		return false;
+	BkModelReserveUnbudgeted(m, mach);
+	BkMachineAppend(mach, m->dim, row->x, row->sqx, m->params.eta * row->y);
+	return true;
+}
+
+const BkLearner bk_learner_ogd = {
+	.id = BK_ALG_OGD, .name = "ogd",
+	.source = "kernel online gradient descent on the hinge loss, constant step (paper 002's baseline)",
+	.step = BkOgdStep,
 };

@@ -1,5 +1,5 @@
 /*
- * bk_bduol.c
+ * bk_alg_bduol.c
  *	  Budget maintenance of BDUOL (paper 001 §3): with B SVs stored and a
  *	  row to learn, reduce f <- f - Delta f so that at least one SV goes,
  *	  choosing Delta f to maximise the dual ascent of eq. 5,
