@@ -537,14 +537,34 @@ check_machine_sums(BkModel *m, const BkMachine *mach)
 		what = "norm ||w||^2";
 		v = mach->wnorm2;
 	}
-	/* the coefficients (times a scale of at most 1), O(n) */
-	if (what == NULL)
-		for (size_t j = 0; j < (size_t) mach->n_sv * mach->n_coef && what == NULL; j++)
-			if (!isfinite(mach->coef[j]))
-			{
-				what = "coefficient of a support vector";
-				v = mach->coef[j];
-			}
+	/*
+	 * the coefficients (times a scale of at most 1), and for the rbf
+	 * kernel, whose values are at most 1, the sum of their magnitudes per
+	 * class, which bounds every score (the validator's rule), O(n)
+	 */
+	for (int c = 0; c < mach->n_coef && what == NULL; c++)
+	{
+		double		sum = 0.0;
+		bool		finite = true;
+
+		for (int j = 0; j < mach->n_sv; j++)
+		{
+			double		a = mach->coef[(size_t) j * mach->n_coef + c];
+
+			finite &= isfinite(a);
+			sum += fabs(a);
+		}
+		if (!finite)
+		{
+			what = "coefficient of a support vector";
+			v = sum;
+		}
+		else if (m->params.kernel == BK_KERNEL_RBF && !isfinite(sum * mach->scale))
+		{
+			what = "sum of the coefficients' magnitudes";
+			v = sum;
+		}
+	}
 	/* the cached scores of the SVs and of the evaluation set, O(n) */
 	if (what == NULL && mach->sv_scores)
 		for (int j = 0; j < mach->n_sv && what == NULL; j++)
