@@ -514,6 +514,17 @@ score_all(BkModel *m, const double *x, BkRow *rows, bool predicting)
  * updated (bk_gram.c), the SVs' norms as rows arrive; the final validation
  * of what is encoded checks everything once more.
  */
+/* whether the n values are all finite */
+static bool
+all_finite(const double *x, int n)
+{
+	double		nonfinite = 0.0;
+
+	for (int i = 0; i < n; i++)
+		nonfinite += x[i] - x[i];
+	return nonfinite == 0.0;
+}
+
 static void
 check_machine_sums(BkModel *m, const BkMachine *mach)
 {
@@ -538,48 +549,35 @@ check_machine_sums(BkModel *m, const BkMachine *mach)
 		v = mach->wnorm2;
 	}
 	/*
-	 * the coefficients (times a scale of at most 1), and for the rbf
+	 * The coefficients (times a scale of at most 1), and for the rbf
 	 * kernel, whose values are at most 1, the sum of their magnitudes per
-	 * class, which bounds every score (the validator's rule), O(n)
+	 * class, which bounds every score (the validator's rule); the cached
+	 * scores of the SVs and of the evaluation set.  O(n), as the step that
+	 * computed them: x - x is 0 for a finite x and NaN otherwise, so one
+	 * sum per array says whether all are finite.
 	 */
 	for (int c = 0; c < mach->n_coef && what == NULL; c++)
 	{
-		double		sum = 0.0;
-		bool		finite = true;
+		double		sum = 0.0,
+					nonfinite = 0.0;
 
 		for (int j = 0; j < mach->n_sv; j++)
 		{
 			double		a = mach->coef[(size_t) j * mach->n_coef + c];
 
-			finite &= isfinite(a);
+			nonfinite += a - a;
 			sum += fabs(a);
 		}
-		if (!finite)
-		{
+		if (nonfinite != 0.0)
 			what = "coefficient of a support vector";
-			v = sum;
-		}
 		else if (m->params.kernel == BK_KERNEL_RBF && !isfinite(sum * mach->scale))
-		{
 			what = "sum of the coefficients' magnitudes";
-			v = sum;
-		}
+		v = sum;
 	}
-	/* the cached scores of the SVs and of the evaluation set, O(n) */
-	if (what == NULL && mach->sv_scores)
-		for (int j = 0; j < mach->n_sv && what == NULL; j++)
-			if (!isfinite(mach->sv_scores[j]))
-			{
-				what = "cached score of a support vector";
-				v = mach->sv_scores[j];
-			}
-	if (what == NULL && mach->eval)
-		for (int k = 0; k < mach->eval->n && what == NULL; k++)
-			if (!isfinite(mach->eval->f[k]))
-			{
-				what = "cached score of an evaluation point";
-				v = mach->eval->f[k];
-			}
+	if (what == NULL && mach->sv_scores && !all_finite(mach->sv_scores, mach->n_sv))
+		what = "cached score of a support vector";
+	if (what == NULL && mach->eval && !all_finite(mach->eval->f, mach->eval->n))
+		what = "cached score of an evaluation point";
 	if (what != NULL)
 		BkRaiseHint(&m->env, BK_ERR_OVERFLOW, NULL,
 					"Scale the features, or use smaller steps (a larger lambda, a smaller C or eta).",
