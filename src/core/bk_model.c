@@ -627,15 +627,18 @@ BkModelLearnClass(BkModel *m, const double *x, int cls, bool is_new)
 	 * the scratch lays out by capacity).
 	 */
 	if (BkParamsBudgeted(&m->params))
+	{
+		int			full = BkModelCapacity(&m->params);
+
 		for (int k = 0; k < m->n_machines; k++)
 		{
 			BkMachine  *mach = &m->machines[k];
-			int			full = BkModelCapacity(&m->params);
 
 			if (mach->n_sv >= mach->capacity && mach->capacity < full)
 				BkMachineGrow(&m->env, mach, m->dim,
 							  mach->capacity <= full / 2 ? 2 * mach->capacity : full);
 		}
+	}
 
 	/* prequential: predict with the current model, then learn */
 	score_all(m, x, rows, false);

@@ -1,6 +1,6 @@
 /*
  * bk_features.c
- *	  Reading feature arrays (float8[] and float4[]) for training and
+ *	  Reading feature arrays (float8[]) for training and
  *	  scoring, with the checks of doc/reference.md, "Bad input".
  *
  * The arrays are read without deconstruct_array: a float8[] without NULLs
@@ -52,7 +52,6 @@ BkPgReadFeatures(ArrayType *a, int64 row, int *n)
 				 row > 0 ? errdetail("The array at row %lld is empty.",
 									 (long long) row) : 0));
 
-	/* before the float4 copy below allocates anything */
 	if (nitems > BK_MAX_DIM)
 		ereport(ERROR,
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
@@ -88,22 +87,10 @@ BkPgReadFeatures(ArrayType *a, int64 row, int *n)
 	 */
 	data = (const char *) a + ARR_OVERHEAD_NONULLS(ARR_NDIM(a));
 
-	if (elemtype == FLOAT8OID)
-		x = (const double *) data;
-	else if (elemtype == FLOAT4OID)
-	{
-		const float *src = (const float *) data;
-		double	   *dst = palloc(sizeof(double) * (Size) nitems);
-		int			i;
-
-		for (i = 0; i < nitems; i++)
-			dst[i] = (double) src[i];
-		x = dst;
-	}
-	else
-		ereport(ERROR,
-				(errcode(ERRCODE_DATATYPE_MISMATCH),
-				 errmsg("features must be an array of float8 or float4")));
+	/* every SQL signature takes float8[]: other arrays are cast before */
+	if (elemtype != FLOAT8OID)
+		elog(ERROR, "features array of type %u, expected float8[]", elemtype);
+	x = (const double *) data;
 
 	bad = BkFirstNonFinite(x, nitems);
 	if (bad >= 0)

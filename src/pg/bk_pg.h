@@ -68,11 +68,11 @@ extern void BkPgCheckLegacyLabels(const BkModel *m);
  */
 
 /*
- * The values of a features array as doubles (the array's own data for
- * float8[], a palloc'd copy for float4[] and numeric[]).  Raises an error
- * for a multi-dimensional or empty array, a NULL element, an element type
- * other than float8/float4/numeric or a NaN/Infinity value.  row > 0 is the stream row
- * number shown in messages; row <= 0 means "no row" (scoring).
+ * The values of a float8[] features array: the array's own data (float4[],
+ * integer and numeric arrays reach the SQL functions through implicit
+ * casts).  Raises an error for a multi-dimensional or empty array, a NULL
+ * element or a NaN/Infinity value.  row > 0 is the stream row number shown
+ * in messages; row <= 0 means "no row" (scoring).
  */
 extern const double *BkPgReadFeatures(ArrayType *a, int64 row, int *n);
 
