@@ -37,6 +37,14 @@ SELECT name, md5(model::bytea) AS bytes_md5, bk_is_valid(model::bytea) AS valid,
        (SELECT array_agg(bk_decision(model, features) ORDER BY id) FROM pts) END AS decisions
 FROM models;
 SELECT name, valid FROM reference ORDER BY 1;
+-- the comparison each restored copy makes (restored with the tables)
+CREATE VIEW restored AS
+SELECT r.name,
+       md5(m.model::bytea) = r.bytes_md5 AS same_bytes,
+       r.decisions IS NULL OR
+       (SELECT array_agg(bk_decision(m.model, features) ORDER BY id) FROM pts) = r.decisions AS same_decisions,
+       bk_is_valid(m.model::bytea) AS valid
+FROM models m JOIN reference r USING (name);
 
 \! pg_dump --no-owner --no-privileges -d bk_dump_source -f results/bk_dump.sql && echo dumped
 \! psql -X -q -v ON_ERROR_STOP=1 -d bk_dump_target -f results/bk_dump.sql > results/bk_restore.log 2>&1 && echo restored
@@ -45,24 +53,14 @@ SELECT name, valid FROM reference ORDER BY 1;
 \copy models TO 'results/bk_models.bin' WITH (FORMAT binary)
 
 \c bk_dump_target
-SELECT r.name,
-       md5(m.model::bytea) = r.bytes_md5 AS same_bytes,
-       r.decisions IS NULL OR
-       (SELECT array_agg(bk_decision(m.model, features) ORDER BY id) FROM pts) = r.decisions AS same_decisions,
-       bk_is_valid(m.model::bytea) AS valid
-FROM models m JOIN reference r USING (name) ORDER BY 1;
+SELECT * FROM restored ORDER BY name;
 -- a defective model, restored, is an error at use that says what to do
 \set VERBOSITY terse
 SELECT bk_predict(model, ARRAY[0.5, 0.5]) FROM models WHERE name = 'bpa_nn_huge_feature';
 \set VERBOSITY default
 
 \c bk_dump_target2
-SELECT r.name,
-       md5(m.model::bytea) = r.bytes_md5 AS same_bytes,
-       r.decisions IS NULL OR
-       (SELECT array_agg(bk_decision(m.model, features) ORDER BY id) FROM pts) = r.decisions AS same_decisions,
-       bk_is_valid(m.model::bytea) AS valid
-FROM models m JOIN reference r USING (name) ORDER BY 1;
+SELECT * FROM restored ORDER BY name;
 -- binary COPY (the type's receive function) into an empty copy of the table
 CREATE TABLE models_bin (LIKE models);
 \copy models_bin FROM 'results/bk_models.bin' WITH (FORMAT binary)
