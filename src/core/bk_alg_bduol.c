@@ -45,30 +45,13 @@
 #include <math.h>
 #include <string.h>
 
-/*
- * Remove SV r, keeping the neighbour cache and the row's kernel values
- * aligned with the slots (the last SV moves into r).
- */
-static void
-remove_slot(BkModel *m, BkMachine *mach, BkRow *row, int r, double *work)
-{
-	int			last = mach->n_sv - 1;
-
-	row->krow[r] = row->krow[last];
-	row->dots[r] = row->dots[last];
-	if (mach->has_nearest)
-		BkNearestRemove(&m->env, mach, m->dim, r, work);
-	else
-		BkMachineRemove(mach, m->dim, r);
-}
-
 /* Remove every SV whose coefficient is exactly 0, from the last one down. */
 static void
 remove_zeros(BkModel *m, BkMachine *mach, BkRow *row, double *work)
 {
 	for (int i = mach->n_sv - 1; i >= 0; i--)
 		if (mach->coef[i] == 0.0)
-			remove_slot(m, mach, row, i, work);
+			BkBudgetRemove(m, mach, row, i, work);
 }
 
 /* ---- removal: eq. 6-7 ---- */
@@ -224,41 +207,12 @@ typedef struct ProjWork
 /*
  * K^-1 by Cholesky.  If K is not numerically positive definite (two SVs at
  * the same point), a ridge of 1e-10 x the largest diagonal, grown by 100
- * up to 4 times, is added; false if even that fails.
+ * up to 4 times, is added (BkSpdInverse); false if even that fails.
  */
 static bool
 invert_gram(const BkEnv *env, ProjWork *w)
 {
-	int			n = w->n;
-	double		maxd = 0.0;
-	double		ridge = 0.0;
-
-	for (int i = 0; i < n; i++)
-		if (w->K[(size_t) i * n + i] > maxd)
-			maxd = w->K[(size_t) i * n + i];
-	for (int attempt = 0; attempt < 5; attempt++)
-	{
-		lapack_int	info;
-
-		memcpy(w->G, w->K, sizeof(double) * n * n);
-		for (int i = 0; i < n; i++)
-			w->G[(size_t) i * n + i] += ridge;
-		info = LAPACKE_dpotrf(LAPACK_ROW_MAJOR, 'U', n, w->G, n);
-		if (info == 0)
-			info = LAPACKE_dpotri(LAPACK_ROW_MAJOR, 'U', n, w->G, n);
-		if (info < 0)
-			BkRaise(env, BK_ERR_INTERNAL, NULL,
-					"LAPACKE argument %d is invalid", (int) -info);
-		if (info == 0)
-		{
-			for (int i = 0; i < n; i++)
-				for (int k = 0; k < i; k++)
-					w->G[(size_t) i * n + k] = w->G[(size_t) k * n + i];
-			return true;
-		}
-		ridge = ridge == 0.0 ? 1e-10 * maxd : ridge * 100.0;
-	}
-	return false;
+	return BkSpdInverse(env, w->K, w->G, w->n, BK_CHOLESKY_UPPER, 4);
 }
 
 /* H_ik = (K without j)^-1 = G_ik - G_ij G_jk / G_jj */
@@ -692,6 +646,6 @@ BkBduolMaintain(BkModel *m, BkMachine *mach, BkRow *row)
 			BkRaise(&m->env, BK_ERR_INTERNAL, NULL,
 					"unknown BDUOL maintenance %d", m->params.maintenance);
 	}
-	BkModelCountMaintenance(m, mach);
+	BkBudgetCountMaintenance(m, mach);
 	return df;
 }

@@ -24,6 +24,7 @@
 #include "bk_learner.h"
 
 #include <math.h>
+#include <stdio.h>
 
 /* alpha_t of paper 003 Fig. 2 */
 static double
@@ -52,13 +53,12 @@ update_alpha(const BkParams *p, const BkRow *row)
  * Returns alpha_i y_i k(x_i, x_t), to take from f(x_t).
  */
 static double
-remove_best_classified(BkModel *m, BkMachine *mach, const BkRow *row)
+remove_best_classified(BkModel *m, BkMachine *mach, BkRow *row)
 {
 	double	   *svf = mach->sv_scores;
 	double	   *dots = row->work;
 	int			n = mach->n_sv;
-	int			best = 0,
-				last = n - 1;
+	int			best = 0;
 	double		bestv = 0.0,
 				a,
 				kit;
@@ -84,9 +84,8 @@ remove_best_classified(BkModel *m, BkMachine *mach, const BkRow *row)
 		svf[j] -= a * dots[j];
 	kit = a * row->krow[best];
 
-	BkMachineRemove(mach, m->dim, best);
-	row->krow[best] = row->krow[last];
-	BkModelCountMaintenance(m, mach);
+	BkBudgetRemove(m, mach, row, best, row->work);
+	BkBudgetCountMaintenance(m, mach);
 	return kit;
 }
 
@@ -227,16 +226,14 @@ BkTighterBudgetPerceptronStep(BkModel *m, BkMachine *mach, BkRow *row)
 	{
 		/* step 1a: the fewest errors on the evaluation set after removal */
 		int			i = BkEvalBestRemoval(mach);
-		int			last = mach->n_sv - 1;
 		double		ai = mach->coef[i];
 
 		f -= ai * row->krow[i];
 		BkEvalOnRemoveSv(mach, i, ai);
 		if (svs)
 			BkEvalRemovePoint(mach, m->dim, i);	/* its mirror in the set */
-		BkMachineRemove(mach, m->dim, i);
-		row->krow[i] = row->krow[last];
-		BkModelCountMaintenance(m, mach);
+		BkBudgetRemove(m, mach, row, i, row->work);
+		BkBudgetCountMaintenance(m, mach);
 	}
 
 	/* steps 2-4 */
@@ -261,9 +258,39 @@ tighter_eval_cap(const BkParams *p)
 	return (int) (p->eval_set == BK_EVAL_SVS ? p->budget : p->eval_size);
 }
 
+/*
+ * C bounds the no-bias SVM rule only (paper 003 Fig. 2); eval_size sizes an
+ * evaluation set other than the SVs themselves.
+ */
+static bool
+budget_perceptron_param_applies(const BkParams *p, BkParamId id, char *why,
+								size_t whylen)
+{
+	if (id == BK_P_C && p->update != BK_UPDATE_NOBIAS_SVM)
+	{
+		if (why != NULL)
+			snprintf(why, whylen,
+					 "parameter \"C\" applies to algorithm \"%s\" with update \"nobias_svm\" only",
+					 p->algorithm == BK_ALG_BUDGET_PERCEPTRON ?
+					 "budget_perceptron" : "tighter_budget_perceptron");
+		return false;
+	}
+	if (id == BK_P_EVAL_SIZE && p->eval_set == BK_EVAL_SVS)
+	{
+		if (why != NULL)
+			snprintf(why, whylen,
+					 "parameter \"eval_size\" does not apply to eval_set \"svs\" (the support vectors are the evaluation set)");
+		return false;
+	}
+	return true;
+}
+
 const BkLearner bk_learner_budget_perceptron = {
 	.id = BK_ALG_BUDGET_PERCEPTRON, .name = "budget_perceptron",
 	.source = "paper 003 Fig. 1 and Fig. 2 (Crammer, Kandola and Singer 2004)",
+	.params = BK_TAKES(BUDGET) | BK_TAKES(C) | BK_TAKES(MARGIN) |
+	BK_TAKES(UPDATE),
+	.param_applies = budget_perceptron_param_applies,
 	.keeps = BK_KEEP_SCORES,
 	.step = BkBudgetPerceptronStep,
 };
@@ -271,6 +298,9 @@ const BkLearner bk_learner_budget_perceptron = {
 const BkLearner bk_learner_tighter_budget_perceptron = {
 	.id = BK_ALG_TIGHTER_BUDGET_PERCEPTRON, .name = "tighter_budget_perceptron",
 	.source = "paper 003 Fig. 3, eq. 3-4 and Fig. 5",
+	.params = BK_TAKES(BUDGET) | BK_TAKES(C) | BK_TAKES(MARGIN) |
+	BK_TAKES(UPDATE) | BK_TAKES(EVAL_SET) | BK_TAKES(EVAL_SIZE),
+	.param_applies = budget_perceptron_param_applies,
 	.keeps = BK_KEEP_EVAL,
 	.eval_cap = tighter_eval_cap,
 	.step = BkTighterBudgetPerceptronStep,

@@ -29,6 +29,7 @@
 #include "bk_learner.h"
 
 #include <math.h>
+#include <stdio.h>
 
 /* D(g, d) above: the dual ascent of a double update */
 static double
@@ -167,7 +168,7 @@ BkDuolStep(BkModel *m, BkMachine *mach, BkRow *row)
 		}
 	}
 	else
-		BkModelReserveUnbudgeted(m, mach);
+		BkBudgetReserveUnbudgeted(m, mach);
 	svf = mach->sv_scores;		/* after the reservation: it may move */
 
 	/* lines 13-21: the SV that conflicts most */
@@ -235,9 +236,54 @@ bduol_keeps(const BkParams *p)
 		 p->maintenance == BK_MAINT_APPROX_PROJECTION ? BK_KEEP_GRAM_SCRATCH : 0);
 }
 
+/* paper 001 §2: rho in [0, 1) (the table's range has rho <= 1) */
+static bool
+duol_check_params(const BkParams *p, bool stored, char *err, size_t errlen)
+{
+	if (p->rho >= 1.0)
+	{
+		snprintf(err, errlen,
+				 "parameter \"rho\" must be in [0, 1) (paper 001: rho < 1), got %.15g",
+				 p->rho);
+		return false;
+	}
+	return true;
+}
+
+/*
+ * BDUOL's maintenance: the nearest-neighbour projection by default, which
+ * paper 001 §4 finds as accurate as the projection at a fraction of its
+ * cost.
+ */
+static void
+bduol_param_defaults(BkParams *p)
+{
+	if (!BkParamGiven(p, BK_P_MAINTENANCE))
+		p->maintenance = BK_MAINT_NEAREST;
+}
+
+/* BDUOL's strategies (paper 001 §3), and DUOL's rule on rho */
+static bool
+bduol_check_params(const BkParams *p, bool stored, char *err, size_t errlen)
+{
+	if (p->maintenance != BK_MAINT_REMOVAL &&
+		p->maintenance != BK_MAINT_PROJECTION &&
+		p->maintenance != BK_MAINT_APPROX_PROJECTION &&
+		p->maintenance != BK_MAINT_NEAREST)
+	{
+		snprintf(err, errlen,
+				 "maintenance \"%s\" does not apply to algorithm \"bduol\" (its strategies: \"removal\", \"projection\", \"approx_projection\", \"nearest\")",
+				 BkParamChoiceName(BK_P_MAINTENANCE, p->maintenance));
+		return false;
+	}
+	return duol_check_params(p, stored, err, errlen);
+}
+
 const BkLearner bk_learner_duol = {
 	.id = BK_ALG_DUOL, .name = "duol",
 	.source = "paper 001 eq. 1-2 and Algorithm 1 (double updating)",
+	.params = BK_TAKES(MAX_SV) | BK_TAKES(C) | BK_TAKES(RHO),
+	.check_params = duol_check_params,
 	.keeps = BK_KEEP_SCORES,
 	.step = BkDuolStep,
 };
@@ -245,6 +291,10 @@ const BkLearner bk_learner_duol = {
 const BkLearner bk_learner_bduol = {
 	.id = BK_ALG_BDUOL, .name = "bduol",
 	.source = "paper 001 §3: budget maintenance by eq. 7, eq. 8, eq. 9-12, eq. 13-14",
+	.params = BK_TAKES(BUDGET) | BK_TAKES(C) | BK_TAKES(RHO) |
+	BK_TAKES(MAINTENANCE),
+	.param_defaults = bduol_param_defaults,
+	.check_params = bduol_check_params,
 	.keeps = BK_KEEP_SCORES,
 	.keeps_for = bduol_keeps,
 	.step = BkDuolStep,

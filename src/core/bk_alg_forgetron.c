@@ -142,7 +142,7 @@ BkForgetronStep(BkModel *m, BkMachine *mach, BkRow *row)
 	/* remove r; x_t, shrunk with the others, takes its slot */
 	BkMachineReplace(mach, m->dim, r, row->x, row->sqx, row->y * phi);
 	mach->born[r] = m->rows_seen;
-	BkModelCountMaintenance(m, mach);
+	BkBudgetCountMaintenance(m, mach);
 	return true;
 }
 
@@ -165,6 +165,7 @@ forgetron_check_sums(const BkParams *p, uint64_t updates, double scale,
 const BkLearner bk_learner_forgetron = {
 	.id = BK_ALG_FORGETRON, .name = "forgetron",
 	.source = "Dekel, Shalev-Shwartz and Singer 2008: the self-tuned Forgetron",
+	.params = BK_TAKES(BUDGET),
 	.keeps = BK_KEEP_BORN,
 	.step = BkForgetronStep,
 	.check_sums = forgetron_check_sums,

@@ -56,7 +56,7 @@ BkBogdStep(BkModel *m, BkMachine *mach, BkRow *row)
 	{
 		double		s = n > 1 ? shrink * (double) n / (double) (n - 1) : shrink;
 
-		BkModelRemoveRandomIfFull(m, mach);
+		BkBudgetRemoveRandomIfFull(m, mach);
 		for (int i = 0; i < mach->n_sv; i++)
 		{
 			double		a = fabs(mach->coef[i]) * s;
@@ -70,9 +70,20 @@ BkBogdStep(BkModel *m, BkMachine *mach, BkRow *row)
 	return true;
 }
 
+/* the step size eta: 0.1 (paper 002's OGD baseline, BOGD's experiments) */
+static void
+ogd_param_defaults(BkParams *p)
+{
+	if (!BkParamGiven(p, BK_P_ETA))
+		p->eta = 0.1;
+}
+
 const BkLearner bk_learner_bogd = {
 	.id = BK_ALG_BOGD, .name = "bogd",
 	.source = "Zhao, Wang, Wu, Jin and Hoi, ICML 2012: bounded OGD, uniform removal",
+	.params = BK_TAKES(BUDGET) | BK_TAKES(LAMBDA) | BK_TAKES(ETA) |
+	BK_TAKES(MAX_COEF),
+	.param_defaults = ogd_param_defaults,
 	.step = BkBogdStep,
 };
 
@@ -81,7 +92,7 @@ BkOgdStep(BkModel *m, BkMachine *mach, BkRow *row)
 {
 	if (row->y * row->f >= 1.0 || row->ktt <= 0.0)
 		return false;
-	BkModelReserveUnbudgeted(m, mach);
+	BkBudgetReserveUnbudgeted(m, mach);
 	BkMachineAppend(mach, m->dim, row->x, row->sqx, m->params.eta * row->y);
 	return true;
 }
@@ -89,5 +100,7 @@ BkOgdStep(BkModel *m, BkMachine *mach, BkRow *row)
 const BkLearner bk_learner_ogd = {
 	.id = BK_ALG_OGD, .name = "ogd",
 	.source = "kernel online gradient descent on the hinge loss, constant step (paper 002's baseline)",
+	.params = BK_TAKES(MAX_SV) | BK_TAKES(ETA),
+	.param_defaults = ogd_param_defaults,
 	.step = BkOgdStep,
 };

@@ -37,12 +37,6 @@
 
 #include <math.h>
 
-/*
- * A new vector closer than this (relative squared feature-space distance)
- * to the span of the SVs would make the kernel matrix numerically
- * singular: BPA-P projects it onto the SVs instead of adding it.
- */
-#define BK_SPAN_TOL 1e-8
 /* a 2 x 2 kernel matrix with det below this (relative) is singular */
 #define BK_DET_TOL 1e-12
 
@@ -131,7 +125,7 @@ BkPaStep(BkModel *m, BkMachine *mach, BkRow *row)
 
 	if (loss == 0.0)
 		return false;
-	BkModelReserveUnbudgeted(m, mach);
+	BkBudgetReserveUnbudgeted(m, mach);
 	BkMachineAppend(mach, m->dim, row->x, row->sqx,
 					row->y * pa_tau(m->params.C, loss, row->ktt));
 	return true;
@@ -149,7 +143,7 @@ BkPaRandomStep(BkModel *m, BkMachine *mach, BkRow *row)
 
 	if (loss == 0.0)
 		return false;
-	BkModelRemoveRandomIfFull(m, mach);
+	BkBudgetRemoveRandomIfFull(m, mach);
 	BkMachineAppend(mach, m->dim, row->x, row->sqx,
 					row->y * pa_tau(m->params.C, loss, row->ktt));
 	return true;
@@ -317,8 +311,9 @@ bpa_p_full(BkModel *m, BkMachine *mach, const BkRow *row, double loss)
 	double		tau;
 	double		common = step_objective(p->C, loss, ktt, ktt, &tau);
 	double	   *a = row->work;
-	double		q = BkGramApply(g, row->krow, a);	/* a = K^-1 k_t */
-	double		s = ktt - q;	/* squared distance of Phi(x_t) to span */
+	BkSpan		span = BkGramSpan(g, row->krow, ktt, a);	/* a = K^-1 k_t */
+	double		q = span.q;
+	double		s = span.s;		/* squared distance of Phi(x_t) to span */
 	double		taut;
 	double		bestq;
 	int			best = -1;
@@ -336,7 +331,7 @@ bpa_p_full(BkModel *m, BkMachine *mach, const BkRow *row, double loss)
 	 * x_t is in the span of the SVs, adding it is not possible (G does not
 	 * exist) and only the projection of x_t is considered.
 	 */
-	if (s > BK_SPAN_TOL * ktt)
+	if (span.outside)
 	{
 		for (int r = 0; r < n; r++)
 		{
@@ -389,12 +384,11 @@ bpa_p_fill(BkModel *m, BkMachine *mach, const BkRow *row, double tau)
 {
 	BkGramInverse *g = &mach->ginv;
 	double	   *a = row->work;
-	double		q = BkGramApply(g, row->krow, a);
-	double		s = row->ktt - q;
+	BkSpan		span = BkGramSpan(g, row->krow, row->ktt, a);
 
-	if (s > BK_SPAN_TOL * row->ktt)
+	if (span.outside)
 	{
-		BkGramBorder(&m->env, g, a, s, row->ktt);
+		BkGramBorder(&m->env, g, a, span.s, row->ktt);
 		BkMachineAppend(mach, m->dim, row->x, row->sqx, tau * row->y);
 		BkGramNoteUpdate(&m->env, &mach->ginv, &m->params, mach, m->dim);
 	}
@@ -426,7 +420,7 @@ BkBpaStep(BkModel *m, BkMachine *mach, BkRow *row)
 		return true;
 	}
 
-	BkModelCountMaintenance(m, mach);
+	BkBudgetCountMaintenance(m, mach);
 	switch (p->variant)
 	{
 		case BK_VARIANT_S:
@@ -450,18 +444,21 @@ bpa_keeps(const BkParams *p)
 const BkLearner bk_learner_pa = {
 	.id = BK_ALG_PA, .name = "pa",
 	.source = "paper 000 eq. 3 (PA-I) and eq. 15 (ramp loss)",
+	.params = BK_TAKES(MAX_SV) | BK_TAKES(C) | BK_TAKES(LOSS),
 	.step = BkPaStep,
 };
 
 const BkLearner bk_learner_pa_random = {
 	.id = BK_ALG_PA_RANDOM, .name = "pa_random",
 	.source = "paper 000 Table 1: PA-I with random removal",
+	.params = BK_TAKES(BUDGET) | BK_TAKES(C) | BK_TAKES(LOSS),
 	.step = BkPaRandomStep,
 };
 
 const BkLearner bk_learner_bpa = {
 	.id = BK_ALG_BPA, .name = "bpa",
 	.source = "paper 000 §3-4: BPA-S (eq. 12), BPA-NN (§3.1.3), BPA-P (eq. 8-9)",
+	.params = BK_TAKES(BUDGET) | BK_TAKES(C) | BK_TAKES(LOSS) | BK_TAKES(VARIANT),
 	.keeps_for = bpa_keeps,
 	.step = BkBpaStep,
 };

@@ -47,11 +47,12 @@
 
 #include <cblas.h>
 #include <math.h>
+#include <stdio.h>
 
-/* new SV closer than this to the span of the others is projected instead */
-#define BK_SPAN_TOL 1e-8
 /* below this, fold the scale into the coefficients (keeps them finite) */
 #define BK_MIN_SCALE 1e-150
+/* the smallest lambda a new model takes (pegasos_check_params) */
+#define BK_MIN_PEGASOS_LAMBDA 1e-100
 
 void
 BkPegasosScores(const BkModel *m, const BkMachine *mach, const BkRow *row,
@@ -319,7 +320,7 @@ maintain(BkModel *m, BkMachine *mach, const BkRow *row)
 			BkRaise(&m->env, BK_ERR_INTERNAL, NULL, "unknown maintenance %d",
 					p->maintenance);
 	}
-	BkModelCountMaintenance(m, mach);
+	BkBudgetCountMaintenance(m, mach);
 }
 
 /* Fold the scale into the coefficients before it underflows. */
@@ -350,10 +351,9 @@ add_sv(BkModel *m, BkMachine *mach, const BkRow *row, int cls, int r,
 	{
 		BkGramInverse *g = &mach->ginv;
 		double	   *a = row->work;
-		double		q = BkGramApply(g, row->krow, a);
-		double		s = row->ktt - q;
+		BkSpan		span = BkGramSpan(g, row->krow, row->ktt, a);
 
-		if (!(s > BK_SPAN_TOL * row->ktt))
+		if (!span.outside)
 		{
 			for (int j = 0; j < mach->n_sv; j++)
 			{
@@ -363,10 +363,10 @@ add_sv(BkModel *m, BkMachine *mach, const BkRow *row, int cls, int r,
 			}
 			return false;
 		}
-		BkGramBorder(&m->env, g, a, s, row->ktt);
+		BkGramBorder(&m->env, g, a, span.s, row->ktt);
 	}
-	if (!BkParamsBudgeted(&m->params))
-		BkModelReserveUnbudgeted(m, mach);
+	if (m->params.maintenance == BK_MAINT_NONE)
+		BkBudgetReserveUnbudgeted(m, mach);
 	slot = BkMachineAppend(mach, m->dim, row->x, row->sqx, 0.0);
 	mach->coef[(size_t) slot * K + cls] = beta;
 	if (r >= 0)
@@ -414,7 +414,7 @@ BkPegasosStep(BkModel *m, BkMachine *mach, BkRow *row, int cls)
 				(r >= 0 ? 2.0 : 1.0) * eta * eta * row->ktt;
 		}
 		if (add_sv(m, mach, row, cls, r, eta / mach->scale) &&
-			BkParamsBudgeted(p) && mach->n_sv > p->budget)
+			p->maintenance != BK_MAINT_NONE && mach->n_sv > p->budget)
 			maintain(m, mach, row);
 	}
 
@@ -453,10 +453,69 @@ pegasos_check_sums(const BkParams *p, uint64_t updates, double scale,
 	return isfinite(scale) && scale > 0.0 ? BK_SUMS_OK : BK_SUMS_BAD_SCALE;
 }
 
+/* "none" is unbudgeted, capped by max_sv; the others keep a budget */
+static bool
+pegasos_param_applies(const BkParams *p, BkParamId id, char *why,
+					  size_t whylen)
+{
+	bool		budgeted = p->maintenance != BK_MAINT_NONE;
+
+	if ((id == BK_P_BUDGET && !budgeted) || (id == BK_P_MAX_SV && budgeted))
+	{
+		if (why != NULL)
+			snprintf(why, whylen,
+					 "parameter \"%s\" does not apply to algorithm \"pegasos\" with maintenance \"%s\" (%s)",
+					 id == BK_P_BUDGET ? "budget" : "max_sv",
+					 BkParamChoiceName(BK_P_MAINTENANCE, p->maintenance),
+					 id == BK_P_BUDGET ? "\"none\" is unbudgeted, capped by max_sv" :
+					 "max_sv caps the unbudgeted maintenance \"none\"");
+		return false;
+	}
+	return true;
+}
+
+/*
+ * The strategies of paper 004 §4; merging is derived for the Gaussian
+ * kernel (§4.3).  Pegasos' first step is eta_1 = 1 / lambda, and its weight
+ * degradation and ||w||^2 grow with 1 / lambda^2: below 1e-100 they
+ * overflow a double within a few rows, and no such setting is useful.
+ * Refused for new models only: a stored model with a smaller lambda stays
+ * readable.
+ */
+static bool
+pegasos_check_params(const BkParams *p, bool stored, char *err, size_t errlen)
+{
+	if (p->maintenance < BK_MAINT_NONE || p->maintenance > BK_MAINT_MERGE)
+	{
+		snprintf(err, errlen,
+				 "maintenance \"%s\" does not apply to algorithm \"pegasos\" (its strategies: \"none\", \"random\", \"smallest\", \"projection\", \"projection_best\", \"merge\")",
+				 BkParamChoiceName(BK_P_MAINTENANCE, p->maintenance));
+		return false;
+	}
+	if (p->maintenance == BK_MAINT_MERGE && p->kernel != BK_KERNEL_RBF)
+	{
+		snprintf(err, errlen,
+				 "maintenance \"merge\" needs the \"rbf\" kernel (paper 004 derives merging for the Gaussian kernel)");
+		return false;
+	}
+	if (!stored && p->lambda < BK_MIN_PEGASOS_LAMBDA)
+	{
+		snprintf(err, errlen,
+				 "parameter \"lambda\" of algorithm \"pegasos\" must be at least %g (its steps 1/(lambda t) would overflow), got %g",
+				 BK_MIN_PEGASOS_LAMBDA, p->lambda);
+		return false;
+	}
+	return true;
+}
+
 const BkLearner bk_learner_pegasos = {
 	.id = BK_ALG_PEGASOS, .name = "pegasos",
 	.source = "paper 004 Algorithm 1, eq. 14-17 and §4.3 (multi-class Pegasos on a budget)",
 	.multiclass = true,
+	.params = BK_TAKES(BUDGET) | BK_TAKES(MAX_SV) | BK_TAKES(LAMBDA) |
+	BK_TAKES(MAINTENANCE) | BK_TAKES(BALL_PROJECTION),
+	.param_applies = pegasos_param_applies,
+	.check_params = pegasos_check_params,
 	.extra_slots = 1,			/* it adds the new SV, then maintains */
 	.keeps_for = pegasos_keeps,
 	.step_class = BkPegasosStep,

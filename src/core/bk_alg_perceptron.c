@@ -23,7 +23,7 @@ BkPerceptronStep(BkModel *m, BkMachine *mach, BkRow *row)
 	/* Phi(x) = 0 (a zero vector under the linear kernel) adds nothing */
 	if (row->ktt <= 0.0)
 		return false;
-	BkModelReserveUnbudgeted(m, mach);
+	BkBudgetReserveUnbudgeted(m, mach);
 	BkMachineAppend(mach, m->dim, row->x, row->sqx, row->y);
 	return true;
 }
@@ -49,7 +49,7 @@ BkRbpStep(BkModel *m, BkMachine *mach, BkRow *row)
 {
 	if (!mistake(row))
 		return false;
-	BkModelRemoveRandomIfFull(m, mach);
+	BkBudgetRemoveRandomIfFull(m, mach);
 	BkMachineAppend(mach, m->dim, row->x, row->sqx, row->y);
 	return true;
 }
@@ -57,17 +57,20 @@ BkRbpStep(BkModel *m, BkMachine *mach, BkRow *row)
 const BkLearner bk_learner_perceptron = {
 	.id = BK_ALG_PERCEPTRON, .name = "perceptron",
 	.source = "Rosenblatt 1958: the kernel perceptron (papers 000-003's baseline)",
+	.params = BK_TAKES(MAX_SV),
 	.step = BkPerceptronStep,
 };
 
 const BkLearner bk_learner_stoptron = {
 	.id = BK_ALG_STOPTRON, .name = "stoptron",
 	.source = "Orabona, Keshet and Caputo 2008 (paper 000 Table 1)",
+	.params = BK_TAKES(BUDGET),
 	.step = BkStoptronStep,
 };
 
 const BkLearner bk_learner_rbp = {
 	.id = BK_ALG_RBP, .name = "rbp",
 	.source = "Cesa-Bianchi and Gentile 2007: random budget perceptron (paper 000 Table 1)",
+	.params = BK_TAKES(BUDGET),
 	.step = BkRbpStep,
 };

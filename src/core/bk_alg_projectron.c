@@ -54,9 +54,6 @@
 
 #include <math.h>
 
-/* relative squared distance below which x_t counts as in the span (BPA-P) */
-#define BK_SPAN_TOL 1e-8
-
 /* alpha += c d over the SVs */
 static void
 add_projection(BkMachine *mach, const double *d, double c)
@@ -72,6 +69,7 @@ BkProjectronStep(BkModel *m, BkMachine *mach, BkRow *row)
 	BkGramInverse *g = &mach->ginv;
 	double		margin = row->y * row->f;
 	double	   *d = row->work;
+	BkSpan		span;
 	double		q,
 				delta2,
 				loss,
@@ -85,11 +83,11 @@ BkProjectronStep(BkModel *m, BkMachine *mach, BkRow *row)
 	if (margin <= 0.0)
 	{
 		/* a mistake */
-		q = BkGramApply(g, row->krow, d);	/* d = K^-1 k_t, q = k_t . d */
-		delta2 = row->ktt - q;
-		if (mach->n_sv < p->budget && delta2 > BK_SPAN_TOL * row->ktt)
+		span = BkGramSpan(g, row->krow, row->ktt, d);	/* d = K^-1 k_t */
+		q = span.q;
+		if (mach->n_sv < p->budget && span.outside)
 		{
-			BkGramBorder(&m->env, g, d, delta2, row->ktt);
+			BkGramBorder(&m->env, g, d, span.s, row->ktt);
 			BkMachineAppend(mach, m->dim, row->x, row->sqx, row->y);
 			BkGramNoteUpdate(&m->env, g, p, mach, m->dim);
 			return true;
@@ -98,7 +96,7 @@ BkProjectronStep(BkModel *m, BkMachine *mach, BkRow *row)
 			return false;		/* the projection is 0 */
 		add_projection(mach, d, row->y);
 		if (mach->n_sv >= p->budget)
-			BkModelCountMaintenance(m, mach);
+			BkBudgetCountMaintenance(m, mach);
 		return true;
 	}
 
@@ -107,10 +105,11 @@ BkProjectronStep(BkModel *m, BkMachine *mach, BkRow *row)
 
 	/* Projectron++: a margin error */
 	loss = 1.0 - margin;
-	q = BkGramApply(g, row->krow, d);
+	span = BkGramSpan(g, row->krow, row->ktt, d);
+	q = span.q;
 	if (!(q > BK_SPAN_TOL * row->ktt))
 		return false;
-	delta2 = row->ktt - q;
+	delta2 = span.s;
 	if (delta2 < 0.0)
 		delta2 = 0.0;
 	gain = loss - delta2 / p->eta;
@@ -131,10 +130,19 @@ BkProjectronStep(BkModel *m, BkMachine *mach, BkRow *row)
  * 53 % accuracy): they keep (K + 1e-6 diag(K))^-1.  BPA-P and Pegasos keep
  * the exact inverse of their papers' equations (no gram_ridge).
  */
+/* Projectron++'s threshold eta on the projection error: 0.1 */
+static void
+projectron_pp_param_defaults(BkParams *p)
+{
+	if (!BkParamGiven(p, BK_P_ETA))
+		p->eta = 0.1;
+}
+
 const BkLearner bk_learner_projectron = {
 	.id = BK_ALG_PROJECTRON, .name = "projectron",
 	.source = "Orabona, Keshet and Caputo 2009, in paper 001 §4's fixed-budget form",
 	.gram_ridge = BK_GRAM_RIDGE,
+	.params = BK_TAKES(BUDGET),
 	.keeps = BK_KEEP_GRAM,
 	.step = BkProjectronStep,
 };
@@ -143,6 +151,8 @@ const BkLearner bk_learner_projectron_pp = {
 	.id = BK_ALG_PROJECTRON_PP, .name = "projectron_pp",
 	.source = "Orabona, Keshet and Caputo 2009 (Projectron++), fixed budget",
 	.gram_ridge = BK_GRAM_RIDGE,
+	.params = BK_TAKES(BUDGET) | BK_TAKES(ETA),
+	.param_defaults = projectron_pp_param_defaults,
 	.keeps = BK_KEEP_GRAM,
 	.step = BkProjectronStep,
 };

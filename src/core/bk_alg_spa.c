@@ -21,6 +21,8 @@
  */
 #include "bk_learner.h"
 
+#include <stdio.h>
+
 bool
 BkSpaStep(BkModel *m, BkMachine *mach, BkRow *row)
 {
@@ -38,7 +40,7 @@ BkSpaStep(BkModel *m, BkMachine *mach, BkRow *row)
 	tau = p->eta / rho;
 	if (loss / row->ktt < tau)
 		tau = loss / row->ktt;
-	BkModelReserveUnbudgeted(m, mach);
+	BkBudgetReserveUnbudgeted(m, mach);
 	slot = BkMachineAppend(mach, m->dim, row->x, row->sqx, tau * row->y);
 	mach->born[slot] = m->rows_seen;
 	return true;
@@ -79,9 +81,26 @@ spa_sv_weight(const BkModel *m, const BkMachine *mach, int j)
 	return ((double) m->rows_seen - (double) mach->born[j]) / (double) m->rows_seen;
 }
 
+/* paper 002: beta >= alpha > 0 */
+static bool
+spa_check_params(const BkParams *p, bool stored, char *err, size_t errlen)
+{
+	if (p->beta < p->alpha)
+	{
+		snprintf(err, errlen,
+				 "parameter \"beta\" must be at least \"alpha\" (%g), got %g (paper 002: beta >= alpha > 0)",
+				 p->alpha, p->beta);
+		return false;
+	}
+	return true;
+}
+
 const BkLearner bk_learner_spa = {
 	.id = BK_ALG_SPA, .name = "spa",
 	.source = "paper 002 Algorithm 1 (sparse PA with Bernoulli sampling, averaged output)",
+	.params = BK_TAKES(MAX_SV) | BK_TAKES(ALPHA) | BK_TAKES(BETA) |
+	BK_TAKES(ETA) | BK_TAKES(OUTPUT),
+	.check_params = spa_check_params,
 	.keeps = BK_KEEP_BORN,
 	.step = BkSpaStep,
 	.predict_score = spa_predict_score,

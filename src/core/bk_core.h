@@ -264,6 +264,7 @@ extern bool BkParamsBudgeted(const BkParams *p);
 #define BK_MAX_DIM			(1 << 24)
 #define BK_MAX_BUDGET		(1 << 20)
 #define BK_DEFAULT_BUDGET	100
+#define BK_DEFAULT_ALGORITHM BK_ALG_BPA
 #define BK_DEFAULT_MAX_SV	10000
 #define BK_MAX_CLASSES		4096
 #define BK_MAX_LABEL_LEN	1024	/* bytes of a text label */

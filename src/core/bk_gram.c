@@ -74,6 +74,17 @@ BkGramApply(const BkGramInverse *g, const double *k, double *a)
 	return BkDot(k, a, g->n);
 }
 
+BkSpan
+BkGramSpan(const BkGramInverse *g, const double *k, double ktt, double *a)
+{
+	BkSpan		span;
+
+	span.q = BkGramApply(g, k, a);
+	span.s = ktt - span.q;
+	span.outside = span.s > BK_SPAN_TOL * ktt;
+	return span;
+}
+
 /*
  * A K^-1 whose update would overflow belongs to a numerically singular
  * kernel matrix (duplicate or nearly parallel SVs at a scale where the
@@ -184,7 +195,6 @@ BkGramRefresh(const BkEnv *env, BkGramInverse *g, const BkParams *p,
 {
 	int			n = mach->n_sv;
 	double	   *k;
-	lapack_int	info;
 
 	g->since_refresh = 0;
 	if (n == 0)
@@ -209,31 +219,65 @@ BkGramRefresh(const BkEnv *env, BkGramInverse *g, const BkParams *p,
 	}
 	BkCheckInterrupts(env);
 
-	/* symmetric, so row- and column-major are the same matrix */
-	info = LAPACKE_dpotrf(LAPACK_COL_MAJOR, 'L', n, k, n);
-	if (info == 0)
-		info = LAPACKE_dpotri(LAPACK_COL_MAJOR, 'L', n, k, n);
-	if (info < 0)
-		BkRaise(env, BK_ERR_INTERNAL, NULL,
-				"LAPACKE argument %d is invalid", (int) -info);
-	if (info > 0)
+	if (!BkSpdInverse(env, k, k, n, BK_CHOLESKY_LOWER, 0))
 	{
 		BkFree(env, k);
 		return false;
 	}
-
-	/* column-major lower triangle = row-major upper: mirror it */
 	for (int i = 0; i < n; i++)
-		for (int j = i; j < n; j++)
-		{
-			double		v = k[(size_t) i * n + j];
-
-			M(g, i, j) = v;
-			M(g, j, i) = v;
-		}
+		memcpy(&M(g, i, 0), k + (size_t) i * n, sizeof(double) * n);
 	g->n = n;
 	BkFree(env, k);
 	return true;
+}
+
+bool
+BkSpdInverse(const BkEnv *env, const double *k, double *inv, int n,
+			 BkCholesky factor, int ridge_tries)
+{
+	/*
+	 * k is symmetric, so as a column-major array it is the same matrix: the
+	 * lower triangle of the column-major array is the row-major upper one
+	 */
+	char		uplo = factor == BK_CHOLESKY_LOWER ? 'L' : 'U';
+
+	double		maxd = 0.0;
+	double		ridge = 0.0;
+
+	for (int i = 0; i < n; i++)
+		if (k[(size_t) i * n + i] > maxd)
+			maxd = k[(size_t) i * n + i];
+	for (int attempt = 0; attempt <= ridge_tries; attempt++)
+	{
+		lapack_int	info;
+
+		if (inv != k)
+			memcpy(inv, k, sizeof(double) * (size_t) n * n);
+		if (attempt > 0)
+			for (int i = 0; i < n; i++)
+				inv[(size_t) i * n + i] += ridge;
+		info = LAPACKE_dpotrf(LAPACK_COL_MAJOR, uplo, n, inv, n);
+		if (info == 0)
+			info = LAPACKE_dpotri(LAPACK_COL_MAJOR, uplo, n, inv, n);
+		if (info < 0)
+			BkRaise(env, BK_ERR_INTERNAL, NULL,
+					"LAPACKE argument %d is invalid", (int) -info);
+		if (info == 0)
+		{
+			/* mirror the triangle dpotri filled (row-major upper for 'L') */
+			for (int i = 0; i < n; i++)
+				for (int j = i + 1; j < n; j++)
+				{
+					if (uplo == 'L')
+						inv[(size_t) j * n + i] = inv[(size_t) i * n + j];
+					else
+						inv[(size_t) i * n + j] = inv[(size_t) j * n + i];
+				}
+			return true;
+		}
+		ridge = ridge == 0.0 ? 1e-10 * maxd : ridge * 100.0;
+	}
+	return false;
 }
 
 /*

@@ -25,6 +25,9 @@
 #define BK_KEEP_STORED		31u /* the bits above: stored with the model */
 #define BK_KEEP_GRAM_SCRATCH 32u	/* K, K^-1 and work built per step */
 
+/* BkLearner.params: BK_TAKES(BUDGET) | BK_TAKES(C) ... */
+#define BK_TAKES(name)		BK_PARAM_BIT(BK_P_##name)
+
 /* results of BkLearner.check_sums */
 #define BK_SUMS_OK				0
 #define BK_SUMS_BAD_DEGRADATION 1
@@ -42,6 +45,36 @@ typedef struct BkLearner
 	 * one-vs-rest from the third class.
 	 */
 	bool		multiclass;
+
+	/*
+	 * Its parameters: the BK_PARAM_BIT of each one it takes besides those
+	 * every learner takes (algorithm, seed, the kernel and the kernel's
+	 * own), which bk_params.c's table marks as common.
+	 */
+	uint64_t	params;
+
+	/*
+	 * Whether one of its parameters applies, given the values of the
+	 * others (Pegasos' budget only with a budgeted maintenance); if not,
+	 * why (when why is not NULL) gets the message.  NULL: each of its
+	 * parameters always applies.
+	 */
+	bool		(*param_applies) (const BkParams *p, BkParamId id,
+								  char *why, size_t whylen);
+
+	/*
+	 * Its own defaults, after the table's: it sets only parameters the user
+	 * did not give (BkParamGiven).  NULL: the table's defaults.
+	 */
+	void		(*param_defaults) (BkParams *p);
+
+	/*
+	 * Its rules between parameters, checked after the defaults; false with
+	 * a message in err.  stored: the parameters of a stored model, which
+	 * must stay readable even where a new model is refused.  NULL: none.
+	 */
+	bool		(*check_params) (const BkParams *p, bool stored, char *err,
+								 size_t errlen);
 
 	/* SVs held beyond the budget before maintenance brings them back */
 	int			extra_slots;

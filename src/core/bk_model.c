@@ -153,7 +153,7 @@ machine_bytes(const BkParams *p, int dim, int n_coef, size_t *out)
  * Whether a training state of n_classes classes fits in limit bytes and,
  * for a budgeted learner, whether its model at full budget can be encoded
  * within BK_MAX_MODEL_BYTES (an unbudgeted one is checked as it grows,
- * BkModelReserveUnbudgeted), with a message naming what does not.
+ * BkBudgetReserveUnbudgeted), with a message naming what does not.
  */
 bool
 BkModelCheckSizeClasses(const BkParams *p, int dim, int n_classes,
@@ -349,54 +349,6 @@ BkModelFree(BkModel *m)
 	BkFree(&env, m->scratch);
 	BkFree(&env, m->rows);
 	BkFree(&env, m);
-}
-
-/*
- * Room for one more SV in an unbudgeted learner; reaching max_sv is an
- * error rather than a silently different algorithm.
- */
-void
-BkModelReserveUnbudgeted(BkModel *m, BkMachine *mach)
-{
-	/* before growing: the model as it is now must still be storable */
-	if (mach->n_sv == mach->capacity)
-	{
-		char		err[BK_ERRMSG_LEN];
-		size_t		size;
-
-		if (!BkModelEncodedSize(m, BK_MAX_MODEL_BYTES, &size, err, sizeof(err)))
-			BkRaiseHint(&m->env, BK_ERR_LIMIT, err,
-						"Lower max_sv, or use a budgeted algorithm such as \"bpa\".",
-						"algorithm \"%s\" reached the largest model that pg_dump and COPY can always write (%zu MB) at %d support vectors",
-						BkAlgorithmName(&m->params), (size_t) BK_MAX_MODEL_BYTES >> 20,
-						mach->n_sv);
-	}
-	if (!BkMachineReserve(&m->env, mach, m->dim, (int) m->params.max_sv))
-		BkRaise(&m->env, BK_ERR_LIMIT,
-				"Raise max_sv, or use a budgeted algorithm such as \"bpa\".",
-				"algorithm \"%s\" reached max_sv = %lld support vectors",
-				BkAlgorithmName(&m->params), (long long) m->params.max_sv);
-}
-
-/* Count one budget-maintenance step of a machine. */
-void
-BkModelCountMaintenance(BkModel *m, BkMachine *mach)
-{
-	mach->maintenance++;
-	m->maintenance++;
-}
-
-/*
- * With B SVs stored, remove one chosen uniformly at random (the model's
- * seeded generator): the maintenance of RBP and PA+Rand.
- */
-void
-BkModelRemoveRandomIfFull(BkModel *m, BkMachine *mach)
-{
-	if (mach->n_sv < m->params.budget)
-		return;
-	BkMachineRemove(mach, m->dim, (int) BkRngBelow(&m->rng, (uint64_t) mach->n_sv));
-	BkModelCountMaintenance(m, mach);
 }
 
 void

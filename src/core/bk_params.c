@@ -1,37 +1,22 @@
 /*
  * bk_params.c
- *	  The training parameters: names, types, ranges, defaults, and which
- *	  algorithm or kernel each applies to.  The jsonb document of bk_train
- *	  and the parameter section of the binary format both go through the
- *	  table below, so a value is checked the same way wherever it comes from.
+ *	  The training parameters: one table row each (name, kind, range, the
+ *	  BkParams field, default or default rule, the kernels it applies to),
+ *	  read by one generic set, get and list.  Which learner takes which
+ *	  parameter, and the rules between parameters of one learner, live with
+ *	  the learner (BkLearner.params, param_applies, param_defaults,
+ *	  check_params).  The jsonb document of bk_train and the parameter
+ *	  section of the binary format both go through the table, so a value is
+ *	  checked the same way wherever it comes from.
  */
-#include "bk_internal.h"
+#include "bk_learner.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
-#define ALG(a)		(1u << (a))
-#define ALL_ALGS	(ALG(BK_ALG_PERCEPTRON) | ALG(BK_ALG_PA) | ALG(BK_ALG_BPA) | \
-					 ALG(BK_ALG_PEGASOS) | ALG(BK_ALG_STOPTRON) | ALG(BK_ALG_RBP) | \
-					 ALG(BK_ALG_PA_RANDOM) | ALG(BK_ALG_BUDGET_PERCEPTRON) | \
-					 ALG(BK_ALG_TIGHTER_BUDGET_PERCEPTRON) | ALG(BK_ALG_SPA) | ALG(BK_ALG_OGD) | \
-					 ALG(BK_ALG_DUOL) | ALG(BK_ALG_BDUOL) | ALG(BK_ALG_BOGD) | \
-					 ALG(BK_ALG_FORGETRON) | ALG(BK_ALG_PROJECTRON) | ALG(BK_ALG_PROJECTRON_PP))
-/* double updating (paper 001): C and rho */
-#define DUOL_ALGS	(ALG(BK_ALG_DUOL) | ALG(BK_ALG_BDUOL))
-/* the budget perceptrons of paper 003: margin, update rule */
-#define BP_ALGS		(ALG(BK_ALG_BUDGET_PERCEPTRON) | ALG(BK_ALG_TIGHTER_BUDGET_PERCEPTRON))
-/* learners with a fixed budget B of SVs */
-#define BUDGET_ALGS (ALG(BK_ALG_BPA) | ALG(BK_ALG_PEGASOS) | ALG(BK_ALG_STOPTRON) | \
-					 ALG(BK_ALG_RBP) | ALG(BK_ALG_PA_RANDOM) | ALG(BK_ALG_BUDGET_PERCEPTRON) | \
-					 ALG(BK_ALG_TIGHTER_BUDGET_PERCEPTRON) | ALG(BK_ALG_BDUOL) | \
-					 ALG(BK_ALG_BOGD) | \
-					 ALG(BK_ALG_FORGETRON) | ALG(BK_ALG_PROJECTRON) | ALG(BK_ALG_PROJECTRON_PP))
-/* Passive-Aggressive learners: C and the loss */
-#define PA_ALGS		(ALG(BK_ALG_PA) | ALG(BK_ALG_BPA) | ALG(BK_ALG_PA_RANDOM))
 #define KER(k)		(1u << (k))
-#define GIVEN(id)	(UINT64_C(1) << (id))
 #define ALL_KERNELS (KER(BK_KERNEL_RBF) | KER(BK_KERNEL_LINEAR) | KER(BK_KERNEL_POLY))
 
 /*
@@ -41,23 +26,15 @@
  */
 #define BK_MAX_EXACT_INT 9007199254740991.0
 
-/* the smallest lambda a new Pegasos model takes (see finish) */
-#define BK_MIN_PEGASOS_LAMBDA 1e-100
-
-/* indexed by BkAlgorithm - 1 */
-static const char *const algorithm_names[] = {"perceptron", "pa", "bpa", "pegasos",
-"stoptron", "rbp", "pa_random", "budget_perceptron", "tighter_budget_perceptron",
-"spa", "ogd", "duol", "bduol", "bogd", "forgetron", "projectron", "projectron_pp",
-NULL};
-static const char *const output_names[] = {"last", "average", NULL};
-static const char *const eval_set_names[] = {"svs", "random", "flip", "all", NULL};
-static const char *const update_names[] = {"perceptron", "mira", "nobias_svm", NULL};
-static const char *const kernel_names[] = {"rbf", "linear", "poly", NULL};
-static const char *const loss_names[] = {"hinge", "ramp", NULL};
-static const char *const variant_names[] = {"s", "nn", "p", NULL};
-static const char *const maintenance_names[] = {"none", "random", "smallest",
-"projection", "projection_best", "merge", "removal", "approx_projection",
-"nearest", NULL};
+/* The C type of the BkParams field that holds a parameter. */
+typedef enum FieldType
+{
+	F_INT,						/* int: a choice, value = index + 1 */
+	F_INT64,
+	F_UINT64,
+	F_DOUBLE,
+	F_BOOL
+} FieldType;
 
 typedef struct ParamDesc
 {
@@ -67,44 +44,84 @@ typedef struct ParamDesc
 	double		min;
 	double		max;
 	bool		min_exclusive;
-	const char *const *choices; /* BK_KIND_ENUM: value = index + 1 */
-	uint32_t	algorithms;		/* ALG() mask it applies to */
+	size_t		offset;			/* of its field in BkParams */
+	FieldType	field;
+	/* taken by every learner; otherwise by those listing it (BkLearner.params) */
+	bool		common;
 	uint32_t	kernels;		/* KER() mask it applies to */
+	double		default_value;	/* unless default_rule */
+	/* a default that depends on other parameters (all earlier in the table) */
+	double		(*default_rule) (const BkParams *p, int dim);
 } ParamDesc;
 
+/* Pegasos' default: merging is derived for the Gaussian kernel (paper 004 §4.3) */
+static double
+default_maintenance(const BkParams *p, int dim)
+{
+	return p->kernel == BK_KERNEL_RBF ? BK_MAINT_MERGE : BK_MAINT_PROJECTION;
+}
+
+/* LIBSVM's default width */
+static double
+default_gamma(const BkParams *p, int dim)
+{
+	return 1.0 / (double) dim;
+}
+
+/* paper 002 §4.2: 20 or 200, and at least alpha */
+static double
+default_beta(const BkParams *p, int dim)
+{
+	return p->alpha > 20.0 ? p->alpha : 20.0;
+}
+
+/* paper 003 Fig. 2: the no-bias SVM rule comes with margin 1 */
+static double
+default_margin(const BkParams *p, int dim)
+{
+	return p->update == BK_UPDATE_NOBIAS_SVM ? 1.0 : 0.0;
+}
+
+#define FIELD(f, t)	offsetof(BkParams, f), t
+#define ANY			true, ALL_KERNELS
+#define LEARNER		false, ALL_KERNELS
+
+/*
+ * One row per parameter, in the order bk_info lists them and models store
+ * them.  Defaults are filled in two passes, choices first, then numbers,
+ * each in table order: a default rule reads only parameters before it (or
+ * choices).  doc/maintainers.md says how to add a parameter.
+ */
 static const ParamDesc param_table[] = {
-	{"algorithm", BK_P_ALGORITHM, BK_KIND_ENUM, 0, 0, false, algorithm_names, ALL_ALGS, ALL_KERNELS},
-	/* pegasos: budget with a maintenance strategy, max_sv with "none" */
-	{"budget", BK_P_BUDGET, BK_KIND_INT, 1, BK_MAX_BUDGET, false, NULL, BUDGET_ALGS, ALL_KERNELS},
-	{"max_sv", BK_P_MAX_SV, BK_KIND_INT, 1, BK_MAX_BUDGET, false, NULL, ALG(BK_ALG_PERCEPTRON) | ALG(BK_ALG_PA) | ALG(BK_ALG_PEGASOS) | ALG(BK_ALG_SPA) | ALG(BK_ALG_OGD) | ALG(BK_ALG_DUOL), ALL_KERNELS},
-	{"kernel", BK_P_KERNEL, BK_KIND_ENUM, 0, 0, false, kernel_names, ALL_ALGS, ALL_KERNELS},
-	{"gamma", BK_P_GAMMA, BK_KIND_REAL, 0, HUGE_VAL, true, NULL, ALL_ALGS, KER(BK_KERNEL_RBF) | KER(BK_KERNEL_POLY)},
-	{"degree", BK_P_DEGREE, BK_KIND_INT, 1, 100, false, NULL, ALL_ALGS, KER(BK_KERNEL_POLY)},
+	{"algorithm", BK_P_ALGORITHM, BK_KIND_ENUM, 0, 0, false, FIELD(algorithm, F_INT), ANY, BK_DEFAULT_ALGORITHM, NULL},
+	{"budget", BK_P_BUDGET, BK_KIND_INT, 1, BK_MAX_BUDGET, false, FIELD(budget, F_INT64), LEARNER, BK_DEFAULT_BUDGET, NULL},
+	{"max_sv", BK_P_MAX_SV, BK_KIND_INT, 1, BK_MAX_BUDGET, false, FIELD(max_sv, F_INT64), LEARNER, BK_DEFAULT_MAX_SV, NULL},
+	{"kernel", BK_P_KERNEL, BK_KIND_ENUM, 0, 0, false, FIELD(kernel, F_INT), ANY, BK_KERNEL_RBF, NULL},
+	{"gamma", BK_P_GAMMA, BK_KIND_REAL, 0, HUGE_VAL, true, FIELD(gamma, F_DOUBLE), true, KER(BK_KERNEL_RBF) | KER(BK_KERNEL_POLY), 0, default_gamma},
+	{"degree", BK_P_DEGREE, BK_KIND_INT, 1, 100, false, FIELD(degree, F_INT64), true, KER(BK_KERNEL_POLY), 3, NULL},
 	/* coef0 >= 0 keeps the polynomial kernel positive semi-definite */
-	{"coef0", BK_P_COEF0, BK_KIND_REAL, 0, HUGE_VAL, false, NULL, ALL_ALGS, KER(BK_KERNEL_POLY)},
-	/* budget_perceptron: C with update "nobias_svm" only (see applies) */
-	{"C", BK_P_C, BK_KIND_REAL, 0, HUGE_VAL, true, NULL, PA_ALGS | BP_ALGS | DUOL_ALGS, ALL_KERNELS},
-	{"loss", BK_P_LOSS, BK_KIND_ENUM, 0, 0, false, loss_names, PA_ALGS, ALL_KERNELS},
-	{"variant", BK_P_VARIANT, BK_KIND_ENUM, 0, 0, false, variant_names, ALG(BK_ALG_BPA), ALL_KERNELS},
-	{"seed", BK_P_SEED, BK_KIND_INT, 0, BK_MAX_EXACT_INT, false, NULL, ALL_ALGS, ALL_KERNELS},
-	{"lambda", BK_P_LAMBDA, BK_KIND_REAL, 0, HUGE_VAL, true, NULL, ALG(BK_ALG_PEGASOS) | ALG(BK_ALG_BOGD), ALL_KERNELS},
-	/* which choices each algorithm takes: maintenance_allowed() */
-	{"maintenance", BK_P_MAINTENANCE, BK_KIND_ENUM, 0, 0, false, maintenance_names, ALG(BK_ALG_PEGASOS) | ALG(BK_ALG_BDUOL), ALL_KERNELS},
-	{"ball_projection", BK_P_BALL_PROJECTION, BK_KIND_BOOL, 0, 1, false, NULL, ALG(BK_ALG_PEGASOS), ALL_KERNELS},
-	{"margin", BK_P_MARGIN, BK_KIND_REAL, 0, HUGE_VAL, false, NULL, BP_ALGS, ALL_KERNELS},
-	{"update", BK_P_UPDATE, BK_KIND_ENUM, 0, 0, false, update_names, BP_ALGS, ALL_KERNELS},
-	{"eval_set", BK_P_EVAL_SET, BK_KIND_ENUM, 0, 0, false, eval_set_names, ALG(BK_ALG_TIGHTER_BUDGET_PERCEPTRON), ALL_KERNELS},
-	/* eval_set "svs": the SVs are the set, so no size (see applies) */
-	{"eval_size", BK_P_EVAL_SIZE, BK_KIND_INT, 1, BK_MAX_BUDGET, false, NULL, ALG(BK_ALG_TIGHTER_BUDGET_PERCEPTRON), ALL_KERNELS},
-	{"alpha", BK_P_ALPHA, BK_KIND_REAL, 0, HUGE_VAL, true, NULL, ALG(BK_ALG_SPA), ALL_KERNELS},
-	{"beta", BK_P_BETA, BK_KIND_REAL, 0, HUGE_VAL, true, NULL, ALG(BK_ALG_SPA), ALL_KERNELS},
-	/* projectron_pp: the threshold of its margin-error updates; (b)ogd: the step */
-	{"eta", BK_P_ETA, BK_KIND_REAL, 0, HUGE_VAL, true, NULL, ALG(BK_ALG_SPA) | ALG(BK_ALG_OGD) | ALG(BK_ALG_PROJECTRON_PP) | ALG(BK_ALG_BOGD), ALL_KERNELS},
-	{"output", BK_P_OUTPUT, BK_KIND_ENUM, 0, 0, false, output_names, ALG(BK_ALG_SPA), ALL_KERNELS},
-	/* paper 001 §2: double update when y_t y_b k(x_t, x_b) <= -rho, rho in [0, 1) */
-	{"rho", BK_P_RHO, BK_KIND_REAL, 0, 1, false, NULL, DUOL_ALGS, ALL_KERNELS},
-	/* BOGD's bound gamma on the coefficients: |alpha_i| <= gamma eta */
-	{"max_coef", BK_P_MAX_COEF, BK_KIND_REAL, 0, HUGE_VAL, true, NULL, ALG(BK_ALG_BOGD), ALL_KERNELS},
+	{"coef0", BK_P_COEF0, BK_KIND_REAL, 0, HUGE_VAL, false, FIELD(coef0, F_DOUBLE), true, KER(BK_KERNEL_POLY), 0, NULL},
+	{"C", BK_P_C, BK_KIND_REAL, 0, HUGE_VAL, true, FIELD(C, F_DOUBLE), LEARNER, 1, NULL},
+	{"loss", BK_P_LOSS, BK_KIND_ENUM, 0, 0, false, FIELD(loss, F_INT), LEARNER, BK_LOSS_HINGE, NULL},
+	{"variant", BK_P_VARIANT, BK_KIND_ENUM, 0, 0, false, FIELD(variant, F_INT), LEARNER, BK_VARIANT_NN, NULL},
+	{"seed", BK_P_SEED, BK_KIND_INT, 0, BK_MAX_EXACT_INT, false, FIELD(seed, F_UINT64), ANY, 0, NULL},
+	/* paper 004 §5 */
+	{"lambda", BK_P_LAMBDA, BK_KIND_REAL, 0, HUGE_VAL, true, FIELD(lambda, F_DOUBLE), LEARNER, 1e-4, NULL},
+	{"maintenance", BK_P_MAINTENANCE, BK_KIND_ENUM, 0, 0, false, FIELD(maintenance, F_INT), LEARNER, 0, default_maintenance},
+	{"ball_projection", BK_P_BALL_PROJECTION, BK_KIND_BOOL, 0, 1, false, FIELD(ball_projection, F_BOOL), LEARNER, 0, NULL},
+	{"margin", BK_P_MARGIN, BK_KIND_REAL, 0, HUGE_VAL, false, FIELD(margin, F_DOUBLE), LEARNER, 0, default_margin},
+	{"update", BK_P_UPDATE, BK_KIND_ENUM, 0, 0, false, FIELD(update, F_INT), LEARNER, BK_UPDATE_PERCEPTRON, NULL},
+	{"eval_set", BK_P_EVAL_SET, BK_KIND_ENUM, 0, 0, false, FIELD(eval_set, F_INT), LEARNER, BK_EVAL_FLIP, NULL},
+	{"eval_size", BK_P_EVAL_SIZE, BK_KIND_INT, 1, BK_MAX_BUDGET, false, FIELD(eval_size, F_INT64), LEARNER, 100, NULL},
+	/* paper 002 §4.2 */
+	{"alpha", BK_P_ALPHA, BK_KIND_REAL, 0, HUGE_VAL, true, FIELD(alpha, F_DOUBLE), LEARNER, 1, NULL},
+	{"beta", BK_P_BETA, BK_KIND_REAL, 0, HUGE_VAL, true, FIELD(beta, F_DOUBLE), LEARNER, 0, default_beta},
+	{"eta", BK_P_ETA, BK_KIND_REAL, 0, HUGE_VAL, true, FIELD(eta, F_DOUBLE), LEARNER, 1, NULL},
+	{"output", BK_P_OUTPUT, BK_KIND_ENUM, 0, 0, false, FIELD(output, F_INT), LEARNER, BK_OUTPUT_AVERAGE, NULL},
+	/* paper 001 §2: double update when y_t y_b k(x_t, x_b) <= -rho; §4 sets 0 */
+	{"rho", BK_P_RHO, BK_KIND_REAL, 0, 1, false, FIELD(rho, F_DOUBLE), LEARNER, 0, NULL},
+	/* Zhao et al. (2012) search gamma in {1, 2, 4, 8, 16}: the middle */
+	{"max_coef", BK_P_MAX_COEF, BK_KIND_REAL, 0, HUGE_VAL, true, FIELD(max_coef, F_DOUBLE), LEARNER, 4, NULL},
 };
 
 #define N_PARAMS ((int) (sizeof(param_table) / sizeof(param_table[0])))
@@ -127,12 +144,26 @@ find_by_id(int id)
 	return NULL;
 }
 
+/* Choice i (from 0) of an enum parameter, NULL past the last. */
+static const char *
+choice_at(const ParamDesc *d, int i)
+{
+	/* the algorithms are the registered learners, in id order */
+	if (d->id == BK_P_ALGORITHM)
+	{
+		const BkLearner *l = BkLearnerAt(i);
+
+		return l != NULL ? l->name : NULL;
+	}
+	return BkParamChoices(d->id)[i];
+}
+
 static int
-count_choices(const char *const *choices)
+count_choices(const ParamDesc *d)
 {
 	int			n = 0;
 
-	while (choices[n] != NULL)
+	while (choice_at(d, n) != NULL)
 		n++;
 	return n;
 }
@@ -152,13 +183,14 @@ append(char *buf, size_t len, size_t *used, const char *sep, const char *s,
 
 /* "a", "b", "c" */
 static void
-list_choices(const char *const *choices, char *buf, size_t len)
+list_choices(const ParamDesc *d, char *buf, size_t len)
 {
 	size_t		used = 0;
+	const char *c;
 
 	buf[0] = '\0';
-	for (int i = 0; choices[i] != NULL; i++)
-		append(buf, len, &used, i > 0 ? ", " : "", choices[i], "\"");
+	for (int i = 0; (c = choice_at(d, i)) != NULL; i++)
+		append(buf, len, &used, i > 0 ? ", " : "", c, "\"");
 }
 
 static void
@@ -173,154 +205,60 @@ list_names(char *buf, size_t len)
 	append(buf, len, &used, ", ", "classes", "");
 }
 
-/* Field of p that holds parameter id. */
+/* Set the field of parameter d to v (a choice's value for enums). */
 static void
-store_value(BkParams *p, BkParamId id, double num, int choice)
+store_value(BkParams *p, const ParamDesc *d, double v)
 {
-	switch (id)
+	char	   *field = (char *) p + d->offset;
+
+	switch (d->field)
 	{
-		case BK_P_ALGORITHM:
-			p->algorithm = choice;
+		case F_INT:
+			*(int *) field = (int) v;
 			break;
-		case BK_P_KERNEL:
-			p->kernel = choice;
+		case F_INT64:
+			*(int64_t *) field = (int64_t) v;
 			break;
-		case BK_P_LOSS:
-			p->loss = choice;
+		case F_UINT64:
+			*(uint64_t *) field = (uint64_t) v;
 			break;
-		case BK_P_VARIANT:
-			p->variant = choice;
+		case F_DOUBLE:
+			*(double *) field = v;
 			break;
-		case BK_P_MAINTENANCE:
-			p->maintenance = choice;
-			break;
-		case BK_P_LAMBDA:
-			p->lambda = num;
-			break;
-		case BK_P_BALL_PROJECTION:
-			p->ball_projection = num != 0.0;
-			break;
-		case BK_P_MARGIN:
-			p->margin = num;
-			break;
-		case BK_P_UPDATE:
-			p->update = choice;
-			break;
-		case BK_P_EVAL_SET:
-			p->eval_set = choice;
-			break;
-		case BK_P_EVAL_SIZE:
-			p->eval_size = (int64_t) num;
-			break;
-		case BK_P_ALPHA:
-			p->alpha = num;
-			break;
-		case BK_P_BETA:
-			p->beta = num;
-			break;
-		case BK_P_ETA:
-			p->eta = num;
-			break;
-		case BK_P_OUTPUT:
-			p->output = choice;
-			break;
-		case BK_P_RHO:
-			p->rho = num;
-			break;
-		case BK_P_MAX_COEF:
-			p->max_coef = num;
-			break;
-		case BK_P_BUDGET:
-			p->budget = (int64_t) num;
-			break;
-		case BK_P_MAX_SV:
-			p->max_sv = (int64_t) num;
-			break;
-		case BK_P_DEGREE:
-			p->degree = (int64_t) num;
-			break;
-		case BK_P_SEED:
-			p->seed = (uint64_t) num;
-			break;
-		case BK_P_GAMMA:
-			p->gamma = num;
-			break;
-		case BK_P_COEF0:
-			p->coef0 = num;
-			break;
-		case BK_P_C:
-			p->C = num;
+		case F_BOOL:
+			*(bool *) field = v != 0.0;
 			break;
 	}
-	p->given |= GIVEN(id);
 }
 
+/* The field of parameter d (a choice's value for enums). */
 static double
-fetch_number(const BkParams *p, BkParamId id)
+fetch_value(const BkParams *p, const ParamDesc *d)
 {
-	switch (id)
+	const char *field = (const char *) p + d->offset;
+
+	switch (d->field)
 	{
-		case BK_P_BUDGET:
-			return (double) p->budget;
-		case BK_P_MAX_SV:
-			return (double) p->max_sv;
-		case BK_P_DEGREE:
-			return (double) p->degree;
-		case BK_P_SEED:
-			return (double) p->seed;
-		case BK_P_GAMMA:
-			return p->gamma;
-		case BK_P_COEF0:
-			return p->coef0;
-		case BK_P_C:
-			return p->C;
-		case BK_P_LAMBDA:
-			return p->lambda;
-		case BK_P_BALL_PROJECTION:
-			return p->ball_projection ? 1.0 : 0.0;
-		case BK_P_MARGIN:
-			return p->margin;
-		case BK_P_EVAL_SIZE:
-			return (double) p->eval_size;
-		case BK_P_ALPHA:
-			return p->alpha;
-		case BK_P_BETA:
-			return p->beta;
-		case BK_P_ETA:
-			return p->eta;
-		case BK_P_RHO:
-			return p->rho;
-		case BK_P_MAX_COEF:
-			return p->max_coef;
-		default:
-			return 0;
+		case F_INT:
+			return (double) *(const int *) field;
+		case F_INT64:
+			return (double) *(const int64_t *) field;
+		case F_UINT64:
+			return (double) *(const uint64_t *) field;
+		case F_DOUBLE:
+			return *(const double *) field;
+		case F_BOOL:
+			return *(const bool *) field ? 1.0 : 0.0;
 	}
+	return 0;
 }
 
-static int
-fetch_choice(const BkParams *p, BkParamId id)
+/* Set parameter d as given by the user (or by a stored model). */
+static void
+give(BkParams *p, const ParamDesc *d, double v)
 {
-	switch (id)
-	{
-		case BK_P_ALGORITHM:
-			return p->algorithm;
-		case BK_P_KERNEL:
-			return p->kernel;
-		case BK_P_LOSS:
-			return p->loss;
-		case BK_P_VARIANT:
-			return p->variant;
-		case BK_P_MAINTENANCE:
-			return p->maintenance;
-		case BK_P_UPDATE:
-			return p->update;
-		case BK_P_EVAL_SET:
-			return p->eval_set;
-		case BK_P_OUTPUT:
-			return p->output;
-		default:
-			return 0;
-	}
+	store_value(p, d, v);
+	p->given |= BK_PARAM_BIT(d->id);
 }
 
 void
@@ -394,22 +332,23 @@ BkParamsSet(BkParams *p, const char *key, const BkParamInput *in,
 	if (d->kind == BK_KIND_ENUM)
 	{
 		char		choices[BK_ERRMSG_LEN];
+		const char *c;
 
 		if (in->type != BK_IN_STRING)
 		{
-			list_choices(d->choices, choices, sizeof(choices));
+			list_choices(d, choices, sizeof(choices));
 			snprintf(err, errlen,
 					 "parameter \"%s\" must be a string, one of %s, not %s",
 					 d->name, choices, got);
 			return false;
 		}
-		for (int i = 0; d->choices[i] != NULL; i++)
-			if (strcmp(d->choices[i], in->string) == 0)
+		for (int i = 0; (c = choice_at(d, i)) != NULL; i++)
+			if (strcmp(c, in->string) == 0)
 			{
-				store_value(p, d->id, 0, i + 1);
+				give(p, d, i + 1);
 				return true;
 			}
-		list_choices(d->choices, choices, sizeof(choices));
+		list_choices(d, choices, sizeof(choices));
 		snprintf(err, errlen, "parameter \"%s\" must be one of %s, got \"%s\"",
 				 d->name, choices, in->string);
 		return false;
@@ -423,7 +362,7 @@ BkParamsSet(BkParams *p, const char *key, const BkParamInput *in,
 					 d->name, got);
 			return false;
 		}
-		store_value(p, d->id, in->boolean ? 1.0 : 0.0, 0);
+		give(p, d, in->boolean ? 1.0 : 0.0);
 		return true;
 	}
 	if (in->type != BK_IN_NUMBER)
@@ -434,209 +373,102 @@ BkParamsSet(BkParams *p, const char *key, const BkParamInput *in,
 	}
 	if (!check_number(d, in->number, err, errlen))
 		return false;
-	store_value(p, d->id, in->number, 0);
+	give(p, d, in->number);
 	return true;
 }
 
-/* The maintenance strategies of Pegasos (paper 004 §4) and BDUOL (001 §3). */
+/*
+ * Whether parameter d applies to p's learner and kernel; if not and why is
+ * not NULL, why says so.
+ */
 static bool
-maintenance_allowed(int algorithm, int maintenance)
+applies(const ParamDesc *d, const BkParams *p, char *why, size_t whylen)
 {
-	if (algorithm == BK_ALG_BDUOL)
-		return maintenance == BK_MAINT_REMOVAL ||
-			maintenance == BK_MAINT_PROJECTION ||
-			maintenance == BK_MAINT_APPROX_PROJECTION ||
-			maintenance == BK_MAINT_NEAREST;
-	return maintenance >= BK_MAINT_NONE && maintenance <= BK_MAINT_MERGE;
+	const BkLearner *l = BkLearnerOf(p);
+	const char *algorithm = l->name;
+	const char *kernel = BkParamChoiceName(BK_P_KERNEL, p->kernel);
+	char		names[BK_ERRMSG_LEN];
+	size_t		used = 0;
+
+	if (d->common || (l->params & BK_PARAM_BIT(d->id)))
+	{
+		if (!(d->kernels & KER(p->kernel)))
+		{
+			if (why == NULL)
+				return false;
+			snprintf(why, whylen,
+					 "parameter \"%s\" does not apply to kernel \"%s\" (parameters of algorithm \"%s\" with this kernel: ",
+					 d->name, kernel, algorithm);
+		}
+		else
+			return l->param_applies == NULL || d->common ||
+				l->param_applies(p, d->id, why, whylen);
+	}
+	else
+	{
+		if (why == NULL)
+			return false;
+		snprintf(why, whylen,
+				 "parameter \"%s\" does not apply to algorithm \"%s\" (its parameters with kernel \"%s\": ",
+				 d->name, algorithm, kernel);
+	}
+	/* name the parameters that do apply */
+	names[0] = '\0';
+	for (int j = 0; j < N_PARAMS; j++)
+		if (applies(&param_table[j], p, NULL, 0))
+			append(names, sizeof(names), &used, used > 0 ? ", " : "",
+				   param_table[j].name, "");
+	used = strlen(why);
+	append(why, whylen, &used, "", names, "");
+	append(why, whylen, &used, "", ")", "");
+	return false;
 }
 
-static bool
-applies(const ParamDesc *d, const BkParams *p)
+/* Fill in the defaults of one kind of parameter the user did not give. */
+static void
+fill_defaults(BkParams *p, int dim, bool choices)
 {
-	if (p->algorithm == BK_ALG_PEGASOS && d->id == BK_P_BUDGET)
-		return p->maintenance != BK_MAINT_NONE;
-	if (p->algorithm == BK_ALG_PEGASOS && d->id == BK_P_MAX_SV)
-		return p->maintenance == BK_MAINT_NONE;
-	if ((BP_ALGS & ALG(p->algorithm)) && d->id == BK_P_C)
-		return p->update == BK_UPDATE_NOBIAS_SVM;
-	if (d->id == BK_P_EVAL_SIZE)
-		return p->algorithm == BK_ALG_TIGHTER_BUDGET_PERCEPTRON &&
-			p->eval_set != BK_EVAL_SVS;
-	return (d->algorithms & ALG(p->algorithm)) != 0 &&
-		(d->kernels & KER(p->kernel)) != 0;
+	for (int i = 0; i < N_PARAMS; i++)
+	{
+		const ParamDesc *d = &param_table[i];
+
+		if ((d->kind == BK_KIND_ENUM) != choices || BkParamGiven(p, d->id))
+			continue;
+		store_value(p, d, d->default_rule ? d->default_rule(p, dim) :
+					d->default_value);
+	}
 }
 
 /*
- * Fill in defaults, check the rules between parameters, resolve gamma.
- * stored: the parameters of a stored model (which must stay readable even
- * where new models are refused).
+ * Fill in defaults, refuse parameters that do not apply, check the rules
+ * between parameters.  stored: the parameters of a stored model (which
+ * must stay readable even where new models are refused).
  */
 static bool
 finish(BkParams *p, int dim, bool stored, char *err, size_t errlen)
 {
-	/* defaults of the choice parameters first: applicability depends on them */
-	if (!(p->given & GIVEN(BK_P_ALGORITHM)))
-		p->algorithm = BK_ALG_BPA;
-	if (!(p->given & GIVEN(BK_P_KERNEL)))
-		p->kernel = BK_KERNEL_RBF;
-	if (!(p->given & GIVEN(BK_P_UPDATE)))
-		p->update = BK_UPDATE_PERCEPTRON;
-	if (!(p->given & GIVEN(BK_P_EVAL_SET)))
-		p->eval_set = BK_EVAL_FLIP;
-	/*
-	 * Pegasos: merging is derived for the Gaussian kernel (paper 004
-	 * §4.3).  BDUOL: the nearest-neighbour projection, the strategy paper
-	 * 001 §4 finds as accurate as the projection at a fraction of its cost.
-	 */
-	if (!(p->given & GIVEN(BK_P_MAINTENANCE)))
+	const BkLearner *l;
+
+	if (!BkParamGiven(p, BK_P_GAMMA) && dim < 1)
 	{
-		if (p->algorithm == BK_ALG_BDUOL)
-			p->maintenance = BK_MAINT_NEAREST;
-		else
-			p->maintenance = p->kernel == BK_KERNEL_RBF ? BK_MAINT_MERGE :
-				BK_MAINT_PROJECTION;
-	}
-	/* (for an algorithm without maintenance, the key is refused below) */
-	if ((p->given & GIVEN(BK_P_MAINTENANCE)) &&
-		(p->algorithm == BK_ALG_PEGASOS || p->algorithm == BK_ALG_BDUOL) &&
-		!maintenance_allowed(p->algorithm, p->maintenance))
-	{
-		snprintf(err, errlen,
-				 "maintenance \"%s\" does not apply to algorithm \"%s\" (its strategies: %s)",
-				 maintenance_names[p->maintenance - 1],
-				 algorithm_names[p->algorithm - 1],
-				 p->algorithm == BK_ALG_BDUOL ?
-				 "\"removal\", \"projection\", \"approx_projection\", \"nearest\"" :
-				 "\"none\", \"random\", \"smallest\", \"projection\", \"projection_best\", \"merge\"");
+		snprintf(err, errlen, "dimension must be positive to default gamma");
 		return false;
 	}
+	/* the choices first: applicability and some defaults depend on them */
+	fill_defaults(p, dim, true);
+	fill_defaults(p, dim, false);
+	l = BkLearnerOf(p);
+	if (l->param_defaults)
+		l->param_defaults(p);
 
 	for (int i = 0; i < N_PARAMS; i++)
 	{
 		const ParamDesc *d = &param_table[i];
 
-		if ((p->given & GIVEN(d->id)) && !applies(d, p))
-		{
-			char		names[BK_ERRMSG_LEN];
-			size_t		used = 0;
-
-			/* name the parameters that do apply */
-			names[0] = '\0';
-			for (int j = 0; j < N_PARAMS; j++)
-				if (applies(&param_table[j], p))
-					append(names, sizeof(names), &used, used > 0 ? ", " : "",
-						   param_table[j].name, "");
-			if ((BP_ALGS & ALG(p->algorithm)) && d->id == BK_P_C)
-				snprintf(err, errlen,
-						 "parameter \"C\" applies to algorithm \"%s\" with update \"nobias_svm\" only",
-						 algorithm_names[p->algorithm - 1]);
-			else if (p->algorithm == BK_ALG_TIGHTER_BUDGET_PERCEPTRON &&
-					 d->id == BK_P_EVAL_SIZE)
-				snprintf(err, errlen,
-						 "parameter \"eval_size\" does not apply to eval_set \"svs\" (the support vectors are the evaluation set)");
-			else if (p->algorithm == BK_ALG_PEGASOS &&
-				(d->id == BK_P_BUDGET || d->id == BK_P_MAX_SV))
-				snprintf(err, errlen,
-						 "parameter \"%s\" does not apply to algorithm \"pegasos\" with maintenance \"%s\" (%s)",
-						 d->name, maintenance_names[p->maintenance - 1],
-						 d->id == BK_P_BUDGET ? "\"none\" is unbudgeted, capped by max_sv" :
-						 "max_sv caps the unbudgeted maintenance \"none\"");
-			else if ((d->algorithms & ALG(p->algorithm)) == 0)
-				snprintf(err, errlen,
-						 "parameter \"%s\" does not apply to algorithm \"%s\" (its parameters with kernel \"%s\": %s)",
-						 d->name, algorithm_names[p->algorithm - 1],
-						 kernel_names[p->kernel - 1], names);
-			else
-				snprintf(err, errlen,
-						 "parameter \"%s\" does not apply to kernel \"%s\" (parameters of algorithm \"%s\" with this kernel: %s)",
-						 d->name, kernel_names[p->kernel - 1],
-						 algorithm_names[p->algorithm - 1], names);
+		if (BkParamGiven(p, d->id) && !applies(d, p, err, errlen))
 			return false;
-		}
 	}
-
-	if (!(p->given & GIVEN(BK_P_LOSS)))
-		p->loss = BK_LOSS_HINGE;
-	if (!(p->given & GIVEN(BK_P_VARIANT)))
-		p->variant = BK_VARIANT_NN;
-	if (!(p->given & GIVEN(BK_P_BUDGET)))
-		p->budget = BK_DEFAULT_BUDGET;
-	if (!(p->given & GIVEN(BK_P_MAX_SV)))
-		p->max_sv = BK_DEFAULT_MAX_SV;
-	if (!(p->given & GIVEN(BK_P_DEGREE)))
-		p->degree = 3;
-	if (!(p->given & GIVEN(BK_P_COEF0)))
-		p->coef0 = 0.0;
-	if (!(p->given & GIVEN(BK_P_C)))
-		p->C = 1.0;
-	if (!(p->given & GIVEN(BK_P_LAMBDA)))
-		p->lambda = 1e-4;		/* paper 004 §5 */
-	if (!(p->given & GIVEN(BK_P_EVAL_SIZE)))
-		p->eval_size = 100;
-	if (!(p->given & GIVEN(BK_P_ALPHA)))
-		p->alpha = 1.0;			/* paper 002 §4.2 */
-	if (!(p->given & GIVEN(BK_P_BETA)))
-		p->beta = p->alpha > 20.0 ? p->alpha : 20.0;	/* paper 002 §4.2: 20 or 200 */
-	if (!(p->given & GIVEN(BK_P_ETA)))
-		p->eta = (p->algorithm == BK_ALG_OGD || p->algorithm == BK_ALG_BOGD ||
-				  p->algorithm == BK_ALG_PROJECTRON_PP) ? 0.1 : 1.0;
-	/* paper 001 §4 sets rho = 0 */
-	if (!(p->given & GIVEN(BK_P_RHO)))
-		p->rho = 0.0;
-	if (p->rho >= 1.0)
-	{
-		snprintf(err, errlen,
-				 "parameter \"rho\" must be in [0, 1) (paper 001: rho < 1), got %.15g",
-				 p->rho);
-		return false;
-	}
-	/* Zhao et al. (2012) search gamma in {1, 2, 4, 8, 16}: the middle */
-	if (!(p->given & GIVEN(BK_P_MAX_COEF)))
-		p->max_coef = 4.0;
-	if (!(p->given & GIVEN(BK_P_OUTPUT)))
-		p->output = BK_OUTPUT_AVERAGE;
-	if (p->algorithm == BK_ALG_SPA && p->beta < p->alpha)
-	{
-		snprintf(err, errlen,
-				 "parameter \"beta\" must be at least \"alpha\" (%g), got %g (paper 002: beta >= alpha > 0)",
-				 p->alpha, p->beta);
-		return false;
-	}
-	/* paper 003 Fig. 2: the no-bias SVM rule comes with margin 1 */
-	if (!(p->given & GIVEN(BK_P_MARGIN)))
-		p->margin = p->update == BK_UPDATE_NOBIAS_SVM ? 1.0 : 0.0;
-	if (p->algorithm == BK_ALG_PEGASOS && p->maintenance == BK_MAINT_MERGE &&
-		p->kernel != BK_KERNEL_RBF)
-	{
-		snprintf(err, errlen,
-				 "maintenance \"merge\" needs the \"rbf\" kernel (paper 004 derives merging for the Gaussian kernel)");
-		return false;
-	}
-	if (!(p->given & GIVEN(BK_P_GAMMA)))
-	{
-		if (dim < 1)
-		{
-			snprintf(err, errlen, "dimension must be positive to default gamma");
-			return false;
-		}
-		/* LIBSVM's default width */
-		p->gamma = 1.0 / (double) dim;
-	}
-	/*
-	 * Pegasos' first step is eta_1 = 1 / lambda, and its weight degradation
-	 * and ||w||^2 grow with 1 / lambda^2: below 1e-100 they overflow a double
-	 * within a few rows, and no such setting is useful.  Refused for new
-	 * models only: a stored model with a smaller lambda stays readable.
-	 */
-	if (!stored && p->algorithm == BK_ALG_PEGASOS && p->lambda < BK_MIN_PEGASOS_LAMBDA)
-	{
-		snprintf(err, errlen,
-				 "parameter \"lambda\" of algorithm \"pegasos\" must be at least %g (its steps 1/(lambda t) would overflow), got %g",
-				 BK_MIN_PEGASOS_LAMBDA, p->lambda);
-		return false;
-	}
-	/* seed defaults to 0 (zeroed by BkParamsInit) */
-	return true;
+	return l->check_params == NULL || l->check_params(p, stored, err, errlen);
 }
 
 bool
@@ -654,7 +486,7 @@ BkParamsList(const BkParams *p, BkParamValue *out, int maxout)
 	{
 		const ParamDesc *d = &param_table[i];
 
-		if (!applies(d, p))
+		if (!applies(d, p, NULL, 0))
 			continue;
 		out[n].key = d->name;
 		out[n].is_string = d->kind == BK_KIND_ENUM;
@@ -662,16 +494,16 @@ BkParamsList(const BkParams *p, BkParamValue *out, int maxout)
 		out[n].is_boolean = d->kind == BK_KIND_BOOL;
 		if (d->kind == BK_KIND_ENUM)
 		{
-			int			c = fetch_choice(p, d->id);
+			int			c = (int) fetch_value(p, d);
 
-			out[n].string = (c >= 1 && c <= count_choices(d->choices)) ?
-				d->choices[c - 1] : "?";
+			out[n].string = (c >= 1 && c <= count_choices(d)) ?
+				choice_at(d, c - 1) : "?";
 			out[n].number = 0;
 		}
 		else
 		{
 			out[n].string = NULL;
-			out[n].number = fetch_number(p, d->id);
+			out[n].number = fetch_value(p, d);
 		}
 		n++;
 	}
@@ -681,17 +513,16 @@ BkParamsList(const BkParams *p, BkParamValue *out, int maxout)
 const char *
 BkAlgorithmName(const BkParams *p)
 {
-	if (p->algorithm >= 1 && p->algorithm <= count_choices(algorithm_names))
-		return algorithm_names[p->algorithm - 1];
-	return "?";
+	const BkLearner *l = p->algorithm >= 1 ? BkLearnerAt(p->algorithm - 1) : NULL;
+
+	return l != NULL ? l->name : "?";
 }
 
+/* budgeted: the budget applies (Pegasos: with a maintenance other than "none") */
 bool
 BkParamsBudgeted(const BkParams *p)
 {
-	if (p->algorithm == BK_ALG_PEGASOS)
-		return p->maintenance != BK_MAINT_NONE;
-	return (BUDGET_ALGS & ALG(p->algorithm)) != 0;
+	return applies(find_by_id(BK_P_BUDGET), p, NULL, 0);
 }
 
 /*
@@ -706,32 +537,18 @@ BkParamsToStored(const BkParams *p, BkStoredParam *out, int maxout)
 	for (int i = 0; i < N_PARAMS && n < maxout; i++)
 	{
 		const ParamDesc *d = &param_table[i];
-		double		v;
-		int64_t		iv;
+		double		v = fetch_value(p, d);
+		int64_t		iv = (int64_t) v;
 
-		if (!applies(d, p))
+		if (!applies(d, p, NULL, 0))
 			continue;
 		out[n].id = (uint16_t) d->id;
 		out[n].kind = (uint16_t) d->kind;
-		switch (d->kind)
-		{
-			case BK_KIND_ENUM:
-				out[n].bits = (uint64_t) fetch_choice(p, d->id);
-				break;
-			case BK_KIND_BOOL:
-				out[n].bits = p->ball_projection ? 1 : 0;
-				break;
-			case BK_KIND_INT:
-				iv = (int64_t) fetch_number(p, d->id);
-				if (d->id == BK_P_SEED)
-					iv = (int64_t) p->seed;
-				memcpy(&out[n].bits, &iv, sizeof(iv));
-				break;
-			case BK_KIND_REAL:
-				v = fetch_number(p, d->id);
-				memcpy(&out[n].bits, &v, sizeof(v));
-				break;
-		}
+		if (d->kind == BK_KIND_REAL)
+			memcpy(&out[n].bits, &v, sizeof(v));
+		else
+			/* a choice's value, 0 or 1, or an integer (two's complement) */
+			memcpy(&out[n].bits, &iv, sizeof(iv));
 		n++;
 	}
 	return n;
@@ -759,37 +576,31 @@ BkParamsFromStored(BkParams *p, const BkStoredParam *in, int n,
 			snprintf(err, errlen, "unknown parameter id %u", in[i].id);
 			return false;
 		}
-		if (seen & GIVEN(d->id))
+		if (seen & BK_PARAM_BIT(d->id))
 		{
 			snprintf(err, errlen, "parameter \"%s\" stored twice", d->name);
 			return false;
 		}
-		seen |= GIVEN(d->id);
+		seen |= BK_PARAM_BIT(d->id);
 		if (in[i].kind != d->kind)
 		{
 			snprintf(err, errlen, "parameter \"%s\" stored with kind %u",
 					 d->name, in[i].kind);
 			return false;
 		}
-		if (d->kind == BK_KIND_BOOL)
+		if (d->kind == BK_KIND_BOOL || d->kind == BK_KIND_ENUM)
 		{
-			if (in[i].bits > 1)
+			uint64_t	last = d->kind == BK_KIND_BOOL ? 1 :
+				(uint64_t) count_choices(d);
+			uint64_t	first = d->kind == BK_KIND_BOOL ? 0 : 1;
+
+			if (in[i].bits < first || in[i].bits > last)
 			{
 				snprintf(err, errlen, "parameter \"%s\" has invalid value %llu",
 						 d->name, (unsigned long long) in[i].bits);
 				return false;
 			}
-			store_value(p, d->id, (double) in[i].bits, 0);
-		}
-		else if (d->kind == BK_KIND_ENUM)
-		{
-			if (in[i].bits < 1 || in[i].bits > (uint64_t) count_choices(d->choices))
-			{
-				snprintf(err, errlen, "parameter \"%s\" has invalid value %llu",
-						 d->name, (unsigned long long) in[i].bits);
-				return false;
-			}
-			store_value(p, d->id, 0, (int) in[i].bits);
+			give(p, d, (double) in[i].bits);
 		}
 		else
 		{
@@ -806,11 +617,11 @@ BkParamsFromStored(BkParams *p, const BkStoredParam *in, int n,
 				memcpy(&v, &in[i].bits, sizeof(v));
 			if (!check_number(d, v, err, errlen))
 				return false;
-			store_value(p, d->id, v, 0);
+			give(p, d, v);
 		}
 	}
 
-	if (!(seen & GIVEN(BK_P_ALGORITHM)) || !(seen & GIVEN(BK_P_KERNEL)))
+	if (!(seen & BK_PARAM_BIT(BK_P_ALGORITHM)) || !(seen & BK_PARAM_BIT(BK_P_KERNEL)))
 	{
 		snprintf(err, errlen, "algorithm or kernel missing");
 		return false;
@@ -818,9 +629,9 @@ BkParamsFromStored(BkParams *p, const BkStoredParam *in, int n,
 	for (int i = 0; i < N_PARAMS; i++)
 	{
 		const ParamDesc *d = &param_table[i];
-		bool		present = (seen & GIVEN(d->id)) != 0;
+		bool		present = (seen & BK_PARAM_BIT(d->id)) != 0;
 
-		if (present != applies(d, p))
+		if (present != applies(d, p, NULL, 0))
 		{
 			snprintf(err, errlen, "parameter \"%s\" %s", d->name,
 					 present ? "stored but does not apply" : "missing");
