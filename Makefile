@@ -29,12 +29,18 @@ PG_CPPFLAGS += -Isrc/core $(LINALG_CFLAGS)
 PG_CFLAGS   += -Wall -Wextra -Wno-unused-parameter
 SHLIB_LINK  += $(LINALG_LIBS) -lm
 
-# Core unit tests: test/unit/<name>.c -> host binary test/unit/<name>
-UNIT_SRCS   = $(sort $(wildcard test/unit/*.c))
-UNIT_BINS   = $(UNIT_SRCS:.c=)
+# The programs on the core without PostgreSQL (unit tests, fuzz targets,
+# the fixture writer, the benchmark driver) share its C library
+# environment, test/common/bk_stdenv.c.
+STDENV      = test/common/bk_stdenv.c
+CORE_DEPS   = $(STDENV) test/common/bk_stdenv.h $(CORE_SRCS) $(wildcard src/core/*.h)
 UNIT_CC     = gcc
-UNIT_CFLAGS = -std=c99 -O2 -Wall -Wextra -Wno-unused-parameter -Isrc/core $(LINALG_CFLAGS)
-EXTRA_CLEAN = $(UNIT_BINS)
+UNIT_CFLAGS = -std=c99 -O2 -Wall -Wextra -Wno-unused-parameter -Isrc/core -Itest/common $(LINALG_CFLAGS)
+
+# Core unit tests: test/unit/*.c, one program (bk_test.h lists the modules)
+UNIT_SRCS   = $(sort $(wildcard test/unit/*.c))
+UNIT_BIN    = test/unit/test_core
+EXTRA_CLEAN = $(UNIT_BIN)
 
 all: sql/$(EXTENSION)--$(EXTVERSION).sql
 
@@ -49,18 +55,13 @@ include $(PGXS)
 $(PGL_SRCS:.c=.o): src/pg/bk_pg.h src/core/bk_core.h
 $(CORE_SRCS:.c=.o): $(wildcard src/core/*.h)
 
-test/unit/%: test/unit/%.c $(CORE_SRCS) $(wildcard src/core/*.h)
-	$(UNIT_CC) $(UNIT_CFLAGS) -o $@ $< $(CORE_SRCS) $(LINALG_LIBS) -lm
+$(UNIT_BIN): $(UNIT_SRCS) test/unit/bk_test.h $(CORE_DEPS)
+	$(UNIT_CC) $(UNIT_CFLAGS) -o $@ $(UNIT_SRCS) $(STDENV) $(CORE_SRCS) $(LINALG_LIBS) -lm
 
 .PHONY: unittest
-unittest: $(UNIT_BINS)
-	@failed=0; \
-	for t in $(UNIT_BINS); do \
-		echo "== $$t"; \
-		if ./$$t; then echo "ok   $$t"; else echo "FAIL $$t"; failed=$$((failed + 1)); fi; \
-	done; \
-	if [ $$failed -ne 0 ]; then echo "$$failed unit test program(s) failed"; exit 1; fi; \
-	echo "all unit test programs passed"
+unittest: $(UNIT_BIN)
+	@if ./$(UNIT_BIN); then echo "ok   $(UNIT_BIN)"; \
+	else echo "FAIL $(UNIT_BIN)"; exit 1; fi
 
 # Fuzz targets (test/fuzz): the model decoder (format), the parameter parser
 # (params), and training from parameters or a base model, whose result must
@@ -76,21 +77,18 @@ unittest: $(UNIT_BINS)
 # sanitizers of the libFuzzer builds: make fuzz LIBFUZZER_SAN=fuzzer builds
 # without them, several times faster, for runs of ten million inputs
 LIBFUZZER_SAN   ?= fuzzer,address,undefined
-# sanitizers of the libFuzzer builds: make fuzz LIBFUZZER_SAN=fuzzer builds
-# without them, several times faster, for runs of ten million inputs
-LIBFUZZER_SAN   ?= fuzzer,address,undefined
 FUZZ_TARGETS     = format params learn
 FUZZ_SHARED      = test/fuzz/fuzz_seeds.c
 FUZZ_SAN         = -fsanitize=address,undefined -fno-sanitize-recover=all
 BK_FUZZ_ITERATIONS ?= 100000
 EXTRA_CLEAN     += $(FUZZ_TARGETS:%=test/fuzz/fuzz_%_check) $(FUZZ_TARGETS:%=test/fuzz/fuzz_%_libfuzzer)
 
-test/fuzz/fuzz_%_check: test/fuzz/fuzz_%.c test/fuzz/driver.c $(FUZZ_SHARED) test/fuzz/fuzz_common.h $(CORE_SRCS) $(wildcard src/core/*.h)
-	$(UNIT_CC) $(UNIT_CFLAGS) -O1 -g $(FUZZ_SAN) -o $@ $< test/fuzz/driver.c $(FUZZ_SHARED) $(CORE_SRCS) $(LINALG_LIBS) -lm
+test/fuzz/fuzz_%_check: test/fuzz/fuzz_%.c test/fuzz/driver.c $(FUZZ_SHARED) test/fuzz/fuzz_common.h $(CORE_DEPS)
+	$(UNIT_CC) $(UNIT_CFLAGS) -O1 -g $(FUZZ_SAN) -o $@ $< test/fuzz/driver.c $(FUZZ_SHARED) $(STDENV) $(CORE_SRCS) $(LINALG_LIBS) -lm
 
-test/fuzz/fuzz_%_libfuzzer: test/fuzz/fuzz_%.c $(FUZZ_SHARED) test/fuzz/fuzz_common.h $(CORE_SRCS) $(wildcard src/core/*.h)
-	clang -std=c99 -O1 -g -Isrc/core $(LINALG_CFLAGS) -fsanitize=$(LIBFUZZER_SAN) \
-		-o $@ $< $(FUZZ_SHARED) $(CORE_SRCS) $(LINALG_LIBS) -lm
+test/fuzz/fuzz_%_libfuzzer: test/fuzz/fuzz_%.c $(FUZZ_SHARED) test/fuzz/fuzz_common.h $(CORE_DEPS)
+	clang -std=c99 -O1 -g -Isrc/core -Itest/common $(LINALG_CFLAGS) -fsanitize=$(LIBFUZZER_SAN) \
+		-o $@ $< $(FUZZ_SHARED) $(STDENV) $(CORE_SRCS) $(LINALG_LIBS) -lm
 
 .PHONY: fuzzcheck fuzz
 fuzzcheck: $(FUZZ_TARGETS:%=test/fuzz/fuzz_%_check)
@@ -114,8 +112,8 @@ fuzz: $(FUZZ_TARGETS:%=test/fuzz/fuzz_%_libfuzzer)
 CRAFT_BIN    = test/fixtures/bk_craft
 EXTRA_CLEAN += $(CRAFT_BIN)
 
-$(CRAFT_BIN): test/fixtures/bk_craft.c $(CORE_SRCS) $(wildcard src/core/*.h)
-	$(UNIT_CC) $(UNIT_CFLAGS) -o $@ $< $(CORE_SRCS) $(LINALG_LIBS) -lm
+$(CRAFT_BIN): test/fixtures/bk_craft.c $(CORE_DEPS)
+	$(UNIT_CC) $(UNIT_CFLAGS) -o $@ $< $(STDENV) $(CORE_SRCS) $(LINALG_LIBS) -lm
 
 installcheck: $(CRAFT_BIN)
 
@@ -129,8 +127,8 @@ prove:
 BENCH_BIN    = test/bench/bk_bench
 EXTRA_CLEAN += $(BENCH_BIN)
 
-$(BENCH_BIN): test/bench/bk_bench.c $(CORE_SRCS) $(wildcard src/core/*.h)
-	$(UNIT_CC) $(UNIT_CFLAGS) -D_GNU_SOURCE -o $@ $< $(CORE_SRCS) $(LINALG_LIBS) -lm
+$(BENCH_BIN): test/bench/bk_bench.c $(CORE_DEPS)
+	$(UNIT_CC) $(UNIT_CFLAGS) -D_GNU_SOURCE -o $@ $< $(STDENV) $(CORE_SRCS) $(LINALG_LIBS) -lm
 
 .PHONY: bench-core
 bench-core: $(BENCH_BIN)

@@ -30,6 +30,7 @@
  *	  mistakes and test accuracy.
  */
 #include "bk_core.h"
+#include "bk_stdenv.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -37,55 +38,6 @@
 #include <string.h>
 #include <time.h>
 
-/* ---- environment: malloc; errors print and exit ---- */
-
-static void *
-b_alloc(void *ctx, size_t size)
-{
-	void	   *p = calloc(1, size);
-
-	(void) ctx;
-	if (!p)
-	{
-		fprintf(stderr, "bk_bench: out of memory\n");
-		exit(3);
-	}
-	return p;
-}
-
-static void *
-b_realloc(void *ctx, void *ptr, size_t size)
-{
-	void	   *p = realloc(ptr, size);
-
-	(void) ctx;
-	if (!p)
-	{
-		fprintf(stderr, "bk_bench: out of memory\n");
-		exit(3);
-	}
-	return p;
-}
-
-static void
-b_free(void *ctx, void *ptr)
-{
-	(void) ctx;
-	free(ptr);
-}
-
-static void
-b_error(void *ctx, BkErrCode code, const char *msg, const char *detail,
-		const char *hint)
-{
-	(void) ctx;
-	(void) hint;
-	fprintf(stderr, "bk_bench: core error %d: %s%s%s\n", (int) code, msg,
-			detail ? ": " : "", detail ? detail : "");
-	exit(2);
-}
-
-static const BkEnv env = {b_alloc, b_realloc, b_free, b_error, NULL, (size_t) 1 << 30, NULL};
 
 static void
 die(const char *msg, const char *arg)
@@ -327,6 +279,8 @@ main(int argc, char **argv)
 	BkModel    *model = NULL;
 	int64_t		correct = 0;
 
+	bk_std_program = "bk_bench";
+
 	for (int i = 1; i < argc; i++)
 	{
 		const char *a = argv[i];
@@ -399,7 +353,7 @@ main(int argc, char **argv)
 		if (model)
 			BkModelFree(model);
 		t0 = now();
-		model = BkModelCreate(&env, &params, dim);
+		model = BkModelCreate(&bk_std_env, &params, dim);
 		for (int64_t i = 0; i < train.n; i++)
 			BkModelLearn(model, train.x + i * (int64_t) dim, train.y[i]);
 		t_train[r] = now() - t0;

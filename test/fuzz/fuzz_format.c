@@ -34,13 +34,13 @@ int			LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 static BkModel *
 decode_for_scoring(const uint8_t *buf, size_t len)
 {
-	size_t		base = fuzz_live;
+	size_t		base = bk_std_live;
 	size_t		used;
 	BkModel    *s;
 
-	fuzz_peak = fuzz_live;
+	bk_std_peak = bk_std_live;
 	s = BkModelDecode(&fuzz_env, buf, len, false);
-	used = fuzz_peak - base;
+	used = bk_std_peak - base;
 	if (used > DECODE_BYTES_PER_BYTE * len + DECODE_FIXED_BYTES)
 	{
 		fprintf(stderr,
@@ -63,12 +63,12 @@ decode_for_training(const uint8_t *buf, size_t len)
 	jmp_buf		jb;
 	BkModel    *volatile m = NULL;
 
-	fuzz_jump = &jb;
+	bk_std_jump = &jb;
 	if (setjmp(jb) == 0)
 		m = BkModelDecode(&fuzz_env, buf, len, true);
-	else if (last_fuzz_code != BK_ERR_LIMIT)
+	else if (bk_std_last_code != BK_ERR_LIMIT)
 		abort();
-	fuzz_jump = NULL;
+	bk_std_jump = NULL;
 	return m;
 }
 
@@ -83,14 +83,14 @@ learn_a_little(BkModel *m, double *x)
 		labels[0] = m->classes[0];
 	if (m->n_classes > 1)
 		labels[1] = m->classes[1];
-	fuzz_jump = &jb;
+	bk_std_jump = &jb;
 	if (setjmp(jb) == 0)
 		for (int r = 0; r < 4; r++)
 		{
 			x[r % m->dim] += 0.5;
 			BkModelLearn(m, x, labels[r % 2]);
 		}
-	fuzz_jump = NULL;
+	bk_std_jump = NULL;
 }
 
 static void
@@ -112,12 +112,12 @@ check_valid_model(const uint8_t *buf, size_t len)
 		/* nothing to score: an error, never a read of the absent scores */
 		jmp_buf		jb;
 
-		fuzz_jump = &jb;
+		bk_std_jump = &jb;
 		if (setjmp(jb) == 0)
 			(void) BkModelDecision(s, x);
-		else if (last_fuzz_code != BK_ERR_DATA)
+		else if (bk_std_last_code != BK_ERR_DATA)
 			abort();
-		fuzz_jump = NULL;
+		bk_std_jump = NULL;
 	}
 	else if (m != NULL)
 	{
@@ -195,7 +195,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	free(copy);
 	/* what errors left behind (a model too large to train, say) */
-	fuzz_release_all();
+	BkStdReleaseAll();
 	return 0;
 }
 

@@ -127,7 +127,7 @@ take_double(Input *in, double *v)
 static void
 expect_user_error(const char *during)
 {
-	switch ((int) last_fuzz_code)
+	switch ((int) bk_std_last_code)
 	{
 		case BK_ERR_DATA:
 		case BK_ERR_PARAM:
@@ -137,8 +137,8 @@ expect_user_error(const char *during)
 		case BK_ERR_OVERFLOW:
 			return;
 		default:
-			fprintf(stderr, "error %d while %s: %s (%s)\n", (int) last_fuzz_code,
-					during, last_fuzz_msg, last_fuzz_detail);
+			fprintf(stderr, "error %d while %s: %s (%s)\n", (int) bk_std_last_code,
+					during, bk_std_last_msg, bk_std_last_detail);
 			abort();
 	}
 }
@@ -387,7 +387,7 @@ model_from_params(Input *in, bool text, bool declare)
 	if (!BkModelCheckSize(&p, dim, fuzz_env.max_alloc, err, sizeof(err)))
 		return NULL;
 
-	fuzz_jump = &jb;
+	bk_std_jump = &jb;
 	if (setjmp(jb) == 0)
 	{
 		m = BkModelCreate(&fuzz_env, &p, dim);
@@ -399,7 +399,7 @@ model_from_params(Input *in, bool text, bool declare)
 		expect_user_error("creating a model and declaring its classes");
 		m = NULL;
 	}
-	fuzz_jump = NULL;
+	bk_std_jump = NULL;
 	return m;
 }
 
@@ -441,7 +441,7 @@ model_from_bytes(Input *in, bool fix_crc)
 	}
 	if (BkFormatValidate(buf, len, err, sizeof(err), &code))
 	{
-		fuzz_jump = &jb;
+		bk_std_jump = &jb;
 		if (setjmp(jb) == 0)
 			m = BkModelDecode(&fuzz_env, buf, len, true);
 		else
@@ -450,7 +450,7 @@ model_from_bytes(Input *in, bool fix_crc)
 			expect_user_error("decoding a valid model for training");
 			m = NULL;
 		}
-		fuzz_jump = NULL;
+		bk_std_jump = NULL;
 	}
 	free(buf);
 	return m;
@@ -491,7 +491,7 @@ learn_rows(BkModel *m, Input *in, bool text, double *x, int *rows)
 	jmp_buf		jb;
 	volatile bool ok = true;
 
-	fuzz_jump = &jb;
+	bk_std_jump = &jb;
 	if (setjmp(jb) == 0)
 	{
 		for (;;)
@@ -524,7 +524,7 @@ learn_rows(BkModel *m, Input *in, bool text, double *x, int *rows)
 		expect_user_error("learning");
 		ok = false;
 	}
-	fuzz_jump = NULL;
+	bk_std_jump = NULL;
 	return ok;
 }
 
@@ -583,7 +583,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		m = model_from_params(&in, text, (flags & FLAG_DECLARE) != 0);
 	if (m == NULL)
 	{
-		fuzz_release_all();
+		BkStdReleaseAll();
 		return 0;
 	}
 
@@ -602,7 +602,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	 * core holds is released wholesale, as the server resets the memory
 	 * context, instead of by BkModelFree.
 	 */
-	fuzz_release_all();
+	BkStdReleaseAll();
 	return 0;
 }
 

@@ -1,0 +1,192 @@
+/*
+ * bk_test.c
+ *	  What the unit tests share: counters, data sets and training helpers.
+ */
+#include "bk_test.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int			n_pass = 0;
+int			n_fail = 0;
+
+
+/* ---- data: a seeded checkerboard, 4 x 4 on [0,1]^2 ---- */
+
+void
+checkerboard(BkRng *rng, int n, double *x, int64_t *y, double noise)
+{
+	for (int i = 0; i < n; i++)
+	{
+		double		a = BkRngUniform(rng),
+					b = BkRngUniform(rng);
+		int			cell = (int) floor(4 * a) + (int) floor(4 * b);
+
+		x[2 * i] = a;
+		x[2 * i + 1] = b;
+		y[i] = (cell % 2 == 0) ? 1 : -1;
+		if (BkRngUniform(rng) < noise)
+			y[i] = -y[i];
+	}
+}
+
+void
+make_params(BkParams *p, const char *json_like[][2], int n, int dim)
+{
+	char		err[BK_ERRMSG_LEN];
+
+	BkParamsInit(p);
+	for (int i = 0; i < n; i++)
+	{
+		BkParamInput in;
+		char	   *end;
+		double		v = strtod(json_like[i][1], &end);
+
+		if (*end == '\0')
+		{
+			in.type = BK_IN_NUMBER;
+			in.number = v;
+		}
+		else
+		{
+			in.type = BK_IN_STRING;
+			in.string = json_like[i][1];
+		}
+		if (!BkParamsSet(p, json_like[i][0], &in, err, sizeof(err)))
+		{
+			fprintf(stderr, "param: %s\n", err);
+			exit(2);
+		}
+	}
+	if (!BkParamsFinish(p, dim, err, sizeof(err)))
+	{
+		fprintf(stderr, "finish: %s\n", err);
+		exit(2);
+	}
+}
+
+double
+accuracy(BkModel *m, const double *x, const int64_t *y, int n)
+{
+	int			ok = 0;
+
+	for (int i = 0; i < n; i++)
+	{
+		int64_t		lab;
+
+		if (BkModelPredict(m, x + (size_t) i * m->dim, &lab) && lab == y[i])
+			ok++;
+	}
+	return (double) ok / n;
+}
+
+/* encode, decode and encode again */
+uint8_t *
+encode(BkModel *m, size_t *len)
+{
+	char		err[BK_ERRMSG_LEN];
+	uint8_t    *buf;
+
+	if (!BkModelEncodedSize(m, (size_t) 1 << 30, len, err, sizeof(err)))
+	{
+		fprintf(stderr, "%s\n", err);
+		exit(2);
+	}
+	buf = malloc(*len);
+	BkModelEncode(m, buf, *len);
+	return buf;
+}
+
+BkModel *
+train(const char *pp[][2], int np, const double *x, const int64_t *y, int from, int to,
+	  BkModel *start)
+{
+	BkParams	p;
+	BkModel    *m = start;
+
+	if (!m)
+	{
+		make_params(&p, pp, np, 2);
+		m = BkModelCreate(&bk_std_env, &p, 2);
+	}
+	for (int i = from; i < to; i++)
+		BkModelLearn(m, x + 2 * i, y[i]);
+	return m;
+}
+
+/* three classes on [0,1]^2: class = (floor(3x) + floor(3y)) mod 3 */
+void
+three_class(BkRng *rng, int n, double *x, int64_t *y)
+{
+	for (int i = 0; i < n; i++)
+	{
+		double		a = BkRngUniform(rng),
+					b = BkRngUniform(rng);
+
+		x[2 * i] = a;
+		x[2 * i + 1] = b;
+		y[i] = ((int) floor(3 * a) + (int) floor(3 * b)) % 3;
+	}
+}
+
+double
+accuracy_mc(BkModel *m, const double *x, const int64_t *y, int n)
+{
+	int			ok = 0;
+
+	for (int i = 0; i < n; i++)
+	{
+		int64_t		lab;
+
+		if (BkModelPredict(m, x + 2 * (size_t) i, &lab) && lab == y[i])
+			ok++;
+	}
+	return (double) ok / n;
+}
+
+/* train on rows [from, to), continuing m (or a new model) */
+BkModel *
+train_mc(const char *pp[][2], int np, const double *x, const int64_t *y,
+		 int from, int to, BkModel *m)
+{
+	if (m == NULL)
+	{
+		BkParams	p;
+
+		make_params(&p, pp, np, 2);
+		m = BkModelCreate(&bk_std_env, &p, 2);
+	}
+	for (int i = from; i < to; i++)
+		BkModelLearn(m, x + 2 * (size_t) i, y[i]);
+	return m;
+}
+
+/* ---- models in bytes, and errors ---- */
+
+/* The last four bytes: the CRC-32C of the rest. */
+void
+fix_crc(uint8_t *buf, size_t len)
+{
+	uint32_t	crc = BkCrc32c(0, buf, len - 4);
+
+	for (int k = 0; k < 4; k++)
+		buf[len - 4 + k] = (uint8_t) (crc >> (8 * k));
+}
+
+/* Whether learning (x, y) reports an error of class code. */
+bool
+learn_fails(BkModel *m, const double *x, int64_t y, BkErrCode code)
+{
+	jmp_buf		jb;
+	volatile bool failed = false;
+
+	bk_std_jump = &jb;
+	if (setjmp(jb) == 0)
+		BkModelLearn(m, x, y);
+	else
+		failed = bk_std_last_code == code;
+	bk_std_jump = NULL;
+	return failed;
+}

@@ -1,0 +1,91 @@
+/*
+ * bk_test.h
+ *	  Shared by the unit tests of the learning core (test/unit): the check
+ *	  macro and its counters, the C library environment (errors jump back
+ *	  when bk_std_jump is set, see test/common/bk_stdenv.h), data sets and
+ *	  training helpers, and the test functions of each module.
+ */
+#ifndef BK_TEST_H
+#define BK_TEST_H
+
+#include "bk_internal.h"
+#include "bk_stdenv.h"
+
+#include <setjmp.h>
+#include <stdio.h>
+
+extern int	n_pass;
+extern int	n_fail;
+
+#define CHECK(cond, ...) \
+	do { \
+		if (cond) n_pass++; \
+		else { n_fail++; printf("not ok: "); printf(__VA_ARGS__); \
+			   printf("  (%s:%d)\n", __FILE__, __LINE__); } \
+	} while (0)
+
+/* ---- bk_test.c: data and helpers ---- */
+extern void checkerboard(BkRng *rng, int n, double *x, int64_t *y, double noise);
+extern void make_params(BkParams *p, const char *json_like[][2], int n, int dim);
+extern double accuracy(BkModel *m, const double *x, const int64_t *y, int n);
+extern uint8_t *encode(BkModel *m, size_t *len);
+extern BkModel *train(const char *pp[][2], int np, const double *x, const int64_t *y, int from, int to,
+	  BkModel *start);
+extern void three_class(BkRng *rng, int n, double *x, int64_t *y);
+extern double accuracy_mc(BkModel *m, const double *x, const int64_t *y, int n);
+extern BkModel *train_mc(const char *pp[][2], int np, const double *x, const int64_t *y,
+		 int from, int to, BkModel *m);
+extern void fix_crc(uint8_t *buf, size_t len);
+extern bool learn_fails(BkModel *m, const double *x, int64_t y, BkErrCode code);
+
+/* ---- test_bpa_oracle.c ---- */
+extern void test_bpa_oracle(const char *variant, const char *loss);
+
+/* ---- test_forgetron_projectron.c ---- */
+extern void test_forgetron_phi(void);
+extern void test_forgetron(void);
+extern void test_projectron(const char *alg);
+extern void test_projectron_pp_differs(void);
+extern void test_projectron_low_rank(void);
+
+/* ---- test_format.c ---- */
+extern void test_validator(void);
+extern void test_errors(void);
+extern void test_utf8(void);
+extern void test_overflow_guards(void);
+extern void test_validation_levels(void);
+extern void test_decode_memory(void);
+
+/* ---- test_learners.c ---- */
+extern void test_learners_and_format(void);
+extern void test_tighter_keeps_less_noise(void);
+extern void test_spa_sampling(void);
+extern void test_spa_average(void);
+extern void test_stoptron_stops(void);
+extern void test_duol_double_update(void);
+extern void test_duol_invariants(void);
+extern void test_new_learners_deterministic(void);
+extern void test_bduol_box_qp(void);
+
+/* ---- test_multiclass.c ---- */
+extern void test_ovr_conversion(void);
+extern void test_multiclass(void);
+extern void test_ball_projection(void);
+extern void test_text_labels(void);
+
+/* ---- test_params.c ---- */
+extern void test_params(void);
+extern void test_new_learner_params(void);
+
+/* ---- test_primitives.c ---- */
+extern void test_crc(void);
+extern void test_rng(void);
+extern void test_kernels(void);
+extern void test_gram(void);
+
+/* ---- test_registry.c ---- */
+extern void test_registry_ids(void);
+extern void test_registry_format_doc(void);
+extern void test_registry_learners(void);
+
+#endif							/* BK_TEST_H */

@@ -1,0 +1,398 @@
+/*
+ * test_format.c
+ *	  Unit tests: The format's validator and the core's errors: structure
+ *	  and value checks, overflow guards, UTF-8 labels, the memory decoding
+ *	  takes.
+ */
+#include "bk_test.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void
+test_validator(void)
+{
+	const char *pp[][2] = {{"algorithm", "bpa"}, {"variant", "nn"}, {"budget", "20"}, {"gamma", "5"}};
+	double		xs[2 * 300];
+	int64_t		ys[300];
+	BkRng		rng;
+	BkModel    *m;
+	uint8_t    *buf,
+			   *bad;
+	size_t		len;
+	char		err[BK_ERRMSG_LEN];
+	BkErrCode	code;
+	int			flips_caught = 1,
+				cuts_caught = 1;
+
+	BkRngSeed(&rng, 3);
+	checkerboard(&rng, 300, xs, ys, 0.0);
+	m = train(pp, 4, xs, ys, 0, 300, NULL);
+	buf = encode(m, &len);
+	CHECK(BkFormatValidate(buf, len, err, sizeof(err), &code), "valid model accepted");
+
+	bad = malloc(len);
+	/* every single-bit flip is caught (CRC-32C detects all of them) */
+	for (size_t i = 0; i < len; i++)
+		for (int b = 0; b < 8; b++)
+		{
+			memcpy(bad, buf, len);
+			bad[i] ^= (uint8_t) (1 << b);
+			flips_caught &= !BkFormatValidate(bad, len, err, sizeof(err), &code);
+		}
+	CHECK(flips_caught, "every bit flip refused");
+	for (size_t cut = 0; cut < len; cut++)
+		cuts_caught &= !BkFormatValidate(buf, cut, err, sizeof(err), &code);
+	CHECK(cuts_caught, "every truncation refused");
+
+	/* hostile counts with a correct checksum: refused without over-reading */
+	{
+		struct
+		{
+			size_t		off;
+			uint32_t	value;
+			const char *what;
+		}			cases[] = {
+			{12, 0xFFFFFFFFu, "dim"}, {16, 1000000, "n_params"},
+		};
+
+		for (int c = 0; c < 2; c++)
+		{
+			uint8_t    *h = malloc(len);
+
+			memcpy(h, buf, len);
+			for (int k = 0; k < 4; k++)
+				h[cases[c].off + k] = (uint8_t) (cases[c].value >> (8 * k));
+			{
+				uint32_t	crc = BkCrc32c(0, h, len - 4);
+
+				for (int k = 0; k < 4; k++)
+					h[len - 4 + k] = (uint8_t) (crc >> (8 * k));
+			}
+			CHECK(!BkFormatValidate(h, len, err, sizeof(err), &code),
+				  "hostile %s refused: %s", cases[c].what, err);
+			free(h);
+		}
+	}
+	/* the machine's n_sv, past params and classes, set huge */
+	{
+		uint8_t    *h = malloc(len);
+		uint32_t	np = buf[16] | buf[17] << 8;
+		size_t		off = 12 + 8 + 16 * (size_t) np + 4 + 2 * 8 + 9 * 8 + 4;
+		uint32_t	crc;
+
+		memcpy(h, buf, len);
+		h[off] = h[off + 1] = h[off + 2] = 0xFF;
+		h[off + 3] = 0x7F;
+		crc = BkCrc32c(0, h, len - 4);
+		for (int k = 0; k < 4; k++)
+			h[len - 4 + k] = (uint8_t) (crc >> (8 * k));
+		CHECK(!BkFormatValidate(h, len, err, sizeof(err), &code) && strstr(err, "budget"),
+			  "hostile n_sv refused: %s", err);
+		free(h);
+	}
+	/* a newer format version is refused as such */
+	memcpy(bad, buf, len);
+	bad[4] = 2;
+	CHECK(!BkFormatValidate(bad, len, err, sizeof(err), &code) && code == BK_ERR_VERSION,
+		  "newer version refused with BK_ERR_VERSION: %s", err);
+	free(bad);
+	free(buf);
+	BkModelFree(m);
+}
+
+void
+test_errors(void)
+{
+	const char *pp[][2] = {{"algorithm", "perceptron"}, {"max_sv", "5"}, {"gamma", "50"}};
+	jmp_buf		jb;
+	BkModel    *volatile m = NULL;
+	double		xs[2 * 200];
+	int64_t		ys[200];
+	BkRng		rng;
+
+	BkRngSeed(&rng, 5);
+	checkerboard(&rng, 200, xs, ys, 0.0);
+	bk_std_jump = &jb;
+	if (setjmp(jb) == 0)
+	{
+		m = train(pp, 3, xs, ys, 0, 200, NULL);
+		CHECK(0, "perceptron beyond max_sv must fail");
+	}
+	else
+		CHECK(bk_std_last_code == BK_ERR_LIMIT && strstr(bk_std_last_msg, "max_sv"),
+			  "perceptron beyond max_sv: %s", bk_std_last_msg);
+
+	if (setjmp(jb) == 0)
+	{
+		BkParams	p;
+		const char *p2[][2] = {{"budget", "10"}};
+
+		make_params(&p, p2, 1, 2);
+		m = BkModelCreate(&bk_std_env, &p, 2);
+		BkModelDeclareClass(m, 1);
+		BkModelDeclareClass(m, 2);
+		BkModelLearn(m, xs, 1);
+		BkModelLearn(m, xs + 2, 3);
+		CHECK(0, "a label outside the declared classes must fail");
+	}
+	else
+		CHECK(bk_std_last_code == BK_ERR_DATA && strstr(bk_std_last_msg, "not among the declared"),
+			  "undeclared label refused: %s", bk_std_last_msg);
+	if (setjmp(jb) == 0)
+	{
+		BkParams	p;
+		const char *p2[][2] = {{"budget", "10"}};
+
+		make_params(&p, p2, 1, 2);
+		m = BkModelCreate(&bk_std_env, &p, 2);
+		BkModelLearnText(m, xs, "a", 1);
+		BkModelLearn(m, xs + 2, 3);
+		CHECK(0, "an integer label in a text-labelled stream must fail");
+	}
+	else
+		CHECK(bk_std_last_code == BK_ERR_DATA && strstr(bk_std_last_msg, "text labels"),
+			  "mixed label types refused: %s", bk_std_last_msg);
+	/* a valid model of no class (no row learned): scoring is an error, not a crash */
+	{
+		BkParams	p;
+		const char *p4[][2] = {{"budget", "10"}};
+		BkModel    *z,
+				   *d;
+		uint8_t    *buf;
+		size_t		len;
+		char		err[BK_ERRMSG_LEN];
+		BkErrCode	code;
+		double		sc[2];
+		volatile int raised = 0;	/* set between setjmp and longjmp */
+
+		make_params(&p, p4, 1, 2);
+		z = BkModelCreate(&bk_std_env, &p, 2);
+		buf = encode(z, &len);
+		CHECK(BkFormatValidate(buf, len, err, sizeof(err), &code), "a model of no class is valid");
+		d = BkModelDecode(&bk_std_env, buf, len, false);
+		CHECK(BkModelPredictClass(d, xs) == -1, "no class: nothing predicted");
+		if (setjmp(jb) == 0)
+			(void) BkModelDecision(d, xs);
+		else
+			raised += bk_std_last_code == BK_ERR_DATA;
+		if (setjmp(jb) == 0)
+			BkModelScores(d, xs, sc);
+		else
+			raised += bk_std_last_code == BK_ERR_DATA;
+		CHECK(raised == 2, "no class: bk_decision and bk_scores raise a data error");
+		free(buf);
+		BkModelFree(z);
+		BkModelFree(d);
+	}
+	bk_std_jump = NULL;
+
+	{
+		BkParams	p;
+		char		err[BK_ERRMSG_LEN];
+		const char *p3[][2] = {{"budget", "1000000"}};
+
+		make_params(&p, p3, 1, 1000);
+		CHECK(!BkModelCheckSize(&p, 1000, (size_t) 1 << 30, err, sizeof(err)),
+			  "budget x dim over 1 GB refused: %s", err);
+	}
+}
+
+void
+test_utf8(void)
+{
+	CHECK(BkValidUtf8("caf\xc3\xa9", 5) && BkValidUtf8("\xe2\x82\xac", 3) &&
+		  BkValidUtf8("\xf0\x9f\x98\x80", 4) && BkValidUtf8("", 0),
+		  "UTF-8: ASCII, two, three and four-byte forms accepted");
+	CHECK(!BkValidUtf8("caf\xe9", 4), "UTF-8: a Latin-1 byte refused");
+	CHECK(!BkValidUtf8("\xc0\x80", 2) && !BkValidUtf8("\xe0\x80\x80", 3),
+		  "UTF-8: overlong forms refused");
+	CHECK(!BkValidUtf8("\xed\xa0\x80", 3), "UTF-8: a surrogate refused");
+	CHECK(!BkValidUtf8("\xf4\x90\x80\x80", 4), "UTF-8: beyond U+10FFFF refused");
+	CHECK(!BkValidUtf8("\xe2\x82", 2) && !BkValidUtf8("\xe2\x28\xa1", 3),
+		  "UTF-8: truncated and broken sequences refused");
+}
+
+/*
+ * Nothing a learner returns fails validation: rows whose numbers would
+ * overflow are errors before they change the model, and what was learned
+ * still encodes to valid bytes.
+ */
+void
+test_overflow_guards(void)
+{
+	const char *bpa[][2] = {{"algorithm", "bpa"}, {"budget", "20"}};
+	const char *poly[][2] = {{"algorithm", "pa"}, {"kernel", "poly"}, {"degree", "100"}, {"gamma", "1e10"}};
+	double		ok[2] = {0.3, 0.7};
+	double		huge[2] = {1e200, 0.0};
+	double		big[2] = {1e155, 0.0};
+	double		fine[2] = {1e150, 0.0};
+	char		err[BK_ERRMSG_LEN];
+	BkErrCode	code;
+	BkParams	p;
+	BkModel    *m;
+	uint8_t    *buf;
+	size_t		len;
+
+	make_params(&p, bpa, 2, 2);
+	m = BkModelCreate(&bk_std_env, &p, 2);
+	for (int i = 0; i < 30; i++)
+	{
+		double		x[2] = {(i % 7) / 7.0, (i % 11) / 11.0};
+
+		BkModelLearn(m, x, i % 2 ? 1 : -1);
+	}
+	CHECK(learn_fails(m, huge, 1, BK_ERR_OVERFLOW) && strstr(bk_std_last_msg, "too large"),
+		  "a feature of 1e200 is an overflow error: %s", bk_std_last_msg);
+	CHECK(learn_fails(m, big, 1, BK_ERR_OVERFLOW), "a feature of 1e155 is an overflow error");
+	CHECK(m->rows_seen == 30, "the refused rows were not counted");
+	BkModelLearn(m, fine, 1);
+	BkModelLearn(m, ok, -1);
+	buf = encode(m, &len);
+	CHECK(BkFormatValidate(buf, len, err, sizeof(err), &code),
+		  "after refused rows and a row of 1e150 the model is valid: %s", err);
+	free(buf);
+	BkModelFree(m);
+
+	make_params(&p, poly, 4, 2);
+	m = BkModelCreate(&bk_std_env, &p, 2);
+	CHECK(learn_fails(m, ok, 1, BK_ERR_OVERFLOW) && strstr(bk_std_last_msg, "polynomial"),
+		  "a polynomial kernel that overflows is an error: %s", bk_std_last_msg);
+	BkModelFree(m);
+
+	/* Pegasos: lambda below 1e-100 refused for a new model only */
+	{
+		BkParamInput in = {BK_IN_STRING, 0, "pegasos", false, NULL};
+		BkParamInput lam = {BK_IN_NUMBER, 1e-150, NULL, false, NULL};
+		BkStoredParam st[64];
+		BkParams	q;
+		int			n;
+
+		BkParamsInit(&p);
+		BkParamsSet(&p, "algorithm", &in, err, sizeof(err));
+		BkParamsSet(&p, "lambda", &lam, err, sizeof(err));
+		CHECK(!BkParamsFinish(&p, 2, err, sizeof(err)) && strstr(err, "lambda"),
+			  "Pegasos lambda 1e-150 refused for a new model: %s", err);
+		/* the same parameters as a stored model (0.1.0 wrote such models) */
+		p.lambda = 1e-150;
+		n = BkParamsToStored(&p, st, 64);
+		CHECK(BkParamsFromStored(&q, st, n, err, sizeof(err)) && q.lambda == 1e-150,
+			  "a stored Pegasos lambda of 1e-150 stays readable: %s", err);
+	}
+}
+
+/*
+ * A model holding a non-finite value: its structure is valid (what the
+ * input functions accept, so a restore keeps it), the full validation and
+ * the decoder refuse it as an overflow.
+ */
+void
+test_validation_levels(void)
+{
+	const char *pp[][2] = {{"algorithm", "pa"}, {"gamma", "2"}};
+	char		err[BK_ERRMSG_LEN];
+	BkErrCode	code = BK_ERR_CORRUPT;
+	BkParams	p;
+	BkModel    *m;
+	uint8_t    *buf;
+	size_t		len;
+	double		inf = HUGE_VAL;
+	jmp_buf		jb;
+
+	make_params(&p, pp, 2, 2);
+	m = BkModelCreate(&bk_std_env, &p, 2);
+	for (int i = 0; i < 10; i++)
+	{
+		double		x[2] = {(i % 3) / 3.0, (i % 5) / 5.0};
+
+		BkModelLearn(m, x, i % 2 ? 1 : -1);
+	}
+	buf = encode(m, &len);
+	/* the last coefficient is the last f64 before the CRC (pa: no aux) */
+	memcpy(buf + len - 12, &inf, 8);
+	fix_crc(buf, len);
+	CHECK(BkFormatValidateStructure(buf, len, err, sizeof(err), &code),
+		  "an infinite coefficient passes the structure checks: %s", err);
+	CHECK(!BkFormatValidate(buf, len, err, sizeof(err), &code) &&
+		  code == BK_ERR_OVERFLOW && strstr(err, "not finite"),
+		  "and fails the value checks as an overflow: %s", err);
+	bk_std_jump = &jb;
+	if (setjmp(jb) == 0)
+	{
+		(void) BkModelDecode(&bk_std_env, buf, len, false);
+		CHECK(0, "decoding a model with an infinite coefficient must fail");
+	}
+	else
+		CHECK(bk_std_last_code == BK_ERR_OVERFLOW, "decoding it is an overflow error: %s", bk_std_last_msg);
+	bk_std_jump = NULL;
+	/* a broken checksum is a structure failure */
+	buf[len - 20] ^= 1;
+	CHECK(!BkFormatValidateStructure(buf, len, err, sizeof(err), &code) &&
+		  code == BK_ERR_CORRUPT, "a flipped bit fails the structure checks");
+	free(buf);
+	BkModelFree(m);
+}
+
+/*
+ * Decoding a model to score it takes memory in proportion to its stored
+ * size: a one-vs-rest model of 512 classes with 128 SVs of dimension 64 in
+ * one machine and none in the others is 120 kB, and took 32 MB when every
+ * machine had the largest one's room.  Continuing to train it is checked
+ * for every machine; a budget is allocated as it fills.
+ */
+void
+test_decode_memory(void)
+{
+		const char *pp[][2] = {{"algorithm", "perceptron"}, {"max_sv", "1"}};
+	const char *big[][2] = {{"algorithm", "bpa"}, {"budget", "100000"}};
+	BkParams	p;
+	BkModel    *m;
+	uint8_t    *buf;
+	size_t		len,
+				before;
+	double		x[64];
+
+	make_params(&p, pp, 2, 64);
+	m = BkModelCreate(&bk_std_env, &p, 64);
+	for (int c = 0; c < 512; c++)
+		BkModelDeclareClass(m, c);
+	m->params.max_sv = 128;
+	for (int i = 0; i < 128; i++)
+	{
+		for (int j = 0; j < 64; j++)
+			x[j] = (double) ((i + j) % 7) / 7.0;
+		BkMachineReserve(&bk_std_env, &m->machines[0], 64, 128);
+		BkMachineAppend(&m->machines[0], 64, x, BkDot(x, x, 64), i % 2 ? 1.0 : -1.0);
+	}
+	buf = encode(m, &len);
+	BkModelFree(m);
+
+	before = bk_std_live;
+	bk_std_peak = bk_std_live;
+	m = BkModelDecode(&bk_std_env, buf, len, false);
+	(void) BkModelPredictClass(m, x);
+	CHECK(bk_std_peak - before <= 4 * len + 256 * 1024,
+		  "decoding %zu bytes for scoring peaks at %zu bytes (at most 4 x + 256 kB)",
+		  len, bk_std_peak - before);
+	BkModelFree(m);
+	CHECK(bk_std_live == before, "decoding and freeing leaves nothing behind");
+	free(buf);
+
+	/* a budget of 100000 at dimension 2: four rows use a few kB */
+	make_params(&p, big, 2, 2);
+	before = bk_std_live;
+	bk_std_peak = bk_std_live;
+	m = BkModelCreate(&bk_std_env, &p, 2);
+	for (int i = 0; i < 4; i++)
+	{
+		double		r[2] = {i * 0.25, 1.0 - i * 0.25};
+
+		BkModelLearn(m, r, i % 2 ? 1 : -1);
+	}
+	CHECK(m->machines[0].capacity == 16 && bk_std_peak - before < 64 * 1024,
+		  "four rows with budget 100000: %d slots, %zu bytes", m->machines[0].capacity,
+		  bk_std_peak - before);
+	BkModelFree(m);
+}

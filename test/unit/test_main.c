@@ -1,0 +1,55 @@
+/*
+ * test_main.c
+ *	  The unit tests of the learning core, run without a server: one
+ *	  program, the modules in test_*.c (bk_test.h lists them).
+ */
+#include "bk_test.h"
+
+#include <stdio.h>
+
+int
+main(void)
+{
+	test_crc();
+	test_rng();
+	test_params();
+	test_kernels();
+	test_gram();
+	test_bpa_oracle("s", "hinge");
+	test_bpa_oracle("s", "ramp");
+	test_bpa_oracle("nn", "hinge");
+	test_bpa_oracle("nn", "ramp");
+	test_bpa_oracle("p", "hinge");
+	test_bpa_oracle("p", "ramp");
+	test_learners_and_format();
+	test_validator();
+	test_stoptron_stops();
+	test_spa_sampling();
+	test_spa_average();
+	test_tighter_keeps_less_noise();
+	test_errors();
+	test_ovr_conversion();
+	test_multiclass();
+	test_text_labels();
+	test_projectron_low_rank();
+	test_duol_double_update();
+	test_bduol_box_qp();
+	test_duol_invariants();
+	test_ball_projection();
+	test_forgetron_phi();
+	test_forgetron();
+	test_projectron("projectron");
+	test_projectron("projectron_pp");
+	test_projectron_pp_differs();
+	test_new_learner_params();
+	test_new_learners_deterministic();
+	test_utf8();
+	test_overflow_guards();
+	test_validation_levels();
+	test_decode_memory();
+	test_registry_ids();
+	test_registry_format_doc();
+	test_registry_learners();
+	printf("%d passed, %d failed\n", n_pass, n_fail);
+	return n_fail == 0 ? 0 : 1;
+}

@@ -1,0 +1,184 @@
+/*
+ * test_params.c
+ *	  Unit tests: The parameter table: types, ranges, applicability,
+ *	  defaults, and the parameters of each learner.
+ */
+#include "bk_test.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static bool
+set_one(BkParams *p, const char *key, BkParamInput in, char *err)
+{
+	return BkParamsSet(p, key, &in, err, BK_ERRMSG_LEN);
+}
+
+void
+test_params(void)
+{
+	BkParams	p;
+	char		err[BK_ERRMSG_LEN];
+	BkParamInput num = {BK_IN_NUMBER, 0, NULL, false, NULL};
+	BkParamInput str = {BK_IN_STRING, 0, NULL, false, NULL};
+	BkParamInput other = {BK_IN_BOOLEAN, 0, NULL, true, NULL};
+	BkParamValue vals[BK_MAX_PARAM_VALUES];
+	int			n;
+
+	BkParamsInit(&p);
+	CHECK(BkParamsFinish(&p, 4, err, sizeof(err)), "empty params finish");
+	CHECK(p.algorithm == BK_ALG_BPA && p.variant == BK_VARIANT_NN &&
+		  p.kernel == BK_KERNEL_RBF && p.budget == 100 && p.C == 1.0 &&
+		  p.gamma == 0.25 && p.loss == BK_LOSS_HINGE, "defaults (gamma = 1/dim)");
+
+	BkParamsInit(&p);
+	CHECK(!set_one(&p, "budgte", num, err) && strstr(err, "unknown parameter \"budgte\"") &&
+		  strstr(err, "budget"), "unknown key names the key and the allowed ones: %s", err);
+	num.number = 0;
+	CHECK(!set_one(&p, "budget", num, err) && strstr(err, "between 1 and"),
+		  "budget 0 out of range: %s", err);
+	num.number = 2.5;
+	CHECK(!set_one(&p, "budget", num, err), "budget 2.5 not integral: %s", err);
+	str.string = "100";
+	CHECK(!set_one(&p, "budget", str, err) && strstr(err, "must be an integer"),
+		  "budget as string refused: %s", err);
+	CHECK(!set_one(&p, "C", other, err) && strstr(err, "boolean"),
+		  "C as boolean refused: %s", err);
+	num.number = -1;
+	CHECK(!set_one(&p, "gamma", num, err), "negative gamma refused: %s", err);
+	num.number = 0;
+	CHECK(!set_one(&p, "C", num, err), "C = 0 refused: %s", err);
+	str.string = "x";
+	CHECK(!set_one(&p, "variant", str, err) && strstr(err, "\"nn\""),
+		  "unknown variant lists choices: %s", err);
+	num.number = 1;
+	CHECK(!set_one(&p, "kernel", num, err), "kernel as number refused: %s", err);
+
+	BkParamsInit(&p);
+	str.string = "pa";
+	set_one(&p, "algorithm", str, err);
+	str.string = "nn";
+	set_one(&p, "variant", str, err);
+	CHECK(!BkParamsFinish(&p, 2, err, sizeof(err)) &&
+		  strstr(err, "\"variant\" does not apply to algorithm \"pa\""),
+		  "variant with pa refused: %s", err);
+
+	BkParamsInit(&p);
+	str.string = "linear";
+	set_one(&p, "kernel", str, err);
+	num.number = 0.5;
+	set_one(&p, "gamma", num, err);
+	CHECK(!BkParamsFinish(&p, 2, err, sizeof(err)) &&
+		  strstr(err, "does not apply to kernel \"linear\""),
+		  "gamma with linear refused: %s", err);
+
+	BkParamsInit(&p);
+	str.string = "perceptron";
+	set_one(&p, "algorithm", str, err);
+	num.number = 100;
+	CHECK(set_one(&p, "budget", num, err) && !BkParamsFinish(&p, 2, err, sizeof(err)),
+		  "budget with perceptron refused: %s", err);
+
+	BkParamsInit(&p);
+	BkParamsFinish(&p, 2, err, sizeof(err));
+	n = BkParamsList(&p, vals, BK_MAX_PARAM_VALUES);
+	{
+		int			found = 0;
+
+		for (int i = 0; i < n; i++)
+			if (strcmp(vals[i].key, "variant") == 0 && strcmp(vals[i].string, "nn") == 0)
+				found = 1;
+		CHECK(found && n == 8, "listing shows the defaults of bpa (%d params)", n);
+	}
+}
+
+/* Parameters of the three learners; one seed, one model. */
+void
+test_new_learner_params(void)
+{
+	BkParams	p;
+	char		err[BK_ERRMSG_LEN];
+	BkParamInput num = {BK_IN_NUMBER, 0, NULL, false, NULL};
+	BkParamInput str = {BK_IN_STRING, 0, NULL, false, NULL};
+	BkParamValue vals[BK_MAX_PARAM_VALUES];
+	int			n;
+	bool		has_eta = false;
+
+	BkParamsInit(&p);
+	str.string = "projectron";
+	num.number = 0.5;
+	CHECK(set_one(&p, "algorithm", str, err) && set_one(&p, "eta", num, err) &&
+		  !BkParamsFinish(&p, 2, err, sizeof(err)) &&
+		  strstr(err, "\"eta\" does not apply to algorithm \"projectron\""),
+		  "eta refused for projectron: %s", err);
+	BkParamsInit(&p);
+	str.string = "forgetron";
+	CHECK(set_one(&p, "algorithm", str, err) && set_one(&p, "eta", num, err) &&
+		  !BkParamsFinish(&p, 2, err, sizeof(err)) && strstr(err, "\"eta\""),
+		  "eta refused for forgetron: %s", err);
+	BkParamsInit(&p);
+	str.string = "forgetron";
+	num.number = 1;
+	CHECK(set_one(&p, "algorithm", str, err) && set_one(&p, "C", num, err) &&
+		  !BkParamsFinish(&p, 2, err, sizeof(err)) && strstr(err, "\"C\""),
+		  "C refused for forgetron: %s", err);
+	BkParamsInit(&p);
+	str.string = "projectron_pp";
+	num.number = 0;
+	CHECK(set_one(&p, "algorithm", str, err) && !set_one(&p, "eta", num, err),
+		  "eta = 0 refused: %s", err);
+	CHECK(BkParamsFinish(&p, 2, err, sizeof(err)) && p.eta == 0.1 && p.budget == 100 &&
+		  BkParamsBudgeted(&p) && strcmp(BkAlgorithmName(&p), "projectron_pp") == 0,
+		  "projectron_pp defaults: eta 0.1, budget 100");
+	n = BkParamsList(&p, vals, BK_MAX_PARAM_VALUES);
+	for (int i = 0; i < n; i++)
+		has_eta |= strcmp(vals[i].key, "eta") == 0 && vals[i].number == 0.1;
+	CHECK(has_eta, "projectron_pp lists eta = 0.1");
+	/* BDUOL takes its own maintenance strategies, Pegasos its own */
+	BkParamsInit(&p);
+	str.string = "bduol";
+	set_one(&p, "algorithm", str, err);
+	str.string = "merge";
+	CHECK(set_one(&p, "maintenance", str, err) && !BkParamsFinish(&p, 2, err, sizeof(err)) &&
+		  strstr(err, "does not apply to algorithm \"bduol\""), "bduol refuses merge: %s", err);
+	BkParamsInit(&p);
+	str.string = "pegasos";
+	set_one(&p, "algorithm", str, err);
+	str.string = "nearest";
+	CHECK(set_one(&p, "maintenance", str, err) && !BkParamsFinish(&p, 2, err, sizeof(err)) &&
+		  strstr(err, "does not apply to algorithm \"pegasos\""), "pegasos refuses nearest: %s", err);
+	BkParamsInit(&p);
+	str.string = "bduol";
+	set_one(&p, "algorithm", str, err);
+	num.number = 1;
+	CHECK(set_one(&p, "rho", num, err) && !BkParamsFinish(&p, 2, err, sizeof(err)) &&
+		  strstr(err, "\"rho\" must be in [0, 1)"), "rho = 1 refused: %s", err);
+	BkParamsInit(&p);
+	str.string = "bduol";
+	set_one(&p, "algorithm", str, err);
+	CHECK(BkParamsFinish(&p, 2, err, sizeof(err)) && p.maintenance == BK_MAINT_NEAREST &&
+		  p.rho == 0.0 && p.C == 1.0 && p.budget == 100, "bduol defaults: nearest, rho 0, C 1, B 100");
+	BkParamsInit(&p);
+	str.string = "bogd";
+	set_one(&p, "algorithm", str, err);
+	CHECK(BkParamsFinish(&p, 2, err, sizeof(err)) && p.eta == 0.1 && p.max_coef == 4.0 &&
+		  p.lambda == 1e-4, "bogd defaults: eta 0.1, max_coef 4, lambda 1e-4");
+	CHECK(BK_ALG_DUOL == 12 && BK_ALG_BDUOL == 13 && BK_ALG_BOGD == 14 && BK_P_RHO == 23 &&
+		  BK_P_MAX_COEF == 25, "algorithm numbers 12-14, parameter ids 23 and 25");
+	/* the enum values are stored in models */
+	CHECK(BK_ALG_FORGETRON == 15 && BK_ALG_PROJECTRON == 16 && BK_ALG_PROJECTRON_PP == 17,
+		  "algorithm numbers 15-17");
+	BkParamsInit(&p);
+	str.string = "forgetron";
+	set_one(&p, "algorithm", str, err);
+	BkParamsFinish(&p, 2, err, sizeof(err));
+	CHECK(p.algorithm == BK_ALG_FORGETRON && strcmp(BkAlgorithmName(&p), "forgetron") == 0,
+		  "name forgetron is algorithm 15");
+	str.string = "projectron";
+	BkParamsInit(&p);
+	set_one(&p, "algorithm", str, err);
+	BkParamsFinish(&p, 2, err, sizeof(err));
+	CHECK(p.algorithm == BK_ALG_PROJECTRON, "name projectron is algorithm 16");
+}

@@ -1,0 +1,143 @@
+/*
+ * test_primitives.c
+ *	  Unit tests: The small parts of the core: CRC-32C, the PRNG, the
+ *	  kernels, the inverse kernel matrix.
+ */
+#include "bk_test.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+
+void
+test_crc(void)
+{
+	/* the standard check value of CRC-32C */
+	CHECK(BkCrc32c(0, "123456789", 9) == 0xE3069283u, "crc32c check value");
+	CHECK(BkCrc32c(BkCrc32c(0, "1234", 4), "56789", 5) == 0xE3069283u,
+		  "crc32c in pieces");
+}
+
+void
+test_rng(void)
+{
+	BkRng		a,
+				b;
+	int			same = 1,
+				inrange = 1;
+
+	BkRngSeed(&a, 42);
+	BkRngSeed(&b, 42);
+	for (int i = 0; i < 1000; i++)
+		same &= BkRngNext(&a) == BkRngNext(&b);
+	CHECK(same, "same seed gives the same sequence");
+	BkRngSeed(&b, 43);
+	CHECK(BkRngNext(&a) != BkRngNext(&b), "different seeds differ");
+	for (int i = 0; i < 10000; i++)
+	{
+		double		u = BkRngUniform(&a);
+
+		inrange &= u >= 0.0 && u < 1.0 && BkRngBelow(&a, 7) < 7;
+	}
+	CHECK(inrange, "uniform in [0,1) and below(n) < n");
+}
+
+void
+test_kernels(void)
+{
+	BkParams	p;
+	double		a[3] = {1, 2, 3},
+				b[3] = {-1, 0.5, 2};
+	double		dot = BkDot(a, b, 3),
+				sqa = BkDot(a, a, 3),
+				sqb = BkDot(b, b, 3);
+
+	BkParamsInit(&p);
+	p.kernel = BK_KERNEL_RBF;
+	p.gamma = 0.3;
+	CHECK(fabs(BkKernelFromDot(&p, dot, sqa, sqb) - exp(-0.3 * (4 + 2.25 + 1))) < 1e-15,
+		  "rbf = exp(-gamma ||a-b||^2)");
+	p.kernel = BK_KERNEL_LINEAR;
+	CHECK(BkKernelFromDot(&p, dot, sqa, sqb) == 6.0, "linear = a.b");
+	p.kernel = BK_KERNEL_POLY;
+	p.degree = 3;
+	p.coef0 = 1;
+	CHECK(fabs(BkKernelFromDot(&p, dot, sqa, sqb) - pow(0.3 * 6 + 1, 3)) < 1e-12,
+		  "poly = (gamma a.b + coef0)^degree");
+	CHECK(fabs(BkKernelSelf(&p, sqa) - pow(0.3 * 14 + 1, 3)) < 1e-9, "poly self");
+}
+
+/* ||K^-1 K - I||_max for the machine's SVs */
+static double
+gram_error(const BkParams *p, const BkMachine *mach, const BkGramInverse *g, int dim)
+{
+	int			n = mach->n_sv;
+	double		worst = 0;
+
+	for (int i = 0; i < n; i++)
+		for (int j = 0; j < n; j++)
+		{
+			double		s = 0;
+
+			for (int l = 0; l < n; l++)
+			{
+				const double *xl = mach->sv + (size_t) l * dim;
+				const double *xj = mach->sv + (size_t) j * dim;
+				double		k = BkKernelFromDot(p, BkDot(xl, xj, dim),
+											   mach->sqnorm[l], mach->sqnorm[j]);
+
+				s += g->m[(size_t) i * g->cap + l] * k;
+			}
+			s -= (i == j);
+			if (fabs(s) > worst)
+				worst = fabs(s);
+		}
+	return worst;
+}
+
+void
+test_gram(void)
+{
+	const char *pp[][2] = {{"algorithm", "bpa"}, {"variant", "p"}, {"budget", "12"}, {"gamma", "2"}};
+	BkParams	p;
+	BkModel    *m;
+	BkMachine  *mach;
+	BkRng		rng;
+	double		x[3],
+				k[16],
+				a[16];
+
+	make_params(&p, pp, 4, 3);
+	m = BkModelCreate(&bk_std_env, &p, 3);
+	mach = &m->machines[0];
+	BkRngSeed(&rng, 7);
+	/* border 10 random points in */
+	for (int t = 0; t < 10; t++)
+	{
+		double		sq,
+					q;
+
+		for (int d = 0; d < 3; d++)
+			x[d] = BkRngUniform(&rng);
+		sq = BkDot(x, x, 3);
+		for (int i = 0; i < mach->n_sv; i++)
+			k[i] = BkKernelFromDot(&p, BkDot(mach->sv + i * 3, x, 3), mach->sqnorm[i], sq);
+		q = BkGramApply(&mach->ginv, k, a);
+		BkGramBorder(&bk_std_env, &mach->ginv, a, 1.0 - q, 1.0);
+		BkMachineAppend(mach, 3, x, sq, 1.0);
+	}
+	CHECK(gram_error(&p, mach, &mach->ginv, 3) < 1e-8, "bordered inverse is K^-1 (err %g)",
+		  gram_error(&p, mach, &mach->ginv, 3));
+	/* remove slot 3: the last SV moves into slot 3, as the store does */
+	BkGramRemove(&bk_std_env, &mach->ginv, 3);
+	memcpy(mach->sv + 3 * 3, mach->sv + 9 * 3, 3 * sizeof(double));
+	mach->sqnorm[3] = mach->sqnorm[9];
+	mach->n_sv = 9;
+	CHECK(gram_error(&p, mach, &mach->ginv, 3) < 1e-8, "downdated inverse is K^-1 (err %g)",
+		  gram_error(&p, mach, &mach->ginv, 3));
+	CHECK(BkGramRefresh(&bk_std_env, &mach->ginv, &p, mach, 3) &&
+		  gram_error(&p, mach, &mach->ginv, 3) < 1e-10, "LAPACKE refresh is K^-1");
+	BkModelFree(m);
+}

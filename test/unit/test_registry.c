@@ -1,0 +1,193 @@
+/*
+ * test_registry.c
+ *	  Unit tests that iterate the learner registry, so that a new learner
+ *	  is covered by adding it: unique ids and names, doc/format.md's table
+ *	  of algorithm ids, and for every learner, binary and with three
+ *	  classes, determinism, the format's round trip and the warm start
+ *	  (training on in two parts, through the bytes, is training in one go).
+ */
+#include "bk_test.h"
+#include "bk_learner.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define STREAM_ROWS 600
+#define SPLIT_ROW	250
+#define SMALL_BUDGET 20
+
+/* The default parameters of learner l, with a small budget if it has one. */
+static void
+learner_params(const BkLearner *l, BkParams *p)
+{
+	const char *pp[][2] = {{"algorithm", l->name}};
+
+	make_params(p, pp, 1, 2);
+	if (BkParamsBudgeted(p))
+		p->budget = SMALL_BUDGET;
+}
+
+static BkModel *
+learn_rows(BkModel *m, const double *x, const int64_t *y, int from, int to)
+{
+	for (int i = from; i < to; i++)
+		BkModelLearn(m, x + 2 * i, y[i]);
+	return m;
+}
+
+static bool
+same_bytes(const uint8_t *a, size_t alen, const uint8_t *b, size_t blen)
+{
+	return alen == blen && memcmp(a, b, alen) == 0;
+}
+
+void
+test_registry_ids(void)
+{
+	int			n = 0;
+
+	for (int i = 0; BkLearnerAt(i) != NULL; i++)
+	{
+		const BkLearner *l = BkLearnerAt(i);
+		BkParams	p;
+
+		n++;
+		CHECK((int) l->id == i + 1, "learner %s has id %d, at slot %d", l->name,
+			  (int) l->id, i + 1);
+		for (int j = 0; j < i; j++)
+			CHECK(strcmp(BkLearnerAt(j)->name, l->name) != 0,
+				  "learner names are unique: %s twice", l->name);
+		CHECK(l->source != NULL && l->source[0] != '\0',
+			  "learner %s names its paper and equations", l->name);
+		CHECK(l->multiclass ? (l->step_class && l->class_scores) : l->step != NULL,
+			  "learner %s has the step of its kind", l->name);
+		learner_params(l, &p);
+		CHECK(BkLearnerOf(&p) == l && strcmp(BkAlgorithmName(&p), l->name) == 0,
+			  "\"algorithm\": \"%s\" selects its learner", l->name);
+	}
+	CHECK(n == BK_ALG_PROJECTRON_PP, "%d learners registered, ids 1 to %d", n,
+		  (int) BK_ALG_PROJECTRON_PP);
+}
+
+/*
+ * doc/format.md lists the algorithm ids stored in models as
+ * "1 = `perceptron`, 2 = `pa`, ..." in the row of parameter 1: the list
+ * must be the registry's, id for id.
+ */
+void
+test_registry_format_doc(void)
+{
+	FILE	   *f = fopen("doc/format.md", "r");
+	char		line[8192];
+	int			found = 0;
+
+	CHECK(f != NULL, "doc/format.md is readable (run from the repository root)");
+	if (f == NULL)
+		return;
+	while (fgets(line, sizeof(line), f) != NULL)
+	{
+		const char *row = "| 1 | `algorithm` |";
+		int			n = 0;
+
+		if (strncmp(line, row, strlen(row)) != 0)
+			continue;
+		found = 1;
+		for (int i = 0; BkLearnerAt(i) != NULL; i++)
+		{
+			char		entry[128];
+
+			snprintf(entry, sizeof(entry), "%d = `%s`", i + 1, BkLearnerAt(i)->name);
+			CHECK(strstr(line, entry) != NULL, "doc/format.md lists %s", entry);
+			n++;
+		}
+		{
+			char		next[32];
+
+			snprintf(next, sizeof(next), "%d = `", n + 1);
+			CHECK(strstr(line, next) == NULL,
+				  "doc/format.md lists no algorithm id beyond %d", n);
+		}
+	}
+	fclose(f);
+	CHECK(found, "doc/format.md has the row of parameter 1 (algorithm)");
+}
+
+/* Determinism, round trip and warm start of learner l on one stream. */
+static void
+check_learner(const BkLearner *l, const double *x, const int64_t *y,
+			  const char *stream)
+{
+	BkParams	p;
+	BkModel    *a,
+			   *b,
+			   *c;
+	uint8_t    *ba,
+			   *bb,
+			   *bc,
+			   *half;
+	size_t		la,
+				lb,
+				lc,
+				lh;
+	char		err[BK_ERRMSG_LEN] = "";
+	BkErrCode	code;
+
+	learner_params(l, &p);
+	a = learn_rows(BkModelCreate(&bk_std_env, &p, 2), x, y, 0, STREAM_ROWS);
+	b = learn_rows(BkModelCreate(&bk_std_env, &p, 2), x, y, 0, STREAM_ROWS);
+	ba = encode(a, &la);
+	bb = encode(b, &lb);
+	CHECK(same_bytes(ba, la, bb, lb), "%s, %s: two runs give the same bytes",
+		  l->name, stream);
+	CHECK(BkFormatValidate(ba, la, err, sizeof(err), &code),
+		  "%s, %s: the model passes the validator: %s", l->name, stream, err);
+	BkModelFree(b);
+
+	/* round trip: decoded for training, encoded again */
+	b = BkModelDecode(&bk_std_env, ba, la, true);
+	bb = (free(bb), encode(b, &lb));
+	CHECK(same_bytes(ba, la, bb, lb), "%s, %s: decode and encode is the identity",
+		  l->name, stream);
+	BkModelFree(b);
+
+	/* warm start: the first part, through the bytes, then the rest */
+	c = learn_rows(BkModelCreate(&bk_std_env, &p, 2), x, y, 0, SPLIT_ROW);
+	half = encode(c, &lh);
+	BkModelFree(c);
+	c = learn_rows(BkModelDecode(&bk_std_env, half, lh, true), x, y, SPLIT_ROW,
+				   STREAM_ROWS);
+	bc = encode(c, &lc);
+	CHECK(same_bytes(ba, la, bc, lc),
+		  "%s, %s: continuing from the bytes of row %d is training in one go",
+		  l->name, stream, SPLIT_ROW);
+	BkModelFree(c);
+	BkModelFree(a);
+	free(ba);
+	free(bb);
+	free(bc);
+	free(half);
+}
+
+void
+test_registry_learners(void)
+{
+	BkRng		rng;
+	double	   *x = malloc(sizeof(double) * 2 * STREAM_ROWS);
+	int64_t    *y = malloc(sizeof(int64_t) * STREAM_ROWS);
+	double	   *x3 = malloc(sizeof(double) * 2 * STREAM_ROWS);
+	int64_t    *y3 = malloc(sizeof(int64_t) * STREAM_ROWS);
+
+	BkRngSeed(&rng, 11);
+	checkerboard(&rng, STREAM_ROWS, x, y, 0.05);
+	three_class(&rng, STREAM_ROWS, x3, y3);
+	for (int i = 0; BkLearnerAt(i) != NULL; i++)
+	{
+		check_learner(BkLearnerAt(i), x, y, "two classes");
+		check_learner(BkLearnerAt(i), x3, y3, "three classes");
+	}
+	free(x);
+	free(y);
+	free(x3);
+	free(y3);
+}
