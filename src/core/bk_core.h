@@ -282,134 +282,51 @@ extern bool BkParamsBudgeted(const BkParams *p);
  * ------------------------------------------------------------------------
  */
 
-/* Cached nearest neighbour of every SV (BPA-NN bookkeeping, §3.1.3). */
-typedef struct BkNearest
-{
-	int32_t    *idx;			/* nearest other SV, -1 if none */
-	double	   *dist2;			/* squared Euclidean distance to it */
-} BkNearest;
-
-/* Inverse kernel matrix of the SVs, kept by rank-one updates (BPA-P). */
-typedef struct BkGramInverse
-{
-	int			n;				/* order (== n_sv between rows) */
-	int			cap;			/* allocated order */
-	double	   *m;				/* cap x cap, row-major, upper n x n used */
-	uint64_t	since_refresh;	/* updates since the last refactorisation */
-	double		ridge;			/* inverse of K + ridge diag(K); from the params */
-} BkGramInverse;
-
 /*
- * The evaluation set of the Tighter Budget Perceptron (paper 003 §3.2):
- * rows whose 0-1 loss decides which SV to remove, with their current
- * scores and the kernel values between them and the SVs, so a removal
- * costs O(B q).
+ * A model is opaque outside the core: the caller reads it through
+ * BkModelGetInfo and the functions below, so that the learners' state can
+ * change without touching the PostgreSQL layer.
  */
-typedef struct BkEvalSet
-{
-	int			n;				/* rows held */
-	int			cap;			/* q, or the budget for "svs" */
-	double	   *x;				/* cap x dim */
-	double	   *sqnorm;
-	double	   *y;				/* +1 / -1 for this machine */
-	double	   *f;				/* f(e_k) of the current expansion */
-	double	   *pred;			/* sign last predicted, for flip counts */
-	uint64_t   *flips;			/* times the prediction changed */
-	uint64_t   *since;			/* row number when it entered */
-	double	   *kv;				/* sv capacity x cap: k(sv_j, e_k) */
-	uint64_t	offered;		/* rows offered to the reservoir */
-	double	   *work;			/* cap doubles of scratch */
-} BkEvalSet;
+typedef struct BkModel BkModel;
 
-/* One kernel expansion f(x) = sum_i coef_i k(sv_i, x). */
-typedef struct BkMachine
+/* What a caller reads of a model (bk_info, checks of rows and labels). */
+typedef struct BkModelInfo
 {
-	int			n_sv;
-	int			capacity;		/* rows allocated in sv / sqnorm / coef */
-	int			n_coef;			/* coefficients per SV (1 for binary) */
-	double	   *sv;				/* capacity x dim, row-major */
-	double	   *sqnorm;			/* ||sv_i||^2 */
-	double	   *coef;			/* capacity x n_coef */
-	bool		has_nearest;
-	BkNearest	nearest;
-	bool		has_ginv;
-	BkGramInverse ginv;
-	/* f(x_j) of every SV (budget perceptron's removal rule), or NULL */
-	double	   *sv_scores;
-	/* the tighter budget perceptron's evaluation set, or NULL */
-	struct BkEvalSet *eval;
-	/*
-	 * row number at which each SV was added (SPA's averaged output, the
-	 * Forgetron's oldest SV), or NULL
-	 */
-	uint64_t   *born;
-	/*
-	 * Every coefficient is multiplied by scale (Pegasos shrinks all of them
-	 * by (1 - 1/t) each row: one multiplication instead of a pass over the
-	 * SVs).  1 for the other learners.
-	 */
-	double		scale;
-	/*
-	 * Damage accumulated by budget maintenance: Pegasos, the sum of
-	 * ||Delta w||^2 (paper 004 eq. 14); the Forgetron, Q_t, the sum of
-	 * Psi over its shrink-and-remove steps (may be negative).  0 otherwise.
-	 */
-	double		degradation;
-	/* ||w||^2, kept by Pegasos with ball_projection; 0 otherwise */
-	double		wnorm2;
-	uint64_t	updates;		/* rows that changed this machine */
-	uint64_t	maintenance;	/* budget-maintenance steps */
-} BkMachine;
-
-typedef struct BkRng
-{
-	uint64_t	s[4];			/* xoshiro256** state */
-} BkRng;
-
-typedef struct BkModel
-{
-	BkEnv		env;
-	BkParams	params;			/* finished: defaults filled in */
-	int			dim;
+	const BkParams *params;		/* finished: defaults filled in */
 	int			format_version; /* of the bytes it was decoded from */
-
-	/*
-	 * Classes in order of first appearance, or as declared.  Labels are
-	 * integers, or text (text_labels) kept NUL-terminated in class_names.
-	 * Binary learners keep one machine for up to two classes (positive =
-	 * the second) and one per class beyond (one-vs-rest); Pegasos keeps
-	 * one machine with a coefficient per class.
-	 */
-	bool		text_labels;
-	/*
-	 * The text labels are UTF-8, whatever the encoding of the database
-	 * (the caller converts; format flag bit 2).  Models of 0.1.0 lack the
-	 * flag: their labels are in the encoding of the database that trained
-	 * them, which the model does not record.
-	 */
-	bool		labels_utf8;
+	int			dim;
+	bool		text_labels;	/* labels are text (else int8) */
+	bool		labels_utf8;	/* text labels are UTF-8 (format flag bit 2) */
 	bool		classes_declared;	/* a label outside them is an error */
 	int			n_classes;
-	int			class_cap;
-	int64_t    *classes;
-	char	  **class_names;
-	int			n_machines;
-	BkMachine  *machines;
-	BkRng		rng;
-	bool		training;		/* allocated for training (capacity, scratch) */
+	int			n_machines;		/* one, one per class, or one multi-class */
 	uint64_t	rows_seen;		/* rows learned from (not skipped) */
 	uint64_t	rows_skipped;	/* rows with a NULL label or NULL features */
 	uint64_t	rows_updated;	/* rows that changed the model */
 	uint64_t	mistakes;		/* online mistakes: predicted before learning */
 	uint64_t	maintenance;	/* budget-maintenance steps, all machines */
-	/* scratch, not part of the model's value */
-	double	   *scratch;		/* kernel rows etc. */
-	size_t		scratch_len;
-	double	   *scores;			/* class_cap */
-	size_t		work_offset;	/* of the work area in scratch */
-	void	   *rows;			/* per-machine kernel-row descriptors */
-	int			rows_cap;
-} BkModel;
+} BkModelInfo;
+
+extern void BkModelGetInfo(const BkModel *m, BkModelInfo *info);
+
+/* The integer label of class c (0 <= c < n_classes, not text_labels). */
+extern int64_t BkModelClassLabel(const BkModel *m, int c);
+
+/* The text label of class c, NUL-terminated, in the model's encoding. */
+extern const char *BkModelClassText(const BkModel *m, int c);
+
+/* Record that the model's text labels are UTF-8 (set before any label). */
+extern void BkModelSetLabelsUtf8(BkModel *m, bool utf8);
+
+/* SVs over all machines */
+extern uint64_t BkModelSvTotal(const BkModel *m);
+
+/* The support vectors of machine k: how many, and SV j (dim values). */
+extern int	BkModelSvCount(const BkModel *m, int k);
+extern const double *BkModelSv(const BkModel *m, int k, int j);
+
+/* Coefficients per SV of machine k (1, or n_classes for Pegasos). */
+extern int	BkModelCoefCount(const BkModel *m, int k);
 
 /*
  * Bytes a training state needs for these parameters and dimension;
@@ -434,8 +351,8 @@ extern void BkModelLearnText(BkModel *m, const double *x, const char *label,
 extern void BkModelDeclareClass(BkModel *m, int64_t label);
 extern void BkModelDeclareClassText(BkModel *m, const char *label, size_t len);
 
-/* Count a skipped row (NULL label or features). */
-extern void BkModelSkip(BkModel *m);
+/* Count n skipped rows (NULL label or features). */
+extern void BkModelSkip(BkModel *m, uint64_t n);
 
 /*
  * One score per class, in class order (scores has n_classes entries):

@@ -352,9 +352,9 @@ BkModelFree(BkModel *m)
 }
 
 void
-BkModelSkip(BkModel *m)
+BkModelSkip(BkModel *m, uint64_t n)
 {
-	m->rows_skipped++;
+	m->rows_skipped += n;
 }
 
 /* ---- kernel rows and scores ---- */

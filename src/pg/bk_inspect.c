@@ -157,24 +157,25 @@ bk_info(PG_FUNCTION_ARGS)
 	BkParamValue pv[BK_MAX_PARAM_VALUES];
 	int			npv;
 	const char *kernel = NULL;
-	uint64		n_sv = 0;
+	BkModelInfo info;
 	int			i;
 
 	tmp = AllocSetContextCreate(CurrentMemoryContext, "budgetkernel bk_info",
 								ALLOCSET_DEFAULT_SIZES);
 	m = BkPgDecodeDatum(PG_GETARG_DATUM(0), tmp, false);
+	BkModelGetInfo(m, &info);
 
-	npv = BkParamsList(&m->params, pv, BK_MAX_PARAM_VALUES);
+	npv = BkParamsList(info.params, pv, BK_MAX_PARAM_VALUES);
 	if (npv > BK_MAX_PARAM_VALUES)
 		npv = BK_MAX_PARAM_VALUES;
 
 	pushJsonbValue(&ps, WJB_BEGIN_OBJECT, NULL);
 
 	bk_push_key(&ps, "format_version");
-	bk_push_int64(&ps, WJB_VALUE, m->format_version);
+	bk_push_int64(&ps, WJB_VALUE, info.format_version);
 
 	bk_push_key(&ps, "algorithm");
-	bk_push_string(&ps, WJB_VALUE, BkAlgorithmName(&m->params));
+	bk_push_string(&ps, WJB_VALUE, BkAlgorithmName(info.params));
 
 	bk_push_key(&ps, "params");
 	pushJsonbValue(&ps, WJB_BEGIN_OBJECT, NULL);
@@ -202,59 +203,57 @@ bk_info(PG_FUNCTION_ARGS)
 		bk_push_null(&ps, WJB_VALUE);
 
 	bk_push_key(&ps, "dim");
-	bk_push_int64(&ps, WJB_VALUE, m->dim);
+	bk_push_int64(&ps, WJB_VALUE, info.dim);
 
 	bk_push_key(&ps, "label_type");
-	bk_push_string(&ps, WJB_VALUE, m->text_labels ? "text" : "int8");
+	bk_push_string(&ps, WJB_VALUE, info.text_labels ? "text" : "int8");
 
 	bk_push_key(&ps, "classes");
 	pushJsonbValue(&ps, WJB_BEGIN_ARRAY, NULL);
-	for (i = 0; i < m->n_classes; i++)
+	for (i = 0; i < info.n_classes; i++)
 	{
-		if (m->text_labels)
+		if (info.text_labels)
 			bk_push_string(&ps, WJB_ELEM, BkPgClassName(m, i));
 		else
-			bk_push_int64(&ps, WJB_ELEM, m->classes[i]);
+			bk_push_int64(&ps, WJB_ELEM, BkModelClassLabel(m, i));
 	}
 	pushJsonbValue(&ps, WJB_END_ARRAY, NULL);
 
 	bk_push_key(&ps, "n_classes");
-	bk_push_int64(&ps, WJB_VALUE, m->n_classes);
+	bk_push_int64(&ps, WJB_VALUE, info.n_classes);
 
 	bk_push_key(&ps, "classes_declared");
-	bk_push_bool(&ps, WJB_VALUE, m->classes_declared);
+	bk_push_bool(&ps, WJB_VALUE, info.classes_declared);
 
 	/* one expansion, one per class (one-vs-rest), or one multi-class one */
 	bk_push_key(&ps, "n_machines");
-	bk_push_int64(&ps, WJB_VALUE, m->n_machines);
+	bk_push_int64(&ps, WJB_VALUE, info.n_machines);
 
 	bk_push_key(&ps, "budget");
-	if (BkParamsBudgeted(&m->params))
-		bk_push_int64(&ps, WJB_VALUE, m->params.budget);
+	if (BkParamsBudgeted(info.params))
+		bk_push_int64(&ps, WJB_VALUE, info.params->budget);
 	else
 		bk_push_null(&ps, WJB_VALUE);
 
-	for (i = 0; i < m->n_machines; i++)
-		n_sv += (uint64) m->machines[i].n_sv;
 	bk_push_key(&ps, "n_sv");
-	bk_push_uint64(&ps, WJB_VALUE, n_sv);
+	bk_push_uint64(&ps, WJB_VALUE, BkModelSvTotal(m));
 
 	bk_push_key(&ps, "rows_seen");
-	bk_push_uint64(&ps, WJB_VALUE, m->rows_seen);
+	bk_push_uint64(&ps, WJB_VALUE, info.rows_seen);
 	bk_push_key(&ps, "rows_skipped");
-	bk_push_uint64(&ps, WJB_VALUE, m->rows_skipped);
+	bk_push_uint64(&ps, WJB_VALUE, info.rows_skipped);
 	bk_push_key(&ps, "rows_updated");
-	bk_push_uint64(&ps, WJB_VALUE, m->rows_updated);
+	bk_push_uint64(&ps, WJB_VALUE, info.rows_updated);
 	bk_push_key(&ps, "online_mistakes");
-	bk_push_uint64(&ps, WJB_VALUE, m->mistakes);
+	bk_push_uint64(&ps, WJB_VALUE, info.mistakes);
 	bk_push_key(&ps, "online_mistake_rate");
-	if (m->rows_seen > 0)
+	if (info.rows_seen > 0)
 		bk_push_double(&ps, WJB_VALUE,
-					   (double) m->mistakes / (double) m->rows_seen);
+					   (double) info.mistakes / (double) info.rows_seen);
 	else
 		bk_push_null(&ps, WJB_VALUE);
 	bk_push_key(&ps, "maintenance_events");
-	bk_push_uint64(&ps, WJB_VALUE, m->maintenance);
+	bk_push_uint64(&ps, WJB_VALUE, info.maintenance);
 
 	/* the damage of budget maintenance, where the learner reports it */
 	{
@@ -268,7 +267,7 @@ bk_info(PG_FUNCTION_ARGS)
 		}
 	}
 
-	if (m->n_classes == 1)
+	if (info.n_classes == 1)
 	{
 		bk_push_key(&ps, "note");
 		bk_push_string(&ps, WJB_VALUE,
@@ -326,6 +325,7 @@ bk_support_vectors(PG_FUNCTION_ARGS)
 	int			k;
 	int			ncoef;
 	double	   *cbuf;
+	BkModelInfo info;
 
 	InitMaterializedSRF(fcinfo, 0);
 
@@ -333,15 +333,15 @@ bk_support_vectors(PG_FUNCTION_ARGS)
 								"budgetkernel bk_support_vectors",
 								ALLOCSET_DEFAULT_SIZES);
 	m = BkPgDecodeDatum(PG_GETARG_DATUM(0), tmp, false);
-	ncoef = m->n_machines > 1 ? m->n_classes : m->machines[0].n_coef;
+	BkModelGetInfo(m, &info);
+	ncoef = info.n_machines > 1 ? info.n_classes : BkModelCoefCount(m, 0);
 	cbuf = palloc0(sizeof(double) * (Size) Max(ncoef, 1));
 
-	for (k = 0; k < m->n_machines; k++)
+	for (k = 0; k < info.n_machines; k++)
 	{
-		const BkMachine *mach = &m->machines[k];
 		int			i;
 
-		for (i = 0; i < mach->n_sv; i++)
+		for (i = 0; i < BkModelSvCount(m, k); i++)
 		{
 			Datum		values[3];
 			bool		nulls[3] = {false, false, false};
@@ -350,14 +350,14 @@ bk_support_vectors(PG_FUNCTION_ARGS)
 
 			CHECK_FOR_INTERRUPTS();
 
-			x = bk_float8_array(mach->sv + (Size) i * (Size) m->dim, m->dim);
-			if (m->n_machines > 1)
+			x = bk_float8_array(BkModelSv(m, k, i), info.dim);
+			if (info.n_machines > 1)
 				cbuf[k] = BkModelSvCoef(m, k, i, 0);
 			else
-				for (int c = 0; c < mach->n_coef; c++)
+				for (int c = 0; c < ncoef; c++)
 					cbuf[c] = BkModelSvCoef(m, k, i, c);
 			coef = bk_float8_array(cbuf, ncoef);
-			if (m->n_machines > 1)
+			if (info.n_machines > 1)
 				cbuf[k] = 0.0;
 			values[0] = Int32GetDatum(++sv);
 			values[1] = PointerGetDatum(x);

@@ -287,8 +287,11 @@ bk_score_features(FunctionCallInfo fcinfo, int argno, const BkModel *m)
 	const double *x;
 	int			n;
 
+	BkModelInfo info;
+
+	BkModelGetInfo(m, &info);
 	x = BkPgReadFeatures(a, 0, &n);
-	BkPgCheckDim(n, m->dim, 0, "the model's");
+	BkPgCheckDim(n, info.dim, 0, "the model's");
 	return x;
 }
 
@@ -301,8 +304,10 @@ bk_predict(PG_FUNCTION_ARGS)
 	BkModel    *m = BkPgCachedModel(fcinfo, 0);
 	const double *x;
 	int64_t		label;
+	BkModelInfo info;
 
-	if (m->text_labels)
+	BkModelGetInfo(m, &info);
+	if (info.text_labels)
 		ereport(ERROR,
 				(errcode(ERRCODE_DATATYPE_MISMATCH),
 				 errmsg("bk_predict returns int8 labels, but the model has text labels"),
@@ -327,15 +332,18 @@ bk_predict_label(PG_FUNCTION_ARGS)
 	BkModel    *m = BkPgCachedModel(fcinfo, 0);
 	const double *x = bk_score_features(fcinfo, 1, m);
 	int			c = BkModelPredictClass(m, x);
+	BkModelInfo info;
 
 	if (c < 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_DATA_EXCEPTION),
 				 errmsg("model has no class to predict"),
 				 errdetail("The model was trained on no labelled row.")));
-	if (m->text_labels)
+	BkModelGetInfo(m, &info);
+	if (info.text_labels)
 		PG_RETURN_TEXT_P(cstring_to_text(BkPgClassName(m, c)));
-	PG_RETURN_TEXT_P(cstring_to_text(psprintf(INT64_FORMAT, (int64) m->classes[c])));
+	PG_RETURN_TEXT_P(cstring_to_text(psprintf(INT64_FORMAT,
+											  (int64) BkModelClassLabel(m, c))));
 }
 
 /*
@@ -350,18 +358,20 @@ bk_scores(PG_FUNCTION_ARGS)
 	Datum	   *d;
 	double	   *sc;
 	int			i;
+	BkModelInfo info;
 
-	if (m->n_classes == 0)
+	BkModelGetInfo(m, &info);
+	if (info.n_classes == 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_DATA_EXCEPTION),
 				 errmsg("model has no class to score"),
 				 errdetail("The model was trained on no labelled row.")));
-	sc = palloc(sizeof(double) * (Size) m->n_classes);
-	d = palloc(sizeof(Datum) * (Size) m->n_classes);
+	sc = palloc(sizeof(double) * (Size) info.n_classes);
+	d = palloc(sizeof(Datum) * (Size) info.n_classes);
 	BkModelScores(m, x, sc);
-	for (i = 0; i < m->n_classes; i++)
+	for (i = 0; i < info.n_classes; i++)
 		d[i] = Float8GetDatum(sc[i]);
-	PG_RETURN_ARRAYTYPE_P(construct_array(d, m->n_classes, FLOAT8OID,
+	PG_RETURN_ARRAYTYPE_P(construct_array(d, info.n_classes, FLOAT8OID,
 										  sizeof(float8), FLOAT8PASSBYVAL,
 										  TYPALIGN_DOUBLE));
 }

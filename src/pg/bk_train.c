@@ -92,8 +92,8 @@ bk_train_create_model(BkTrainState *st, int dim)
 
 	st->model = BkModelCreate(&st->env, &st->params, dim);
 	/* text labels are kept in UTF-8, whatever the database's encoding */
-	st->model->labels_utf8 = st->text_labels;
-	st->model->rows_skipped += (uint64_t) st->skipped;
+	BkModelSetLabelsUtf8(st->model, st->text_labels);
+	BkModelSkip(st->model, (uint64_t) st->skipped);
 	st->skipped = 0;
 	if (st->classes != NULL)
 		BkPgDeclareClasses(st->model, st->classes, st->text_labels);
@@ -127,7 +127,7 @@ bk_train_row(BkTrainState *st, FunctionCallInfo fcinfo)
 	if (PG_ARGISNULL(1) || PG_ARGISNULL(2))
 	{
 		if (st->model != NULL)
-			BkModelSkip(st->model);
+			BkModelSkip(st->model, 1);
 		else
 			st->skipped++;
 		return;
@@ -140,7 +140,12 @@ bk_train_row(BkTrainState *st, FunctionCallInfo fcinfo)
 	if (st->model == NULL)
 		bk_train_create_model(st, n);
 	else
-		BkPgCheckDim(n, st->model->dim, st->row, st->dim_source);
+	{
+		BkModelInfo info;
+
+		BkModelGetInfo(st->model, &info);
+		BkPgCheckDim(n, info.dim, st->row, st->dim_source);
+	}
 
 	/* errors of the core (an undeclared label, say) then name the row */
 	errcallback.callback = bk_train_error_context;
@@ -209,9 +214,12 @@ bk_train_model_trans(PG_FUNCTION_ARGS)
 	/* the base model is decoded once, on the first row */
 	if (created)
 	{
+		BkModelInfo info;
+
 		st->model = BkPgDecodeDatum(PG_GETARG_DATUM(3), st->mcxt, true);
 		BkPgCheckLegacyLabels(st->model);
-		st->params = st->model->params;
+		BkModelGetInfo(st->model, &info);
+		st->params = *info.params;
 		st->dim_source = "the model's";
 		st->fname = "bk_continue";
 	}
@@ -258,6 +266,7 @@ bk_train_final(PG_FUNCTION_ARGS)
 	size_t		size;
 	char		err[BK_ERRMSG_LEN];
 	struct varlena *result;
+	BkModelInfo info;
 
 	if (!AggCheckCallContext(fcinfo, NULL))
 		elog(ERROR, "%s called in non-aggregate context", "bk_train_final");
@@ -265,7 +274,10 @@ bk_train_final(PG_FUNCTION_ARGS)
 	if (PG_ARGISNULL(0))
 		PG_RETURN_NULL();
 	st = (BkTrainState *) PG_GETARG_POINTER(0);
-	if (st->model == NULL || st->model->rows_seen == 0)
+	if (st->model == NULL)
+		PG_RETURN_NULL();
+	BkModelGetInfo(st->model, &info);
+	if (info.rows_seen == 0)
 		PG_RETURN_NULL();
 
 	err[0] = '\0';

@@ -258,9 +258,11 @@ bk_is_valid(PG_FUNCTION_ARGS)
 const char *
 BkPgClassName(const BkModel *m, int c)
 {
-	const char *s = m->class_names[c];
+	const char *s = BkModelClassText(m, c);
+	BkModelInfo info;
 
-	if (m->labels_utf8)
+	BkModelGetInfo(m, &info);
+	if (info.labels_utf8)
 		return pg_any_to_server(s, (int) strlen(s), PG_UTF8);
 	(void) pg_verifymbstr(s, (int) strlen(s), false);
 	return s;
@@ -275,8 +277,10 @@ const char *
 BkPgLabelIn(const BkModel *m, const char *s, size_t *len)
 {
 	char	   *conv;
+	BkModelInfo info;
 
-	if (!m->labels_utf8)
+	BkModelGetInfo(m, &info);
+	if (!info.labels_utf8)
 		return s;
 	conv = pg_server_to_any(s, (int) *len, PG_UTF8);
 	if (conv != s)
@@ -293,8 +297,11 @@ BkPgLabelIn(const BkModel *m, const char *s, size_t *len)
 void
 BkPgCheckLegacyLabels(const BkModel *m)
 {
-	if (!m->text_labels || m->labels_utf8)
+	BkModelInfo info;
+
+	BkModelGetInfo(m, &info);
+	if (!info.text_labels || info.labels_utf8)
 		return;
-	for (int c = 0; c < m->n_classes; c++)
+	for (int c = 0; c < info.n_classes; c++)
 		(void) BkPgClassName(m, c);
 }

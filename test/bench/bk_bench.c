@@ -377,16 +377,16 @@ main(int argc, char **argv)
 	{
 		double		tt = median(t_train, repeat);
 		double		ts = median(t_score, repeat);
-		int			n_sv = 0;
+		int			n_sv = (int) BkModelSvTotal(model);
+		BkModelInfo info;
 
-		for (int k = 0; k < model->n_machines; k++)
-			n_sv += model->machines[k].n_sv;
+		BkModelGetInfo(model, &info);
 		printf("{\"train_rows\": %lld, \"train_s\": %.6f, \"train_rows_per_s\": %.1f, "
 			   "\"n_sv\": %d, \"online_mistakes\": %llu, \"online_mistake_rate\": %.6f, "
 			   "\"repeat\": %d",
 			   (long long) train.n, tt, tt > 0 ? train.n / tt : 0.0, n_sv,
-			   (unsigned long long) model->mistakes,
-			   model->rows_seen ? (double) model->mistakes / model->rows_seen : 0.0,
+			   (unsigned long long) info.mistakes,
+			   info.rows_seen ? (double) info.mistakes / info.rows_seen : 0.0,
 			   repeat);
 		if (test.n > 0)
 			printf(", \"test_rows\": %lld, \"score_s\": %.6f, \"score_rows_per_s\": %.1f, "

@@ -503,7 +503,7 @@ learn_rows(BkModel *m, Input *in, bool text, double *x, int *rows)
 				break;
 			if (b == NULL_LABEL)
 			{
-				BkModelSkip(m);
+				BkModelSkip(m, 1);
 				(*rows)++;
 				continue;
 			}

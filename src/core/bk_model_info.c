@@ -1,0 +1,70 @@
+/*
+ * bk_model_info.c
+ *	  What a caller outside the core reads of a model, and the two facts it
+ *	  records in one: the model's struct is the core's own (bk_internal.h).
+ */
+#include "bk_internal.h"
+
+void
+BkModelGetInfo(const BkModel *m, BkModelInfo *info)
+{
+	info->params = &m->params;
+	info->format_version = m->format_version;
+	info->dim = m->dim;
+	info->text_labels = m->text_labels;
+	info->labels_utf8 = m->labels_utf8;
+	info->classes_declared = m->classes_declared;
+	info->n_classes = m->n_classes;
+	info->n_machines = m->n_machines;
+	info->rows_seen = m->rows_seen;
+	info->rows_skipped = m->rows_skipped;
+	info->rows_updated = m->rows_updated;
+	info->mistakes = m->mistakes;
+	info->maintenance = m->maintenance;
+}
+
+int64_t
+BkModelClassLabel(const BkModel *m, int c)
+{
+	return m->classes[c];
+}
+
+const char *
+BkModelClassText(const BkModel *m, int c)
+{
+	return m->class_names[c];
+}
+
+void
+BkModelSetLabelsUtf8(BkModel *m, bool utf8)
+{
+	m->labels_utf8 = utf8;
+}
+
+uint64_t
+BkModelSvTotal(const BkModel *m)
+{
+	uint64_t	n = 0;
+
+	for (int k = 0; k < m->n_machines; k++)
+		n += (uint64_t) m->machines[k].n_sv;
+	return n;
+}
+
+int
+BkModelSvCount(const BkModel *m, int k)
+{
+	return m->machines[k].n_sv;
+}
+
+const double *
+BkModelSv(const BkModel *m, int k, int j)
+{
+	return m->machines[k].sv + (size_t) j * (size_t) m->dim;
+}
+
+int
+BkModelCoefCount(const BkModel *m, int k)
+{
+	return m->machines[k].n_coef;
+}
