@@ -20,7 +20,7 @@
  *	                     [-gamma_i, C - gamma_i] (eq. 9-11); j of largest
  *	                     DA (eq. 12).
  *	  projection         the box-constrained QP of eq. 8 solved exactly (an
- *	                     active-set method, below) for the candidates that
+ *	                     active-set method, bk_boxqp.c) for the candidates that
  *	                     the clipped projection ranks best; j of largest
  *	                     DA (eq. 12) with its exact solution.
  *
@@ -41,7 +41,6 @@
 #include "bk_internal.h"
 
 #include <cblas.h>
-#include <lapacke.h>
 #include <math.h>
 #include <string.h>
 
@@ -185,194 +184,9 @@ maintain_nearest(BkModel *m, BkMachine *mach, BkRow *row)
 
 /* ---- projections: eq. 8-12 ---- */
 
-/* Scratch of one projection step: n = B. */
-typedef struct ProjWork
-{
-	int			n;
-	double	   *K;				/* n x n kernel matrix */
-	double	   *G;				/* n x n, K^-1 */
-	double	   *HS;				/* n x n: columns of H for the fixed set */
-	double	   *M;				/* n x n: H_SS, factorised */
-	double	   *a;				/* candidate's coefficient changes */
-	double	   *abest;
-	double	   *astar;
-	double	   *lo;
-	double	   *hi;
-	double	   *mu;
-	double	   *Ka;
-	int		   *state;			/* 0 free, -1 at lo, +1 at hi, 2 = j */
-	int		   *fixed;			/* indices of the fixed set */
-} ProjWork;
-
-/*
- * K^-1 by Cholesky.  If K is not numerically positive definite (two SVs at
- * the same point), a ridge of 1e-10 x the largest diagonal, grown by 100
- * up to 4 times, is added (BkSpdInverse); false if even that fails.
- */
-static bool
-invert_gram(const BkEnv *env, ProjWork *w)
-{
-	return BkSpdInverse(env, w->K, w->G, w->n, BK_CHOLESKY_UPPER, 4);
-}
-
-/* H_ik = (K without j)^-1 = G_ik - G_ij G_jk / G_jj */
-static inline double
-h_entry(const ProjWork *w, int j, int i, int k)
-{
-	int			n = w->n;
-
-	return w->G[(size_t) i * n + k] -
-		w->G[(size_t) i * n + j] * w->G[(size_t) j * n + k] / w->G[(size_t) j * n + j];
-}
-
-/*
- * The box QP of eq. 8 for candidate j, in coefficient space (a_i = beta_i
- * y_i, the change of SV i's coefficient):
- *
- *     min  a' K_PP a / 2 - a' t,   t = c_j K_Pj,   lo <= a <= hi,
- *
- * P the SVs but j.  Primal active-set method (Nocedal and Wright,
- * Numerical Optimization, Algorithm 16.3) started at the clipped
- * unconstrained solution, which is feasible: with the fixed set S held at
- * its bounds, the minimiser is a* = a_u + H_PS mu with mu = H_SS^-1 (v_S -
- * a_u,S) (a_u = H t, H = K_PP^-1), and mu is the gradient on S, so its
- * sign tells which bound to release.  K_PP is positive definite, so the
- * method ends; an iteration cap guards against cycling under rounding,
- * keeping the best feasible point reached.  Returns false if a step
- * failed (H_SS not positive definite in floating point).
- */
-static bool
-solve_box_qp(const BkEnv *env, ProjWork *w, int j)
-{
-	int			n = w->n;
-	double	   *a = w->a;
-	double	   *au = w->astar;	/* a* of the current fixed set */
-	int			max_iter = 4 * n + 10;
-
-	/* start: the clipped unconstrained solution, clipped ones fixed */
-	for (int i = 0; i < n; i++)
-	{
-		if (i == j)
-		{
-			w->state[i] = 2;
-			continue;
-		}
-		if (a[i] <= w->lo[i])
-		{
-			a[i] = w->lo[i];
-			w->state[i] = -1;
-		}
-		else if (a[i] >= w->hi[i])
-		{
-			a[i] = w->hi[i];
-			w->state[i] = 1;
-		}
-		else
-			w->state[i] = 0;
-	}
-
-	for (int iter = 0; iter < max_iter; iter++)
-	{
-		int			s = 0;
-		double		step = 1.0;
-		int			block = -1;
-
-		BkCheckInterrupts(env);
-		for (int i = 0; i < n; i++)
-			if (w->state[i] == -1 || w->state[i] == 1)
-				w->fixed[s++] = i;
-
-		/* a* = a_u + H_PS mu, mu = H_SS^-1 (v_S - a_u,S); a_u = -c_j G_Pj / G_jj is in a_unc */
-		for (int i = 0; i < n; i++)
-			au[i] = w->Ka[i];	/* Ka holds a_u during the solve */
-		if (s > 0)
-		{
-			for (int q = 0; q < s; q++)
-			{
-				int			k = w->fixed[q];
-
-				for (int i = 0; i < n; i++)
-					w->HS[(size_t) i * s + q] = i == j ? 0.0 : h_entry(w, j, i, k);
-				w->mu[q] = a[k] - w->Ka[k];
-			}
-			for (int q = 0; q < s; q++)
-				for (int r = 0; r < s; r++)
-					w->M[(size_t) q * s + r] = w->HS[(size_t) w->fixed[q] * s + r];
-			if (LAPACKE_dposv(LAPACK_ROW_MAJOR, 'U', s, 1, w->M, s, w->mu, 1) != 0)
-				return false;
-			for (int i = 0; i < n; i++)
-			{
-				if (i == j)
-					continue;
-				for (int q = 0; q < s; q++)
-					au[i] += w->HS[(size_t) i * s + q] * w->mu[q];
-			}
-			/* exactly at the bounds */
-			for (int q = 0; q < s; q++)
-				au[w->fixed[q]] = a[w->fixed[q]];
-		}
-
-		/* the longest step towards a* that stays in the box */
-		for (int i = 0; i < n; i++)
-		{
-			double		d,
-						lim;
-
-			if (w->state[i] != 0)
-				continue;
-			d = au[i] - a[i];
-			if (d < 0.0 && au[i] < w->lo[i])
-				lim = (w->lo[i] - a[i]) / d;
-			else if (d > 0.0 && au[i] > w->hi[i])
-				lim = (w->hi[i] - a[i]) / d;
-			else
-				continue;
-			if (lim < step)
-			{
-				step = lim;
-				block = i;
-			}
-		}
-		if (block >= 0)
-		{
-			for (int i = 0; i < n; i++)
-				if (w->state[i] == 0)
-					a[i] += step * (au[i] - a[i]);
-			a[block] = au[block] < w->lo[block] ? w->lo[block] : w->hi[block];
-			w->state[block] = au[block] < w->lo[block] ? -1 : 1;
-			continue;
-		}
-
-		/* a* is feasible: optimal unless a multiplier has the wrong sign */
-		for (int i = 0; i < n; i++)
-			if (w->state[i] == 0)
-				a[i] = au[i];
-		{
-			int			release = -1;
-			double		worst = 0.0;
-
-			for (int q = 0; q < s; q++)
-			{
-				/* gradient mu: >= 0 at a lower bound, <= 0 at an upper one */
-				double		viol = w->state[w->fixed[q]] == -1 ? -w->mu[q] : w->mu[q];
-
-				if (viol > worst * (1.0 + 1e-12) + 1e-14)
-				{
-					worst = viol;
-					release = w->fixed[q];
-				}
-			}
-			if (release < 0)
-				return true;
-			w->state[release] = 0;
-		}
-	}
-	return true;					/* the cap: the feasible point reached */
-}
-
 /* DA of eq. 12 for candidate j with coefficient changes a (a_j unused). */
 static double
-projection_ascent(const BkMachine *mach, ProjWork *w, int j, const double *a)
+projection_ascent(const BkMachine *mach, BkBoxQp *w, int j, const double *a)
 {
 	int			n = w->n;
 	double		c = mach->coef[j];
@@ -398,74 +212,6 @@ projection_ascent(const BkMachine *mach, ProjWork *w, int j, const double *a)
 	return v - 0.5 * (c * c * w->K[(size_t) j * n + j] - 2.0 * c * cross + quad);
 }
 
-/*
- * eq. 9 for candidate j: a_P = -c_j G_Pj / G_jj into w->a, and a copy in
- * w->Ka (the active-set method's a_u).
- */
-static void
-unconstrained_projection(double c, ProjWork *w, int j)
-{
-	int			n = w->n;
-	double		gjj = w->G[(size_t) j * n + j];
-
-	for (int i = 0; i < n; i++)
-		w->Ka[i] = i == j ? 0.0 : -c * w->G[(size_t) i * n + j] / gjj;
-	memcpy(w->a, w->Ka, sizeof(double) * n);
-}
-
-/* Scratch of one projection step for n SVs: one block of doubles, and ints. */
-static double *
-proj_work_alloc(const BkEnv *env, ProjWork *w, int n)
-{
-	size_t		nn = (size_t) n * n;
-	double	   *block = BkAllocArray(env, 4 * nn + 8 * (size_t) n, sizeof(double));
-
-	w->n = n;
-	w->K = block;
-	w->G = w->K + nn;
-	w->HS = w->G + nn;
-	w->M = w->HS + nn;
-	w->a = w->M + nn;
-	w->abest = w->a + n;
-	w->astar = w->abest + n;
-	w->lo = w->astar + n;
-	w->hi = w->lo + n;
-	w->mu = w->hi + n;
-	w->Ka = w->mu + n;
-	w->state = BkAllocArray(env, 2 * (size_t) n, sizeof(int));
-	w->fixed = w->state + n;
-	return block;
-}
-
-/*
- * The exact projection of eq. 8 on its own, for the unit tests: K (n x n,
- * row-major) the kernel matrix, j the SV projected with coefficient c,
- * lo / hi the bounds of the others' coefficient changes; a gets the
- * changes (a_j = 0).  False if K is not positive definite or a step fails.
- */
-bool
-BkBduolBoxQp(const BkEnv *env, const double *K, int n, int j, double c,
-			 const double *lo, const double *hi, double *a)
-{
-	ProjWork	w;
-	double	   *block = proj_work_alloc(env, &w, n);
-	bool		ok;
-
-	memcpy(w.K, K, sizeof(double) * (size_t) n * n);
-	memcpy(w.lo, lo, sizeof(double) * n);
-	memcpy(w.hi, hi, sizeof(double) * n);
-	ok = invert_gram(env, &w);
-	if (ok)
-	{
-		unconstrained_projection(c, &w, j);
-		ok = solve_box_qp(env, &w, j);
-		w.a[j] = 0.0;
-		memcpy(a, w.a, sizeof(double) * n);
-	}
-	BkFree(env, w.state);
-	BkFree(env, block);
-	return ok;
-}
 
 /*
  * Candidates for which "projection" solves the QP of eq. 8 exactly: the
@@ -485,13 +231,13 @@ maintain_projection(BkModel *m, BkMachine *mach, BkRow *row, bool exact)
 	const BkParams *p = &m->params;
 	int			n = mach->n_sv;
 	double		C = p->C;
-	ProjWork	w;
+	BkBoxQp	w;
 	double	   *block;
 	int			best = -1;
 	double		bestv = 0.0,
 				df = 0.0;
 
-	block = proj_work_alloc(env, &w, n);
+	block = BkBoxQpAlloc(env, &w, n);
 	for (int q = 0; q < EXACT_CANDIDATES; q++)
 	{
 		top[q] = -1;
@@ -505,7 +251,7 @@ maintain_projection(BkModel *m, BkMachine *mach, BkRow *row, bool exact)
 	for (int i = 0; i < n; i++)
 		for (int k = 0; k < i; k++)
 			w.K[(size_t) i * n + k] = w.K[(size_t) k * n + i];
-	if (!invert_gram(env, &w))
+	if (!BkBoxQpInvert(env, &w))
 	{
 		/* no projection possible: removal (eq. 7) for this step */
 		BkFree(env, w.state);
@@ -539,7 +285,7 @@ maintain_projection(BkModel *m, BkMachine *mach, BkRow *row, bool exact)
 	{
 		double		v;
 
-		unconstrained_projection(mach->coef[j], &w, j);
+		BkBoxQpStart(mach->coef[j], &w, j);
 		for (int i = 0; i < n; i++)
 			w.a[i] = i == j ? 0.0 : BkClamp(w.a[i], w.lo[i], w.hi[i]);
 		v = projection_ascent(mach, &w, j, w.a);
@@ -574,8 +320,8 @@ maintain_projection(BkModel *m, BkMachine *mach, BkRow *row, bool exact)
 		int			j = top[q];
 		double		v;
 
-		unconstrained_projection(mach->coef[j], &w, j);
-		if (!solve_box_qp(env, &w, j))
+		BkBoxQpStart(mach->coef[j], &w, j);
+		if (!BkBoxQpSolve(env, &w, j))
 			continue;
 		w.a[j] = 0.0;
 		v = projection_ascent(mach, &w, j, w.a);

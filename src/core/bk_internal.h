@@ -411,9 +411,43 @@ extern bool BkBogdStep(BkModel *m, BkMachine *mach, BkRow *row);
  * up to date, and returns the change of f(x_t).
  */
 extern double BkBduolMaintain(BkModel *m, BkMachine *mach, BkRow *row);
-/* the exact box-constrained projection of eq. 8 alone (for the unit tests) */
-extern bool BkBduolBoxQp(const BkEnv *env, const double *K, int n, int j,
-						 double c, const double *lo, const double *hi, double *a);
+/* ---- bk_boxqp.c: projection under a box (paper 001 eq. 8-9) ---- */
+/* Scratch of one projection of n SVs (BkBoxQpAlloc). */
+typedef struct BkBoxQp
+{
+	int			n;
+	double	   *K;				/* n x n kernel matrix */
+	double	   *G;				/* n x n, K^-1 */
+	double	   *HS;				/* n x n: columns of H for the fixed set */
+	double	   *M;				/* n x n: H_SS, factorised */
+	double	   *a;				/* candidate's coefficient changes */
+	double	   *abest;
+	double	   *astar;
+	double	   *lo;
+	double	   *hi;
+	double	   *mu;
+	double	   *Ka;
+	int		   *state;			/* 0 free, -1 at lo, +1 at hi, 2 = j */
+	int		   *fixed;			/* indices of the fixed set */
+} BkBoxQp;
+
+/* scratch for n SVs: returns the block of doubles (free it and w->state) */
+extern double *BkBoxQpAlloc(const BkEnv *env, BkBoxQp *w, int n);
+/* w->G = w->K^-1, with a small ridge if needed; false if even that fails */
+extern bool BkBoxQpInvert(const BkEnv *env, BkBoxQp *w);
+/* eq. 9 for SV j of coefficient c: a_P = -c G_Pj / G_jj in w->a and w->Ka */
+extern void BkBoxQpStart(double c, BkBoxQp *w, int j);
+/* eq. 8 from the start above, w->lo <= w->a <= w->hi; false if a step fails */
+extern bool BkBoxQpSolve(const BkEnv *env, BkBoxQp *w, int j);
+/*
+ * The exact projection of eq. 8 on its own: K (n x n, row-major) the
+ * kernel matrix, j the SV projected with coefficient c, lo / hi the
+ * bounds of the others' coefficient changes; a gets the changes (a_j =
+ * 0).  False if K is not positive definite or a step fails.
+ */
+extern bool BkBoxQpProject(const BkEnv *env, const double *K, int n, int j,
+						   double c, const double *lo, const double *hi,
+						   double *a);
 
 /* remove SV r (BkMachineRemove) and repair the neighbour cache */
 extern void BkNearestRemove(const BkEnv *env, BkMachine *mach, int dim, int r,

@@ -544,7 +544,7 @@ test_bduol_box_qp(void)
 			lo[i] = -0.3 * BkRngUniform(&rng) * fabs(c);
 			hi[i] = 0.3 * BkRngUniform(&rng) * fabs(c);
 		}
-		if (!BkBduolBoxQp(&bk_std_env, K, n, j, c, lo, hi, a))
+		if (!BkBoxQpProject(&bk_std_env, K, n, j, c, lo, hi, a))
 		{
 			failed++;
 			continue;
