@@ -33,6 +33,7 @@
  *				NaN and infinity before the core sees them).
  */
 #include "fuzz_common.h"
+#include "bk_learner.h"
 
 #include <float.h>
 #include <string.h>
@@ -145,19 +146,32 @@ expect_user_error(const char *during)
 
 /* ---- parameters ---- */
 
-static const char *const algorithm_names[] = {"perceptron", "pa", "bpa",
-	"pegasos", "stoptron", "rbp", "pa_random", "budget_perceptron",
-	"tighter_budget_perceptron", "spa", "ogd", "duol", "bduol", "bogd",
-	"forgetron", "projectron", "projectron_pp", NULL};
-static const char *const kernel_names[] = {"rbf", "linear", "poly", NULL};
-static const char *const loss_names[] = {"hinge", "ramp", NULL};
-static const char *const variant_names[] = {"s", "nn", "p", NULL};
-static const char *const maintenance_names[] = {"none", "random", "smallest",
-	"projection", "projection_best", "merge", "removal", "approx_projection",
-	"nearest", NULL};
-static const char *const update_names[] = {"perceptron", "mira", "nobias_svm", NULL};
-static const char *const eval_set_names[] = {"svs", "random", "flip", "all", NULL};
-static const char *const output_names[] = {"last", "average", NULL};
+/*
+ * The choices of the enum keys are the core's own (bk_choices.c), the
+ * algorithms the registry's, in id order: a new learner or choice is
+ * fuzzed without a change here.
+ */
+static const char *const *algorithm_names;
+static const char *const *kernel_names;
+
+/* the registry's names, NULL-terminated, built once */
+static void
+init_names(void)
+{
+	static const char *names[64];
+	int			n = 0;
+
+	if (algorithm_names != NULL)
+		return;
+	while (BkLearnerAt(n) != NULL && n < 63)
+	{
+		names[n] = BkLearnerAt(n)->name;
+		n++;
+	}
+	names[n] = NULL;
+	algorithm_names = names;
+	kernel_names = BkParamChoices(BK_P_KERNEL);
+}
 
 /*
  * Values of the real-valued keys, from the smallest positive to the
@@ -186,33 +200,33 @@ typedef struct KeySpec
 	ValueKind	kind;
 	const double *values;		/* V_TABLE */
 	int			n_values;
-	const char *const *choices; /* V_ENUM */
+	BkParamId	choices;		/* V_ENUM: BkParamChoices(choices) */
 } KeySpec;
 
-#define TABLE(t) V_TABLE, t, (int) (sizeof(t) / sizeof(t[0])), NULL
-#define CHOICES(c) V_ENUM, NULL, 0, c
+#define TABLE(t) V_TABLE, t, (int) (sizeof(t) / sizeof(t[0])), 0
+#define CHOICES(id) V_ENUM, NULL, 0, id
 
 static const KeySpec keys[] = {
-	{"budget", V_SMALL, NULL, 0, NULL},
-	{"max_sv", V_SMALL, NULL, 0, NULL},
+	{"budget", V_SMALL, NULL, 0, 0},
+	{"max_sv", V_SMALL, NULL, 0, 0},
 	{"gamma", TABLE(gamma_values)},
 	{"degree", TABLE(degree_values)},
 	{"coef0", TABLE(real_values)},
 	{"C", TABLE(real_values)},
-	{"loss", CHOICES(loss_names)},
-	{"variant", CHOICES(variant_names)},
-	{"seed", V_BYTE, NULL, 0, NULL},
+	{"loss", CHOICES(BK_P_LOSS)},
+	{"variant", CHOICES(BK_P_VARIANT)},
+	{"seed", V_BYTE, NULL, 0, 0},
 	{"lambda", TABLE(real_values)},
-	{"maintenance", CHOICES(maintenance_names)},
-	{"ball_projection", V_BOOL, NULL, 0, NULL},
+	{"maintenance", CHOICES(BK_P_MAINTENANCE)},
+	{"ball_projection", V_BOOL, NULL, 0, 0},
 	{"margin", TABLE(real_values)},
-	{"update", CHOICES(update_names)},
-	{"eval_set", CHOICES(eval_set_names)},
-	{"eval_size", V_SMALL, NULL, 0, NULL},
+	{"update", CHOICES(BK_P_UPDATE)},
+	{"eval_set", CHOICES(BK_P_EVAL_SET)},
+	{"eval_size", V_SMALL, NULL, 0, 0},
 	{"alpha", TABLE(real_values)},
 	{"beta", TABLE(real_values)},
 	{"eta", TABLE(real_values)},
-	{"output", CHOICES(output_names)},
+	{"output", CHOICES(BK_P_OUTPUT)},
 	{"rho", TABLE(rho_values)},
 	{"max_coef", TABLE(real_values)},
 };
@@ -253,7 +267,7 @@ read_value(Input *in, const KeySpec *k, BkParamInput *v)
 			break;
 		case V_ENUM:
 			v->type = BK_IN_STRING;
-			v->string = k->choices[b % count_names(k->choices)];
+			v->string = BkParamChoices(k->choices)[b % count_names(BkParamChoices(k->choices))];
 			break;
 		case V_BOOL:
 			v->type = BK_IN_BOOLEAN;
@@ -350,6 +364,7 @@ model_from_params(Input *in, bool text, bool declare)
 		return NULL;
 	dim = 1 + dim_byte % MAX_PARAM_DIM;
 
+	init_names();
 	BkParamsInit(&p);
 	v.string = algorithm_names[alg % count_names(algorithm_names)];
 	if (!BkParamsSet(&p, "algorithm", &v, err, sizeof(err)))
@@ -673,7 +688,7 @@ put_key(Seed *s, const char *key, uint8_t value)
 static void
 put_key_choice(Seed *s, const char *key, const char *choice)
 {
-	put_key(s, key, (uint8_t) find_name(keys[find_key(key)].choices, choice));
+	put_key(s, key, (uint8_t) find_name(BkParamChoices(keys[find_key(key)].choices), choice));
 }
 
 static void
@@ -707,6 +722,7 @@ static void
 put_params(Seed *s, uint8_t flags, const char *alg, const char *kernel, int dim,
 		   int npairs)
 {
+	init_names();
 	put(s, flags);
 	put(s, (uint8_t) find_name(algorithm_names, alg));
 	put(s, kernel ? (uint8_t) (1 + find_name(kernel_names, kernel)) : 0);
