@@ -66,8 +66,8 @@ test_registry_ids(void)
 		CHECK(BkLearnerOf(&p) == l && strcmp(BkAlgorithmName(&p), l->name) == 0,
 			  "\"algorithm\": \"%s\" selects its learner", l->name);
 	}
-	CHECK(n == BK_ALG_PROJECTRON_PP, "%d learners registered, ids 1 to %d", n,
-		  (int) BK_ALG_PROJECTRON_PP);
+	/* the seventeen learners of the papers and their baselines, at least */
+	CHECK(n >= 17, "%d learners registered", n);
 }
 
 /*
