@@ -14,7 +14,11 @@ CORE_SRCS  = $(sort $(wildcard src/core/*.c))
 PGL_SRCS   = $(sort $(wildcard src/pg/*.c))
 OBJS       = $(CORE_SRCS:.c=.o) $(PGL_SRCS:.c=.o)
 
+# The current version's script is sql/budgetkernel.sql; earlier versions
+# keep their install script and reach the current one by update scripts
+# (sql/budgetkernel--FROM--TO.sql).
 DATA_built = sql/$(EXTENSION)--$(EXTVERSION).sql
+DATA       = sql/$(EXTENSION)--0.1.0.sql $(wildcard sql/$(EXTENSION)--*--*.sql)
 PGFILEDESC = "budgetkernel - budgeted kernel classifiers trained by aggregates"
 
 TESTS        = $(sort $(wildcard test/sql/*.sql))

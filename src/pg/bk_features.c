@@ -87,9 +87,17 @@ BkPgReadFeatures(ArrayType *a, int64 row, int *n)
 	 */
 	data = (const char *) a + ARR_OVERHEAD_NONULLS(ARR_NDIM(a));
 
-	/* every SQL signature takes float8[]: other arrays are cast before */
+	/*
+	 * Every SQL signature takes float8[]: other arrays are cast before.
+	 * Another type comes only from the SQL objects of 0.1.0 (float4[]
+	 * twins) left in a database whose library is newer.
+	 */
 	if (elemtype != FLOAT8OID)
-		elog(ERROR, "features array of type %u, expected float8[]", elemtype);
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("features of type %s[]: the extension's SQL objects are older than its library",
+						format_type_be(elemtype)),
+				 errhint("Run ALTER EXTENSION budgetkernel UPDATE.")));
 	x = (const double *) data;
 
 	bad = BkFirstNonFinite(x, nitems);

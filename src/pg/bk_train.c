@@ -26,6 +26,7 @@
 PG_FUNCTION_INFO_V1(bk_train_params_trans);
 PG_FUNCTION_INFO_V1(bk_train_model_trans);
 PG_FUNCTION_INFO_V1(bk_train_final);
+PG_FUNCTION_INFO_V1(bk_train_text_trans);
 
 typedef struct BkTrainState
 {
@@ -193,6 +194,23 @@ bk_train_params_trans(PG_FUNCTION_ARGS)
 	bk_train_row(st, fcinfo);
 
 	PG_RETURN_POINTER(st);
+}
+
+/*
+ * The transition function of 0.1.0's bk_train(features, label, params
+ * text), which 0.2.0 dropped (a literal resolves to jsonb).  It stays
+ * defined so that 0.1.0's install script still loads, and the SQL objects
+ * of a database not yet updated say what to do instead of failing to
+ * find a symbol.
+ */
+Datum
+bk_train_text_trans(PG_FUNCTION_ARGS)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+			 errmsg("bk_train with text params: the extension's SQL objects are older than its library"),
+			 errhint("Run ALTER EXTENSION budgetkernel UPDATE; then params are jsonb, and a string literal works as before.")));
+	PG_RETURN_NULL();
 }
 
 /*

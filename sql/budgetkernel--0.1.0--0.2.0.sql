@@ -1,0 +1,185 @@
+-- budgetkernel 0.1.0 -> 0.2.0
+--
+-- The model format does not change: every stored model stays as it is.
+-- What changes is the SQL surface:
+--   * bk_train keeps two forms, bk_train(float8[], int8 | text, jsonb): the
+--     float4[] forms go (float4[], int[] and numeric[] reach float8[] by
+--     implicit cast) and so do the text-params forms (a string literal
+--     resolves to jsonb);
+--   * continuing a stored model is bk_continue(features, label, model),
+--     renamed from bk_train(features, label, bk_model): views and functions
+--     that call it follow the rename;
+--   * support functions are named _bk_*, so that \df bk_* lists what users
+--     call;
+--   * bk_model gets =, <>, a bytewise btree order and a hash opclass, so that
+--     DISTINCT, GROUP BY, UNION and joins on models work.
+-- A view on a dropped form (float4[] features or text params) must be
+-- dropped first; this script then fails with the view's name.
+
+\echo Use "ALTER EXTENSION budgetkernel UPDATE TO '0.2.0'" to load this file. \quit
+
+-- bk_train: the float4[] and the text-params forms go
+DROP AGGREGATE @extschema@.bk_train(real[], int8, text);
+DROP AGGREGATE @extschema@.bk_train(real[], text, text);
+DROP AGGREGATE @extschema@.bk_train(float8[], int8, text);
+DROP AGGREGATE @extschema@.bk_train(float8[], text, text);
+DROP AGGREGATE @extschema@.bk_train(real[], int8, jsonb);
+DROP AGGREGATE @extschema@.bk_train(real[], int8, @extschema@.bk_model);
+DROP AGGREGATE @extschema@.bk_train(real[], text, jsonb);
+DROP AGGREGATE @extschema@.bk_train(real[], text, @extschema@.bk_model);
+DROP FUNCTION @extschema@.bk_train_params_trans(internal, real[], int8, text);
+DROP FUNCTION @extschema@.bk_train_params_trans(internal, real[], text, text);
+DROP FUNCTION @extschema@.bk_train_params_trans(internal, float8[], int8, text);
+DROP FUNCTION @extschema@.bk_train_params_trans(internal, float8[], text, text);
+DROP FUNCTION @extschema@.bk_train_params_trans(internal, real[], int8, jsonb);
+DROP FUNCTION @extschema@.bk_train_model_trans(internal, real[], int8, @extschema@.bk_model);
+DROP FUNCTION @extschema@.bk_train_params_trans(internal, real[], text, jsonb);
+DROP FUNCTION @extschema@.bk_train_model_trans(internal, real[], text, @extschema@.bk_model);
+
+-- continuing a model: bk_continue; support functions: _bk_*
+ALTER AGGREGATE @extschema@.bk_train(float8[], int8, @extschema@.bk_model) RENAME TO bk_continue;
+ALTER AGGREGATE @extschema@.bk_train(float8[], text, @extschema@.bk_model) RENAME TO bk_continue;
+ALTER FUNCTION @extschema@.bk_train_params_trans(internal, float8[], int8, jsonb) RENAME TO _bk_train_trans;
+ALTER FUNCTION @extschema@.bk_train_model_trans(internal, float8[], int8, @extschema@.bk_model) RENAME TO _bk_continue_trans;
+ALTER FUNCTION @extschema@.bk_train_params_trans(internal, float8[], text, jsonb) RENAME TO _bk_train_trans;
+ALTER FUNCTION @extschema@.bk_train_model_trans(internal, float8[], text, @extschema@.bk_model) RENAME TO _bk_continue_trans;
+ALTER FUNCTION @extschema@.bk_train_final(internal) RENAME TO _bk_train_final;
+ALTER FUNCTION @extschema@.bk_model_in(cstring) RENAME TO _bk_model_in;
+ALTER FUNCTION @extschema@.bk_model_out(@extschema@.bk_model) RENAME TO _bk_model_out;
+ALTER FUNCTION @extschema@.bk_model_recv(internal) RENAME TO _bk_model_recv;
+ALTER FUNCTION @extschema@.bk_model_send(@extschema@.bk_model) RENAME TO _bk_model_send;
+ALTER FUNCTION @extschema@.bk_model_from_bytea(bytea) RENAME TO _bk_model_from_bytea;
+
+COMMENT ON FUNCTION @extschema@._bk_model_in(cstring) IS
+	'bk_model input: \x followed by the hexadecimal bytes of an encoded model, validated';
+COMMENT ON FUNCTION @extschema@._bk_model_out(@extschema@.bk_model) IS
+	'bk_model output: \x followed by the hexadecimal bytes of the encoded model';
+COMMENT ON FUNCTION @extschema@._bk_model_recv(internal) IS
+	'bk_model binary input: the bytes of an encoded model, validated';
+COMMENT ON FUNCTION @extschema@._bk_model_send(@extschema@.bk_model) IS
+	'bk_model binary output: the bytes of the encoded model';
+COMMENT ON FUNCTION @extschema@._bk_model_from_bytea(bytea) IS
+	'bytea to bk_model: checks that the bytes are a well-formed model';
+COMMENT ON FUNCTION @extschema@._bk_train_trans(internal, float8[], int8, jsonb) IS
+	'transition function of bk_train(float8[], int8, jsonb)';
+COMMENT ON FUNCTION @extschema@._bk_train_trans(internal, float8[], text, jsonb) IS
+	'transition function of bk_train(float8[], text, jsonb)';
+COMMENT ON FUNCTION @extschema@._bk_continue_trans(internal, float8[], int8, @extschema@.bk_model) IS
+	'transition function of bk_continue(float8[], int8, bk_model)';
+COMMENT ON FUNCTION @extschema@._bk_continue_trans(internal, float8[], text, @extschema@.bk_model) IS
+	'transition function of bk_continue(float8[], text, bk_model)';
+COMMENT ON FUNCTION @extschema@._bk_train_final(internal) IS
+	'final function of bk_train and bk_continue: the encoded model, NULL when no row was usable';
+COMMENT ON AGGREGATE @extschema@.bk_train(float8[], int8, jsonb) IS
+	'trains a kernel classifier on the rows in stream order; params: a JSON object of learner parameters';
+COMMENT ON AGGREGATE @extschema@.bk_train(float8[], text, jsonb) IS
+	'trains a kernel classifier with text labels on the rows in stream order; params: a JSON object of learner parameters';
+COMMENT ON AGGREGATE @extschema@.bk_continue(float8[], int8, @extschema@.bk_model) IS
+	'continues training a model on the rows in stream order, with the model''s parameters';
+COMMENT ON AGGREGATE @extschema@.bk_continue(float8[], text, @extschema@.bk_model) IS
+	'continues training a model with text labels on the rows in stream order, with the model''s parameters';
+
+-- Availability: 0.1.0
+CREATE FUNCTION @extschema@._bk_model_eq(@extschema@.bk_model, @extschema@.bk_model)
+	RETURNS boolean AS 'byteaeq' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION @extschema@._bk_model_ne(@extschema@.bk_model, @extschema@.bk_model)
+	RETURNS boolean AS 'byteane' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION @extschema@._bk_model_lt(@extschema@.bk_model, @extschema@.bk_model)
+	RETURNS boolean AS 'bytealt' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION @extschema@._bk_model_le(@extschema@.bk_model, @extschema@.bk_model)
+	RETURNS boolean AS 'byteale' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION @extschema@._bk_model_gt(@extschema@.bk_model, @extschema@.bk_model)
+	RETURNS boolean AS 'byteagt' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION @extschema@._bk_model_ge(@extschema@.bk_model, @extschema@.bk_model)
+	RETURNS boolean AS 'byteage' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION @extschema@._bk_model_cmp(@extschema@.bk_model, @extschema@.bk_model)
+	RETURNS integer AS 'byteacmp' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION @extschema@._bk_model_hash(@extschema@.bk_model)
+	RETURNS integer AS 'hashvarlena' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION @extschema@._bk_model_hash_extended(@extschema@.bk_model, bigint)
+	RETURNS bigint AS 'hashvarlenaextended' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+
+CREATE OPERATOR @extschema@.= (
+	LEFTARG = @extschema@.bk_model, RIGHTARG = @extschema@.bk_model,
+	FUNCTION = @extschema@._bk_model_eq,
+	COMMUTATOR = OPERATOR(@extschema@.=), NEGATOR = OPERATOR(@extschema@.<>),
+	RESTRICT = eqsel, JOIN = eqjoinsel, HASHES, MERGES);
+CREATE OPERATOR @extschema@.<> (
+	LEFTARG = @extschema@.bk_model, RIGHTARG = @extschema@.bk_model,
+	FUNCTION = @extschema@._bk_model_ne,
+	COMMUTATOR = OPERATOR(@extschema@.<>), NEGATOR = OPERATOR(@extschema@.=),
+	RESTRICT = neqsel, JOIN = neqjoinsel);
+CREATE OPERATOR @extschema@.< (
+	LEFTARG = @extschema@.bk_model, RIGHTARG = @extschema@.bk_model,
+	FUNCTION = @extschema@._bk_model_lt,
+	COMMUTATOR = OPERATOR(@extschema@.>), NEGATOR = OPERATOR(@extschema@.>=),
+	RESTRICT = scalarltsel, JOIN = scalarltjoinsel);
+CREATE OPERATOR @extschema@.<= (
+	LEFTARG = @extschema@.bk_model, RIGHTARG = @extschema@.bk_model,
+	FUNCTION = @extschema@._bk_model_le,
+	COMMUTATOR = OPERATOR(@extschema@.>=), NEGATOR = OPERATOR(@extschema@.>),
+	RESTRICT = scalarlesel, JOIN = scalarlejoinsel);
+CREATE OPERATOR @extschema@.> (
+	LEFTARG = @extschema@.bk_model, RIGHTARG = @extschema@.bk_model,
+	FUNCTION = @extschema@._bk_model_gt,
+	COMMUTATOR = OPERATOR(@extschema@.<), NEGATOR = OPERATOR(@extschema@.<=),
+	RESTRICT = scalargtsel, JOIN = scalargtjoinsel);
+CREATE OPERATOR @extschema@.>= (
+	LEFTARG = @extschema@.bk_model, RIGHTARG = @extschema@.bk_model,
+	FUNCTION = @extschema@._bk_model_ge,
+	COMMUTATOR = OPERATOR(@extschema@.<=), NEGATOR = OPERATOR(@extschema@.<),
+	RESTRICT = scalargesel, JOIN = scalargejoinsel);
+
+CREATE OPERATOR CLASS @extschema@.bk_model_ops
+	DEFAULT FOR TYPE @extschema@.bk_model USING btree AS
+	OPERATOR 1 @extschema@.<,
+	OPERATOR 2 @extschema@.<=,
+	OPERATOR 3 @extschema@.=,
+	OPERATOR 4 @extschema@.>=,
+	OPERATOR 5 @extschema@.>,
+	FUNCTION 1 @extschema@._bk_model_cmp(@extschema@.bk_model, @extschema@.bk_model);
+
+CREATE OPERATOR CLASS @extschema@.bk_model_hash_ops
+	DEFAULT FOR TYPE @extschema@.bk_model USING hash AS
+	OPERATOR 1 @extschema@.=,
+	FUNCTION 1 @extschema@._bk_model_hash(@extschema@.bk_model),
+	FUNCTION 2 @extschema@._bk_model_hash_extended(@extschema@.bk_model, bigint);
+
+COMMENT ON FUNCTION @extschema@._bk_model_eq(@extschema@.bk_model, @extschema@.bk_model) IS
+	'implementation of = for bk_model: the encoded bytes are equal';
+COMMENT ON FUNCTION @extschema@._bk_model_ne(@extschema@.bk_model, @extschema@.bk_model) IS
+	'implementation of <> for bk_model';
+COMMENT ON FUNCTION @extschema@._bk_model_lt(@extschema@.bk_model, @extschema@.bk_model) IS
+	'implementation of < for bk_model (bytewise)';
+COMMENT ON FUNCTION @extschema@._bk_model_le(@extschema@.bk_model, @extschema@.bk_model) IS
+	'implementation of <= for bk_model (bytewise)';
+COMMENT ON FUNCTION @extschema@._bk_model_gt(@extschema@.bk_model, @extschema@.bk_model) IS
+	'implementation of > for bk_model (bytewise)';
+COMMENT ON FUNCTION @extschema@._bk_model_ge(@extschema@.bk_model, @extschema@.bk_model) IS
+	'implementation of >= for bk_model (bytewise)';
+COMMENT ON FUNCTION @extschema@._bk_model_cmp(@extschema@.bk_model, @extschema@.bk_model) IS
+	'B-tree support for bk_model: bytewise comparison';
+COMMENT ON FUNCTION @extschema@._bk_model_hash(@extschema@.bk_model) IS
+	'hash support for bk_model: hash of the encoded bytes';
+COMMENT ON FUNCTION @extschema@._bk_model_hash_extended(@extschema@.bk_model, bigint) IS
+	'hash support for bk_model: seeded 64-bit hash of the encoded bytes';
+COMMENT ON OPERATOR @extschema@.= (@extschema@.bk_model, @extschema@.bk_model) IS
+	'equal encoded bytes (the same model)';
+COMMENT ON OPERATOR @extschema@.<> (@extschema@.bk_model, @extschema@.bk_model) IS
+	'different encoded bytes';
+COMMENT ON OPERATOR @extschema@.< (@extschema@.bk_model, @extschema@.bk_model) IS
+	'bytewise less than (a grouping order only)';
+COMMENT ON OPERATOR @extschema@.<= (@extschema@.bk_model, @extschema@.bk_model) IS
+	'bytewise less than or equal (a grouping order only)';
+COMMENT ON OPERATOR @extschema@.> (@extschema@.bk_model, @extschema@.bk_model) IS
+	'bytewise greater than (a grouping order only)';
+COMMENT ON OPERATOR @extschema@.>= (@extschema@.bk_model, @extschema@.bk_model) IS
+	'bytewise greater than or equal (a grouping order only)';
+COMMENT ON OPERATOR CLASS @extschema@.bk_model_ops USING btree IS
+	'bytewise order of bk_model (sorted DISTINCT, GROUP BY, merge joins)';
+COMMENT ON OPERATOR CLASS @extschema@.bk_model_hash_ops USING hash IS
+	'hash of bk_model bytes (hashed DISTINCT, GROUP BY, UNION, hash joins)';
+COMMENT ON OPERATOR FAMILY @extschema@.bk_model_ops USING btree IS
+	'the operator family of bk_model_ops';
+COMMENT ON OPERATOR FAMILY @extschema@.bk_model_hash_ops USING hash IS
+	'the operator family of bk_model_hash_ops';

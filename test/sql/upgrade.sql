@@ -1,0 +1,78 @@
+--
+-- ALTER EXTENSION budgetkernel UPDATE from 0.1.0: the updated
+-- installation has exactly the objects, definitions and comments of a
+-- fresh one; models stored under 0.1.0 keep their bytes and scores; a
+-- view on the continuation form follows its rename to bk_continue; a view
+-- on a form 0.2.0 drops stops the update with its name; before the
+-- update, the forms whose C function 0.2.0 changed say what to do.
+--
+SET client_min_messages = warning;
+DROP DATABASE IF EXISTS bk_upgrade_old;
+DROP DATABASE IF EXISTS bk_upgrade_new;
+CREATE DATABASE bk_upgrade_old;
+CREATE DATABASE bk_upgrade_new;
+
+\c bk_upgrade_old
+SET client_min_messages = warning;
+CREATE EXTENSION budgetkernel VERSION '0.1.0';
+\i test/fixtures/checkerboard.sql
+CREATE TABLE pts AS SELECT * FROM bk_test.checkerboard(600);
+CREATE TABLE models AS
+SELECT bk_train(features, label, '{"budget": 30, "gamma": 20}'::jsonb ORDER BY id) AS model
+FROM pts WHERE id <= 400;
+CREATE TABLE reference AS
+SELECT md5(model::bytea) AS bytes_md5,
+       (SELECT array_agg(bk_decision(model, features) ORDER BY id) FROM pts) AS decisions
+FROM models;
+-- a view on the continuation form of 0.1.0, bk_train(features, label, model)
+CREATE VIEW continued AS
+SELECT bk_train(features, label, (SELECT model FROM models) ORDER BY id) AS model
+FROM pts WHERE id > 400;
+CREATE TABLE continued_before AS SELECT md5(model::bytea) AS bytes_md5 FROM continued;
+
+-- before the update: the old forms whose C function changed say what to do
+\set VERBOSITY terse
+SELECT bk_train(features::float4[], label, '{}'::jsonb) FROM pts;
+SELECT bk_train(features, label, '{}'::text) FROM pts;
+\set VERBOSITY default
+
+-- a view on a form that 0.2.0 drops stops the update, naming the view
+CREATE VIEW float4_trained AS
+SELECT bk_train(features::float4[], label, '{}'::jsonb) AS model FROM pts;
+ALTER EXTENSION budgetkernel UPDATE TO '0.2.0';
+DROP VIEW float4_trained;
+ALTER EXTENSION budgetkernel UPDATE TO '0.2.0';
+SELECT extversion FROM pg_extension WHERE extname = 'budgetkernel';
+
+-- stored models: the same bytes, valid, the same scores
+SELECT md5(m.model::bytea) = r.bytes_md5 AS same_bytes,
+       bk_is_valid(m.model::bytea) AS valid,
+       (SELECT array_agg(bk_decision(m.model, features) ORDER BY id) FROM pts) = r.decisions AS same_decisions
+FROM models m, reference r;
+-- the view now calls bk_continue, and continues to the same model
+SELECT pg_get_viewdef('continued') LIKE '%bk_continue(%' AS calls_bk_continue;
+SELECT c.bytes_md5 = md5(v.model::bytea) AS same_continued_model
+FROM continued_before c, continued v;
+
+\i test/fixtures/extension_objects.sql
+\copy (SELECT * FROM bk_test.extension_objects()) TO 'results/upgrade_objects_updated.txt'
+
+\c bk_upgrade_new
+SET client_min_messages = warning;
+CREATE EXTENSION budgetkernel;
+\i test/fixtures/extension_objects.sql
+CREATE TEMP TABLE updated (object text, definition text, comment text);
+\copy updated FROM 'results/upgrade_objects_updated.txt'
+-- what differs between the updated and the fresh installation: nothing
+(SELECT 'only updated' AS side, * FROM updated
+ EXCEPT SELECT 'only updated', * FROM bk_test.extension_objects())
+UNION ALL
+(SELECT 'only fresh', * FROM bk_test.extension_objects()
+ EXCEPT SELECT 'only fresh', * FROM updated)
+ORDER BY 2, 1;
+SELECT count(*) > 40 AS compared_every_object FROM updated;
+
+\c contrib_regression
+SET client_min_messages = warning;
+DROP DATABASE bk_upgrade_old;
+DROP DATABASE bk_upgrade_new;
