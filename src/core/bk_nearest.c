@@ -43,6 +43,17 @@ BkNearestOf(const BkMachine *mach, const double *dots, double sqx,
 	return best;
 }
 
+/* SV j at squared distance d becomes SV i's neighbour if it is nearer */
+static inline void
+offer(BkMachine *mach, int i, int j, double d)
+{
+	if (mach->nearest.idx[i] < 0 || d < mach->nearest.dist2[i])
+	{
+		mach->nearest.idx[i] = j;
+		mach->nearest.dist2[i] = d;
+	}
+}
+
 /*
  * The SV at slot n = n_sv - 1 was just appended; dots[j] = sv_n . sv_j for
  * the older SVs j < n.
@@ -51,26 +62,15 @@ void
 BkNearestOnAppend(BkMachine *mach, const double *dots)
 {
 	int			n = mach->n_sv - 1;
-	double		sqn = mach->sqnorm[n];
-	int32_t    *idx = mach->nearest.idx;
-	double	   *dist2 = mach->nearest.dist2;
 
-	idx[n] = -1;
-	dist2[n] = 0.0;
+	mach->nearest.idx[n] = -1;
+	mach->nearest.dist2[n] = 0.0;
 	for (int j = 0; j < n; j++)
 	{
-		double		d = BkDist2(dots[j], mach->sqnorm[j], sqn);
+		double		d = BkDist2(dots[j], mach->sqnorm[j], mach->sqnorm[n]);
 
-		if (idx[n] < 0 || d < dist2[n])
-		{
-			idx[n] = j;
-			dist2[n] = d;
-		}
-		if (idx[j] < 0 || d < dist2[j])
-		{
-			idx[j] = n;
-			dist2[j] = d;
-		}
+		offer(mach, n, j, d);
+		offer(mach, j, n, d);
 	}
 }
 
@@ -96,18 +96,11 @@ BkNearestOnReplace(const BkEnv *env, BkMachine *mach, int dim, int r,
 		if (j == r)
 			continue;
 		d = BkDist2(dots[j], mach->sqnorm[j], sqr);
-		if (idx[r] < 0 || d < dist2[r])
-		{
-			idx[r] = j;
-			dist2[r] = d;
-		}
+		offer(mach, r, j, d);
 		if (idx[j] == r)
 			idx[j] = -2;		/* its neighbour was removed: search again */
-		else if (idx[j] < 0 || d < dist2[j])
-		{
-			idx[j] = r;
-			dist2[j] = d;
-		}
+		else
+			offer(mach, j, r, d);
 	}
 
 	for (int j = 0; j < n; j++)
