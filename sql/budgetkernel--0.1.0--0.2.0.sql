@@ -12,7 +12,8 @@
 --   * support functions are named _bk_*, so that \df bk_* lists what users
 --     call;
 --   * bk_model gets =, <>, a bytewise btree order and a hash opclass, so that
---     DISTINCT, GROUP BY, UNION and joins on models work.
+--     DISTINCT, GROUP BY, UNION and joins on models work;
+--   * bk_shuffle_key(id, seed) orders a training stream in a seeded shuffle.
 -- A view on a dropped form (float4[] features or text params) must be
 -- dropped first; this script then fails with the view's name.
 
@@ -183,3 +184,20 @@ COMMENT ON OPERATOR FAMILY @extschema@.bk_model_ops USING btree IS
 	'the operator family of bk_model_ops';
 COMMENT ON OPERATOR FAMILY @extschema@.bk_model_hash_ops USING hash IS
 	'the operator family of bk_model_hash_ops';
+
+-- ------------------------------------------------------------------------
+-- Stream order
+-- ------------------------------------------------------------------------
+--
+-- An online learner needs its rows in an order unrelated to their labels.
+-- bk_shuffle_key(id, seed) is a seeded permutation of int8: distinct ids
+-- get distinct keys, so ORDER BY bk_shuffle_key(id, 42) is a shuffle that
+-- every run repeats exactly.
+
+CREATE FUNCTION @extschema@.bk_shuffle_key(id int8, seed int8 DEFAULT 0)
+	RETURNS int8
+	AS 'MODULE_PATHNAME', 'bk_shuffle_key'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION @extschema@.bk_shuffle_key(int8, int8) IS
+	'a seeded shuffle of row ids: ORDER BY bk_shuffle_key(id, seed) trains on a random but repeatable order';

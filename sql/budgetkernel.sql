@@ -104,7 +104,7 @@ COMMENT ON FUNCTION @extschema@.bk_is_valid(bytea) IS
 -- bytea ones: a bk_model is a varlena of bytes like bytea, and they compare
 -- lengths before detoasting.
 
--- Availability: 0.1.0
+-- Availability: 0.2.0
 CREATE FUNCTION @extschema@._bk_model_eq(@extschema@.bk_model, @extschema@.bk_model)
 	RETURNS boolean AS 'byteaeq' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
 CREATE FUNCTION @extschema@._bk_model_ne(@extschema@.bk_model, @extschema@.bk_model)
@@ -287,6 +287,7 @@ CREATE AGGREGATE @extschema@.bk_train(features float8[], label text, params json
 	PARALLEL = UNSAFE
 );
 
+-- Availability: 0.2.0 (0.1.0: bk_train(features, label, model))
 CREATE AGGREGATE @extschema@.bk_continue(features float8[], label int8, model @extschema@.bk_model) (
 	SFUNC = @extschema@._bk_continue_trans,
 	STYPE = internal,
@@ -379,3 +380,21 @@ CREATE FUNCTION @extschema@.bk_support_vectors(model @extschema@.bk_model,
 
 COMMENT ON FUNCTION @extschema@.bk_support_vectors(@extschema@.bk_model) IS
 	'one row per support vector: its number, its features and its coefficients';
+
+-- ------------------------------------------------------------------------
+-- Stream order
+-- ------------------------------------------------------------------------
+--
+-- An online learner needs its rows in an order unrelated to their labels.
+-- bk_shuffle_key(id, seed) is a seeded permutation of int8: distinct ids
+-- get distinct keys, so ORDER BY bk_shuffle_key(id, 42) is a shuffle that
+-- every run repeats exactly.
+
+-- Availability: 0.2.0
+CREATE FUNCTION @extschema@.bk_shuffle_key(id int8, seed int8 DEFAULT 0)
+	RETURNS int8
+	AS 'MODULE_PATHNAME', 'bk_shuffle_key'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION @extschema@.bk_shuffle_key(int8, int8) IS
+	'a seeded shuffle of row ids: ORDER BY bk_shuffle_key(id, seed) trains on a random but repeatable order';

@@ -126,14 +126,14 @@ SELECT 'test', count(*), count(*) FILTER (WHERE label = 1),
 FROM test;
 
 \\echo
-\\echo '== Train: one bk_train aggregate over the 10,000 training rows (in id order)'
+\\echo '== Train: one bk_train aggregate over the 10,000 training rows (in a seeded shuffle)'
 \\set ECHO queries
 \\timing on
 CREATE TABLE models AS
 SELECT 1 AS version,
        bk_train(features, label,
                 '$PARAMS'::jsonb
-                ORDER BY id) AS model
+                ORDER BY bk_shuffle_key(id, 42)) AS model
 FROM train;
 \\timing off
 \\set ECHO none

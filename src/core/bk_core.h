@@ -318,6 +318,45 @@ extern const char *BkModelClassText(const BkModel *m, int c);
 /* Record that the model's text labels are UTF-8 (set before any label). */
 extern void BkModelSetLabelsUtf8(BkModel *m, bool utf8);
 
+/*
+ * What one run of training (this model since it was created or decoded)
+ * suggests went wrong, for the caller to warn about.
+ *
+ * sorted: the rows came in runs of one label.  A shuffled order of the
+ * same labels gives about expected_changes changes of label between
+ * consecutive rows, (rows - 1) (1 - sum_i p_i^2) for the classes' shares
+ * p_i; fewer than a fifth of that (and an expectation of at least 10) is a
+ * sorted or blocked stream.  An online learner trained so ends biased
+ * towards the last labels, and its online mistake rate means nothing.
+ *
+ * collapsed: over the last window rows (those of the last 1000 that did
+ * not bring a new class: at least 100, with at least 20 of them in other
+ * classes than the most frequent), the model predicted one class,
+ * constant_class, for every row.  no_better: not collapsed, but its online
+ * error over the window, window_error, was no lower than always predicting
+ * the window's most frequent class (majority_error).  Neither is judged
+ * on a sorted stream.
+ */
+typedef struct BkRunReport
+{
+	uint64_t	rows;
+	uint64_t	label_changes;
+	double		expected_changes;
+	bool		sorted;
+	int			window;			/* recent rows looked at */
+	double		window_error;	/* online error over them */
+	double		majority_error; /* 1 - the most frequent class's share */
+	int			majority_class;
+	bool		collapsed;
+	int			constant_class; /* collapsed: the class always predicted */
+	bool		no_better;
+} BkRunReport;
+
+extern void BkModelRunReport(const BkModel *m, BkRunReport *r);
+
+/* A seeded permutation of 64-bit ids, for shuffling a training stream. */
+extern uint64_t BkShuffleKey(uint64_t id, uint64_t seed);
+
 /* SVs over all machines */
 extern uint64_t BkModelSvTotal(const BkModel *m);
 

@@ -98,6 +98,26 @@ typedef struct BkRng
 	uint64_t	s[4];			/* xoshiro256** state */
 } BkRng;
 
+/*
+ * What one run of training (one bk_train or bk_continue call) saw, for
+ * the warnings of a suspicious run (bk_run.c).  Not part of the model's
+ * value: a decoded model starts a run with none of it.
+ */
+#define BK_RUN_WINDOW 1000		/* the recent rows kept */
+typedef struct BkRunStats
+{
+	uint64_t	rows;			/* rows learned in this run */
+	uint64_t	label_changes;	/* rows whose class differs from the row before */
+	int			last_class;		/* -1 before the first row */
+	uint64_t   *class_rows;		/* rows of each class in this run */
+	int			class_rows_cap;
+	/* the last rows: true class, and the class predicted before learning */
+	int32_t    *win_true;
+	int32_t    *win_pred;		/* -1: the row brought a new class */
+	int			win_n;
+	int			win_next;
+} BkRunStats;
+
 typedef struct BkModel
 {
 	BkEnv		env;
@@ -141,6 +161,7 @@ typedef struct BkModel
 	size_t		work_offset;	/* of the work area in scratch */
 	void	   *rows;			/* per-machine kernel-row descriptors */
 	int			rows_cap;
+	BkRunStats	run;			/* this run of training */
 } BkModel;
 
 #if defined(__GNUC__)
@@ -505,6 +526,11 @@ extern void BkModelLearnClass(BkModel *m, const double *x, int cls, bool is_new)
 extern void BkModelFreeClasses(BkModel *m);
 /* append a class (no layout change); the arrays grow as needed */
 extern void BkClassAppend(BkModel *m, int64_t label, const char *text, size_t len);
+
+/* ---- bk_run.c: what one run of training saw ---- */
+/* note a row of class cls, predicted as pred (-1: its class was new) */
+extern void BkRunNote(BkModel *m, int cls, int pred);
+extern void BkRunFree(BkModel *m);
 
 /* ---- bk_budget.c: what the learners share around their budget ---- */
 /* room for one more SV of an unbudgeted learner, or an error at max_sv */

@@ -346,6 +346,7 @@ BkModelFree(BkModel *m)
 		BkMachineFree(&env, &m->machines[i]);
 	BkFree(&env, m->machines);
 	BkModelFreeClasses(m);
+	BkRunFree(m);
 	BkFree(&env, m->scratch);
 	BkFree(&env, m->rows);
 	BkFree(&env, m);
@@ -569,6 +570,7 @@ BkModelLearnClass(BkModel *m, const double *x, int cls, bool is_new)
 	const BkLearner *L = BkLearnerOf(&m->params);
 	BkRow	   *rows = rows_for(m);
 	bool		changed = false;
+	int			pred;
 
 	if (!m->training)
 		BkRaise(&m->env, BK_ERR_INTERNAL, NULL, "model was not decoded for training");
@@ -594,9 +596,11 @@ BkModelLearnClass(BkModel *m, const double *x, int cls, bool is_new)
 
 	/* prequential: predict with the current model, then learn */
 	score_all(m, x, rows, false);
-	if (is_new || argmax_class(m) != cls)
+	pred = is_new ? -1 : argmax_class(m);
+	if (pred != cls)
 		m->mistakes++;
 	m->rows_seen++;
+	BkRunNote(m, cls, pred);
 
 	if (L->multiclass)
 	{

@@ -22,6 +22,20 @@ splitmix64(uint64_t *x)
 	return z ^ (z >> 31);
 }
 
+/*
+ * splitmix64's output function is a bijection of 64-bit integers (each
+ * step, an odd multiplication or an xor with a right shift, is
+ * invertible), and so is adding the seed's multiple: distinct ids give
+ * distinct keys for one seed, and their order looks random.
+ */
+uint64_t
+BkShuffleKey(uint64_t id, uint64_t seed)
+{
+	uint64_t	x = id + seed * 0xd1b54a32d192ed03ULL;
+
+	return splitmix64(&x);
+}
+
 void
 BkRngSeed(BkRng *rng, uint64_t seed)
 {

@@ -62,6 +62,9 @@ extern const char *BkPgLabelIn(const BkModel *m, const char *s, size_t *len);
 /* the labels of a 0.1.0 model must be valid in this database (22021) */
 extern void BkPgCheckLegacyLabels(const BkModel *m);
 
+/* bk_run_warnings.c: WARNINGs of a suspicious training run (fname: bk_train or bk_continue) */
+extern void BkPgWarnRun(const BkModel *m, const char *fname);
+
 /* ------------------------------------------------------------------------
  * bk_features.c: feature arrays
  * ------------------------------------------------------------------------

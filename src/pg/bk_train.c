@@ -286,7 +286,9 @@ bk_train_final(PG_FUNCTION_ARGS)
 	struct varlena *result;
 	BkModelInfo info;
 
-	if (!AggCheckCallContext(fcinfo, NULL))
+	int			context = AggCheckCallContext(fcinfo, NULL);
+
+	if (!context)
 		elog(ERROR, "%s called in non-aggregate context", "bk_train_final");
 
 	if (PG_ARGISNULL(0))
@@ -316,6 +318,10 @@ bk_train_final(PG_FUNCTION_ARGS)
 	 * pass over the bytes, catches whatever overflowed on the last row.
 	 */
 	bk_train_check_result((const uint8_t *) VARDATA(result), size);
+
+	/* as a window function this runs once per row: warn only once */
+	if (context == AGG_CONTEXT_AGGREGATE)
+		BkPgWarnRun(st->model, st->fname);
 
 	PG_RETURN_POINTER(result);
 }

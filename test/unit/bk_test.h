@@ -88,4 +88,7 @@ extern void test_registry_ids(void);
 extern void test_registry_format_doc(void);
 extern void test_registry_learners(void);
 
+/* ---- test_run_report.c ---- */
+extern void test_run_report(void);
+
 #endif							/* BK_TEST_H */

@@ -1,0 +1,135 @@
+/*
+ * bk_run.c
+ *	  What one run of training saw, and what it suggests went wrong: a
+ *	  stream that comes in runs of one label, and a model that ends
+ *	  predicting one class, or no better than the most frequent one.  The
+ *	  counts cover this run only (they are not stored with the model), and
+ *	  cost O(1) a row besides a window of the last BK_RUN_WINDOW rows.
+ */
+#include "bk_internal.h"
+
+#include <string.h>
+
+/* below these, a verdict would be noise */
+#define MIN_EXPECTED_CHANGES 10.0
+#define SORTED_FRACTION		0.2
+#define MIN_WINDOW			100
+/* rows of other classes than the most frequent, in the window */
+#define MIN_OTHER_ROWS		20
+
+void
+BkRunNote(BkModel *m, int cls, int pred)
+{
+	BkRunStats *r = &m->run;
+
+	if (r->win_true == NULL)
+	{
+		r->win_true = BkAllocArray(&m->env, BK_RUN_WINDOW, sizeof(int32_t));
+		r->win_pred = BkAllocArray(&m->env, BK_RUN_WINDOW, sizeof(int32_t));
+		r->last_class = -1;
+	}
+	if (cls >= r->class_rows_cap)
+	{
+		int			cap = m->class_cap > cls ? m->class_cap : cls + 1;
+
+		r->class_rows = BkReallocArray(&m->env, r->class_rows, (size_t) cap,
+									   sizeof(uint64_t));
+		memset(r->class_rows + r->class_rows_cap, 0,
+			   sizeof(uint64_t) * (size_t) (cap - r->class_rows_cap));
+		r->class_rows_cap = cap;
+	}
+	r->class_rows[cls]++;
+	if (r->last_class >= 0 && cls != r->last_class)
+		r->label_changes++;
+	r->last_class = cls;
+	r->rows++;
+
+	r->win_true[r->win_next] = cls;
+	r->win_pred[r->win_next] = pred;
+	r->win_next = (r->win_next + 1) % BK_RUN_WINDOW;
+	if (r->win_n < BK_RUN_WINDOW)
+		r->win_n++;
+}
+
+void
+BkRunFree(BkModel *m)
+{
+	BkFree(&m->env, m->run.class_rows);
+	BkFree(&m->env, m->run.win_true);
+	BkFree(&m->env, m->run.win_pred);
+	memset(&m->run, 0, sizeof(m->run));
+}
+
+void
+BkModelRunReport(const BkModel *m, BkRunReport *out)
+{
+	const BkRunStats *r = &m->run;
+	double		sum_p2 = 0.0;
+	int			n = 0,
+				wrong = 0,
+				first_pred = -1,
+				most = 0;
+	bool		constant = true;
+	uint64_t   *counts;
+
+	memset(out, 0, sizeof(*out));
+	out->rows = r->rows;
+	out->label_changes = r->label_changes;
+	out->majority_class = -1;
+	out->constant_class = -1;
+	if (r->rows < 2)
+		return;
+
+	for (int c = 0; c < r->class_rows_cap; c++)
+	{
+		double		p = (double) r->class_rows[c] / (double) r->rows;
+
+		sum_p2 += p * p;
+	}
+	out->expected_changes = (double) (r->rows - 1) * (1.0 - sum_p2);
+	out->sorted = out->expected_changes >= MIN_EXPECTED_CHANGES &&
+		(double) r->label_changes < SORTED_FRACTION * out->expected_changes;
+
+	/*
+	 * The window, without the rows that brought a new class (nothing could
+	 * predict them): the classes' counts, the errors, one prediction only?
+	 */
+	counts = BkAllocArray(&m->env, (size_t) (m->n_classes > 0 ? m->n_classes : 1),
+						  sizeof(uint64_t));
+	for (int i = 0; i < r->win_n; i++)
+	{
+		int			t = r->win_true[i],
+					p = r->win_pred[i];
+
+		if (p < 0)
+			continue;
+		n++;
+		counts[t]++;
+		wrong += p != t;
+		if (first_pred < 0)
+			first_pred = p;
+		constant &= p == first_pred;
+	}
+	for (int c = 1; c < m->n_classes; c++)
+		if (counts[c] > counts[most])
+			most = c;
+	out->window = n;
+	if (n > 0)
+	{
+		out->window_error = (double) wrong / n;
+		out->majority_class = most;
+		out->majority_error = 1.0 - (double) counts[most] / n;
+	}
+	BkFree(&m->env, counts);
+
+	if (n < MIN_WINDOW || out->sorted ||
+		(double) n * out->majority_error < MIN_OTHER_ROWS - 0.5)
+		return;
+	if (constant)
+	{
+		out->collapsed = true;
+		out->constant_class = first_pred;
+	}
+	else
+		out->no_better = out->window_error >= out->majority_error;
+}

@@ -1,0 +1,58 @@
+/*
+ * bk_run_warnings.c
+ *	  The WARNINGs of a suspicious training run: rows that came in runs of
+ *	  one label, and a model that ends predicting one class or no better
+ *	  than the most frequent one.  The core decides (BkModelRunReport); this
+ *	  says it in the user's terms, with the labels in the database encoding.
+ */
+#include "postgres.h"
+
+#include "utils/builtins.h"
+
+#include "bk_pg.h"
+
+/* label of class c as the user wrote it */
+static const char *
+label_text(const BkModel *m, int c)
+{
+	BkModelInfo info;
+
+	BkModelGetInfo(m, &info);
+	if (info.text_labels)
+		return quote_literal_cstr(BkPgClassName(m, c));
+	return psprintf(INT64_FORMAT, (int64) BkModelClassLabel(m, c));
+}
+
+#define COLLAPSE_HINT \
+	"Check C and gamma (a C too small, or a gamma far from 1/dim on standardised features), " \
+	"the class balance (oversample the rarer classes), and that the rows are shuffled."
+
+void
+BkPgWarnRun(const BkModel *m, const char *fname)
+{
+	BkRunReport r;
+
+	BkModelRunReport(m, &r);
+	if (r.sorted)
+		ereport(WARNING,
+				(errmsg("%s: the rows came in runs of one label: %llu label %s in %llu rows, where a shuffled order of the same labels gives about %.0f",
+						fname, (unsigned long long) r.label_changes,
+						r.label_changes == 1 ? "change" : "changes",
+						(unsigned long long) r.rows, r.expected_changes),
+				 errdetail("An online learner trained on rows sorted or grouped by label ends biased towards the last labels, and its online_mistake_rate is no estimate of its error."),
+				 errhint("Shuffle the rows: ORDER BY bk_shuffle_key(id, 42), with id a unique column and 42 any seed.")));
+	if (r.collapsed)
+		ereport(WARNING,
+				(errmsg("%s: the model predicted the class %s for each of its last %d training rows, where %.1f%% of the labels were other classes",
+						fname, label_text(m, r.constant_class), r.window,
+						100.0 * r.window_error),
+				 errdetail("It is probably a constant classifier."),
+				 errhint(COLLAPSE_HINT)));
+	if (r.no_better)
+		ereport(WARNING,
+				(errmsg("%s: over its last %d training rows the model erred on %.1f%% of them, no fewer than always predicting the class %s would (%.1f%%)",
+						fname, r.window, 100.0 * r.window_error,
+						label_text(m, r.majority_class), 100.0 * r.majority_error),
+				 errdetail("It has learnt nothing that generalises to the next rows."),
+				 errhint(COLLAPSE_HINT)));
+}
