@@ -13,7 +13,10 @@
 --     call;
 --   * bk_model gets =, <>, a bytewise btree order and a hash opclass, so that
 --     DISTINCT, GROUP BY, UNION and joins on models work;
---   * bk_shuffle_key(id, seed) orders a training stream in a seeded shuffle.
+--   * bk_shuffle_key(id, seed) orders a training stream in a seeded shuffle;
+--   * bk_continue(features, label, model, overrides): the classes of a
+--     continued model are frozen once it has two, unless the overrides say
+--     {"allow_new_classes": true}.
 -- A view on a dropped form (float4[] features or text params) must be
 -- dropped first; this script then fails with the view's name.
 
@@ -201,3 +204,45 @@ CREATE FUNCTION @extschema@.bk_shuffle_key(id int8, seed int8 DEFAULT 0)
 
 COMMENT ON FUNCTION @extschema@.bk_shuffle_key(int8, int8) IS
 	'a seeded shuffle of row ids: ORDER BY bk_shuffle_key(id, seed) trains on a random but repeatable order';
+
+-- Continuing with overrides: bk_continue(features, label, model, overrides).
+-- The model's classes are frozen once it has two (a label it has not seen
+-- is an error) unless the overrides say {"allow_new_classes": true}.
+
+CREATE FUNCTION @extschema@._bk_continue_trans(internal, float8[], int8, @extschema@.bk_model, jsonb)
+	RETURNS internal
+	AS 'MODULE_PATHNAME', 'bk_train_model_trans'
+	LANGUAGE C IMMUTABLE PARALLEL UNSAFE;
+
+CREATE FUNCTION @extschema@._bk_continue_trans(internal, float8[], text, @extschema@.bk_model, jsonb)
+	RETURNS internal
+	AS 'MODULE_PATHNAME', 'bk_train_model_trans'
+	LANGUAGE C IMMUTABLE PARALLEL UNSAFE;
+
+COMMENT ON FUNCTION @extschema@._bk_continue_trans(internal, float8[], int8, @extschema@.bk_model, jsonb) IS
+	'transition function of bk_continue(float8[], int8, bk_model, jsonb)';
+COMMENT ON FUNCTION @extschema@._bk_continue_trans(internal, float8[], text, @extschema@.bk_model, jsonb) IS
+	'transition function of bk_continue(float8[], text, bk_model, jsonb)';
+
+CREATE AGGREGATE @extschema@.bk_continue(features float8[], label int8, model @extschema@.bk_model, overrides jsonb) (
+	SFUNC = @extschema@._bk_continue_trans,
+	STYPE = internal,
+	SSPACE = 1048576,
+	FINALFUNC = @extschema@._bk_train_final,
+	FINALFUNC_MODIFY = READ_ONLY,
+	PARALLEL = UNSAFE
+);
+
+CREATE AGGREGATE @extschema@.bk_continue(features float8[], label text, model @extschema@.bk_model, overrides jsonb) (
+	SFUNC = @extschema@._bk_continue_trans,
+	STYPE = internal,
+	SSPACE = 1048576,
+	FINALFUNC = @extschema@._bk_train_final,
+	FINALFUNC_MODIFY = READ_ONLY,
+	PARALLEL = UNSAFE
+);
+
+COMMENT ON AGGREGATE @extschema@.bk_continue(float8[], int8, @extschema@.bk_model, jsonb) IS
+	'continues training a model with the model''s parameters; overrides: {"allow_new_classes": true} lets new labels add classes';
+COMMENT ON AGGREGATE @extschema@.bk_continue(float8[], text, @extschema@.bk_model, jsonb) IS
+	'continues training a model with text labels with the model''s parameters; overrides: {"allow_new_classes": true} lets new labels add classes';

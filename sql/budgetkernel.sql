@@ -315,6 +315,49 @@ COMMENT ON AGGREGATE @extschema@.bk_continue(float8[], int8, @extschema@.bk_mode
 COMMENT ON AGGREGATE @extschema@.bk_continue(float8[], text, @extschema@.bk_model) IS
 	'continues training a model with text labels on the rows in stream order, with the model''s parameters';
 
+-- Continuing with overrides: bk_continue(features, label, model, overrides).
+-- The model's classes are frozen once it has two (a label it has not seen
+-- is an error) unless the overrides say {"allow_new_classes": true}.
+
+-- Availability: 0.2.0
+CREATE FUNCTION @extschema@._bk_continue_trans(internal, float8[], int8, @extschema@.bk_model, jsonb)
+	RETURNS internal
+	AS 'MODULE_PATHNAME', 'bk_train_model_trans'
+	LANGUAGE C IMMUTABLE PARALLEL UNSAFE;
+
+CREATE FUNCTION @extschema@._bk_continue_trans(internal, float8[], text, @extschema@.bk_model, jsonb)
+	RETURNS internal
+	AS 'MODULE_PATHNAME', 'bk_train_model_trans'
+	LANGUAGE C IMMUTABLE PARALLEL UNSAFE;
+
+COMMENT ON FUNCTION @extschema@._bk_continue_trans(internal, float8[], int8, @extschema@.bk_model, jsonb) IS
+	'transition function of bk_continue(float8[], int8, bk_model, jsonb)';
+COMMENT ON FUNCTION @extschema@._bk_continue_trans(internal, float8[], text, @extschema@.bk_model, jsonb) IS
+	'transition function of bk_continue(float8[], text, bk_model, jsonb)';
+
+CREATE AGGREGATE @extschema@.bk_continue(features float8[], label int8, model @extschema@.bk_model, overrides jsonb) (
+	SFUNC = @extschema@._bk_continue_trans,
+	STYPE = internal,
+	SSPACE = 1048576,
+	FINALFUNC = @extschema@._bk_train_final,
+	FINALFUNC_MODIFY = READ_ONLY,
+	PARALLEL = UNSAFE
+);
+
+CREATE AGGREGATE @extschema@.bk_continue(features float8[], label text, model @extschema@.bk_model, overrides jsonb) (
+	SFUNC = @extschema@._bk_continue_trans,
+	STYPE = internal,
+	SSPACE = 1048576,
+	FINALFUNC = @extschema@._bk_train_final,
+	FINALFUNC_MODIFY = READ_ONLY,
+	PARALLEL = UNSAFE
+);
+
+COMMENT ON AGGREGATE @extschema@.bk_continue(float8[], int8, @extschema@.bk_model, jsonb) IS
+	'continues training a model with the model''s parameters; overrides: {"allow_new_classes": true} lets new labels add classes';
+COMMENT ON AGGREGATE @extschema@.bk_continue(float8[], text, @extschema@.bk_model, jsonb) IS
+	'continues training a model with text labels with the model''s parameters; overrides: {"allow_new_classes": true} lets new labels add classes';
+
 -- ------------------------------------------------------------------------
 -- Scoring
 -- ------------------------------------------------------------------------

@@ -129,6 +129,19 @@ learn_label(BkModel *m, const double *x, int64_t label, const char *text,
 					"The \"classes\" parameter lists every label the stream may hold.",
 					"label %lld is not among the declared classes", (long long) label);
 		}
+		if (m->classes_frozen)
+		{
+			const char *detail = "A model trained further keeps the classes it was trained with.";
+			const char *hint = "To add a class, continue with the override {\"allow_new_classes\": true}.";
+
+			if (text)
+				BkRaiseHint(&m->env, BK_ERR_DATA, detail, hint,
+							"label \"%.*s\" is not among the model's %d classes",
+							(int) (len > 64 ? 64 : len), text, m->n_classes);
+			BkRaiseHint(&m->env, BK_ERR_DATA, detail, hint,
+						"label %lld is not among the model's %d classes",
+						(long long) label, m->n_classes);
+		}
 		cls = add_class(m, label, text, len);
 		is_new = true;
 	}

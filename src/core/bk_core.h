@@ -315,6 +315,13 @@ extern int64_t BkModelClassLabel(const BkModel *m, int c);
 /* The text label of class c, NUL-terminated, in the model's encoding. */
 extern const char *BkModelClassText(const BkModel *m, int c);
 
+/*
+ * Freeze the classes for this run (frozen: a label the model has not seen
+ * is an error, BK_ERR_DATA), or let new labels add classes.  Declared
+ * classes are always fixed.  Not stored: a decoded model starts unfrozen.
+ */
+extern void BkModelFreezeClasses(BkModel *m, bool frozen);
+
 /* Record that the model's text labels are UTF-8 (set before any label). */
 extern void BkModelSetLabelsUtf8(BkModel *m, bool utf8);
 

@@ -141,6 +141,7 @@ typedef struct BkModel
 	 */
 	bool		labels_utf8;
 	bool		classes_declared;	/* a label outside them is an error */
+	bool		classes_frozen; /* this run: a new label is an error */
 	int			n_classes;
 	int			class_cap;
 	int64_t    *classes;

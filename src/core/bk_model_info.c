@@ -1,7 +1,8 @@
 /*
  * bk_model_info.c
- *	  What a caller outside the core reads of a model, and the two facts it
- *	  records in one: the model's struct is the core's own (bk_internal.h).
+ *	  What a caller outside the core reads of a model, and the facts it
+ *	  records in one (labels in UTF-8, frozen classes): the model's struct
+ *	  is the core's own (bk_internal.h).
  */
 #include "bk_internal.h"
 
@@ -33,6 +34,12 @@ const char *
 BkModelClassText(const BkModel *m, int c)
 {
 	return m->class_names[c];
+}
+
+void
+BkModelFreezeClasses(BkModel *m, bool frozen)
+{
+	m->classes_frozen = frozen;
 }
 
 void

@@ -94,6 +94,13 @@ extern void BkPgCheckDim(int n, int expected, int64 row, const char *whose);
  * BkParamsInit, then BkParamsSet for every key of the top-level object.
  * Errors are 22023.  BkParamsFinish is left to the caller (it needs dim).
  */
+/* bk_overrides.c: the overrides of bk_continue(features, label, model, overrides) */
+typedef struct BkOverrides
+{
+	bool		allow_new_classes;	/* a label the model has not seen adds a class */
+} BkOverrides;
+extern void BkPgOverridesFromJsonb(Jsonb *jb, BkOverrides *o);
+
 extern void BkPgParamsFromJsonb(BkParams *p, Jsonb *jb, Jsonb **classes,
 								MemoryContext classes_cxt);
 extern void BkPgDeclareClasses(BkModel *m, Jsonb *classes, bool text_labels);

@@ -214,8 +214,11 @@ bk_train_text_trans(PG_FUNCTION_ARGS)
 }
 
 /*
- * bk_continue(features, label, model) transition function: continue
- * training the model with its own parameters
+ * bk_continue(features, label, model [, overrides]) transition function:
+ * continue training the model with its own parameters.  Its classes are
+ * frozen once it has two: a label it has not seen is an error, unless the
+ * overrides allow new classes (a one-class model takes its second class
+ * in any case).
  */
 Datum
 bk_train_model_trans(PG_FUNCTION_ARGS)
@@ -233,10 +236,22 @@ bk_train_model_trans(PG_FUNCTION_ARGS)
 	if (created)
 	{
 		BkModelInfo info;
+		BkOverrides overrides = {false};
 
+		if (PG_NARGS() > 4)
+		{
+			if (PG_ARGISNULL(4))
+				ereport(ERROR,
+						(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+						 errmsg("overrides must not be NULL"),
+						 errhint("Pass '{}' for none.")));
+			BkPgOverridesFromJsonb(PG_GETARG_JSONB_P(4), &overrides);
+		}
 		st->model = BkPgDecodeDatum(PG_GETARG_DATUM(3), st->mcxt, true);
 		BkPgCheckLegacyLabels(st->model);
 		BkModelGetInfo(st->model, &info);
+		BkModelFreezeClasses(st->model,
+							 info.n_classes >= 2 && !overrides.allow_new_classes);
 		st->params = *info.params;
 		st->dim_source = "the model's";
 		st->fname = "bk_continue";

@@ -1,0 +1,51 @@
+/*
+ * bk_overrides.c
+ *	  The overrides document of bk_continue(features, label, model,
+ *	  overrides): what may change when a stored model is trained further.
+ *	  Today one key, "allow_new_classes"; the learner's parameters stay the
+ *	  model's own.
+ */
+#include "postgres.h"
+
+#include "utils/jsonb.h"
+
+#include "bk_pg.h"
+
+void
+BkPgOverridesFromJsonb(Jsonb *jb, BkOverrides *o)
+{
+	JsonbIterator *it;
+	JsonbValue	v;
+	JsonbIteratorToken tok;
+	int			depth = 0;
+
+	memset(o, 0, sizeof(*o));
+	if (!JB_ROOT_IS_OBJECT(jb) || JB_ROOT_IS_SCALAR(jb))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("overrides must be a JSON object"),
+				 errhint("For example '{\"allow_new_classes\": true}'.")));
+
+	it = JsonbIteratorInit(&jb->root);
+	while ((tok = JsonbIteratorNext(&it, &v, true)) != WJB_DONE)
+	{
+		char	   *key;
+
+		if (tok == WJB_BEGIN_OBJECT)
+			depth++;
+		if (tok != WJB_KEY || depth != 1)
+			continue;
+		key = pnstrdup(v.val.string.val, v.val.string.len);
+		tok = JsonbIteratorNext(&it, &v, true);
+		if (strcmp(key, "allow_new_classes") != 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("unknown override \"%s\" (allowed: allow_new_classes)", key),
+					 errdetail("A model trained further keeps its own parameters.")));
+		if (v.type != jbvBool)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("override \"allow_new_classes\" must be a boolean")));
+		o->allow_new_classes = v.val.boolean;
+	}
+}
