@@ -201,8 +201,9 @@ list_names(char *buf, size_t len)
 	buf[0] = '\0';
 	for (int i = 0; i < N_PARAMS; i++)
 		append(buf, len, &used, i > 0 ? ", " : "", param_table[i].name, "");
-	/* read by the caller before the table: a list of labels */
+	/* read by the caller before the table: a list of labels, the passes */
 	append(buf, len, &used, ", ", "classes", "");
+	append(buf, len, &used, ", ", "epochs", "");
 }
 
 /* Set the field of parameter d to v (a choice's value for enums). */

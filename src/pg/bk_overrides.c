@@ -2,14 +2,34 @@
  * bk_overrides.c
  *	  The overrides document of bk_continue(features, label, model,
  *	  overrides): what may change when a stored model is trained further.
- *	  Today one key, "allow_new_classes"; the learner's parameters stay the
- *	  model's own.
+ *	  Two keys, "allow_new_classes" and "epochs"; the learner's parameters
+ *	  stay the model's own.
  */
 #include "postgres.h"
 
+#include <math.h>
+
+#include "utils/builtins.h"
 #include "utils/jsonb.h"
+#include "utils/numeric.h"
 
 #include "bk_pg.h"
+
+int
+BkPgEpochsFromJsonb(const JsonbValue *v, const char *document)
+{
+	double		d = 0;
+
+	if (v->type == jbvNumeric)
+		d = DatumGetFloat8(DirectFunctionCall1(numeric_float8_no_overflow,
+											   NumericGetDatum(v->val.numeric)));
+	if (v->type != jbvNumeric || d != floor(d) || d < 1 || d > BK_MAX_EPOCHS)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("%s key \"epochs\" must be an integer between 1 and %d",
+						document, BK_MAX_EPOCHS)));
+	return (int) d;
+}
 
 void
 BkPgOverridesFromJsonb(Jsonb *jb, BkOverrides *o)
@@ -20,6 +40,7 @@ BkPgOverridesFromJsonb(Jsonb *jb, BkOverrides *o)
 	int			depth = 0;
 
 	memset(o, 0, sizeof(*o));
+	o->epochs = 1;
 	if (!JB_ROOT_IS_OBJECT(jb) || JB_ROOT_IS_SCALAR(jb))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -37,10 +58,15 @@ BkPgOverridesFromJsonb(Jsonb *jb, BkOverrides *o)
 			continue;
 		key = pnstrdup(v.val.string.val, v.val.string.len);
 		tok = JsonbIteratorNext(&it, &v, true);
+		if (strcmp(key, "epochs") == 0)
+		{
+			o->epochs = BkPgEpochsFromJsonb(&v, "overrides");
+			continue;
+		}
 		if (strcmp(key, "allow_new_classes") != 0)
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("unknown override \"%s\" (allowed: allow_new_classes)", key),
+					 errmsg("unknown override \"%s\" (allowed: allow_new_classes, epochs)", key),
 					 errdetail("A model trained further keeps its own parameters.")));
 		if (v.type != jbvBool)
 			ereport(ERROR,

@@ -30,11 +30,12 @@ bk_numeric_to_double(Numeric num)
 
 /*
  * BkParamsInit, then BkParamsSet for every key of the top-level object.
- * The "classes" key (a list of labels, not a setting of the learner) is
- * handed back as a jsonb array allocated in classes_cxt, or NULL.
+ * Two keys are not settings of the learner: "classes" (a list of labels)
+ * is handed back as a jsonb array allocated in classes_cxt, or NULL, and
+ * "epochs" (passes over the rows, of this run) in *epochs, or 1.
  */
 void
-BkPgParamsFromJsonb(BkParams *p, Jsonb *jb, Jsonb **classes,
+BkPgParamsFromJsonb(BkParams *p, Jsonb *jb, Jsonb **classes, int *epochs,
 					MemoryContext classes_cxt)
 {
 	JsonbIterator *it;
@@ -42,6 +43,7 @@ BkPgParamsFromJsonb(BkParams *p, Jsonb *jb, Jsonb **classes,
 	JsonbIteratorToken tok;
 
 	BkParamsInit(p);
+	*epochs = 1;
 
 	if (!JB_ROOT_IS_OBJECT(jb))
 		ereport(ERROR,
@@ -66,6 +68,12 @@ BkPgParamsFromJsonb(BkParams *p, Jsonb *jb, Jsonb **classes,
 			elog(ERROR, "unexpected jsonb token %d after key \"%s\"",
 				 (int) tok, key);
 
+		if (strcmp(key, "epochs") == 0)
+		{
+			*epochs = BkPgEpochsFromJsonb(&v, "params");
+			pfree(key);
+			continue;
+		}
 		if (strcmp(key, "classes") == 0)
 		{
 			MemoryContext old;

@@ -62,8 +62,13 @@ extern const char *BkPgLabelIn(const BkModel *m, const char *s, size_t *len);
 /* the labels of a 0.1.0 model must be valid in this database (22021) */
 extern void BkPgCheckLegacyLabels(const BkModel *m);
 
-/* bk_run_warnings.c: WARNINGs of a suspicious training run (fname: bk_train or bk_continue) */
-extern void BkPgWarnRun(const BkModel *m, const char *fname);
+/*
+ * bk_run_warnings.c: WARNINGs of a suspicious training run (fname:
+ * bk_train or bk_continue): the order of the first pass, and the model
+ * returned (the same, or the copy trained on more passes)
+ */
+extern void BkPgWarnRun(const BkModel *first_pass, const BkModel *m,
+						const char *fname);
 
 /* ------------------------------------------------------------------------
  * bk_features.c: feature arrays
@@ -98,10 +103,31 @@ extern void BkPgCheckDim(int n, int expected, int64 row, const char *whose);
 typedef struct BkOverrides
 {
 	bool		allow_new_classes;	/* a label the model has not seen adds a class */
+	int			epochs;			/* passes over the rows (1: none more) */
 } BkOverrides;
+
+/* the largest "epochs" */
+#define BK_MAX_EPOCHS 1000
+/* "epochs" of a jsonb value; errors name the document ("params", "overrides") */
+extern int	BkPgEpochsFromJsonb(const JsonbValue *v, const char *document);
+
+/*
+ * bk_epochs.c: the passes after the first.  The rows are kept (within
+ * work_mem, spilling to temporary files) as the first pass learns them.
+ */
+typedef struct BkEpochRows BkEpochRows;
+extern BkEpochRows *BkPgEpochRowsBegin(FunctionCallInfo fcinfo, MemoryContext cxt,
+										bool text_labels, const char *fname);
+extern void BkPgEpochRowsPut(BkEpochRows *r, Datum features, Datum label);
+/*
+ * A copy of m trained on epochs - 1 more passes over the rows, pass p in
+ * the order of bk_shuffle_key(position in the first pass, seed + p - 1)
+ */
+extern BkModel *BkPgEpochsReplay(const BkModel *m, BkEpochRows *r, int epochs,
+								 const char *fname, MemoryContext cxt);
 extern void BkPgOverridesFromJsonb(Jsonb *jb, BkOverrides *o);
 
-extern void BkPgParamsFromJsonb(BkParams *p, Jsonb *jb, Jsonb **classes,
+extern void BkPgParamsFromJsonb(BkParams *p, Jsonb *jb, Jsonb **classes, int *epochs,
 								MemoryContext classes_cxt);
 extern void BkPgDeclareClasses(BkModel *m, Jsonb *classes, bool text_labels);
 

@@ -28,12 +28,13 @@ label_text(const BkModel *m, int c)
 	"the class balance (oversample the rarer classes), and that the rows are shuffled."
 
 void
-BkPgWarnRun(const BkModel *m, const char *fname)
+BkPgWarnRun(const BkModel *first_pass, const BkModel *m, const char *fname)
 {
 	BkRunReport r;
 
-	BkModelRunReport(m, &r);
+	BkModelRunReport(first_pass, &r);
 	if (r.sorted)
+	{
 		ereport(WARNING,
 				(errmsg("%s: the rows came in runs of one label: %llu label %s in %llu rows, where a shuffled order of the same labels gives about %.0f",
 						fname, (unsigned long long) r.label_changes,
@@ -41,6 +42,10 @@ BkPgWarnRun(const BkModel *m, const char *fname)
 						(unsigned long long) r.rows, r.expected_changes),
 				 errdetail("An online learner trained on rows sorted or grouped by label ends biased towards the last labels, and its online_mistake_rate is no estimate of its error."),
 				 errhint("Shuffle the rows: ORDER BY bk_shuffle_key(id, 42), with id a unique column and 42 any seed.")));
+		return;
+	}
+	if (m != first_pass)
+		BkModelRunReport(m, &r);
 	if (r.collapsed)
 		ereport(WARNING,
 				(errmsg("%s: the model predicted the class %s for each of its last %d training rows, where %.1f%% of the labels were other classes",

@@ -40,6 +40,8 @@ typedef struct BkTrainState
 	const char *fname;			/* bk_train or bk_continue, for messages */
 	int64		skipped;		/* rows skipped before the model existed */
 	int64		row;			/* 1-based stream row number */
+	int			epochs;			/* passes over the rows ("epochs") */
+	BkEpochRows *rows;			/* the usable rows, kept when epochs > 1 */
 } BkTrainState;
 
 /*
@@ -161,9 +163,15 @@ bk_train_row(BkTrainState *st, FunctionCallInfo fcinfo)
 		const char *label = BkPgLabelIn(st->model, VARDATA_ANY(t), &len);
 
 		BkModelLearnText(st->model, x, label, len);
+		if (st->rows != NULL)
+			BkPgEpochRowsPut(st->rows, PointerGetDatum(a), PointerGetDatum(t));
 	}
 	else
+	{
 		BkModelLearn(st->model, x, PG_GETARG_INT64(2));
+		if (st->rows != NULL)
+			BkPgEpochRowsPut(st->rows, PointerGetDatum(a), PG_GETARG_DATUM(2));
+	}
 
 	error_context_stack = errcallback.previous;
 }
@@ -186,9 +194,12 @@ bk_train_params_trans(PG_FUNCTION_ARGS)
 
 	if (created)
 	{
-		BkPgParamsFromJsonb(&st->params, PG_GETARG_JSONB_P(3), &st->classes, st->mcxt);
-		st->dim_source = "the first row's";
 		st->fname = "bk_train";
+		st->dim_source = "the first row's";
+		BkPgParamsFromJsonb(&st->params, PG_GETARG_JSONB_P(3), &st->classes,
+							&st->epochs, st->mcxt);
+		if (st->epochs > 1)
+			st->rows = BkPgEpochRowsBegin(fcinfo, st->mcxt, st->text_labels, st->fname);
 	}
 
 	bk_train_row(st, fcinfo);
@@ -236,7 +247,7 @@ bk_train_model_trans(PG_FUNCTION_ARGS)
 	if (created)
 	{
 		BkModelInfo info;
-		BkOverrides overrides = {false};
+		BkOverrides overrides = {false, 1};
 
 		if (PG_NARGS() > 4)
 		{
@@ -255,6 +266,9 @@ bk_train_model_trans(PG_FUNCTION_ARGS)
 		st->params = *info.params;
 		st->dim_source = "the model's";
 		st->fname = "bk_continue";
+		st->epochs = overrides.epochs;
+		if (st->epochs > 1)
+			st->rows = BkPgEpochRowsBegin(fcinfo, st->mcxt, st->text_labels, st->fname);
 	}
 
 	bk_train_row(st, fcinfo);
@@ -300,7 +314,8 @@ bk_train_final(PG_FUNCTION_ARGS)
 	char		err[BK_ERRMSG_LEN];
 	struct varlena *result;
 	BkModelInfo info;
-
+	BkModel    *trained;
+	MemoryContext replay = NULL;
 	int			context = AggCheckCallContext(fcinfo, NULL);
 
 	if (!context)
@@ -315,8 +330,21 @@ bk_train_final(PG_FUNCTION_ARGS)
 	if (info.rows_seen == 0)
 		PG_RETURN_NULL();
 
+	/*
+	 * More passes ("epochs", only in a plain aggregate call) train a copy,
+	 * so that the state stays as it is (FINALFUNC_MODIFY = READ_ONLY).
+	 */
+	trained = st->model;
+	if (st->epochs > 1)
+	{
+		replay = AllocSetContextCreate(CurrentMemoryContext,
+									   "budgetkernel epochs", ALLOCSET_DEFAULT_SIZES);
+		trained = BkPgEpochsReplay(st->model, st->rows, st->epochs, st->fname,
+								   replay);
+	}
+
 	err[0] = '\0';
-	if (!BkModelEncodedSize(st->model, BK_MAX_MODEL_BYTES, &size,
+	if (!BkModelEncodedSize(trained, BK_MAX_MODEL_BYTES, &size,
 							err, sizeof(err)))
 		ereport(ERROR,
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
@@ -325,7 +353,7 @@ bk_train_final(PG_FUNCTION_ARGS)
 
 	result = (struct varlena *) palloc0(VARHDRSZ + size);
 	SET_VARSIZE(result, VARHDRSZ + size);
-	BkModelEncode(st->model, (uint8_t *) VARDATA(result), size);
+	BkModelEncode(trained, (uint8_t *) VARDATA(result), size);
 
 	/*
 	 * Nothing we return may fail our own validation: the learning steps
@@ -334,9 +362,14 @@ bk_train_final(PG_FUNCTION_ARGS)
 	 */
 	bk_train_check_result((const uint8_t *) VARDATA(result), size);
 
-	/* as a window function this runs once per row: warn only once */
+	/*
+	 * As a window function this runs once per row: warn only once.  The
+	 * order is the first pass's; the model judged is the one returned.
+	 */
 	if (context == AGG_CONTEXT_AGGREGATE)
-		BkPgWarnRun(st->model, st->fname);
+		BkPgWarnRun(st->model, trained, st->fname);
+	if (replay != NULL)
+		MemoryContextDelete(replay);
 
 	PG_RETURN_POINTER(result);
 }
