@@ -62,6 +62,19 @@ extern const char *BkPgLabelIn(const BkModel *m, const char *s, size_t *len);
 /* the labels of a 0.1.0 model must be valid in this database (22021) */
 extern void BkPgCheckLegacyLabels(const BkModel *m);
 
+/* bk_jsonb_build.c: pushJsonbValue of one key or value */
+extern void bk_push_key(JsonbParseState **ps, const char *key);
+extern void bk_push_string(JsonbParseState **ps, JsonbIteratorToken tok, const char *s);
+extern void bk_push_bool(JsonbParseState **ps, JsonbIteratorToken tok, bool b);
+extern void bk_push_null(JsonbParseState **ps, JsonbIteratorToken tok);
+extern void bk_push_numeric(JsonbParseState **ps, JsonbIteratorToken tok, Numeric num);
+extern void bk_push_int64(JsonbParseState **ps, JsonbIteratorToken tok, int64 i);
+extern void bk_push_uint64(JsonbParseState **ps, JsonbIteratorToken tok, uint64 u);
+/* a double; null if it is not finite */
+extern void bk_push_double(JsonbParseState **ps, JsonbIteratorToken tok, double d);
+/* an integer-valued double: a JSON integer when it is one */
+extern void bk_push_integer_param(JsonbParseState **ps, JsonbIteratorToken tok, double d);
+
 /*
  * bk_run_warnings.c: WARNINGs of a suspicious training run (fname:
  * bk_train or bk_continue): the order of the first pass, and the model
