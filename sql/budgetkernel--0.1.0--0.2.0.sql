@@ -16,7 +16,8 @@
 --   * bk_shuffle_key(id, seed) orders a training stream in a seeded shuffle;
 --   * bk_continue(features, label, model, overrides): the classes of a
 --     continued model are frozen once it has two, unless the overrides say
---     {"allow_new_classes": true}.
+--     {"allow_new_classes": true};
+--   * bk_metrics(actual, predicted): a classification report.
 -- A view on a dropped form (float4[] features or text params) must be
 -- dropped first; this script then fails with the view's name.
 
@@ -246,3 +247,80 @@ COMMENT ON AGGREGATE @extschema@.bk_continue(float8[], int8, @extschema@.bk_mode
 	'continues training a model with the model''s parameters; overrides: {"allow_new_classes": true} lets new labels add classes';
 COMMENT ON AGGREGATE @extschema@.bk_continue(float8[], text, @extschema@.bk_model, jsonb) IS
 	'continues training a model with text labels with the model''s parameters; overrides: {"allow_new_classes": true} lets new labels add classes';
+
+-- ------------------------------------------------------------------------
+-- Metrics
+-- ------------------------------------------------------------------------
+--
+-- bk_metrics(actual, predicted): a classification report (jsonb) of the
+-- rows: accuracy, balanced accuracy, macro and per-class precision, recall
+-- and F1, support, the confusion matrix.  The state is a confusion matrix:
+-- partial states add up, so the aggregate runs in parallel workers.
+
+CREATE FUNCTION @extschema@._bk_metrics_trans(internal, int8, int8)
+	RETURNS internal
+	AS 'MODULE_PATHNAME', 'bk_metrics_trans'
+	LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE FUNCTION @extschema@._bk_metrics_trans(internal, text, text)
+	RETURNS internal
+	AS 'MODULE_PATHNAME', 'bk_metrics_trans'
+	LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE FUNCTION @extschema@._bk_metrics_combine(internal, internal)
+	RETURNS internal
+	AS 'MODULE_PATHNAME', 'bk_metrics_combine'
+	LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE FUNCTION @extschema@._bk_metrics_serialize(internal)
+	RETURNS bytea
+	AS 'MODULE_PATHNAME', 'bk_metrics_serialize'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE FUNCTION @extschema@._bk_metrics_deserialize(bytea, internal)
+	RETURNS internal
+	AS 'MODULE_PATHNAME', 'bk_metrics_deserialize'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE FUNCTION @extschema@._bk_metrics_final(internal)
+	RETURNS jsonb
+	AS 'MODULE_PATHNAME', 'bk_metrics_final'
+	LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+COMMENT ON FUNCTION @extschema@._bk_metrics_trans(internal, int8, int8) IS
+	'transition function of bk_metrics(int8, int8)';
+COMMENT ON FUNCTION @extschema@._bk_metrics_trans(internal, text, text) IS
+	'transition function of bk_metrics(text, text)';
+COMMENT ON FUNCTION @extschema@._bk_metrics_combine(internal, internal) IS
+	'combine function of bk_metrics: adds two confusion matrices';
+COMMENT ON FUNCTION @extschema@._bk_metrics_serialize(internal) IS
+	'serialize function of bk_metrics';
+COMMENT ON FUNCTION @extschema@._bk_metrics_deserialize(bytea, internal) IS
+	'deserialize function of bk_metrics';
+COMMENT ON FUNCTION @extschema@._bk_metrics_final(internal) IS
+	'final function of bk_metrics: the report, NULL when no row had both labels';
+
+CREATE AGGREGATE @extschema@.bk_metrics(actual int8, predicted int8) (
+	SFUNC = @extschema@._bk_metrics_trans,
+	STYPE = internal,
+	FINALFUNC = @extschema@._bk_metrics_final,
+	COMBINEFUNC = @extschema@._bk_metrics_combine,
+	SERIALFUNC = @extschema@._bk_metrics_serialize,
+	DESERIALFUNC = @extschema@._bk_metrics_deserialize,
+	PARALLEL = SAFE
+);
+
+CREATE AGGREGATE @extschema@.bk_metrics(actual text, predicted text) (
+	SFUNC = @extschema@._bk_metrics_trans,
+	STYPE = internal,
+	FINALFUNC = @extschema@._bk_metrics_final,
+	COMBINEFUNC = @extschema@._bk_metrics_combine,
+	SERIALFUNC = @extschema@._bk_metrics_serialize,
+	DESERIALFUNC = @extschema@._bk_metrics_deserialize,
+	PARALLEL = SAFE
+);
+
+COMMENT ON AGGREGATE @extschema@.bk_metrics(int8, int8) IS
+	'classification report of (actual, predicted) labels: accuracy, balanced accuracy, per-class precision, recall, F1, support, confusion matrix';
+COMMENT ON AGGREGATE @extschema@.bk_metrics(text, text) IS
+	'classification report of (actual, predicted) text labels: accuracy, balanced accuracy, per-class precision, recall, F1, support, confusion matrix';

@@ -1,0 +1,415 @@
+/*
+ * bk_metrics.c
+ *	  bk_metrics(actual, predicted): a classification report as jsonb —
+ *	  rows, accuracy, balanced accuracy, macro precision, recall and F1,
+ *	  per-class precision, recall, F1 and support, and the confusion
+ *	  matrix — for int8 or text labels.  PARALLEL SAFE: the state is a
+ *	  confusion matrix, which partial states add up (combine), and which
+ *	  travels between processes as bytes (serialize, deserialize).
+ *
+ *	  The state keeps the labels in order of first appearance with a
+ *	  sorted index for lookup (binary search), and the matrix with a
+ *	  capacity that doubles, so a row costs O(log classes) and a new class
+ *	  O(classes) amortised.  The report lists the classes in canonical
+ *	  order: integers ascending, text by bytes.
+ */
+#include "postgres.h"
+
+#include "catalog/pg_type.h"
+#include "fmgr.h"
+#include "libpq/pqformat.h"
+#include "utils/builtins.h"
+#include "utils/jsonb.h"
+#include "utils/memutils.h"
+
+#include "bk_pg.h"
+
+PG_FUNCTION_INFO_V1(bk_metrics_trans);
+PG_FUNCTION_INFO_V1(bk_metrics_combine);
+PG_FUNCTION_INFO_V1(bk_metrics_serialize);
+PG_FUNCTION_INFO_V1(bk_metrics_deserialize);
+PG_FUNCTION_INFO_V1(bk_metrics_final);
+
+/* the most classes a report takes: its confusion matrix has n^2 cells */
+#define BK_METRICS_MAX_CLASSES 1024
+
+typedef struct MetricsState
+{
+	bool		text_labels;
+	int			n;				/* classes seen */
+	int			cap;			/* matrix capacity (cap x cap) */
+	int64	   *ints;			/* labels in order of appearance (int8) */
+	char	  **texts;			/* or (text), NUL-terminated */
+	int		   *sorted;			/* class indexes in canonical order */
+	int64	   *counts;			/* cap x cap: [actual * cap + predicted] */
+	int64		rows;
+	int64		skipped;		/* a NULL label */
+} MetricsState;
+
+static int
+compare_class(const MetricsState *s, int a, int64 ia, const char *ta)
+{
+	if (s->text_labels)
+		return strcmp(s->texts[a], ta);
+	return s->ints[a] < ia ? -1 : (s->ints[a] > ia ? 1 : 0);
+}
+
+/* position in s->sorted where the label is or would go; *found */
+static int
+search(const MetricsState *s, int64 ia, const char *ta, bool *found)
+{
+	int			lo = 0,
+				hi = s->n;
+
+	while (lo < hi)
+	{
+		int			mid = (lo + hi) / 2;
+		int			c = compare_class(s, s->sorted[mid], ia, ta);
+
+		if (c == 0)
+		{
+			*found = true;
+			return mid;
+		}
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	*found = false;
+	return lo;
+}
+
+/* The class index of a label, added if new (in the state's context) */
+static int
+class_of(MetricsState *s, int64 ia, const char *ta)
+{
+	bool		found;
+	int			pos = search(s, ia, ta, &found);
+	int			idx;
+
+	if (found)
+		return s->sorted[pos];
+	if (s->n >= BK_METRICS_MAX_CLASSES)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("bk_metrics takes at most %d classes", BK_METRICS_MAX_CLASSES)));
+	if (s->n == s->cap)
+	{
+		int			cap = s->cap == 0 ? 4 : 2 * s->cap;
+		int64	   *counts = palloc0(sizeof(int64) * (Size) cap * cap);
+
+		for (int a = 0; a < s->n; a++)
+			memcpy(counts + (Size) a * cap, s->counts + (Size) a * s->cap,
+				   sizeof(int64) * s->n);
+		if (s->counts)
+			pfree(s->counts);
+		s->counts = counts;
+		if (s->text_labels)
+			s->texts = s->texts ? repalloc(s->texts, sizeof(char *) * cap) :
+				palloc(sizeof(char *) * cap);
+		else
+			s->ints = s->ints ? repalloc(s->ints, sizeof(int64) * cap) :
+				palloc(sizeof(int64) * cap);
+		s->sorted = s->sorted ? repalloc(s->sorted, sizeof(int) * cap) :
+			palloc(sizeof(int) * cap);
+		s->cap = cap;
+	}
+	idx = s->n++;
+	if (s->text_labels)
+		s->texts[idx] = pstrdup(ta);
+	else
+		s->ints[idx] = ia;
+	memmove(s->sorted + pos + 1, s->sorted + pos, sizeof(int) * (idx - pos));
+	s->sorted[pos] = idx;
+	return idx;
+}
+
+static MetricsState *
+new_state(MemoryContext agg, bool text_labels)
+{
+	MetricsState *s = MemoryContextAllocZero(agg, sizeof(MetricsState));
+
+	s->text_labels = text_labels;
+	return s;
+}
+
+/* A label argument as the state keeps it */
+static void
+read_label(const MetricsState *s, Datum d, int64 *ia, char **ta)
+{
+	if (s->text_labels)
+		*ta = text_to_cstring(DatumGetTextPP(d));
+	else
+		*ia = DatumGetInt64(d);
+}
+
+/*
+ * bk_metrics(actual, predicted) transition function: count the pair; a
+ * row with a NULL label is skipped and counted
+ */
+Datum
+bk_metrics_trans(PG_FUNCTION_ARGS)
+{
+	MemoryContext agg;
+	MemoryContext old;
+	MetricsState *s;
+	int64		ia = 0,
+				ip = 0;
+	char	   *ta = NULL,
+			   *tp = NULL;
+	int			a,
+				p;
+
+	if (!AggCheckCallContext(fcinfo, &agg))
+		elog(ERROR, "bk_metrics_trans called in non-aggregate context");
+	s = PG_ARGISNULL(0) ? new_state(agg, get_fn_expr_argtype(fcinfo->flinfo, 1) == TEXTOID) :
+		(MetricsState *) PG_GETARG_POINTER(0);
+	if (PG_ARGISNULL(1) || PG_ARGISNULL(2))
+	{
+		s->skipped++;
+		PG_RETURN_POINTER(s);
+	}
+	old = MemoryContextSwitchTo(agg);
+	read_label(s, PG_GETARG_DATUM(1), &ia, &ta);
+	read_label(s, PG_GETARG_DATUM(2), &ip, &tp);
+	a = class_of(s, ia, ta);
+	p = class_of(s, ip, tp);
+	MemoryContextSwitchTo(old);
+	if (ta)
+		pfree(ta);
+	if (tp)
+		pfree(tp);
+	s->counts[(Size) a * s->cap + p]++;
+	s->rows++;
+	PG_RETURN_POINTER(s);
+}
+
+/* Add partial state b to a (both in the aggregate's context) */
+Datum
+bk_metrics_combine(PG_FUNCTION_ARGS)
+{
+	MemoryContext agg;
+	MemoryContext old;
+	MetricsState *a,
+			   *b;
+	int		   *map;
+
+	if (!AggCheckCallContext(fcinfo, &agg))
+		elog(ERROR, "bk_metrics_combine called in non-aggregate context");
+	if (PG_ARGISNULL(1))
+		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
+	b = (MetricsState *) PG_GETARG_POINTER(1);
+	old = MemoryContextSwitchTo(agg);
+	if (PG_ARGISNULL(0))
+		a = new_state(agg, b->text_labels);
+	else
+		a = (MetricsState *) PG_GETARG_POINTER(0);
+	map = palloc(sizeof(int) * Max(b->n, 1));
+	for (int i = 0; i < b->n; i++)
+		map[i] = class_of(a, b->text_labels ? 0 : b->ints[i],
+						  b->text_labels ? b->texts[i] : NULL);
+	for (int i = 0; i < b->n; i++)
+		for (int j = 0; j < b->n; j++)
+			a->counts[(Size) map[i] * a->cap + map[j]] += b->counts[(Size) i * b->cap + j];
+	a->rows += b->rows;
+	a->skipped += b->skipped;
+	pfree(map);
+	MemoryContextSwitchTo(old);
+	PG_RETURN_POINTER(a);
+}
+
+/* The state as bytes: label kind, counts, labels, the n x n matrix */
+Datum
+bk_metrics_serialize(PG_FUNCTION_ARGS)
+{
+	MetricsState *s = (MetricsState *) PG_GETARG_POINTER(0);
+	StringInfoData buf;
+
+	pq_begintypsend(&buf);
+	pq_sendbyte(&buf, s->text_labels ? 1 : 0);
+	pq_sendint32(&buf, s->n);
+	pq_sendint64(&buf, s->rows);
+	pq_sendint64(&buf, s->skipped);
+	for (int i = 0; i < s->n; i++)
+	{
+		if (s->text_labels)
+			pq_sendstring(&buf, s->texts[i]);
+		else
+			pq_sendint64(&buf, s->ints[i]);
+	}
+	for (int i = 0; i < s->n; i++)
+		for (int j = 0; j < s->n; j++)
+			pq_sendint64(&buf, s->counts[(Size) i * s->cap + j]);
+	PG_RETURN_BYTEA_P(pq_endtypsend(&buf));
+}
+
+Datum
+bk_metrics_deserialize(PG_FUNCTION_ARGS)
+{
+	bytea	   *bytes = PG_GETARG_BYTEA_PP(0);
+	MemoryContext agg;
+	MemoryContext old;
+	StringInfoData buf;
+	MetricsState *s;
+	int			n;
+
+	if (!AggCheckCallContext(fcinfo, &agg))
+		elog(ERROR, "bk_metrics_deserialize called in non-aggregate context");
+	initStringInfo(&buf);
+	appendBinaryStringInfo(&buf, VARDATA_ANY(bytes), VARSIZE_ANY_EXHDR(bytes));
+	old = MemoryContextSwitchTo(agg);
+	s = new_state(agg, pq_getmsgbyte(&buf) == 1);
+	n = pq_getmsgint(&buf, 4);
+	s->rows = pq_getmsgint64(&buf);
+	s->skipped = pq_getmsgint64(&buf);
+	for (int i = 0; i < n; i++)
+	{
+		if (s->text_labels)
+			(void) class_of(s, 0, pq_getmsgstring(&buf));
+		else
+			(void) class_of(s, pq_getmsgint64(&buf), NULL);
+	}
+	for (int i = 0; i < n; i++)
+		for (int j = 0; j < n; j++)
+			s->counts[(Size) i * s->cap + j] = pq_getmsgint64(&buf);
+	pq_getmsgend(&buf);
+	MemoryContextSwitchTo(old);
+	pfree(buf.data);
+	PG_RETURN_POINTER(s);
+}
+
+static void
+push_label(JsonbParseState **ps, JsonbIteratorToken tok, const MetricsState *s, int c)
+{
+	if (s->text_labels)
+		bk_push_string(ps, tok, s->texts[c]);
+	else
+		bk_push_int64(ps, tok, s->ints[c]);
+}
+
+/* num / den, or null when den is 0 (an undefined ratio) */
+static void
+push_ratio(JsonbParseState **ps, double num, double den)
+{
+	if (den > 0)
+		bk_push_double(ps, WJB_VALUE, num / den);
+	else
+		bk_push_null(ps, WJB_VALUE);
+}
+
+/*
+ * The report, with scikit-learn's definitions (classification_report and
+ * balanced_accuracy_score, zero_division = 0): per class, precision =
+ * TP / (TP + FP) and recall = TP / (TP + FN), null where undefined (a
+ * class never predicted, or that never occurs), F1 = 2 TP / (2 TP + FP +
+ * FN); the macro averages are over every class of the report, an
+ * undefined precision or recall counting as 0; balanced accuracy is the
+ * mean recall over the classes that occur.
+ */
+Datum
+bk_metrics_final(PG_FUNCTION_ARGS)
+{
+	MetricsState *s;
+	JsonbParseState *ps = NULL;
+	JsonbValue *res;
+	int64	   *actual,
+			   *predicted;
+	int64		correct = 0;
+	double		sum_p = 0,
+				sum_r = 0,
+				sum_f = 0;
+	int			n_occur = 0;
+
+	if (PG_ARGISNULL(0))
+		PG_RETURN_NULL();
+	s = (MetricsState *) PG_GETARG_POINTER(0);
+	if (s->rows == 0)
+		PG_RETURN_NULL();
+
+	actual = palloc0(sizeof(int64) * s->n);
+	predicted = palloc0(sizeof(int64) * s->n);
+	for (int i = 0; i < s->n; i++)
+		for (int j = 0; j < s->n; j++)
+		{
+			int64		c = s->counts[(Size) i * s->cap + j];
+
+			actual[i] += c;
+			predicted[j] += c;
+			if (i == j)
+				correct += c;
+		}
+
+	pushJsonbValue(&ps, WJB_BEGIN_OBJECT, NULL);
+	bk_push_key(&ps, "rows");
+	bk_push_int64(&ps, WJB_VALUE, s->rows);
+	bk_push_key(&ps, "rows_skipped");
+	bk_push_int64(&ps, WJB_VALUE, s->skipped);
+	bk_push_key(&ps, "accuracy");
+	push_ratio(&ps, (double) correct, (double) s->rows);
+
+	bk_push_key(&ps, "classes");
+	pushJsonbValue(&ps, WJB_BEGIN_ARRAY, NULL);
+	for (int k = 0; k < s->n; k++)
+		push_label(&ps, WJB_ELEM, s, s->sorted[k]);
+	pushJsonbValue(&ps, WJB_END_ARRAY, NULL);
+
+	/* per class, in canonical order: precision, recall, F1, support */
+	bk_push_key(&ps, "per_class");
+	pushJsonbValue(&ps, WJB_BEGIN_ARRAY, NULL);
+	for (int k = 0; k < s->n; k++)
+	{
+		int			c = s->sorted[k];
+		int64		tp = s->counts[(Size) c * s->cap + c];
+		bool		has_r = actual[c] > 0;
+		double		prec = predicted[c] > 0 ? (double) tp / predicted[c] : 0,
+					rec = has_r ? (double) tp / actual[c] : 0,
+					f1;
+
+		pushJsonbValue(&ps, WJB_BEGIN_OBJECT, NULL);
+		bk_push_key(&ps, "class");
+		push_label(&ps, WJB_VALUE, s, c);
+		bk_push_key(&ps, "precision");
+		push_ratio(&ps, (double) tp, (double) predicted[c]);
+		bk_push_key(&ps, "recall");
+		push_ratio(&ps, (double) tp, (double) actual[c]);
+		bk_push_key(&ps, "f1");
+		/* 2 TP + FP + FN = support + predicted > 0: the class is in the report */
+		f1 = 2.0 * tp / (double) (actual[c] + predicted[c]);
+		bk_push_double(&ps, WJB_VALUE, f1);
+		bk_push_key(&ps, "support");
+		bk_push_int64(&ps, WJB_VALUE, actual[c]);
+		pushJsonbValue(&ps, WJB_END_OBJECT, NULL);
+		sum_p += prec;
+		sum_r += rec;
+		sum_f += f1;
+		n_occur += has_r;
+	}
+	pushJsonbValue(&ps, WJB_END_ARRAY, NULL);
+
+	bk_push_key(&ps, "balanced_accuracy");
+	/* the sum of recalls is over the classes that occur: 0 for the others */
+	push_ratio(&ps, sum_r, (double) n_occur);
+	bk_push_key(&ps, "macro_precision");
+	bk_push_double(&ps, WJB_VALUE, sum_p / s->n);
+	bk_push_key(&ps, "macro_recall");
+	bk_push_double(&ps, WJB_VALUE, sum_r / s->n);
+	bk_push_key(&ps, "macro_f1");
+	bk_push_double(&ps, WJB_VALUE, sum_f / s->n);
+
+	/* rows: actual class, columns: predicted class, both in "classes" order */
+	bk_push_key(&ps, "confusion");
+	pushJsonbValue(&ps, WJB_BEGIN_ARRAY, NULL);
+	for (int i = 0; i < s->n; i++)
+	{
+		pushJsonbValue(&ps, WJB_BEGIN_ARRAY, NULL);
+		for (int j = 0; j < s->n; j++)
+			bk_push_int64(&ps, WJB_ELEM,
+						  s->counts[(Size) s->sorted[i] * s->cap + s->sorted[j]]);
+		pushJsonbValue(&ps, WJB_END_ARRAY, NULL);
+	}
+	pushJsonbValue(&ps, WJB_END_ARRAY, NULL);
+
+	res = pushJsonbValue(&ps, WJB_END_OBJECT, NULL);
+	PG_RETURN_JSONB_P(JsonbValueToJsonb(res));
+}

@@ -1,0 +1,61 @@
+--
+-- bk_metrics(actual, predicted): a classification report, checked against
+-- values computed by hand; text labels; rows with a NULL label skipped;
+-- the same report from a parallel plan (partial states combined) as from
+-- a serial one; a model's test report.
+--
+-- y_true = 1 1 2 2 3, y_pred = 1 2 2 2 1: precision 1/2, 2/3, undefined
+-- (class 3 never predicted); recall 1/2, 1, 0; F1 = 2TP/(2TP+FP+FN) =
+-- 1/2, 4/5, 0; macro precision (1/2 + 2/3 + 0)/3 = 0.3889, macro recall
+-- 1/2, macro F1 0.4333; balanced accuracy = mean recall over the classes
+-- that occur = 1/2; accuracy 3/5.
+SELECT jsonb_pretty(bk_metrics(a, p))
+FROM (VALUES (1, 1), (1, 2), (2, 2), (2, 2), (3, 1), (NULL, 1), (2, NULL)) v(a, p);
+
+-- text labels, listed by bytes; a class only predicted has recall null
+-- and does not count in balanced accuracy
+SELECT r->'classes' AS classes, r->'confusion' AS confusion,
+       r->'per_class'->0 AS ant, r->>'balanced_accuracy' AS balanced_accuracy
+FROM (SELECT bk_metrics(a, p) AS r
+      FROM (VALUES ('cat', 'cat'), ('dog', 'cat'), ('dog', 'dog'), ('cat', 'ant')) v(a, p)) s;
+
+-- no row with both labels: NULL
+SELECT bk_metrics(a, p) IS NULL AS null_report FROM (VALUES (NULL::int8, 1::int8)) v(a, p);
+SELECT bk_metrics(a, p) IS NULL AS null_report FROM (SELECT 1::int8 AS a, 1::int8 AS p WHERE false) v;
+
+-- a parallel plan: partial reports combined give the serial report
+CREATE TABLE mt_rows AS
+SELECT i, (i % 7)::int8 AS a, (CASE WHEN i % 5 = 0 THEN (i + 1) % 7 ELSE i % 7 END)::int8 AS p,
+       'c' || (i % 3) AS ta, 'c' || ((i / 2) % 3) AS tp
+FROM generate_series(1, 200000) i;
+ANALYZE mt_rows;
+SET max_parallel_workers_per_gather = 0;
+CREATE TEMP TABLE serial AS SELECT bk_metrics(a, p) AS r, bk_metrics(ta, tp) AS t FROM mt_rows;
+SET max_parallel_workers_per_gather = 2;
+SET parallel_setup_cost = 0;
+SET parallel_tuple_cost = 0;
+SET min_parallel_table_scan_size = 0;
+EXPLAIN (COSTS OFF) SELECT bk_metrics(a, p), bk_metrics(ta, tp) FROM mt_rows;
+SELECT (SELECT r FROM serial) = bk_metrics(a, p) AS same_report,
+       (SELECT t FROM serial) = bk_metrics(ta, tp) AS same_text_report,
+       (bk_metrics(a, p)->>'accuracy')::float8 AS accuracy
+FROM mt_rows;
+RESET max_parallel_workers_per_gather;
+RESET parallel_setup_cost;
+RESET parallel_tuple_cost;
+RESET min_parallel_table_scan_size;
+DROP TABLE mt_rows;
+
+-- a model's report on held-out rows
+\i test/fixtures/checkerboard.sql
+CREATE TABLE mt_train AS SELECT * FROM bk_test.checkerboard(1500);
+SELECT r->'classes' AS classes, (r->>'accuracy')::float8 > 0.8 AS accurate,
+       (r->>'rows')::int AS rows,
+       (SELECT sum(x::int) FROM jsonb_array_elements_text(r->'confusion'->0) x) +
+       (SELECT sum(x::int) FROM jsonb_array_elements_text(r->'confusion'->1) x) AS confusion_total
+FROM (SELECT bk_metrics(t.label, bk_predict(m.model, t.features)) AS r
+      FROM bk_test.checkerboard(3000) t,
+           (SELECT bk_train(features, label, '{"gamma": 20}' ORDER BY bk_shuffle_key(id, 3)) AS model
+            FROM mt_train) m
+      WHERE t.id > 1500) s;
+DROP TABLE mt_train;
