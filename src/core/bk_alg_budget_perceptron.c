@@ -290,6 +290,7 @@ const BkLearner bk_learner_budget_perceptron = {
 	.source = "paper 003 Fig. 1 and Fig. 2 (Crammer, Kandola and Singer 2004)",
 	.params = BK_TAKES(BUDGET) | BK_TAKES(C) | BK_TAKES(MARGIN) |
 	BK_TAKES(UPDATE),
+	.params_mutable = BK_TAKES(C) | BK_TAKES(MARGIN),
 	.param_applies = budget_perceptron_param_applies,
 	.keeps = BK_KEEP_SCORES,
 	.step = BkBudgetPerceptronStep,
@@ -300,6 +301,7 @@ const BkLearner bk_learner_tighter_budget_perceptron = {
 	.source = "paper 003 Fig. 3, eq. 3-4 and Fig. 5",
 	.params = BK_TAKES(BUDGET) | BK_TAKES(C) | BK_TAKES(MARGIN) |
 	BK_TAKES(UPDATE) | BK_TAKES(EVAL_SET) | BK_TAKES(EVAL_SIZE),
+	.params_mutable = BK_TAKES(C) | BK_TAKES(MARGIN),
 	.param_applies = budget_perceptron_param_applies,
 	.keeps = BK_KEEP_EVAL,
 	.eval_cap = tighter_eval_cap,

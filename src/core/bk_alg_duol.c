@@ -283,6 +283,8 @@ const BkLearner bk_learner_duol = {
 	.id = BK_ALG_DUOL, .name = "duol",
 	.source = "paper 001 eq. 1-2 and Algorithm 1 (double updating)",
 	.params = BK_TAKES(MAX_SV) | BK_TAKES(C) | BK_TAKES(RHO),
+	/* not C: every stored dual variable is within [0, C] */
+	.params_mutable = BK_TAKES(RHO),
 	.check_params = duol_check_params,
 	.keeps = BK_KEEP_SCORES,
 	.step = BkDuolStep,
@@ -293,6 +295,7 @@ const BkLearner bk_learner_bduol = {
 	.source = "paper 001 §3: budget maintenance by eq. 7, eq. 8, eq. 9-12, eq. 13-14",
 	.params = BK_TAKES(BUDGET) | BK_TAKES(C) | BK_TAKES(RHO) |
 	BK_TAKES(MAINTENANCE),
+	.params_mutable = BK_TAKES(RHO),
 	.param_defaults = bduol_param_defaults,
 	.check_params = bduol_check_params,
 	.keeps = BK_KEEP_SCORES,

@@ -83,6 +83,8 @@ const BkLearner bk_learner_bogd = {
 	.source = "Zhao, Wang, Wu, Jin and Hoi, ICML 2012: bounded OGD, uniform removal",
 	.params = BK_TAKES(BUDGET) | BK_TAKES(LAMBDA) | BK_TAKES(ETA) |
 	BK_TAKES(MAX_COEF),
+	/* not eta: every stored coefficient is within max_coef * eta */
+	.params_mutable = BK_TAKES(LAMBDA),
 	.param_defaults = ogd_param_defaults,
 	.step = BkBogdStep,
 };
@@ -101,6 +103,7 @@ const BkLearner bk_learner_ogd = {
 	.id = BK_ALG_OGD, .name = "ogd",
 	.source = "kernel online gradient descent on the hinge loss, constant step (paper 002's baseline)",
 	.params = BK_TAKES(MAX_SV) | BK_TAKES(ETA),
+	.params_mutable = BK_TAKES(ETA),
 	.param_defaults = ogd_param_defaults,
 	.step = BkOgdStep,
 };

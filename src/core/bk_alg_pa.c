@@ -445,6 +445,7 @@ const BkLearner bk_learner_pa = {
 	.id = BK_ALG_PA, .name = "pa",
 	.source = "paper 000 eq. 3 (PA-I) and eq. 15 (ramp loss)",
 	.params = BK_TAKES(MAX_SV) | BK_TAKES(C) | BK_TAKES(LOSS),
+	.params_mutable = BK_TAKES(C),
 	.step = BkPaStep,
 };
 
@@ -452,6 +453,7 @@ const BkLearner bk_learner_pa_random = {
 	.id = BK_ALG_PA_RANDOM, .name = "pa_random",
 	.source = "paper 000 Table 1: PA-I with random removal",
 	.params = BK_TAKES(BUDGET) | BK_TAKES(C) | BK_TAKES(LOSS),
+	.params_mutable = BK_TAKES(C),
 	.step = BkPaRandomStep,
 };
 
@@ -459,6 +461,7 @@ const BkLearner bk_learner_bpa = {
 	.id = BK_ALG_BPA, .name = "bpa",
 	.source = "paper 000 §3-4: BPA-S (eq. 12), BPA-NN (§3.1.3), BPA-P (eq. 8-9)",
 	.params = BK_TAKES(BUDGET) | BK_TAKES(C) | BK_TAKES(LOSS) | BK_TAKES(VARIANT),
+	.params_mutable = BK_TAKES(C),
 	.keeps_for = bpa_keeps,
 	.step = BkBpaStep,
 };

@@ -514,6 +514,7 @@ const BkLearner bk_learner_pegasos = {
 	.multiclass = true,
 	.params = BK_TAKES(BUDGET) | BK_TAKES(MAX_SV) | BK_TAKES(LAMBDA) |
 	BK_TAKES(MAINTENANCE) | BK_TAKES(BALL_PROJECTION),
+	.params_mutable = BK_TAKES(LAMBDA),
 	.param_applies = pegasos_param_applies,
 	.check_params = pegasos_check_params,
 	.extra_slots = 1,			/* it adds the new SV, then maintains */

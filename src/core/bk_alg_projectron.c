@@ -152,6 +152,7 @@ const BkLearner bk_learner_projectron_pp = {
 	.source = "Orabona, Keshet and Caputo 2009 (Projectron++), fixed budget",
 	.gram_ridge = BK_GRAM_RIDGE,
 	.params = BK_TAKES(BUDGET) | BK_TAKES(ETA),
+	.params_mutable = BK_TAKES(ETA),
 	.param_defaults = projectron_pp_param_defaults,
 	.keeps = BK_KEEP_GRAM,
 	.step = BkProjectronStep,

@@ -100,6 +100,7 @@ const BkLearner bk_learner_spa = {
 	.source = "paper 002 Algorithm 1 (sparse PA with Bernoulli sampling, averaged output)",
 	.params = BK_TAKES(MAX_SV) | BK_TAKES(ALPHA) | BK_TAKES(BETA) |
 	BK_TAKES(ETA) | BK_TAKES(OUTPUT),
+	.params_mutable = BK_TAKES(ALPHA) | BK_TAKES(BETA) | BK_TAKES(ETA),
 	.check_params = spa_check_params,
 	.keeps = BK_KEEP_BORN,
 	.step = BkSpaStep,

@@ -250,6 +250,15 @@ extern bool BkParamsSet(BkParams *p, const char *key, const BkParamInput *in,
  */
 extern bool BkParamsFinish(BkParams *p, int dim, char *err, size_t errlen);
 
+/*
+ * Change one parameter of finished parameters, for a stored model trained
+ * further: "seed", and those of the learner's parameters that only shape
+ * the steps to come (BkModelOverride).  False with a message naming the
+ * parameters that can change, on a wrong type, or against a rule.
+ */
+extern bool BkParamsOverride(BkParams *p, const char *key, const BkParamInput *in,
+							 char *err, size_t errlen);
+
 /* The parameters that apply to p's algorithm, defaults filled in. */
 extern int	BkParamsList(const BkParams *p, BkParamValue *out, int maxout);
 #define BK_MAX_PARAM_VALUES 32
@@ -321,6 +330,14 @@ extern const char *BkModelClassText(const BkModel *m, int c);
  * classes are always fixed.  Not stored: a decoded model starts unfrozen.
  */
 extern void BkModelFreezeClasses(BkModel *m, bool frozen);
+
+/*
+ * Change one parameter of a model before it is trained further
+ * (BkParamsOverride); a new seed restarts the model's random numbers from
+ * it.  False, the model unchanged, with a message.
+ */
+extern bool BkModelOverride(BkModel *m, const char *key, const BkParamInput *in,
+							char *err, size_t errlen);
 
 /* Record that the model's text labels are UTF-8 (set before any label). */
 extern void BkModelSetLabelsUtf8(BkModel *m, bool utf8);

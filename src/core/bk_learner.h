@@ -54,6 +54,15 @@ typedef struct BkLearner
 	uint64_t	params;
 
 	/*
+	 * The parameters (BK_TAKES bits) that may change when a stored model
+	 * is trained further: those that only shape the steps to come (a step
+	 * size, a bound on the next steps, a regulariser), never one that the
+	 * state already holds to (DUOL's C bounds every dual variable stored).
+	 * "seed" may change for every learner.
+	 */
+	uint64_t	params_mutable;
+
+	/*
 	 * Whether one of its parameters applies, given the values of the
 	 * others (Pegasos' budget only with a budgeted maintenance); if not,
 	 * why (when why is not NULL) gets the message.  NULL: each of its

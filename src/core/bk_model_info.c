@@ -1,8 +1,9 @@
 /*
  * bk_model_info.c
- *	  What a caller outside the core reads of a model, and the facts it
- *	  records in one (labels in UTF-8, frozen classes): the model's struct
- *	  is the core's own (bk_internal.h).
+ *	  What a caller outside the core reads of a model, and what it changes
+ *	  in one (labels in UTF-8, frozen classes, the parameters that may
+ *	  change when it is trained further): the model's struct is the core's
+ *	  own (bk_internal.h).
  */
 #include "bk_internal.h"
 
@@ -40,6 +41,19 @@ void
 BkModelFreezeClasses(BkModel *m, bool frozen)
 {
 	m->classes_frozen = frozen;
+}
+
+bool
+BkModelOverride(BkModel *m, const char *key, const BkParamInput *in,
+				char *err, size_t errlen)
+{
+	uint64_t	seed = m->params.seed;
+
+	if (!BkParamsOverride(&m->params, key, in, err, errlen))
+		return false;
+	if (m->params.seed != seed)
+		BkRngSeed(&m->rng, m->params.seed);
+	return true;
 }
 
 void

@@ -511,6 +511,53 @@ BkParamsList(const BkParams *p, BkParamValue *out, int maxout)
 	return n;
 }
 
+/*
+ * Change one parameter of finished parameters, for a stored model trained
+ * further: "seed" and the learner's params_mutable, set and checked as
+ * bk_train's are, then the learner's rules between parameters.
+ */
+bool
+BkParamsOverride(BkParams *p, const char *key, const BkParamInput *in,
+				 char *err, size_t errlen)
+{
+	const BkLearner *l = BkLearnerOf(p);
+	const ParamDesc *d = find_by_name(key);
+	BkParams	q = *p;
+
+	if (d == NULL || !applies(d, p, NULL, 0) ||
+		!(d->id == BK_P_SEED || (l->params_mutable & BK_PARAM_BIT(d->id))))
+	{
+		char		names[BK_ERRMSG_LEN];
+		size_t		used = 0;
+
+		names[0] = '\0';
+		for (int i = 0; i < N_PARAMS; i++)
+		{
+			const ParamDesc *e = &param_table[i];
+
+			if (applies(e, p, NULL, 0) &&
+				(e->id == BK_P_SEED || (l->params_mutable & BK_PARAM_BIT(e->id))))
+				append(names, sizeof(names), &used, used > 0 ? ", " : "",
+					   e->name, "");
+		}
+		if (d == NULL)
+			snprintf(err, errlen,
+					 "unknown parameter \"%s\" (those of algorithm \"%s\" that can change when a model is trained further: %s)",
+					 key, l->name, names);
+		else
+			snprintf(err, errlen,
+					 "parameter \"%s\" cannot change when a model of algorithm \"%s\" is trained further (these can: %s)",
+					 key, l->name, names);
+		return false;
+	}
+	if (!BkParamsSet(&q, key, in, err, errlen))
+		return false;
+	if (l->check_params != NULL && !l->check_params(&q, false, err, errlen))
+		return false;
+	*p = q;
+	return true;
+}
+
 const char *
 BkAlgorithmName(const BkParams *p)
 {

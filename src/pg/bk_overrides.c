@@ -2,8 +2,10 @@
  * bk_overrides.c
  *	  The overrides document of bk_continue(features, label, model,
  *	  overrides): what may change when a stored model is trained further.
- *	  Two keys, "allow_new_classes" and "epochs"; the learner's parameters
- *	  stay the model's own.
+ *	  "allow_new_classes" and "epochs" are about this run; every other key
+ *	  is a parameter of the model's learner that may change (its step size,
+ *	  its bound on the next steps, its regulariser, "seed"), which the core
+ *	  checks and records in the model.
  */
 #include "postgres.h"
 
@@ -32,7 +34,7 @@ BkPgEpochsFromJsonb(const JsonbValue *v, const char *document)
 }
 
 void
-BkPgOverridesFromJsonb(Jsonb *jb, BkOverrides *o)
+BkPgOverridesFromJsonb(Jsonb *jb, BkOverrides *o, BkModel *m)
 {
 	JsonbIterator *it;
 	JsonbValue	v;
@@ -64,10 +66,19 @@ BkPgOverridesFromJsonb(Jsonb *jb, BkOverrides *o)
 			continue;
 		}
 		if (strcmp(key, "allow_new_classes") != 0)
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("unknown override \"%s\" (allowed: allow_new_classes, epochs)", key),
-					 errdetail("A model trained further keeps its own parameters.")));
+		{
+			BkParamInput in;
+			char		err[BK_ERRMSG_LEN];
+
+			BkPgParamInput(&v, &in);
+			err[0] = '\0';
+			if (!BkModelOverride(m, key, &in, err, sizeof(err)))
+				ereport(ERROR,
+						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+						 errmsg("%s", err[0] ? err : "invalid override"),
+						 errhint("Overrides take \"allow_new_classes\", \"epochs\", and the parameters of the model's learner that can change.")));
+			continue;
+		}
 		if (v.type != jbvBool)
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),

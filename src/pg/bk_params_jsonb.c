@@ -28,6 +28,42 @@ bk_numeric_to_double(Numeric num)
 											  NumericGetDatum(num)));
 }
 
+/* What a jsonb value is, for the core's parameter checks */
+void
+BkPgParamInput(const JsonbValue *v, BkParamInput *in)
+{
+	memset(in, 0, sizeof(*in));
+	switch (v->type)
+	{
+		case jbvNumeric:
+			in->type = BK_IN_NUMBER;
+			in->number = bk_numeric_to_double(v->val.numeric);
+			break;
+		case jbvString:
+			in->type = BK_IN_STRING;
+			in->string = pnstrdup(v->val.string.val, v->val.string.len);
+			break;
+		case jbvBool:
+			in->type = BK_IN_BOOLEAN;
+			in->boolean = v->val.boolean;
+			break;
+		case jbvNull:
+			in->type = BK_IN_OTHER;
+			in->type_name = "null";
+			break;
+		case jbvBinary:
+			in->type = BK_IN_OTHER;
+			in->type_name = JsonContainerIsArray(v->val.binary.data) ?
+				"array" : "object";
+			break;
+		default:
+			/* jbvArray/jbvObject do not come out with skipNested */
+			in->type = BK_IN_OTHER;
+			in->type_name = (v->type == jbvArray) ? "array" : "object";
+			break;
+	}
+}
+
 /*
  * BkParamsInit, then BkParamsSet for every key of the top-level object.
  * Two keys are not settings of the learner: "classes" (a list of labels)
@@ -90,36 +126,7 @@ BkPgParamsFromJsonb(BkParams *p, Jsonb *jb, Jsonb **classes, int *epochs,
 			pfree(key);
 			continue;
 		}
-		memset(&in, 0, sizeof(in));
-		switch (v.type)
-		{
-			case jbvNumeric:
-				in.type = BK_IN_NUMBER;
-				in.number = bk_numeric_to_double(v.val.numeric);
-				break;
-			case jbvString:
-				in.type = BK_IN_STRING;
-				in.string = pnstrdup(v.val.string.val, v.val.string.len);
-				break;
-			case jbvBool:
-				in.type = BK_IN_BOOLEAN;
-				in.boolean = v.val.boolean;
-				break;
-			case jbvNull:
-				in.type = BK_IN_OTHER;
-				in.type_name = "null";
-				break;
-			case jbvBinary:
-				in.type = BK_IN_OTHER;
-				in.type_name = JsonContainerIsArray(v.val.binary.data) ?
-					"array" : "object";
-				break;
-			default:
-				/* jbvArray/jbvObject do not come out with skipNested */
-				in.type = BK_IN_OTHER;
-				in.type_name = (v.type == jbvArray) ? "array" : "object";
-				break;
-		}
+		BkPgParamInput(&v, &in);
 
 		err[0] = '\0';
 		if (!BkParamsSet(p, key, &in, err, sizeof(err)))

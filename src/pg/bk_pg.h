@@ -138,7 +138,10 @@ extern void BkPgEpochRowsPut(BkEpochRows *r, Datum features, Datum label);
  */
 extern BkModel *BkPgEpochsReplay(const BkModel *m, BkEpochRows *r, int epochs,
 								 const char *fname, MemoryContext cxt);
-extern void BkPgOverridesFromJsonb(Jsonb *jb, BkOverrides *o);
+/* the overrides of jb into o, and the learner's parameters into m */
+extern void BkPgOverridesFromJsonb(Jsonb *jb, BkOverrides *o, BkModel *m);
+/* what a jsonb value is, for the core's parameter checks (BkParamInput) */
+extern void BkPgParamInput(const JsonbValue *v, BkParamInput *in);
 
 extern void BkPgParamsFromJsonb(BkParams *p, Jsonb *jb, Jsonb **classes, int *epochs,
 								MemoryContext classes_cxt);

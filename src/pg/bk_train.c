@@ -249,17 +249,15 @@ bk_train_model_trans(PG_FUNCTION_ARGS)
 		BkModelInfo info;
 		BkOverrides overrides = {false, 1};
 
-		if (PG_NARGS() > 4)
-		{
-			if (PG_ARGISNULL(4))
-				ereport(ERROR,
-						(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-						 errmsg("overrides must not be NULL"),
-						 errhint("Pass '{}' for none.")));
-			BkPgOverridesFromJsonb(PG_GETARG_JSONB_P(4), &overrides);
-		}
+		if (PG_NARGS() > 4 && PG_ARGISNULL(4))
+			ereport(ERROR,
+					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+					 errmsg("overrides must not be NULL"),
+					 errhint("Pass '{}' for none.")));
 		st->model = BkPgDecodeDatum(PG_GETARG_DATUM(3), st->mcxt, true);
 		BkPgCheckLegacyLabels(st->model);
+		if (PG_NARGS() > 4)
+			BkPgOverridesFromJsonb(PG_GETARG_JSONB_P(4), &overrides, st->model);
 		BkModelGetInfo(st->model, &info);
 		BkModelFreezeClasses(st->model,
 							 info.n_classes >= 2 && !overrides.allow_new_classes);

@@ -46,7 +46,7 @@ SELECT bk_continue(features, CASE WHEN id = 350 THEN 7 ELSE label END, (SELECT d
 FROM fc_rows WHERE id > 300;
 
 -- the overrides document is checked
-SELECT bk_continue(features, label, (SELECT bin FROM fc_models), '{"C": 2}' ORDER BY id) FROM fc_rows;
+SELECT bk_continue(features, label, (SELECT bin FROM fc_models), '{"budget": 80}' ORDER BY id) FROM fc_rows;
 SELECT bk_continue(features, label, (SELECT bin FROM fc_models), '{"allow_new_classes": "yes"}' ORDER BY id) FROM fc_rows;
 SELECT bk_continue(features, label, (SELECT bin FROM fc_models), '[true]' ORDER BY id) FROM fc_rows;
 SELECT bk_continue(features, label, (SELECT bin FROM fc_models), NULL ORDER BY id) FROM fc_rows;
