@@ -58,19 +58,14 @@ load_sql()
 		esac
 		cat <<EOF
 \\echo 'Loading checkerboard.train and checkerboard.test from $DATA_DIR'
-\\i test/fixtures/libsvm.sql
 CREATE TEMP TABLE raw_train (id bigserial, line text);
 CREATE TEMP TABLE raw_test (id bigserial, line text);
 \\copy raw_train(line) FROM '$train'
 \\copy raw_test(line) FROM '$test'
 CREATE TABLE train AS
-SELECT id, bk_test.libsvm_label(line) AS label,
-       bk_test.libsvm_features(line, 2) AS features
-FROM raw_train;
+SELECT id, r.label, r.features FROM raw_train, LATERAL bk_libsvm(line, 2) AS r;
 CREATE TABLE test AS
-SELECT id, bk_test.libsvm_label(line) AS label,
-       bk_test.libsvm_features(line, 2) AS features
-FROM raw_test;
+SELECT id, r.label, r.features FROM raw_test, LATERAL bk_libsvm(line, 2) AS r;
 EOF
 	else
 		# psql's \echo prints the rest of the line; only quotes need care

@@ -378,6 +378,15 @@ typedef struct BkRunReport
 
 extern void BkModelRunReport(const BkModel *m, BkRunReport *r);
 
+/*
+ * One line of LIBSVM / svmlight text (NUL-terminated): "label index:value
+ * ... [# comment]", an integer label, indices from 1 to dim ascending,
+ * finite values.  x (dim values) gets the dense vector.  False with a
+ * message naming the problem and the token on a malformed line.
+ */
+extern bool BkParseLibsvm(const char *line, int dim, int64_t *label, double *x,
+						  char *err, size_t errlen);
+
 /* A seeded permutation of 64-bit ids, for shuffling a training stream. */
 extern uint64_t BkShuffleKey(uint64_t id, uint64_t seed);
 

@@ -141,3 +141,27 @@ BkPgCheckDim(int n, int expected, int64 row, const char *whose)
 				 errmsg("features have %d values, expected %d (%s dimension)",
 						n, expected, whose)));
 }
+
+/*
+ * A one-dimensional float8[] of the n values v, built directly (no array
+ * of Datums in between: a LIBSVM line of 16M features is one copy)
+ */
+ArrayType *
+BkPgFloat8Array(const double *v, int n)
+{
+	Size		bytes = ARR_OVERHEAD_NONULLS(1) + sizeof(double) * (Size) n;
+	ArrayType  *a;
+
+	if (n == 0)
+		return construct_empty_array(FLOAT8OID);
+	a = (ArrayType *) palloc0(bytes);
+	SET_VARSIZE(a, bytes);
+	a->ndim = 1;
+	a->dataoffset = 0;
+	a->elemtype = FLOAT8OID;
+	ARR_DIMS(a)[0] = n;
+	ARR_LBOUND(a)[0] = 1;
+	/* no NULL bitmap: the data follow the header (see BkPgReadFeatures) */
+	memcpy((char *) a + ARR_OVERHEAD_NONULLS(1), v, sizeof(double) * (Size) n);
+	return a;
+}

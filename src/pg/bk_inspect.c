@@ -178,21 +178,6 @@ bk_info(PG_FUNCTION_ARGS)
  * ------------------------------------------------------------------------
  */
 
-static ArrayType *
-bk_float8_array(const double *v, int n)
-{
-	Datum	   *d = palloc(sizeof(Datum) * (Size) Max(n, 1));
-	ArrayType  *a;
-	int			i;
-
-	for (i = 0; i < n; i++)
-		d[i] = Float8GetDatum(v[i]);
-	a = construct_array(d, n, FLOAT8OID, sizeof(float8), FLOAT8PASSBYVAL,
-						TYPALIGN_DOUBLE);
-	pfree(d);
-	return a;
-}
-
 /*
  * bk_support_vectors(model): one row (sv, x, coef) per support vector of
  * every machine, numbered from 1 across machines.  coef holds what the SV
@@ -235,13 +220,13 @@ bk_support_vectors(PG_FUNCTION_ARGS)
 
 			CHECK_FOR_INTERRUPTS();
 
-			x = bk_float8_array(BkModelSv(m, k, i), info.dim);
+			x = BkPgFloat8Array(BkModelSv(m, k, i), info.dim);
 			if (info.n_machines > 1)
 				cbuf[k] = BkModelSvCoef(m, k, i, 0);
 			else
 				for (int c = 0; c < ncoef; c++)
 					cbuf[c] = BkModelSvCoef(m, k, i, c);
-			coef = bk_float8_array(cbuf, ncoef);
+			coef = BkPgFloat8Array(cbuf, ncoef);
 			if (info.n_machines > 1)
 				cbuf[k] = 0.0;
 			values[0] = Int32GetDatum(++sv);

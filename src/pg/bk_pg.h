@@ -97,6 +97,9 @@ extern void BkPgWarnRun(const BkModel *first_pass, const BkModel *m,
  */
 extern const double *BkPgReadFeatures(ArrayType *a, int64 row, int *n);
 
+/* a one-dimensional float8[] of n values */
+extern ArrayType *BkPgFloat8Array(const double *v, int n);
+
 /*
  * Raise ERRCODE_DATA_EXCEPTION if n != expected.  whose is what expected
  * is the dimension of ("the first row's", "the model's").

@@ -95,6 +95,7 @@ read_libsvm(const char *path, int dim, int64_t max_rows, Data *d)
 	char	   *line = NULL;
 	size_t		linecap = 0;
 	ssize_t		got;
+	char		err[BK_ERRMSG_LEN];
 
 	if (!f)
 		die("cannot open", path);
@@ -105,8 +106,7 @@ read_libsvm(const char *path, int dim, int64_t max_rows, Data *d)
 	d->y = malloc(sizeof(int64_t) * d->cap);
 	while ((got = getline(&line, &linecap, f)) > 0)
 	{
-		char	   *p = line,
-				   *end;
+		char	   *p = line;
 		double	   *row;
 
 		if (max_rows > 0 && d->n >= max_rows)
@@ -124,27 +124,11 @@ read_libsvm(const char *path, int dim, int64_t max_rows, Data *d)
 				die("out of memory reading", path);
 		}
 		row = d->x + d->n * (int64_t) dim;
-		memset(row, 0, sizeof(double) * dim);
-		d->y[d->n] = strtoll(p, &end, 10);
-		if (end == p)
-			die("bad label in", path);
-		p = end;
-		for (;;)
+		if (!BkParseLibsvm(line, dim, &d->y[d->n], row, err, sizeof(err)))
 		{
-			long		idx;
-
-			while (*p == ' ' || *p == '\t')
-				p++;
-			if (*p == '\n' || *p == '\r' || *p == '\0')
-				break;
-			idx = strtol(p, &end, 10);
-			if (end == p || *end != ':' || idx < 1 || idx > dim)
-				die("bad feature token in", path);
-			p = end + 1;
-			row[idx - 1] = strtod(p, &end);
-			if (end == p)
-				die("bad feature value in", path);
-			p = end;
+			fprintf(stderr, "bk_bench: %s, line %lld: %s\n", path,
+					(long long) (d->n + 1), err);
+			exit(1);
 		}
 		d->n++;
 	}

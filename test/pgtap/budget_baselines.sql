@@ -6,15 +6,14 @@
 BEGIN;
 CREATE EXTENSION IF NOT EXISTS pgtap;
 CREATE EXTENSION IF NOT EXISTS budgetkernel;
-\i test/fixtures/libsvm.sql
 SELECT plan(21);
 
 CREATE TEMP TABLE raw (id bigserial, line text);
 \copy raw(line) FROM '../shared/data/checkerboard.train'
-CREATE TEMP TABLE cb_train AS SELECT id, bk_test.libsvm_label(line) AS label, bk_test.libsvm_features(line, 2) AS features FROM raw;
+CREATE TEMP TABLE cb_train AS SELECT id, (bk_libsvm(line, 2)).label AS label, (bk_libsvm(line, 2)).features AS features FROM raw;
 TRUNCATE raw;
 \copy raw(line) FROM '../shared/data/checkerboard.test'
-CREATE TEMP TABLE cb_test AS SELECT id, bk_test.libsvm_label(line) AS label, bk_test.libsvm_features(line, 2) AS features FROM raw;
+CREATE TEMP TABLE cb_test AS SELECT id, (bk_libsvm(line, 2)).label AS label, (bk_libsvm(line, 2)).features AS features FROM raw;
 
 CREATE TEMP TABLE runs (name text, params jsonb, floor numeric);
 INSERT INTO runs VALUES

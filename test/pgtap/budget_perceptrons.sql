@@ -8,14 +8,13 @@
 BEGIN;
 CREATE EXTENSION IF NOT EXISTS pgtap;
 CREATE EXTENSION IF NOT EXISTS budgetkernel;
-\i test/fixtures/libsvm.sql
 SELECT plan(6);
 
 CREATE TEMP TABLE raw (id bigserial, line text);
 \copy raw(line) FROM '../shared/data/usps.train'
 CREATE TEMP TABLE train AS
-SELECT id, bk_test.libsvm_features(line, 256) AS features,
-       CASE WHEN bk_test.libsvm_label(line) = 0 THEN 1 ELSE -1 END::int8 AS clean
+SELECT id, (bk_libsvm(line, 256)).features AS features,
+       CASE WHEN (bk_libsvm(line, 256)).label = 0 THEN 1 ELSE -1 END::int8 AS clean
 FROM raw;
 ALTER TABLE train ADD COLUMN noisy int8;
 UPDATE train SET noisy = CASE WHEN ('x' || substr(md5('flip:' || id), 1, 8))::bit(32)::int % 10 = 0
@@ -23,8 +22,8 @@ UPDATE train SET noisy = CASE WHEN ('x' || substr(md5('flip:' || id), 1, 8))::bi
 TRUNCATE raw;
 \copy raw(line) FROM '../shared/data/usps.test'
 CREATE TEMP TABLE test AS
-SELECT bk_test.libsvm_features(line, 256) AS features,
-       CASE WHEN bk_test.libsvm_label(line) = 0 THEN 1 ELSE -1 END::int8 AS y
+SELECT (bk_libsvm(line, 256)).features AS features,
+       CASE WHEN (bk_libsvm(line, 256)).label = 0 THEN 1 ELSE -1 END::int8 AS y
 FROM raw;
 
 CREATE TEMP TABLE err AS

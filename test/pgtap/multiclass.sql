@@ -5,24 +5,23 @@
 BEGIN;
 CREATE EXTENSION IF NOT EXISTS pgtap;
 CREATE EXTENSION IF NOT EXISTS budgetkernel;
-\i test/fixtures/libsvm.sql
 SELECT plan(14);
 
 CREATE TEMP TABLE raw (id bigserial, line text);
 \copy raw(line) FROM '../shared/data/usps.train'
-CREATE TEMP TABLE usps_train AS SELECT id, bk_test.libsvm_label(line) AS label, bk_test.libsvm_features(line, 256) AS features FROM raw;
+CREATE TEMP TABLE usps_train AS SELECT id, (bk_libsvm(line, 256)).label AS label, (bk_libsvm(line, 256)).features AS features FROM raw;
 TRUNCATE raw; ALTER SEQUENCE raw_id_seq RESTART;
 \copy raw(line) FROM '../shared/data/usps.test'
-CREATE TEMP TABLE usps_test AS SELECT id, bk_test.libsvm_label(line) AS label, bk_test.libsvm_features(line, 256) AS features FROM raw;
+CREATE TEMP TABLE usps_test AS SELECT id, (bk_libsvm(line, 256)).label AS label, (bk_libsvm(line, 256)).features AS features FROM raw;
 TRUNCATE raw; ALTER SEQUENCE raw_id_seq RESTART;
 \copy raw(line) FROM '../shared/data/iris'
-CREATE TEMP TABLE iris AS SELECT id, bk_test.libsvm_label(line) AS label, bk_test.libsvm_features(line, 4) AS features FROM raw;
+CREATE TEMP TABLE iris AS SELECT id, (bk_libsvm(line, 4)).label AS label, (bk_libsvm(line, 4)).features AS features FROM raw;
 TRUNCATE raw; ALTER SEQUENCE raw_id_seq RESTART;
 \copy raw(line) FROM '../shared/data/wine'
-CREATE TEMP TABLE wine_raw AS SELECT id, bk_test.libsvm_label(line) AS label, bk_test.libsvm_features(line, 13) AS features FROM raw;
+CREATE TEMP TABLE wine_raw AS SELECT id, (bk_libsvm(line, 13)).label AS label, (bk_libsvm(line, 13)).features AS features FROM raw;
 TRUNCATE raw; ALTER SEQUENCE raw_id_seq RESTART;
 \copy raw(line) FROM '../shared/data/digits'
-CREATE TEMP TABLE digits AS SELECT id, bk_test.libsvm_label(line) AS label, bk_test.libsvm_features(line, 64) AS features FROM raw;
+CREATE TEMP TABLE digits AS SELECT id, (bk_libsvm(line, 64)).label AS label, (bk_libsvm(line, 64)).features AS features FROM raw;
 
 -- wine's features differ in scale by 10^4: standardise with the training
 -- rows' statistics (rows with id % 3 <> 0 train, the others test)

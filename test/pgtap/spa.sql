@@ -5,15 +5,14 @@
 BEGIN;
 CREATE EXTENSION IF NOT EXISTS pgtap;
 CREATE EXTENSION IF NOT EXISTS budgetkernel;
-\i test/fixtures/libsvm.sql
 SELECT plan(4);
 
 CREATE TEMP TABLE raw (id bigserial, line text);
 \copy raw(line) FROM '../shared/data/a9a.train'
-CREATE TEMP TABLE train AS SELECT id, bk_test.libsvm_label(line) AS label, bk_test.libsvm_features(line, 123) AS features FROM raw;
+CREATE TEMP TABLE train AS SELECT id, (bk_libsvm(line, 123)).label AS label, (bk_libsvm(line, 123)).features AS features FROM raw;
 TRUNCATE raw;
 \copy raw(line) FROM '../shared/data/a9a.test'
-CREATE TEMP TABLE test AS SELECT bk_test.libsvm_label(line) AS label, bk_test.libsvm_features(line, 123) AS features FROM raw;
+CREATE TEMP TABLE test AS SELECT (bk_libsvm(line, 123)).label AS label, (bk_libsvm(line, 123)).features AS features FROM raw;
 
 CREATE TEMP TABLE models AS
 SELECT o AS output,

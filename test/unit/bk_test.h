@@ -82,6 +82,7 @@ extern void test_crc(void);
 extern void test_rng(void);
 extern void test_kernels(void);
 extern void test_gram(void);
+extern void test_libsvm(void);
 
 /* ---- test_registry.c ---- */
 extern void test_registry_ids(void);

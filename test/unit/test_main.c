@@ -15,6 +15,7 @@ main(void)
 	test_params();
 	test_kernels();
 	test_gram();
+	test_libsvm();
 	test_bpa_oracle("s", "hinge");
 	test_bpa_oracle("s", "ramp");
 	test_bpa_oracle("nn", "hinge");

@@ -141,3 +141,26 @@ test_gram(void)
 		  gram_error(&p, mach, &mach->ginv, 3) < 1e-10, "LAPACKE refresh is K^-1");
 	BkModelFree(m);
 }
+
+/* BkParseLibsvm: labels, indices, values, comments; each malformed kind */
+void
+test_libsvm(void)
+{
+	double		x[4];
+	int64_t		label = 0;
+	char		err[BK_ERRMSG_LEN];
+	const char *bad[] = {"", "# c", "x 1:1", "1.5", "1 5:1", "1 0:1", "1 2:1 1:1",
+	"1 1:z", "1 1:inf", "1 1", "1 qid:1"};
+
+	CHECK(BkParseLibsvm("+1 1:0.5 4:-2 # c", 4, &label, x, err, sizeof(err)) &&
+		  label == 1 && x[0] == 0.5 && x[1] == 0 && x[2] == 0 && x[3] == -2,
+		  "libsvm: a line with a comment");
+	CHECK(BkParseLibsvm("\t-7\r\n", 4, &label, x, err, sizeof(err)) &&
+		  label == -7 && x[0] == 0 && x[3] == 0, "libsvm: a label alone");
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+	{
+		err[0] = '\0';
+		CHECK(!BkParseLibsvm(bad[i], 4, &label, x, err, sizeof(err)) && err[0] != '\0',
+			  "libsvm: \"%s\" refused (%s)", bad[i], err);
+	}
+}

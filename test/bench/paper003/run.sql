@@ -9,24 +9,23 @@
 \set ON_ERROR_STOP 1
 SET client_min_messages = warning;
 CREATE EXTENSION IF NOT EXISTS budgetkernel;
-\i test/fixtures/libsvm.sql
 DROP SCHEMA IF EXISTS p003 CASCADE;
 CREATE SCHEMA p003;
 CREATE TEMP TABLE raw (id bigserial, line text);
 \copy raw(line) FROM '../shared/data/usps.train'
 CREATE TABLE p003.data AS
-SELECT 'usps'::text AS ds, 'train'::text AS part, id, bk_test.libsvm_features(line, 256) AS features,
-       CASE WHEN bk_test.libsvm_label(line) = 0 THEN 1 ELSE -1 END::int8 AS clean
+SELECT 'usps'::text AS ds, 'train'::text AS part, id, (bk_libsvm(line, 256)).features AS features,
+       CASE WHEN (bk_libsvm(line, 256)).label = 0 THEN 1 ELSE -1 END::int8 AS clean
 FROM raw;
 TRUNCATE raw; ALTER SEQUENCE raw_id_seq RESTART;
 \copy raw(line) FROM '../shared/data/usps.test'
-INSERT INTO p003.data SELECT 'usps', 'test', id, bk_test.libsvm_features(line, 256),
-       CASE WHEN bk_test.libsvm_label(line) = 0 THEN 1 ELSE -1 END FROM raw;
+INSERT INTO p003.data SELECT 'usps', 'test', id, (bk_libsvm(line, 256)).features,
+       CASE WHEN (bk_libsvm(line, 256)).label = 0 THEN 1 ELSE -1 END FROM raw;
 TRUNCATE raw; ALTER SEQUENCE raw_id_seq RESTART;
 \copy raw(line) FROM '../shared/data/banana'
 INSERT INTO p003.data
 SELECT 'banana', CASE WHEN rn <= 4000 THEN 'train' ELSE 'test' END, id, features, clean
-FROM (SELECT id, bk_test.libsvm_features(line, 2) AS features, bk_test.libsvm_label(line) AS clean,
+FROM (SELECT id, (bk_libsvm(line, 2)).features AS features, (bk_libsvm(line, 2)).label AS clean,
              row_number() OVER (ORDER BY md5('split:' || id)) AS rn FROM raw) s;
 ALTER TABLE p003.data ADD COLUMN noisy int8;
 UPDATE p003.data SET noisy = CASE WHEN part = 'train' AND ('x' || substr(md5('flip:' || id), 1, 8))::bit(32)::int % 10 = 0

@@ -1,0 +1,130 @@
+/*
+ * bk_libsvm.c
+ *	  One line of LIBSVM / svmlight text into a label and a dense feature
+ *	  vector:
+ *
+ *	      label index:value index:value ... [# comment]
+ *
+ *	  the label an integer (written as one, or as an integral number such
+ *	  as 1.0), indices from 1 to dim in strictly ascending order, values
+ *	  finite numbers; the features not listed are 0.  Tokens are separated
+ *	  by spaces or tabs.  Each malformed line gets a message that names its
+ *	  problem and the token.
+ */
+#include "bk_internal.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* the largest label: integers a double holds exactly */
+#define MAX_LABEL 9007199254740991.0
+
+static bool
+is_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' || c == '\f';
+}
+
+static bool
+at_end(const char *p)
+{
+	return *p == '\0' || *p == '#';
+}
+
+/* the token at p, for messages: up to 40 bytes */
+static int
+token_len(const char *p)
+{
+	int			n = 0;
+
+	while (p[n] != '\0' && !is_space(p[n]) && n < 40)
+		n++;
+	return n;
+}
+
+bool
+BkParseLibsvm(const char *line, int dim, int64_t *label, double *x,
+			  char *err, size_t errlen)
+{
+	const char *p = line;
+	char	   *end;
+	double		v;
+	long long	last = 0;
+	int			token = 1;
+
+	memset(x, 0, sizeof(double) * (size_t) dim);
+	while (is_space(*p))
+		p++;
+	if (at_end(p))
+	{
+		snprintf(err, errlen, "the line has no label");
+		return false;
+	}
+
+	/* the label */
+	errno = 0;
+	v = strtod(p, &end);
+	if (end == p || (*end != '\0' && !is_space(*end)) || errno != 0 ||
+		!isfinite(v) || v != floor(v) || fabs(v) > MAX_LABEL)
+	{
+		snprintf(err, errlen, "the label \"%.*s\" is not an integer",
+				 token_len(p), p);
+		return false;
+	}
+	*label = (int64_t) v;
+	p = end;
+
+	for (;;)
+	{
+		const char *tok;
+		long long	idx;
+
+		while (is_space(*p))
+			p++;
+		if (at_end(p))
+			return true;
+		tok = p;
+		token++;
+		errno = 0;
+		idx = strtoll(p, &end, 10);
+		if (end == p || *end != ':')
+		{
+			if (strncmp(p, "qid:", 4) == 0)
+				snprintf(err, errlen, "token %d (\"%.*s\"): svmlight's qid is not supported",
+						 token, token_len(tok), tok);
+			else
+				snprintf(err, errlen, "token %d (\"%.*s\") is not index:value",
+						 token, token_len(tok), tok);
+			return false;
+		}
+		if (errno != 0 || idx < 1 || idx > dim)
+		{
+			snprintf(err, errlen, "token %d (\"%.*s\"): index out of 1..%d",
+					 token, token_len(tok), tok, dim);
+			return false;
+		}
+		if (idx <= last)
+		{
+			snprintf(err, errlen,
+					 "token %d (\"%.*s\"): index %lld after %lld (indices must ascend)",
+					 token, token_len(tok), tok, idx, last);
+			return false;
+		}
+		last = idx;
+		p = end + 1;
+		errno = 0;
+		v = strtod(p, &end);
+		if (end == p || (*end != '\0' && !is_space(*end) && *end != '#') ||
+			!isfinite(v))
+		{
+			snprintf(err, errlen, "token %d (\"%.*s\"): the value is not a finite number",
+					 token, token_len(tok), tok);
+			return false;
+		}
+		x[idx - 1] = v;
+		p = end;
+	}
+}
