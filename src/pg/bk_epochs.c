@@ -101,7 +101,8 @@ replay_error_context(void *arg)
 
 /* One more pass over the kept rows, in the order of the pass's shuffle keys */
 static void
-replay_pass(BkModel *m, BkEpochRows *r, uint64 seed, ReplayPosition *pos)
+replay_pass(BkModel *m, BkEpochRows *r, uint64 seed, ReplayPosition *pos,
+			BkProgress *progress)
 {
 	TupleDesc	sortdesc = CreateTemplateTupleDesc(3);
 	AttrNumber	key_col = 1;
@@ -162,6 +163,7 @@ replay_pass(BkModel *m, BkEpochRows *r, uint64 seed, ReplayPosition *pos)
 		}
 		else
 			BkModelLearn(m, x, DatumGetInt64(sorted->tts_values[2]));
+		BkPgProgress(progress, m, pos->fname, pos->pass);
 		if ((Pointer) a != DatumGetPointer(sorted->tts_values[1]))
 			pfree(a);
 	}
@@ -174,8 +176,9 @@ replay_pass(BkModel *m, BkEpochRows *r, uint64 seed, ReplayPosition *pos)
 
 BkModel *
 BkPgEpochsReplay(const BkModel *m, BkEpochRows *r, int epochs,
-				 const char *fname, MemoryContext cxt)
+				 const char *fname, TimestampTz start, MemoryContext cxt)
 {
+	BkProgress	progress;
 	char		err[BK_ERRMSG_LEN];
 	size_t		size;
 	uint8_t    *bytes;
@@ -203,6 +206,8 @@ BkPgEpochsReplay(const BkModel *m, BkEpochRows *r, int epochs,
 	pfree(bytes);
 	MemoryContextSwitchTo(old);
 	BkModelGetInfo(copy, &info);
+	BkPgProgressStart(&progress, copy);
+	progress.start = start;
 
 	pos.fname = fname;
 	errcallback.callback = replay_error_context;
@@ -212,7 +217,7 @@ BkPgEpochsReplay(const BkModel *m, BkEpochRows *r, int epochs,
 	for (int p = 2; p <= epochs; p++)
 	{
 		pos.pass = p;
-		replay_pass(copy, r, info.params->seed + (uint64) (p - 1), &pos);
+		replay_pass(copy, r, info.params->seed + (uint64) (p - 1), &pos, &progress);
 	}
 	error_context_stack = errcallback.previous;
 	return copy;

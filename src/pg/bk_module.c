@@ -52,6 +52,13 @@ _PG_init(void)
 							256 * 1024, 1024, MAX_KILOBYTES,
 							PGC_USERSET, GUC_UNIT_KB,
 							NULL, NULL, NULL);
+	DefineCustomIntVariable("budgetkernel.progress_interval",
+							"Rows between the progress NOTICEs of bk_train and bk_continue; 0 turns them off.",
+							"Each NOTICE gives the rows learned, the support vectors, the online error over all rows and over the last interval, and (as detail) the time since the aggregate started and the rate.",
+							&bk_progress_interval,
+							0, 0, INT_MAX,
+							PGC_USERSET, 0,
+							NULL, NULL, NULL);
 	MarkGUCPrefixReserved("budgetkernel");
 
 #ifdef RTLD_DEFAULT

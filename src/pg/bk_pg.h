@@ -9,6 +9,7 @@
 #ifndef BK_PG_H
 #define BK_PG_H
 
+#include "datatype/timestamp.h"
 #include "fmgr.h"
 #include "utils/array.h"
 #include "utils/jsonb.h"
@@ -140,7 +141,8 @@ extern void BkPgEpochRowsPut(BkEpochRows *r, Datum features, Datum label);
  * the order of bk_shuffle_key(position in the first pass, seed + p - 1)
  */
 extern BkModel *BkPgEpochsReplay(const BkModel *m, BkEpochRows *r, int epochs,
-								 const char *fname, MemoryContext cxt);
+								 const char *fname, TimestampTz start,
+								 MemoryContext cxt);
 /* the overrides of jb into o, and the learner's parameters into m */
 extern void BkPgOverridesFromJsonb(Jsonb *jb, BkOverrides *o, BkModel *m);
 /* what a jsonb value is, for the core's parameter checks (BkParamInput) */
@@ -164,5 +166,21 @@ extern BkModel *BkPgCachedModel(FunctionCallInfo fcinfo, int argno);
 
 /* budgetkernel.model_cache_size, in kB */
 extern int	bk_model_cache_size_kb;
+
+/*
+ * bk_progress.c: budgetkernel.progress_interval, and the NOTICEs of a
+ * training run every that many rows learned
+ */
+extern int	bk_progress_interval;
+typedef struct BkProgress
+{
+	TimestampTz start;			/* the aggregate's first row */
+	uint64		rows_at_last;	/* rows_seen at the last NOTICE */
+	uint64		mistakes_at_last;
+} BkProgress;
+extern void BkPgProgressStart(BkProgress *pr, const BkModel *m);
+/* a NOTICE if rows_seen crossed a multiple of the interval; pass 0: no pass */
+extern void BkPgProgress(BkProgress *pr, const BkModel *m, const char *fname,
+						 int pass);
 
 #endif							/* BK_PG_H */

@@ -42,6 +42,7 @@ typedef struct BkTrainState
 	int64		row;			/* 1-based stream row number */
 	int			epochs;			/* passes over the rows ("epochs") */
 	BkEpochRows *rows;			/* the usable rows, kept when epochs > 1 */
+	BkProgress	progress;		/* budgetkernel.progress_interval */
 } BkTrainState;
 
 /*
@@ -100,6 +101,7 @@ bk_train_create_model(BkTrainState *st, int dim)
 	st->skipped = 0;
 	if (st->classes != NULL)
 		BkPgDeclareClasses(st->model, st->classes, st->text_labels);
+	BkPgProgressStart(&st->progress, st->model);
 }
 
 /*
@@ -174,6 +176,7 @@ bk_train_row(BkTrainState *st, FunctionCallInfo fcinfo)
 	}
 
 	error_context_stack = errcallback.previous;
+	BkPgProgress(&st->progress, st->model, st->fname, st->epochs > 1 ? 1 : 0);
 }
 
 /*
@@ -267,6 +270,7 @@ bk_train_model_trans(PG_FUNCTION_ARGS)
 		st->epochs = overrides.epochs;
 		if (st->epochs > 1)
 			st->rows = BkPgEpochRowsBegin(fcinfo, st->mcxt, st->text_labels, st->fname);
+		BkPgProgressStart(&st->progress, st->model);
 	}
 
 	bk_train_row(st, fcinfo);
@@ -338,7 +342,7 @@ bk_train_final(PG_FUNCTION_ARGS)
 		replay = AllocSetContextCreate(CurrentMemoryContext,
 									   "budgetkernel epochs", ALLOCSET_DEFAULT_SIZES);
 		trained = BkPgEpochsReplay(st->model, st->rows, st->epochs, st->fname,
-								   replay);
+								   st->progress.start, replay);
 	}
 
 	err[0] = '\0';

@@ -1,0 +1,22 @@
+--
+-- budgetkernel.progress_interval: a NOTICE every that many rows learned
+-- (rows, support vectors, online error over all rows and over the last
+-- interval; the time and rate as detail, hidden here since they vary), in
+-- every pass of "epochs" and in bk_continue.  Off by default.
+--
+\i test/fixtures/checkerboard.sql
+CREATE TABLE pg_rows AS SELECT * FROM bk_test.checkerboard(1000);
+SELECT bk_info(bk_train(features, label, '{"gamma": 20}' ORDER BY id))->>'rows_seen' AS quiet FROM pg_rows;
+SHOW budgetkernel.progress_interval;
+
+SET budgetkernel.progress_interval = 400;
+\set VERBOSITY terse
+SELECT bk_info(bk_train(features, label, '{"gamma": 20}' ORDER BY id))->>'rows_seen' AS rows_seen FROM pg_rows;
+SELECT bk_info(bk_train(features, label, '{"gamma": 20, "epochs": 2}' ORDER BY id))->>'rows_seen' AS rows_seen FROM pg_rows;
+SELECT bk_info(bk_continue(features, label, m ORDER BY id))->>'rows_seen' AS rows_seen
+FROM pg_rows, (SELECT bk_train(features, label, '{"gamma": 20}' ORDER BY id) AS m FROM pg_rows WHERE id <= 300) s
+WHERE id > 300 GROUP BY m;
+\set VERBOSITY default
+SET budgetkernel.progress_interval = -1;
+RESET budgetkernel.progress_interval;
+DROP TABLE pg_rows;
