@@ -18,7 +18,8 @@
 --     continued model are frozen once it has two, unless the overrides say
 --     {"allow_new_classes": true};
 --   * bk_metrics(actual, predicted): a classification report;
---   * bk_libsvm(line, dim): a line of LIBSVM text as a label and features.
+--   * bk_libsvm(line, dim): a line of LIBSVM text as a label and features;
+--   * bk_cross_validate: k-fold cross-validation of a parameter grid.
 -- A view on a dropped form (float4[] features or text params) must be
 -- dropped first; this script then fails with the view's name.
 
@@ -341,3 +342,131 @@ CREATE FUNCTION @extschema@.bk_libsvm(line text, dim int4, OUT label int8, OUT f
 
 COMMENT ON FUNCTION @extschema@.bk_libsvm(text, int4) IS
 	'one line of LIBSVM / svmlight text ("label index:value ..."): its integer label and dense features of length dim';
+
+-- ------------------------------------------------------------------------
+-- Cross-validation
+-- ------------------------------------------------------------------------
+--
+-- bk_cross_validate: every setting of a parameter grid, k-fold
+-- cross-validated in one query: the folds are stratified by class (within
+-- each class, rows in the order of a seeded shuffle of their key are dealt
+-- to the folds in turn), every (setting, fold) model is trained in one
+-- GROUP BY over the source, each in the shuffle's order, and scored on its
+-- held-out fold with bk_metrics.  Written in PL/pgSQL over the aggregates:
+-- it is the GROUP BY-over-a-grid pattern of the reference, packaged.
+
+CREATE FUNCTION @extschema@.bk_cross_validate(
+	source text, features text, label text, key text, grid jsonb,
+	folds int4 DEFAULT 5, seed int8 DEFAULT 0, metric text DEFAULT 'accuracy')
+	RETURNS TABLE (params jsonb, mean float8, stddev float8, fold_scores float8[])
+	LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+	SET search_path FROM CURRENT
+	-- the WARNINGs of the single models (a useless setting): the scores tell
+	SET client_min_messages = error
+AS $fn$
+DECLARE
+	settings	jsonb := '[{}]';
+	expanded	jsonb;
+	k			text;
+	v			jsonb;
+	query		text;
+	err_state	text;
+	err_msg		text;
+	err_detail	text;
+	err_hint	text;
+BEGIN
+	IF folds IS NULL OR folds < 2 OR folds > 100 THEN
+		RAISE EXCEPTION 'folds must be between 2 and 100, got %', folds
+			USING ERRCODE = '22023';
+	END IF;
+	IF metric IS NULL OR metric NOT IN ('accuracy', 'balanced_accuracy', 'macro_f1',
+										'macro_precision', 'macro_recall') THEN
+		RAISE EXCEPTION 'metric must be one of accuracy, balanced_accuracy, macro_f1, macro_precision, macro_recall, got %', metric
+			USING ERRCODE = '22023';
+	END IF;
+	IF grid IS NULL OR jsonb_typeof(grid) <> 'object' THEN
+		RAISE EXCEPTION 'grid must be a JSON object of parameters, a list of values for each one to vary'
+			USING ERRCODE = '22023',
+				  HINT = 'For example ''{"C": [0.1, 1, 10], "gamma": [0.5, 2], "budget": 100}''.';
+	END IF;
+	IF source IS NULL OR features IS NULL OR label IS NULL OR key IS NULL OR seed IS NULL THEN
+		RAISE EXCEPTION 'source, features, label, key and seed must not be NULL'
+			USING ERRCODE = '22004';
+	END IF;
+
+	-- the settings: every combination of the listed values
+	FOR k, v IN SELECT e.key, e.value FROM jsonb_each(grid) e ORDER BY e.key LOOP
+		IF jsonb_typeof(v) = 'array' AND k <> 'classes' THEN
+			IF jsonb_array_length(v) = 0 THEN
+				RAISE EXCEPTION 'grid key "%" lists no value', k USING ERRCODE = '22023';
+			END IF;
+			SELECT jsonb_agg(s || jsonb_build_object(k, x) ORDER BY si, xi) INTO expanded
+			FROM jsonb_array_elements(settings) WITH ORDINALITY AS a(s, si),
+				 jsonb_array_elements(v) WITH ORDINALITY AS b(x, xi);
+			settings := expanded;
+		ELSE
+			SELECT jsonb_agg(s || jsonb_build_object(k, v) ORDER BY si) INTO expanded
+			FROM jsonb_array_elements(settings) WITH ORDINALITY AS a(s, si);
+			settings := expanded;
+		END IF;
+	END LOOP;
+	IF jsonb_array_length(settings) > 1000 THEN
+		RAISE EXCEPTION 'the grid has % settings, more than 1000', jsonb_array_length(settings)
+			USING ERRCODE = '54000';
+	END IF;
+
+	-- a table name, or a query
+	IF source !~* '^\s*(select|with|values|table)\M' THEN
+		source := 'SELECT * FROM ' || source;
+	END IF;
+
+	query := format($q$
+		WITH src AS (
+			SELECT (%1$s)::float8[] AS x, %2$s AS y,
+			       bk_shuffle_key(hashtextextended((%3$s)::text, 0), $2) AS k
+			FROM (%4$s) AS s
+		), rows AS (
+			SELECT x, y, k,
+			       (row_number() OVER (PARTITION BY y ORDER BY k) - 1) %% $3 AS fold
+			FROM src WHERE y IS NOT NULL AND x IS NOT NULL
+		), settings AS (
+			SELECT (si - 1)::int AS setting, s AS params
+			FROM jsonb_array_elements($1) WITH ORDINALITY AS a(s, si)
+		), models AS (
+			SELECT st.setting, f.fold, bk_train(r.x, r.y, st.params ORDER BY r.k) AS model
+			FROM rows r CROSS JOIN settings st CROSS JOIN generate_series(0, $3 - 1) AS f(fold)
+			WHERE r.fold <> f.fold
+			GROUP BY st.setting, f.fold
+		), scored AS (
+			SELECT m.setting, m.fold, sc.report ->> $4 AS score
+			FROM models m,
+			     LATERAL (SELECT bk_metrics(r.y::text, bk_predict_label(m.model, r.x)) AS report
+			              FROM rows r WHERE r.fold = m.fold) AS sc
+		)
+		SELECT st.params, avg(sc.score::float8), stddev_samp(sc.score::float8),
+		       array_agg(sc.score::float8 ORDER BY sc.fold)
+		FROM scored sc JOIN settings st USING (setting)
+		GROUP BY st.setting, st.params
+		ORDER BY 2 DESC NULLS LAST, st.setting
+	$q$, features, label, key, source);
+	BEGIN
+		RETURN QUERY EXECUTE query USING settings, seed, folds, metric;
+	EXCEPTION WHEN OTHERS THEN
+		-- the error of a setting or of the source, without the query's text
+		GET STACKED DIAGNOSTICS err_state = RETURNED_SQLSTATE, err_msg = MESSAGE_TEXT,
+			err_detail = PG_EXCEPTION_DETAIL, err_hint = PG_EXCEPTION_HINT;
+		IF err_detail <> '' AND err_hint <> '' THEN
+			RAISE EXCEPTION USING ERRCODE = err_state, MESSAGE = err_msg, DETAIL = err_detail, HINT = err_hint;
+		ELSIF err_detail <> '' THEN
+			RAISE EXCEPTION USING ERRCODE = err_state, MESSAGE = err_msg, DETAIL = err_detail;
+		ELSIF err_hint <> '' THEN
+			RAISE EXCEPTION USING ERRCODE = err_state, MESSAGE = err_msg, HINT = err_hint;
+		ELSE
+			RAISE EXCEPTION USING ERRCODE = err_state, MESSAGE = err_msg;
+		END IF;
+	END;
+END
+$fn$;
+
+COMMENT ON FUNCTION @extschema@.bk_cross_validate(text, text, text, text, jsonb, int4, int8, text) IS
+	'k-fold cross-validation of every setting of a parameter grid in one query: mean, standard deviation and per-fold scores, best first';

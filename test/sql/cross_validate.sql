@@ -1,0 +1,57 @@
+--
+-- bk_cross_validate: a grid of settings, k-fold cross-validated in one
+-- query.  Checked against the same folds, models and scores written out
+-- by hand; folds stratified by class; a table name or a query as source;
+-- text labels; errors.
+--
+\i test/fixtures/checkerboard.sql
+CREATE TABLE cv_rows AS SELECT * FROM bk_test.checkerboard(900);
+
+-- every setting, best first
+SELECT params, round(mean::numeric, 4) AS mean, array_length(fold_scores, 1) AS folds
+FROM bk_cross_validate('cv_rows', 'features', 'label', 'id',
+                       '{"gamma": [2, 20], "C": [0.1, 1], "budget": 40}', 3, 7);
+
+-- the same as by hand: stratified folds of a seeded shuffle, one model per
+-- held-out fold trained in that shuffle's order, scored with bk_metrics
+WITH r AS (
+	SELECT features AS x, label AS y, bk_shuffle_key(hashtextextended(id::text, 0), 7) AS k
+	FROM cv_rows
+), f AS (
+	SELECT x, y, k, (row_number() OVER (PARTITION BY y ORDER BY k) - 1) % 3 AS fold FROM r
+), m AS (
+	SELECT g.fold, (SELECT bk_train(x, y, '{"gamma": 20, "C": 1, "budget": 40}' ORDER BY k)
+	                FROM f WHERE f.fold <> g.fold) AS model
+	FROM generate_series(0, 2) g(fold)
+)
+SELECT array_agg((SELECT (bk_metrics(y::text, bk_predict_label(model, x))->>'accuracy')::float8
+                  FROM f WHERE f.fold = m.fold) ORDER BY m.fold)
+     = (SELECT fold_scores FROM bk_cross_validate('cv_rows', 'features', 'label', 'id',
+                                                  '{"gamma": 20, "C": 1, "budget": 40}', 3, 7)) AS same_as_by_hand
+FROM m;
+
+-- stratified: each fold holds a third of each class, to one row
+WITH r AS (
+	SELECT label AS y, (row_number() OVER (PARTITION BY label ORDER BY bk_shuffle_key(hashtextextended(id::text, 0), 7)) - 1) % 3 AS fold
+	FROM cv_rows
+)
+SELECT bool_and(spread <= 1) AS balanced
+FROM (SELECT y, max(n) - min(n) AS spread FROM (SELECT y, fold, count(*) AS n FROM r GROUP BY y, fold) s GROUP BY y) t;
+
+-- a query as source, text labels, another metric; another seed, other folds
+SELECT params, array_length(fold_scores, 1) AS folds, mean BETWEEN 0 AND 1 AS in_range
+FROM bk_cross_validate('SELECT id, features, CASE WHEN label = 1 THEN ''odd'' ELSE ''even'' END AS name FROM cv_rows',
+                       'features', 'name', 'id', '{"algorithm": "pegasos", "budget": 30, "gamma": 20}', 4, 1,
+                       'balanced_accuracy');
+SELECT (SELECT fold_scores FROM bk_cross_validate('cv_rows', 'features', 'label', 'id', '{"gamma": 20}', 3, 7))
+    <> (SELECT fold_scores FROM bk_cross_validate('cv_rows', 'features', 'label', 'id', '{"gamma": 20}', 3, 8))
+       AS seed_matters;
+
+-- errors
+SELECT * FROM bk_cross_validate('cv_rows', 'features', 'label', 'id', '{"gamma": 20}', 1);
+SELECT * FROM bk_cross_validate('cv_rows', 'features', 'label', 'id', '{"gamma": 20}', 3, 0, 'auc');
+SELECT * FROM bk_cross_validate('cv_rows', 'features', 'label', 'id', '[1, 2]');
+SELECT * FROM bk_cross_validate('cv_rows', 'features', 'label', 'id', '{"C": []}');
+SELECT * FROM bk_cross_validate('cv_rows', 'features', 'label', 'id', '{"gamma": [20], "budgte": 5}');
+SELECT * FROM bk_cross_validate('cv_rows', 'features', 'label', NULL, '{}');
+DROP TABLE cv_rows;
