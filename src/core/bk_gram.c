@@ -126,17 +126,29 @@ BkGramBorder(const BkEnv *env, BkGramInverse *g, const double *a, double s,
 	if (!(s > 0.0) || !isfinite(1.0 / s) || !isfinite(amax / s * amax))
 		singular(env);
 
-	/* K^-1 + a a^T / s on the old block */
-	for (int i = 0; i < n; i++)
+	/*
+	 * K^-1 + a a^T / s on the old block.  The matrix and its stride are
+	 * locals, and a does not overlap it (restrict): the compiler keeps them
+	 * in registers and vectorises the row, whatever the aliasing rules of
+	 * the build (PostgreSQL compiles with -fno-strict-aliasing).
+	 */
 	{
-		double		ai = a[i] / s;
+		double	   *m = g->m;
+		const size_t cap = (size_t) g->cap;
+		const double *restrict av = a;
 
-		for (int j = 0; j < n; j++)
-			M(g, i, j) += ai * a[j];
-		M(g, i, n) = -ai;
-		M(g, n, i) = -ai;
+		for (int i = 0; i < n; i++)
+		{
+			double	   *restrict row = m + (size_t) i * cap;
+			double		ai = av[i] / s;
+
+			for (int j = 0; j < n; j++)
+				row[j] += ai * av[j];
+			row[n] = -ai;
+			m[(size_t) n * cap + i] = -ai;
+		}
+		m[(size_t) n * cap + n] = 1.0 / s;
 	}
-	M(g, n, n) = 1.0 / s;
 	g->n = n + 1;
 }
 
@@ -152,17 +164,31 @@ BkGramRemove(const BkEnv *env, BkGramInverse *g, int r)
 	if (!(fabs(grr) > 0.0) || !isfinite(rmax / fabs(grr) * rmax))
 		singular(env);
 
-	/* Schur complement; row r stays untouched until the move below */
-	for (int i = 0; i < n; i++)
+	/*
+	 * Schur complement; row r stays untouched until the move below.  Each
+	 * row is updated over all its columns, then its column r put back as it
+	 * was (a branch-free loop the compiler vectorises; the other columns
+	 * get the same operations as before).
+	 */
 	{
-		double		f;
+		double	   *m = g->m;
+		const size_t cap = (size_t) g->cap;
+		const double *restrict rr = m + (size_t) r * cap;
 
-		if (i == r)
-			continue;
-		f = M(g, r, i) / grr;
-		for (int j = 0; j < n; j++)
-			if (j != r)
-				M(g, i, j) -= f * M(g, r, j);
+		for (int i = 0; i < n; i++)
+		{
+			double	   *restrict row = m + (size_t) i * cap;
+			double		f,
+						keep;
+
+			if (i == r)
+				continue;
+			f = rr[i] / grr;
+			keep = row[r];
+			for (int j = 0; j < n; j++)
+				row[j] -= f * rr[j];
+			row[r] = keep;
+		}
 	}
 
 	/* the last index takes r's place */
