@@ -113,6 +113,7 @@ replay_pass(BkModel *m, BkEpochRows *r, uint64 seed, ReplayPosition *pos,
 	TupleTableSlot *in;
 	TupleTableSlot *keyed;
 	TupleTableSlot *sorted;
+	MemoryContext rowcxt;
 	int64		i = 0;
 
 	TupleDescInitEntry(sortdesc, 1, "key", INT8OID, -1, 0);
@@ -142,12 +143,16 @@ replay_pass(BkModel *m, BkEpochRows *r, uint64 seed, ReplayPosition *pos,
 	}
 	tuplesort_performsort(sort);
 
+	/* what a row allocates here (detoasting, label conversion) goes with it */
+	rowcxt = AllocSetContextCreate(CurrentMemoryContext, "budgetkernel epoch row",
+								   ALLOCSET_SMALL_SIZES);
 	pos->row = 0;
 	while (tuplesort_gettupleslot(sort, true, false, sorted, NULL))
 	{
 		ArrayType  *a;
 		const double *x;
 		int			n;
+		MemoryContext old = MemoryContextSwitchTo(rowcxt);
 
 		pos->row++;
 		slot_getallattrs(sorted);
@@ -164,9 +169,10 @@ replay_pass(BkModel *m, BkEpochRows *r, uint64 seed, ReplayPosition *pos,
 		else
 			BkModelLearn(m, x, DatumGetInt64(sorted->tts_values[2]));
 		BkPgProgress(progress, m, pos->fname, pos->pass);
-		if ((Pointer) a != DatumGetPointer(sorted->tts_values[1]))
-			pfree(a);
+		MemoryContextSwitchTo(old);
+		MemoryContextReset(rowcxt);
 	}
+	MemoryContextDelete(rowcxt);
 	tuplesort_end(sort);
 	ExecDropSingleTupleTableSlot(in);
 	ExecDropSingleTupleTableSlot(keyed);
