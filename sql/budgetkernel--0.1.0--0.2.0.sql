@@ -422,18 +422,19 @@ BEGIN
 
 	query := format($q$
 		WITH src AS (
-			SELECT (%1$s)::float8[] AS x, %2$s AS y,
+			SELECT (%1$s)::float8[] AS x, %2$s AS y, (%3$s)::text AS kt,
 			       bk_shuffle_key(hashtextextended((%3$s)::text, 0), $2) AS k
 			FROM (%4$s) AS s
 		), rows AS (
-			SELECT x, y, k,
-			       (row_number() OVER (PARTITION BY y ORDER BY k) - 1) %% $3 AS fold
+			-- two keys may hash alike: their text breaks the tie
+			SELECT x, y, k, kt,
+			       (row_number() OVER (PARTITION BY y ORDER BY k, kt) - 1) %% $3 AS fold
 			FROM src WHERE y IS NOT NULL AND x IS NOT NULL
 		), settings AS (
 			SELECT (si - 1)::int AS setting, s AS params
 			FROM jsonb_array_elements($1) WITH ORDINALITY AS a(s, si)
 		), models AS (
-			SELECT st.setting, f.fold, bk_train(r.x, r.y, st.params ORDER BY r.k) AS model
+			SELECT st.setting, f.fold, bk_train(r.x, r.y, st.params ORDER BY r.k, r.kt) AS model
 			FROM rows r CROSS JOIN settings st CROSS JOIN generate_series(0, $3 - 1) AS f(fold)
 			WHERE r.fold <> f.fold
 			GROUP BY st.setting, f.fold
