@@ -1,8 +1,13 @@
 -- DUOL / BDUOL (paper 001), BOGD, the Forgetron and the Projectrons through
 -- SQL on the shared Checkerboard data (checkerboard.train in file order ->
 -- checkerboard.test, gamma 30 on the raw features, B = 100).  Training is
--- deterministic for a row order, so the thresholds cannot flake; they sit
--- a little under what the learners reach (doc/reference.md).
+-- deterministic for a row order and a machine, but not across machines:
+-- OpenBLAS picks its kernels by CPU, their rounding differs, and BDUOL's
+-- choices amplify it (file order gave 0.900 with AVX-512 kernels where it
+-- gave more than 0.92 with AVX2 ones).  So each floor sits under the
+-- spread over six row orders (file order and five seeded shuffles),
+-- measured on one machine: BDUOL removal 0.78-0.87, nearest 0.80-0.88,
+-- approx_projection 0.84-0.93, projection 0.953-0.963.
 BEGIN;
 CREATE EXTENSION IF NOT EXISTS pgtap;
 CREATE EXTENSION IF NOT EXISTS budgetkernel;
@@ -21,10 +26,10 @@ INSERT INTO runs VALUES
   ('projectron',         '{"algorithm": "projectron", "budget": 100, "gamma": 30}', 0.90),
   ('forgetron',          '{"algorithm": "forgetron", "budget": 100, "gamma": 30}', 0.74),
   ('duol',               '{"algorithm": "duol", "C": 100, "gamma": 30}', 0.95),
-  ('bduol removal',      '{"algorithm": "bduol", "maintenance": "removal", "budget": 100, "C": 100, "gamma": 30}', 0.84),
-  ('bduol nearest',      '{"algorithm": "bduol", "maintenance": "nearest", "budget": 100, "C": 100, "gamma": 30}', 0.86),
-  ('bduol approx_projection', '{"algorithm": "bduol", "maintenance": "approx_projection", "budget": 100, "C": 100, "gamma": 30}', 0.92),
-  ('bduol projection',   '{"algorithm": "bduol", "maintenance": "projection", "budget": 100, "C": 100, "gamma": 30}', 0.96),
+  ('bduol removal',      '{"algorithm": "bduol", "maintenance": "removal", "budget": 100, "C": 100, "gamma": 30}', 0.76),
+  ('bduol nearest',      '{"algorithm": "bduol", "maintenance": "nearest", "budget": 100, "C": 100, "gamma": 30}', 0.78),
+  ('bduol approx_projection', '{"algorithm": "bduol", "maintenance": "approx_projection", "budget": 100, "C": 100, "gamma": 30}', 0.82),
+  ('bduol projection',   '{"algorithm": "bduol", "maintenance": "projection", "budget": 100, "C": 100, "gamma": 30}', 0.94),
   ('bogd',               '{"algorithm": "bogd", "budget": 100, "eta": 0.5, "gamma": 30}', 0.72);
 
 CREATE TEMP TABLE models AS

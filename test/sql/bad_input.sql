@@ -81,9 +81,13 @@ SELECT bk_predict(m, NULL::float8[]) IS NULL AS is_null FROM m1;
 -- continuing training with rows of another dimension than the model
 SELECT bk_continue(ARRAY[1,2,3]::float8[], 1, m) FROM m1;
 
--- query cancel is honoured during training
+-- query cancel is honoured during training: eight quasi-random features
+-- keep almost every row outside the span of the SVs, so each row costs
+-- O(B^2) and the whole run about 10x the timeout (on three features the
+-- kernel was numerically low-rank and a fast machine finished in time)
 SET statement_timeout = '500ms';
-SELECT bk_train(ARRAY[sin(i), cos(i), sin(2 * i)]::float8[], (i % 2)::int8,
+SELECT bk_train(ARRAY[sin(i), cos(i), sin(2 * i), cos(3 * i), sin(5 * i),
+                      cos(7 * i), sin(11 * i), cos(13 * i)]::float8[], (i % 2)::int8,
                 '{"algorithm": "bpa", "variant": "p", "budget": 1000, "gamma": 1}')
 FROM generate_series(1, 400000) i;
 RESET statement_timeout;
