@@ -1,8 +1,17 @@
 /*
  * bk_classes.c
- *	  The class table of a model: integer or text labels in order of first
- *	  appearance (or as declared), label look-up for each row, and the
- *	  growth of the model when a class is new.
+ *	  The class table of a model: integer or text labels in canonical
+ *	  order, label look-up for each row, and the growth of the model when a
+ *	  class is new.
+ *
+ *	  The canonical order is integers ascending, text by its bytes (a
+ *	  prefix first), or the order of the declared "classes".  It does not
+ *	  depend on which label a stream shows first, so two models trained on
+ *	  the same labels agree on which class is positive (the last) and on
+ *	  the order of their scores, and merging them aligns classes by label.
+ *	  A class that arrives is put in its place at once (the machines follow,
+ *	  BkModelPermuteClasses); models stored in order of first appearance by
+ *	  earlier versions are put in order when decoded.
  */
 #include "bk_internal.h"
 
@@ -68,8 +77,78 @@ check_label_type(BkModel *m, bool text)
 				m->text_labels ? "text" : "integer", text ? " text" : "n integer");
 }
 
+int
+BkClassCompare(const BkModel *m, int i, int j)
+{
+	if (m->text_labels)
+	{
+		const char *a = m->class_names[i];
+		const char *b = m->class_names[j];
+		size_t		la = strlen(a),
+					lb = strlen(b);
+		int			r = memcmp(a, b, la < lb ? la : lb);
+
+		if (r != 0)
+			return r;
+		return la < lb ? -1 : (la > lb ? 1 : 0);
+	}
+	return m->classes[i] < m->classes[j] ? -1 : (m->classes[i] > m->classes[j] ? 1 : 0);
+}
+
+/* Move the last class to its canonical place among the others (sorted). */
 static int
-find_class(const BkModel *m, int64_t label, const char *text, size_t len)
+place_last_class(BkModel *m)
+{
+	int			n = m->n_classes;
+	int			p = n - 1;
+	int		   *perm;
+
+	if (m->classes_declared)
+		return p;
+	while (p > 0 && BkClassCompare(m, n - 1, p - 1) < 0)
+		p--;
+	if (p == n - 1)
+		return p;
+	perm = BkAllocArray(&m->env, (size_t) n, sizeof(int));
+	for (int i = 0; i < n; i++)
+		perm[i] = i < p ? i : (i == p ? n - 1 : i - 1);
+	BkModelPermuteClasses(m, perm);
+	BkFree(&m->env, perm);
+	return p;
+}
+
+void
+BkModelCanonicalClasses(BkModel *m)
+{
+	int			n = m->n_classes;
+	int		   *perm;
+	bool		sorted = true;
+
+	if (m->classes_declared)
+		return;
+	for (int i = 1; i < n && sorted; i++)
+		sorted = BkClassCompare(m, i - 1, i) < 0;
+	if (sorted)
+		return;
+	/* insertion sort of the indices: n is small, and done once a decode */
+	perm = BkAllocArray(&m->env, (size_t) n, sizeof(int));
+	for (int i = 0; i < n; i++)
+	{
+		int			k = i;
+
+		while (k > 0 && BkClassCompare(m, i, perm[k - 1]) < 0)
+		{
+			perm[k] = perm[k - 1];
+			k--;
+		}
+		perm[k] = i;
+	}
+	BkModelPermuteClasses(m, perm);
+	BkFree(&m->env, perm);
+}
+
+int
+BkClassFind(const BkModel *m, int64_t label, const char *text, size_t len)
 {
 	for (int i = 0; i < m->n_classes; i++)
 	{
@@ -81,7 +160,10 @@ find_class(const BkModel *m, int64_t label, const char *text, size_t len)
 	return -1;
 }
 
-/* Add a new class and give the model room for it. */
+/*
+ * Add a new class, give the model room for it, and put it in its place;
+ * returns its index.
+ */
 static int
 add_class(BkModel *m, int64_t label, const char *text, size_t len)
 {
@@ -91,7 +173,13 @@ add_class(BkModel *m, int64_t label, const char *text, size_t len)
 	BkModelCheckClassRoom(m, m->n_classes + 1);
 	BkClassAppend(m, label, text, len);
 	BkModelOnNewClass(m);
-	return m->n_classes - 1;
+	return place_last_class(m);
+}
+
+int
+BkClassAdd(BkModel *m, int64_t label, const char *text, size_t len)
+{
+	return add_class(m, label, text, len);
 }
 
 static void
@@ -115,7 +203,7 @@ learn_label(BkModel *m, const double *x, int64_t label, const char *text,
 	if (text)
 		check_text_label(m, len);
 	check_label_type(m, text != NULL);
-	cls = find_class(m, label, text, len);
+	cls = BkClassFind(m, label, text, len);
 	if (cls < 0)
 	{
 		if (m->classes_declared)
@@ -168,7 +256,7 @@ declare(BkModel *m, int64_t label, const char *text, size_t len)
 	if (text)
 		check_text_label(m, len);
 	check_label_type(m, text != NULL);
-	if (find_class(m, label, text, len) >= 0)
+	if (BkClassFind(m, label, text, len) >= 0)
 		BkRaise(&m->env, BK_ERR_PARAM, NULL,
 				"parameter \"classes\" lists a label twice");
 	add_class(m, label, text, len);

@@ -1128,6 +1128,8 @@ BkModelDecode(const BkEnv *env, const uint8_t *buf, size_t len,
 						"%s", err);
 		BkRaise(env, BK_ERR_INTERNAL, err, "model changed between validation and decoding");
 	}
+	/* earlier versions stored the classes in order of first appearance */
+	BkModelCanonicalClasses(m);
 	return m;
 }
 

@@ -126,7 +126,7 @@ typedef struct BkModel
 	int			format_version; /* of the bytes it was decoded from */
 
 	/*
-	 * Classes in order of first appearance, or as declared.  Labels are
+	 * Classes in canonical order (bk_classes.c), or as declared.  Labels are
 	 * integers, or text (text_labels) kept NUL-terminated in class_names.
 	 * Binary learners keep one machine for up to two classes (positive =
 	 * the second) and one per class beyond (one-vs-rest); Pegasos keeps
@@ -279,6 +279,10 @@ extern void BkMachineRemove(BkMachine *mach, int dim, int r);
 extern void BkMachineCopy(const BkEnv *env, BkMachine *dst, const BkMachine *src,
 						  int dim, double sign);
 extern void BkMachineAddColumn(const BkEnv *env, BkMachine *mach);
+/* f -> -f, every cached score and evaluation label with it */
+extern void BkMachineNegate(BkMachine *mach);
+/* column c of the coefficients <- column perm[c]; tmp: n_coef doubles */
+extern void BkMachinePermuteColumns(BkMachine *mach, const int *perm, double *tmp);
 
 /* ---- bk_nearest.c: nearest-neighbour bookkeeping (paper 000 §3.1.3) ---- */
 extern void BkNearestInit(const BkEnv *env, BkMachine *mach, int capacity);
@@ -514,6 +518,13 @@ extern int	BkModelCapacity(const BkParams *p);	/* SV slots for training */
 extern int	BkModelInitialCapacity(const BkParams *p, int n_sv);
 extern void BkModelAllocMachines(BkModel *m, const int *caps, int capacity);
 extern void BkModelOnNewClass(BkModel *m);
+/*
+ * Reorder the classes: new class i is old class perm[i].  The machines
+ * follow (one-vs-rest machines change places, a binary machine whose two
+ * classes exchange is negated, a multi-class machine's columns move), and
+ * so do this run's counts.
+ */
+extern void BkModelPermuteClasses(BkModel *m, const int *perm);
 extern void BkModelCheckClassRoom(BkModel *m, int n_classes);
 /* BkModelCheckSize for a model of n_classes classes (all machines counted) */
 extern bool BkModelCheckSizeClasses(const BkParams *p, int dim, int n_classes,
@@ -527,11 +538,21 @@ extern void BkModelLearnClass(BkModel *m, const double *x, int cls, bool is_new)
 extern void BkModelFreeClasses(BkModel *m);
 /* append a class (no layout change); the arrays grow as needed */
 extern void BkClassAppend(BkModel *m, int64_t label, const char *text, size_t len);
+/* <0, 0, >0 as class i comes before, is, or comes after class j canonically */
+extern int	BkClassCompare(const BkModel *m, int i, int j);
+/* put the classes in canonical order unless they were declared */
+extern void BkModelCanonicalClasses(BkModel *m);
+/* index of a label, -1 if the model lacks it */
+extern int	BkClassFind(const BkModel *m, int64_t label, const char *text, size_t len);
+/* add a class that no row has shown yet, in its canonical place; its index */
+extern int	BkClassAdd(BkModel *m, int64_t label, const char *text, size_t len);
 
 /* ---- bk_run.c: what one run of training saw ---- */
 /* note a row of class cls, predicted as pred (-1: its class was new) */
 extern void BkRunNote(BkModel *m, int cls, int pred);
 extern void BkRunFree(BkModel *m);
+/* the classes changed places: old class c is now inv[c] */
+extern void BkRunPermute(BkModel *m, const int *inv, int n_classes);
 
 /* ---- bk_budget.c: what the learners share around their budget ---- */
 /* room for one more SV of an unbudgeted learner, or an error at max_sv */

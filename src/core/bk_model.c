@@ -3,7 +3,8 @@
  *	  The model (learner state): its layout for each algorithm, creation,
  *	  the per-row learning loop shared by every algorithm (kernel rows,
  *	  per-class scores, online mistakes, counters, one-vs-rest), and
- *	  scoring.  The class table lives in bk_classes.c.
+ *	  scoring.  The class table lives in bk_classes.c; the machines follow
+ *	  its order (BkModelPermuteClasses).
  */
 #include "bk_learner.h"
 
@@ -319,6 +320,63 @@ BkModelOnNewClass(BkModel *m)
 		init_machine(m, &m->machines[m->n_machines++], 1,
 					 BkModelInitialCapacity(&m->params, 0));
 	ensure_scratch(m);
+}
+
+void
+BkModelPermuteClasses(BkModel *m, const int *perm)
+{
+	int			n = m->n_classes;
+	int		   *inv;
+	int64_t    *labels;
+	char	  **names;
+	bool		identity = true;
+
+	for (int i = 0; i < n; i++)
+		identity &= perm[i] == i;
+	if (identity)
+		return;
+	inv = BkAllocArray(&m->env, (size_t) n, sizeof(int));
+	labels = BkAllocArray(&m->env, (size_t) n, sizeof(int64_t));
+	names = BkAllocArray(&m->env, (size_t) n, sizeof(char *));
+	for (int i = 0; i < n; i++)
+	{
+		inv[perm[i]] = i;
+		labels[i] = m->classes[perm[i]];
+		names[i] = m->class_names[perm[i]];
+	}
+	memcpy(m->classes, labels, sizeof(int64_t) * (size_t) n);
+	memcpy(m->class_names, names, sizeof(char *) * (size_t) n);
+
+	if (BkLearnerOf(&m->params)->multiclass)
+	{
+		/* a machine of one class has one column, whatever the order */
+		if (m->machines[0].n_coef == n)
+		{
+			double	   *tmp = BkAllocArray(&m->env, (size_t) n, sizeof(double));
+
+			BkMachinePermuteColumns(&m->machines[0], perm, tmp);
+			BkFree(&m->env, tmp);
+		}
+	}
+	else if (m->n_machines == 1)
+	{
+		/* f is positive for class 1: exchanging two classes negates it */
+		if (n == 2)
+			BkMachineNegate(&m->machines[0]);
+	}
+	else
+	{
+		BkMachine  *old = BkAllocArray(&m->env, (size_t) n, sizeof(BkMachine));
+
+		memcpy(old, m->machines, sizeof(BkMachine) * (size_t) n);
+		for (int i = 0; i < n; i++)
+			m->machines[i] = old[perm[i]];
+		BkFree(&m->env, old);
+	}
+	BkRunPermute(m, inv, n);
+	BkFree(&m->env, names);
+	BkFree(&m->env, labels);
+	BkFree(&m->env, inv);
 }
 
 BkModel *

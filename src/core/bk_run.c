@@ -51,6 +51,36 @@ BkRunNote(BkModel *m, int cls, int pred)
 		r->win_n++;
 }
 
+/* the classes changed places: old class c is now inv[c] */
+void
+BkRunPermute(BkModel *m, const int *inv, int n_classes)
+{
+	BkRunStats *r = &m->run;
+
+	if (r->class_rows != NULL)
+	{
+		uint64_t   *old = BkAllocArray(&m->env, (size_t) r->class_rows_cap,
+									   sizeof(uint64_t));
+		int			n = n_classes < r->class_rows_cap ? n_classes : r->class_rows_cap;
+
+		memcpy(old, r->class_rows, sizeof(uint64_t) * (size_t) r->class_rows_cap);
+		memset(r->class_rows, 0, sizeof(uint64_t) * (size_t) r->class_rows_cap);
+		for (int c = 0; c < n; c++)
+			if (inv[c] < r->class_rows_cap)
+				r->class_rows[inv[c]] = old[c];
+		BkFree(&m->env, old);
+	}
+	if (r->last_class >= 0 && r->last_class < n_classes)
+		r->last_class = inv[r->last_class];
+	for (int i = 0; i < r->win_n; i++)
+	{
+		if (r->win_true[i] >= 0 && r->win_true[i] < n_classes)
+			r->win_true[i] = inv[r->win_true[i]];
+		if (r->win_pred[i] >= 0 && r->win_pred[i] < n_classes)
+			r->win_pred[i] = inv[r->win_pred[i]];
+	}
+}
+
 void
 BkRunFree(BkModel *m)
 {

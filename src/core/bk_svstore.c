@@ -215,6 +215,50 @@ BkMachineCopy(const BkEnv *env, BkMachine *dst, const BkMachine *src, int dim,
 	}
 }
 
+/*
+ * f -> -f in place: the coefficients, the cached scores of the SVs and the
+ * evaluation set's labels, scores and predictions (a binary machine whose
+ * two classes exchange their places).  Negation is exact, so the machine
+ * learns on as it would have with the labels exchanged from the start.
+ */
+void
+BkMachineNegate(BkMachine *mach)
+{
+	size_t		n = (size_t) mach->n_sv;
+
+	for (size_t i = 0; i < n * mach->n_coef; i++)
+		mach->coef[i] = -mach->coef[i];
+	if (mach->sv_scores)
+		for (size_t i = 0; i < n; i++)
+			mach->sv_scores[i] = -mach->sv_scores[i];
+	if (mach->eval)
+		for (int k = 0; k < mach->eval->n; k++)
+		{
+			mach->eval->y[k] = -mach->eval->y[k];
+			mach->eval->f[k] = -mach->eval->f[k];
+			mach->eval->pred[k] = -mach->eval->pred[k];
+		}
+}
+
+/*
+ * Coefficient column c of every SV becomes column perm[c]'s (a multi-class
+ * machine whose classes change places); tmp has n_coef doubles.
+ */
+void
+BkMachinePermuteColumns(BkMachine *mach, const int *perm, double *tmp)
+{
+	int			K = mach->n_coef;
+
+	for (int j = 0; j < mach->n_sv; j++)
+	{
+		double	   *a = mach->coef + (size_t) j * K;
+
+		for (int c = 0; c < K; c++)
+			tmp[c] = a[perm[c]];
+		memcpy(a, tmp, sizeof(double) * K);
+	}
+}
+
 /* One more coefficient per SV (a new class of a multi-class machine), 0. */
 void
 BkMachineAddColumn(const BkEnv *env, BkMachine *mach)

@@ -162,6 +162,49 @@ check_learner(const BkLearner *l, const double *x, const int64_t *y,
 		  "%s, %s: continuing from the bytes of row %d is training in one go",
 		  l->name, stream, SPLIT_ROW);
 	BkModelFree(c);
+
+	/*
+	 * Class order: the same stream with its labels reversed in order
+	 * (label -> 100 - label) gives the same model with its classes in
+	 * the other order, whichever label came first: every prediction maps
+	 * through the relabelling, and a binary decision changes sign exactly.
+	 * (One-vs-rest machines of a learner that draws random numbers draw
+	 * them in class order, so from three classes on those differ.)
+	 */
+	{
+		int64_t    *yr = malloc(sizeof(int64_t) * STREAM_ROWS);
+		bool		same = true,
+					sorted = true;
+		BkRng		fresh;
+		bool		draws;
+
+		BkRngSeed(&fresh, p.seed);
+		draws = memcmp(&fresh, &a->rng, sizeof(fresh)) != 0;
+
+		for (int i = 0; i < STREAM_ROWS; i++)
+			yr[i] = 100 - y[i];
+		c = learn_rows(BkModelCreate(&bk_std_env, &p, 2), x, yr, 0, STREAM_ROWS);
+		for (int i = 1; i < a->n_classes; i++)
+			sorted &= a->classes[i - 1] < a->classes[i] && c->classes[i - 1] < c->classes[i];
+		CHECK(sorted && a->n_classes == c->n_classes,
+			  "%s, %s: the classes are in ascending order", l->name, stream);
+		for (int i = 0; i < STREAM_ROWS && same; i++)
+		{
+			int64_t		pa,
+						pc;
+
+			BkModelPredict(a, x + 2 * i, &pa);
+			BkModelPredict(c, x + 2 * i, &pc);
+			same &= pc == 100 - pa;
+			if (a->n_classes == 2)
+				same &= BkModelDecision(c, x + 2 * i) == -BkModelDecision(a, x + 2 * i);
+		}
+		CHECK(same || (draws && a->n_machines > 1),
+			  "%s, %s: labels in the other order give the mirrored model",
+			  l->name, stream);
+		BkModelFree(c);
+		free(yr);
+	}
 	BkModelFree(a);
 	free(ba);
 	free(bb);
