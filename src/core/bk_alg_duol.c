@@ -287,6 +287,7 @@ const BkLearner bk_learner_duol = {
 	.params_mutable = BK_TAKES(RHO),
 	.check_params = duol_check_params,
 	.keeps = BK_KEEP_SCORES,
+	.dual_box = true,
 	.step = BkDuolStep,
 };
 
@@ -299,6 +300,7 @@ const BkLearner bk_learner_bduol = {
 	.param_defaults = bduol_param_defaults,
 	.check_params = bduol_check_params,
 	.keeps = BK_KEEP_SCORES,
+	.dual_box = true,
 	.keeps_for = bduol_keeps,
 	.step = BkDuolStep,
 };

@@ -314,6 +314,7 @@ typedef struct BkModelInfo
 	uint64_t	rows_updated;	/* rows that changed the model */
 	uint64_t	mistakes;		/* online mistakes: predicted before learning */
 	uint64_t	maintenance;	/* budget-maintenance steps, all machines */
+	uint64_t	parts;			/* models merged into it; 1 if none */
 } BkModelInfo;
 
 extern void BkModelGetInfo(const BkModel *m, BkModelInfo *info);
@@ -469,11 +470,21 @@ extern int	BkFirstNonFinite(const double *x, int n);
 
 extern void BkModelFree(BkModel *m);
 
+/*
+ * Merge src into dst, both decoded for training and trained on disjoint
+ * rows: dst becomes the weighted average of the two by rows seen, reduced
+ * to the budget, with its learner's state rebuilt (bk_model_merge.c).
+ * src gains dst's classes and is left for the caller to free.  Models of
+ * different dimensions, label types, declared classes or parameters (the
+ * seed aside) are refused (BK_ERR_PARAM) with the difference named.
+ */
+extern void BkModelMerge(BkModel *dst, BkModel *src);
+
 /* ------------------------------------------------------------------------
  * Binary format (little-endian, CRC-32C; see doc/format.md)
  * ------------------------------------------------------------------------
  */
-#define BK_FORMAT_VERSION 1
+#define BK_FORMAT_VERSION 2
 
 /* Encoded size; false (and message) if it would exceed limit. */
 extern bool BkModelEncodedSize(const BkModel *m, size_t limit, size_t *size,

@@ -8,7 +8,7 @@
  *	  raises: bk_is_valid, the bytea cast and the fuzz target share it) and
  *	  the decoder (which validates first, then parses again into a model).
  *
- *	  Layout, version 1:
+ *	  Layout, version 2 (version 1 lacks the u64 parts; both are read):
  *	    magic "BKMD" | u16 version | u16 flags | u32 total length
  *	      flags bit 0: text labels; bit 1: classes declared up front;
  *	      bit 2: the text labels are UTF-8 (else: the training database's
@@ -17,6 +17,7 @@
  *	    u32 n_classes | n_classes x (i64 label, or u32 length + the label's
  *	      bytes)
  *	    u64 rows_seen, rows_skipped, rows_updated, mistakes, maintenance
+ *	    u64 parts (version 2: the models merged into this one, 1 if none)
  *	    u64 rng[4]
  *	    u32 n_machines, then per machine:
  *	      u32 n_sv | u32 n_coef | u32 aux | u32 0 | u64 updates, maintenance,
@@ -238,7 +239,7 @@ BkModelEncodedSize(const BkModel *m, size_t limit, size_t *size, char *err,
 		snprintf(err, errlen, "a model decoded for scoring cannot be encoded");
 		return false;
 	}
-	total = HEADER_LEN + 4 + 4 + (size_t) np * 16 + 4 + 5 * 8 + 4 * 8 + 4 + 4;
+	total = HEADER_LEN + 4 + 4 + (size_t) np * 16 + 4 + 6 * 8 + 4 * 8 + 4 + 4;
 	for (int i = 0; i < m->n_classes; i++)
 		total += m->text_labels ? 4 + strlen(m->class_names[i]) : 8;
 	for (int i = 0; i < m->n_machines; i++)
@@ -308,6 +309,7 @@ BkModelEncode(const BkModel *m, uint8_t *buf, size_t size)
 	w_u64(&w, m->rows_updated);
 	w_u64(&w, m->mistakes);
 	w_u64(&w, m->maintenance);
+	w_u64(&w, m->parts);
 	for (int i = 0; i < 4; i++)
 		w_u64(&w, m->rng.s[i]);
 	w_u32(&w, (uint32_t) m->n_machines);
@@ -643,13 +645,18 @@ parse_counters(Reader *r, BkModel *hdr, uint32_t *n_machines)
 {
 	uint32_t	nc = (uint32_t) hdr->n_classes;
 
-	if (!need(r, 9 * 8 + 4, "counters"))
+	bool		has_parts = hdr->format_version >= 2;
+
+	if (!need(r, (has_parts ? 10 : 9) * 8 + 4, "counters"))
 		return false;
 	hdr->rows_seen = r_u64(r);
 	hdr->rows_skipped = r_u64(r);
 	hdr->rows_updated = r_u64(r);
 	hdr->mistakes = r_u64(r);
 	hdr->maintenance = r_u64(r);
+	hdr->parts = has_parts ? r_u64(r) : 1;
+	if (hdr->parts == 0)
+		return fail(r, "a model merged from 0 parts");
 	for (int i = 0; i < 4; i++)
 		hdr->rng.s[i] = r_u64(r);
 	*n_machines = r_u32(r);
@@ -1052,6 +1059,7 @@ parse(const uint8_t *buf, size_t len, BkModel *m, char *err, size_t errlen,
 		m->rows_updated = hdr.rows_updated;
 		m->mistakes = hdr.mistakes;
 		m->maintenance = hdr.maintenance;
+		m->parts = hdr.parts;
 		m->rng = hdr.rng;
 		/*
 		 * A stored budget is untrusted: check what training would allocate,

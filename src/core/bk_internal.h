@@ -155,6 +155,7 @@ typedef struct BkModel
 	uint64_t	rows_updated;	/* rows that changed the model */
 	uint64_t	mistakes;		/* online mistakes: predicted before learning */
 	uint64_t	maintenance;	/* budget-maintenance steps, all machines */
+	uint64_t	parts;			/* models merged into this one (BkModelMerge); 1 if none */
 	/* scratch, not part of the model's value */
 	double	   *scratch;		/* kernel rows etc. */
 	size_t		scratch_len;

@@ -85,6 +85,12 @@ typedef struct BkLearner
 	bool		(*check_params) (const BkParams *p, bool stored, char *err,
 								 size_t errlen);
 
+	/*
+	 * Every coefficient is gamma_i y_i with 0 < gamma_i <= C (DUOL's dual
+	 * variables): a merged model clips its coefficients into the box.
+	 */
+	bool		dual_box;
+
 	/* SVs held beyond the budget before maintenance brings them back */
 	int			extra_slots;
 

@@ -23,6 +23,7 @@ BkModelGetInfo(const BkModel *m, BkModelInfo *info)
 	info->rows_updated = m->rows_updated;
 	info->mistakes = m->mistakes;
 	info->maintenance = m->maintenance;
+	info->parts = m->parts;
 }
 
 int64_t

@@ -140,6 +140,9 @@ bk_info(PG_FUNCTION_ARGS)
 	bk_push_key(&ps, "maintenance_events");
 	bk_push_uint64(&ps, WJB_VALUE, info.maintenance);
 
+	bk_push_key(&ps, "merged_models");
+	bk_push_uint64(&ps, WJB_VALUE, info.parts);
+
 	/* the damage of budget maintenance, where the learner reports it */
 	{
 		double		deg;

@@ -80,7 +80,7 @@ test_validator(void)
 	{
 		uint8_t    *h = malloc(len);
 		uint32_t	np = buf[16] | buf[17] << 8;
-		size_t		off = 12 + 8 + 16 * (size_t) np + 4 + 2 * 8 + 9 * 8 + 4;
+		size_t		off = 12 + 8 + 16 * (size_t) np + 4 + 2 * 8 + 10 * 8 + 4;
 		uint32_t	crc;
 
 		memcpy(h, buf, len);
@@ -95,7 +95,7 @@ test_validator(void)
 	}
 	/* a newer format version is refused as such */
 	memcpy(bad, buf, len);
-	bad[4] = 2;
+	bad[4] = BK_FORMAT_VERSION + 1;
 	CHECK(!BkFormatValidate(bad, len, err, sizeof(err), &code) && code == BK_ERR_VERSION,
 		  "newer version refused with BK_ERR_VERSION: %s", err);
 	free(bad);

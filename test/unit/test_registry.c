@@ -3,8 +3,10 @@
  *	  Unit tests that iterate the learner registry, so that a new learner
  *	  is covered by adding it: unique ids and names, doc/format.md's table
  *	  of algorithm ids, and for every learner, binary and with three
- *	  classes, determinism, the format's round trip and the warm start
- *	  (training on in two parts, through the bytes, is training in one go).
+ *	  classes, determinism, the format's round trip, the warm start
+ *	  (training on in two parts, through the bytes, is training in one go),
+ *	  the class order, and merging (two halves merged are a valid model of
+ *	  the learner that trains on, close to the model of both halves).
  */
 #include "bk_test.h"
 #include "bk_learner.h"
@@ -212,6 +214,104 @@ check_learner(const BkLearner *l, const double *x, const int64_t *y,
 	free(half);
 }
 
+/* Accuracy on the stream's rows (multi-class labels). */
+static double
+stream_accuracy(BkModel *m, const double *x, const int64_t *y)
+{
+	int			hits = 0;
+
+	for (int i = 0; i < STREAM_ROWS; i++)
+	{
+		int64_t		pred;
+
+		hits += BkModelPredict(m, x + 2 * i, &pred) && pred == y[i];
+	}
+	return (double) hits / STREAM_ROWS;
+}
+
+/*
+ * Merging: the two halves of the stream trained apart and merged (through
+ * their bytes, as bk_merge and parallel workers get them), then trained on
+ * over the stream once more.  Every step gives a model the validator
+ * accepts, decode and encode are the identity on it, and the merged model
+ * is as accurate as one half within a margin.
+ */
+static void
+check_merge(const BkLearner *l, const double *x, const int64_t *y,
+			const char *stream)
+{
+	BkParams	p;
+	BkModel    *a,
+			   *b,
+			   *whole;
+	uint8_t    *ba,
+			   *bb,
+			   *bm,
+			   *bm2;
+	size_t		la,
+				lb,
+				lm,
+				lm2;
+	char		err[BK_ERRMSG_LEN] = "";
+	BkErrCode	code;
+	BkModelInfo info;
+	double		acc_half,
+				acc_merged,
+				acc_whole;
+
+	learner_params(l, &p);
+	a = learn_rows(BkModelCreate(&bk_std_env, &p, 2), x, y, 0, STREAM_ROWS / 2);
+	b = learn_rows(BkModelCreate(&bk_std_env, &p, 2), x, y, STREAM_ROWS / 2,
+				   STREAM_ROWS);
+	whole = learn_rows(BkModelCreate(&bk_std_env, &p, 2), x, y, 0, STREAM_ROWS);
+	acc_half = stream_accuracy(a, x, y);
+	acc_whole = stream_accuracy(whole, x, y);
+	ba = encode(a, &la);
+	bb = encode(b, &lb);
+	BkModelFree(a);
+	BkModelFree(b);
+	a = BkModelDecode(&bk_std_env, ba, la, true);
+	b = BkModelDecode(&bk_std_env, bb, lb, true);
+	BkModelMerge(a, b);
+	BkModelFree(b);
+	bm = encode(a, &lm);
+	CHECK(BkFormatValidate(bm, lm, err, sizeof(err), &code),
+		  "%s, %s: the merged model passes the validator: %s", l->name, stream, err);
+	BkModelGetInfo(a, &info);
+	CHECK(info.parts == 2 && info.rows_seen == STREAM_ROWS,
+		  "%s, %s: the merged model counts 2 parts and every row (%llu, %llu)",
+		  l->name, stream, (unsigned long long) info.parts,
+		  (unsigned long long) info.rows_seen);
+	if (BkParamsBudgeted(&p))
+		for (int k = 0; k < a->n_machines; k++)
+			CHECK(BkModelSvCount(a, k) <= (int) p.budget,
+				  "%s, %s: machine %d holds %d SVs, within the budget",
+				  l->name, stream, k, BkModelSvCount(a, k));
+	acc_merged = stream_accuracy(a, x, y);
+	printf("# merge %s, %s: accuracy half %.3f, merged %.3f, whole %.3f\n",
+		   l->name, stream, acc_half, acc_merged, acc_whole);
+	b = BkModelDecode(&bk_std_env, bm, lm, true);
+	bm2 = encode(b, &lm2);
+	CHECK(same_bytes(bm, lm, bm2, lm2),
+		  "%s, %s: decode and encode of the merged model is the identity",
+		  l->name, stream);
+	BkModelFree(b);
+	free(bm2);
+
+	/* it trains on: the stream once more, then valid again */
+	learn_rows(a, x, y, 0, STREAM_ROWS);
+	bm2 = encode(a, &lm2);
+	CHECK(BkFormatValidate(bm2, lm2, err, sizeof(err), &code),
+		  "%s, %s: the merged model trained on passes the validator: %s",
+		  l->name, stream, err);
+	BkModelFree(a);
+	BkModelFree(whole);
+	free(ba);
+	free(bb);
+	free(bm);
+	free(bm2);
+}
+
 void
 test_registry_learners(void)
 {
@@ -228,6 +328,8 @@ test_registry_learners(void)
 	{
 		check_learner(BkLearnerAt(i), x, y, "two classes");
 		check_learner(BkLearnerAt(i), x3, y3, "three classes");
+		check_merge(BkLearnerAt(i), x, y, "two classes");
+		check_merge(BkLearnerAt(i), x3, y3, "three classes");
 	}
 	free(x);
 	free(y);

@@ -1,0 +1,512 @@
+/*
+ * bk_model_merge.c
+ *	  Merging two models trained on disjoint rows into one (parallel
+ *	  workers, partitions, shards): parameter mixing of online learners.
+ *
+ *	  With T_a and T_b the rows each has seen and w_a = T_a / (T_a + T_b),
+ *	  w_b = T_b / (T_a + T_b), the merged expansion of every machine is
+ *	      f = w_a f_a + w_b f_b,
+ *	  the union of both SV sets with each side's coefficients (times its
+ *	  scale) weighted.  When the union holds more than the budget B, it is
+ *	  reduced to B, one SV at a time, by the budget maintenance of paper 004
+ *	  that keeps the most of f:
+ *	    - the Gaussian kernel: the SV of the smallest coefficients merged
+ *	      with its best partner (§4.3, eq. 14-22; bk_merge.c);
+ *	    - other kernels: the SV of the smallest ||alpha_m||^2 k(x_m, x_m)
+ *	      projected onto the others (§4.2): every other coefficient gains
+ *	      alpha_m (K_P^-1 k_Pm), computed from G = K^-1 of the union as
+ *	      -alpha_m G_Pm / G_mm, and G shrinks by the Schur complement.  G
+ *	      is the inverse of K + 1e-6 diag(K) (BK_GRAM_RIDGE), since SVs of
+ *	      two models can lie close together.
+ *	  An unbudgeted learner keeps the union, up to max_sv.
+ *
+ *	  The learner's bookkeeping is then rebuilt from the merged SVs, so the
+ *	  result is a valid model of its algorithm that trains on: K^-1 from
+ *	  scratch, the neighbour cache, the cached scores f(x_j), ||w||^2 (and
+ *	  Pegasos' ball projection when the merge leaves w outside the ball),
+ *	  the evaluation set (points of both sides in proportion to their rows,
+ *	  their scores and kernel values recomputed).  Counters add up; the
+ *	  row at which an SV was added is stretched by (T_a + T_b) / T_a (or
+ *	  T_b), which keeps SPA's averaged output f_bar exactly the weighted
+ *	  average of the two (an SV's weight in it is (T - s) / T) and the
+ *	  Forgetron's age order within each side; Pegasos' step counter is the
+ *	  rows seen, T_a + T_b.  The Forgetron's Q and Pegasos' sum of
+ *	  ||Delta w||^2 are weighted like the coefficients.
+ *
+ *	  Classes are aligned by label first: each model gains the other's
+ *	  classes it lacks (in canonical order, as a class that had no row yet),
+ *	  so both have the same machines in the same order.
+ */
+#include "bk_learner.h"
+
+#include <cblas.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+/* ---- compatibility ---- */
+
+/*
+ * Refuse two models that cannot be merged, naming the difference: the
+ * dimension, the label type, the declared classes, or a parameter (every
+ * stored parameter but the seed must agree, the kernel and the algorithm
+ * among them).
+ */
+static void
+check_compatible(const BkModel *a, const BkModel *b)
+{
+	const BkEnv *env = &a->env;
+	BkParamValue va[BK_MAX_PARAM_VALUES];
+	BkParamValue vb[BK_MAX_PARAM_VALUES];
+	int			na,
+				nb;
+	const char *hint = "Merge models trained with the same parameters on rows of the same shape.";
+
+	if (a->dim != b->dim)
+		BkRaiseHint(env, BK_ERR_PARAM, NULL, hint,
+					"cannot merge models of dimension %d and %d", a->dim, b->dim);
+	if (a->n_classes > 0 && b->n_classes > 0 && a->text_labels != b->text_labels)
+		BkRaiseHint(env, BK_ERR_PARAM, NULL, hint,
+					"cannot merge a model of %s labels with one of %s labels",
+					a->text_labels ? "text" : "integer",
+					b->text_labels ? "text" : "integer");
+	if (strcmp(BkAlgorithmName(&a->params), BkAlgorithmName(&b->params)) != 0)
+		BkRaiseHint(env, BK_ERR_PARAM, NULL, hint,
+					"cannot merge models of algorithms \"%s\" and \"%s\"",
+					BkAlgorithmName(&a->params), BkAlgorithmName(&b->params));
+	na = BkParamsList(&a->params, va, BK_MAX_PARAM_VALUES);
+	nb = BkParamsList(&b->params, vb, BK_MAX_PARAM_VALUES);
+	for (int i = 0; i < na && i < BK_MAX_PARAM_VALUES; i++)
+	{
+		const BkParamValue *x = &va[i];
+		const BkParamValue *y = NULL;
+
+		if (strcmp(x->key, "seed") == 0)
+			continue;
+		for (int j = 0; j < nb && j < BK_MAX_PARAM_VALUES; j++)
+			if (strcmp(vb[j].key, x->key) == 0)
+				y = &vb[j];
+		if (y == NULL)
+			BkRaiseHint(env, BK_ERR_PARAM, NULL, hint,
+						"cannot merge models whose parameters differ: \"%s\" is set in one only",
+						x->key);
+		if (x->is_string ? strcmp(x->string ? x->string : "", y->string ? y->string : "") != 0 :
+			x->number != y->number)
+		{
+			if (x->is_string)
+				BkRaiseHint(env, BK_ERR_PARAM, NULL, hint,
+							"cannot merge models whose parameter \"%s\" differs: \"%s\" and \"%s\"",
+							x->key, x->string, y->string);
+			BkRaiseHint(env, BK_ERR_PARAM, NULL, hint,
+						"cannot merge models whose parameter \"%s\" differs: %g and %g",
+						x->key, x->number, y->number);
+		}
+	}
+	if (na != nb)
+		BkRaiseHint(env, BK_ERR_PARAM, NULL, hint,
+					"cannot merge models whose parameters differ (%d and %d set)", na, nb);
+	if (a->classes_declared != b->classes_declared)
+		BkRaiseHint(env, BK_ERR_PARAM, NULL, hint,
+					"cannot merge a model of declared classes with one of learned classes");
+	if (a->classes_declared)
+	{
+		bool		same = a->n_classes == b->n_classes;
+
+		for (int c = 0; same && c < a->n_classes; c++)
+			same = a->text_labels ?
+				strcmp(a->class_names[c], b->class_names[c]) == 0 :
+				a->classes[c] == b->classes[c];
+		if (!same)
+			BkRaiseHint(env, BK_ERR_PARAM, NULL, hint,
+						"cannot merge models whose declared classes differ");
+	}
+}
+
+/* Give m every class of other it lacks (a class no row of m has shown). */
+static void
+add_missing_classes(BkModel *m, const BkModel *other)
+{
+	for (int c = 0; c < other->n_classes; c++)
+	{
+		const char *text = other->text_labels ? other->class_names[c] : NULL;
+		size_t		len = text ? strlen(text) : 0;
+		int64_t		label = other->classes[c];
+
+		if (BkClassFind(m, label, text, len) < 0)
+		{
+			if (m->n_classes == 0)
+			{
+				m->text_labels = other->text_labels;
+				m->labels_utf8 = other->labels_utf8;
+			}
+			BkClassAdd(m, label, text, len);
+		}
+	}
+}
+
+/* ---- the union of two machines ---- */
+
+/* The row s of a side of T_side rows, in the merged stream of T rows. */
+static uint64_t
+stretch(uint64_t s, uint64_t t_side, uint64_t t)
+{
+	double		v;
+
+	if (t_side == 0)
+		return s;
+	v = floor((double) s * ((double) t / (double) t_side) + 0.5);
+	if (v < 1.0)
+		v = 1.0;
+	if (v > (double) t)
+		v = (double) t;
+	return (uint64_t) v;
+}
+
+/* Append the SVs of src to u, their coefficients times w (and src's scale). */
+static void
+append_side(BkMachine *u, int dim, const BkMachine *src, double w,
+			uint64_t t_side, uint64_t t)
+{
+	int			K = src->n_coef;
+
+	for (int j = 0; j < src->n_sv; j++)
+	{
+		int			slot = u->n_sv++;
+
+		memcpy(u->sv + (size_t) slot * dim, src->sv + (size_t) j * dim,
+			   sizeof(double) * dim);
+		u->sqnorm[slot] = src->sqnorm[j];
+		for (int c = 0; c < K; c++)
+			u->coef[(size_t) slot * K + c] = w * src->scale * src->coef[(size_t) j * K + c];
+		if (u->born)
+			u->born[slot] = stretch(src->born[j], t_side, t);
+	}
+}
+
+/* ||alpha_j||^2 k(x_j, x_j): the SV that carries the least of f */
+static int
+smallest_sv(const BkParams *p, const BkMachine *mach)
+{
+	int			K = mach->n_coef;
+	int			best = 0;
+	double		bestv = 0.0;
+
+	for (int j = 0; j < mach->n_sv; j++)
+	{
+		double		v = 0.0;
+
+		for (int c = 0; c < K; c++)
+			v += mach->coef[(size_t) j * K + c] * mach->coef[(size_t) j * K + c];
+		v *= BkKernelSelf(p, mach->sqnorm[j]);
+		if (j == 0 || v < bestv)
+		{
+			best = j;
+			bestv = v;
+		}
+	}
+	return best;
+}
+
+/* Paper 004 §4.3: merge the smallest SV with its partner until B are left. */
+static void
+reduce_by_merging(BkModel *m, BkMachine *u, int limit)
+{
+	double	   *work = BkAllocArray(&m->env, (size_t) u->n_sv + 1, sizeof(double));
+	double	   *zbuf = BkAllocArray(&m->env, (size_t) m->dim, sizeof(double));
+	double	   *az = BkAllocArray(&m->env, (size_t) u->n_coef, sizeof(double));
+
+	while (u->n_sv > limit)
+	{
+		BkMergeChoice c;
+
+		BkMergeChoose(&m->env, &m->params, u, m->dim, smallest_sv(&m->params, u),
+					  work, &c);
+		BkMergePoint(&m->params, u, m->dim, &c, work, zbuf, az);
+		BkMergeApply(u, m->dim, &c, zbuf, az);
+		BkCheckInterrupts(&m->env);
+	}
+	BkFree(&m->env, az);
+	BkFree(&m->env, zbuf);
+	BkFree(&m->env, work);
+}
+
+/* Paper 004 §4.2: project the smallest SV onto the others until B are left. */
+static void
+reduce_by_projection(BkModel *m, BkMachine *u, int limit)
+{
+	BkGramInverse g;
+	int			K = u->n_coef;
+
+	BkGramInit(&m->env, &g, u->n_sv);
+	g.ridge = BK_GRAM_RIDGE;
+	if (!BkGramRefresh(&m->env, &g, &m->params, u, m->dim))
+		BkRaiseHint(&m->env, BK_ERR_NUMERIC, NULL,
+					"Merge models of a kernel whose matrix on their support vectors is positive definite (a Gaussian kernel always is).",
+					"cannot merge: the kernel matrix of the %d support vectors is numerically singular",
+					u->n_sv);
+	while (u->n_sv > limit)
+	{
+		int			r = smallest_sv(&m->params, u);
+		double		grr = g.m[(size_t) r * g.cap + r];
+
+		for (int j = 0; j < u->n_sv; j++)
+		{
+			double		a;
+
+			if (j == r)
+				continue;
+			a = -g.m[(size_t) j * g.cap + r] / grr;
+			for (int c = 0; c < K; c++)
+				u->coef[(size_t) j * K + c] += a * u->coef[(size_t) r * K + c];
+		}
+		BkGramRemove(&m->env, &g, r);
+		BkMachineRemove(u, m->dim, r);
+		BkCheckInterrupts(&m->env);
+	}
+	BkFree(&m->env, g.m);
+}
+
+/* ---- the learner's bookkeeping, from the SVs ---- */
+
+/* kernel row of SV (or point) x against the machine's SVs into krow */
+static void
+kernel_row(const BkModel *m, const BkMachine *mach, const double *x, double sqx,
+		   double *krow)
+{
+	BkKernelRow(&m->params, mach, m->dim, x, sqx, krow, krow);
+}
+
+/* the evaluation points both sides held, to be offered to the merged set */
+typedef struct EvalPoints
+{
+	int			n;
+	double	   *x;
+	double	   *sqnorm;
+	double	   *y;
+	uint64_t   *flips;
+	uint64_t   *since;
+	uint64_t	offered;
+} EvalPoints;
+
+static void
+take_points(const BkModel *m, EvalPoints *pts, const BkEvalSet *e, int from,
+			int count, uint64_t t_side, uint64_t t)
+{
+	for (int k = from; k < from + count; k++)
+	{
+		int			i = pts->n++;
+
+		memcpy(pts->x + (size_t) i * m->dim, e->x + (size_t) k * m->dim,
+			   sizeof(double) * m->dim);
+		pts->sqnorm[i] = e->sqnorm[k];
+		pts->y[i] = e->y[k];
+		pts->flips[i] = e->flips[k];
+		pts->since[i] = stretch(e->since[k], t_side, t);
+	}
+}
+
+/*
+ * The points of the merged evaluation set: of its q places, a share w_a
+ * from the first side and the rest from the second (more from one side
+ * when the other has too few).
+ */
+static void
+collect_points(const BkModel *m, EvalPoints *pts, const BkEvalSet *ea,
+			   const BkEvalSet *eb, double wa, uint64_t ta, uint64_t tb)
+{
+	int			q = ea->cap;
+	int			ka = (int) floor(wa * q + 0.5);
+	int			kb;
+
+	if (ka > ea->n)
+		ka = ea->n;
+	kb = q - ka < eb->n ? q - ka : eb->n;
+	if (ka + kb < q)
+		ka = q - kb < ea->n ? q - kb : ea->n;
+	pts->n = 0;
+	pts->x = BkAllocArray(&m->env, (size_t) (ka + kb) * m->dim + 1, sizeof(double));
+	pts->sqnorm = BkAllocArray(&m->env, (size_t) (ka + kb) + 1, sizeof(double));
+	pts->y = BkAllocArray(&m->env, (size_t) (ka + kb) + 1, sizeof(double));
+	pts->flips = BkAllocArray(&m->env, (size_t) (ka + kb) + 1, sizeof(uint64_t));
+	pts->since = BkAllocArray(&m->env, (size_t) (ka + kb) + 1, sizeof(uint64_t));
+	take_points(m, pts, ea, 0, ka, ta, ta + tb);
+	take_points(m, pts, eb, 0, kb, tb, ta + tb);
+	pts->offered = ea->offered + eb->offered;
+}
+
+static void
+free_points(const BkModel *m, EvalPoints *pts)
+{
+	BkFree(&m->env, pts->x);
+	BkFree(&m->env, pts->sqnorm);
+	BkFree(&m->env, pts->y);
+	BkFree(&m->env, pts->flips);
+	BkFree(&m->env, pts->since);
+}
+
+/*
+ * Rebuild what the learner keeps besides the SVs and coefficients: the
+ * neighbour cache, K^-1, f(x_j) of every SV, ||w||^2, the evaluation set.
+ * work has room for n_sv + 1 doubles.
+ */
+static void
+rebuild(BkModel *m, BkMachine *mach, const EvalPoints *pts, double *work)
+{
+	const BkParams *p = &m->params;
+	int			n = mach->n_sv;
+	int			K = mach->n_coef;
+
+	if (mach->has_nearest)
+		for (int j = 0; j < n; j++)
+		{
+			cblas_dgemv(CblasRowMajor, CblasNoTrans, n, m->dim, 1.0, mach->sv,
+						m->dim, mach->sv + (size_t) j * m->dim, 1, 0.0, work, 1);
+			mach->nearest.idx[j] = BkNearestOf(mach, work, mach->sqnorm[j], j,
+											   &mach->nearest.dist2[j]);
+		}
+	if (mach->has_ginv && !BkGramRefresh(&m->env, &mach->ginv, p, mach, m->dim))
+		BkRaiseHint(&m->env, BK_ERR_NUMERIC, NULL,
+					"Merge fewer or more distant models, or train on the union of their rows.",
+					"cannot merge: the kernel matrix of the merged support vectors is numerically singular");
+	if (mach->sv_scores)
+		for (int j = 0; j < n; j++)
+		{
+			kernel_row(m, mach, mach->sv + (size_t) j * m->dim, mach->sqnorm[j], work);
+			mach->sv_scores[j] = BkMachineScore(mach, work);
+		}
+	mach->wnorm2 = 0.0;
+	if (p->ball_projection)
+	{
+		for (int j = 0; j < n; j++)
+		{
+			kernel_row(m, mach, mach->sv + (size_t) j * m->dim, mach->sqnorm[j], work);
+			for (int c = 0; c < K; c++)
+			{
+				double		f = 0.0;
+
+				for (int i = 0; i < n; i++)
+					f += mach->coef[(size_t) i * K + c] * work[i];
+				mach->wnorm2 += mach->coef[(size_t) j * K + c] * f;
+			}
+		}
+		if (mach->wnorm2 < 0.0)
+			mach->wnorm2 = 0.0;
+		/* Pegasos line 8: back into the ball of radius 1 / sqrt(lambda) */
+		if (mach->wnorm2 * p->lambda > 1.0)
+		{
+			mach->scale = 1.0 / sqrt(p->lambda * mach->wnorm2);
+			mach->wnorm2 = 1.0 / p->lambda;
+		}
+	}
+	if (mach->eval && pts)
+	{
+		BkEvalSet  *e = mach->eval;
+
+		e->n = 0;
+		for (int k = 0; k < pts->n; k++)
+		{
+			const double *x = pts->x + (size_t) k * m->dim;
+
+			kernel_row(m, mach, x, pts->sqnorm[k], work);
+			BkEvalAddPoint(mach, m->dim, x, pts->sqnorm[k], pts->y[k],
+						   mach->scale * BkMachineScore(mach, work), work,
+						   pts->since[k]);
+			e->flips[k] = pts->flips[k];
+		}
+		e->offered = pts->offered;
+	}
+}
+
+/* Machine k of dst becomes the merge of itself and machine k of src. */
+static void
+merge_machine(BkModel *dst, const BkModel *src, int k, double wa, double wb)
+{
+	const BkParams *p = &dst->params;
+	BkMachine  *a = &dst->machines[k];
+	const BkMachine *b = &src->machines[k];
+	uint64_t	ta = dst->rows_seen,
+				tb = src->rows_seen;
+	int			n = a->n_sv + b->n_sv;
+	int			limit = BkParamsBudgeted(p) ? (int) p->budget : (int) p->max_sv;
+	BkMachine	u;
+	EvalPoints	pts;
+	double	   *work;
+
+	if (!BkParamsBudgeted(p) && n > limit)
+		BkRaiseHint(&dst->env, BK_ERR_LIMIT, NULL,
+					"Raise max_sv, or merge fewer models.",
+					"the merged model would hold %d support vectors, more than max_sv (%d)",
+					n, limit);
+	BkMachineInit(&dst->env, &u, dst->dim, a->n_coef, n > 0 ? n : 1);
+	if (a->born)
+		u.born = BkAllocArray(&dst->env, (size_t) (n > 0 ? n : 1), sizeof(uint64_t));
+	append_side(&u, dst->dim, a, wa, ta, ta + tb);
+	append_side(&u, dst->dim, b, wb, tb, ta + tb);
+	if (u.n_sv > limit)
+	{
+		if (p->kernel == BK_KERNEL_RBF)
+			reduce_by_merging(dst, &u, limit);
+		else
+			reduce_by_projection(dst, &u, limit);
+	}
+
+	if (a->eval)
+		collect_points(dst, &pts, a->eval, b->eval, wa, ta, tb);
+
+	/* the merged SVs into dst's machine, grown as needed */
+	if (u.n_sv > a->capacity)
+		BkMachineGrow(&dst->env, a, dst->dim, u.n_sv);
+	a->n_sv = u.n_sv;
+	memcpy(a->sv, u.sv, sizeof(double) * (size_t) u.n_sv * dst->dim);
+	memcpy(a->sqnorm, u.sqnorm, sizeof(double) * (size_t) u.n_sv);
+	memcpy(a->coef, u.coef, sizeof(double) * (size_t) u.n_sv * a->n_coef);
+	if (a->born)
+		memcpy(a->born, u.born, sizeof(uint64_t) * (size_t) u.n_sv);
+	BkMachineFree(&dst->env, &u);
+	/* DUOL's dual variables stay in their box (0, C] */
+	if (BkLearnerOf(p)->dual_box)
+		for (size_t i = 0; i < (size_t) a->n_sv * a->n_coef; i++)
+			a->coef[i] = BkClamp(a->coef[i], -p->C, p->C);
+	a->scale = 1.0;
+	a->degradation = wa * a->degradation + wb * b->degradation;
+	a->updates += b->updates;
+	a->maintenance += b->maintenance;
+
+	work = BkAllocArray(&dst->env, (size_t) a->capacity + 1, sizeof(double));
+	rebuild(dst, a, a->eval ? &pts : NULL, work);
+	BkFree(&dst->env, work);
+	if (a->eval)
+		free_points(dst, &pts);
+}
+
+void
+BkModelMerge(BkModel *dst, BkModel *src)
+{
+	uint64_t	t;
+	double		wa,
+				wb;
+
+	if (!dst->training || !src->training)
+		BkRaise(&dst->env, BK_ERR_INTERNAL, NULL, "models to merge must be decoded for training");
+	check_compatible(dst, src);
+
+	/* the same classes in the same order on both sides */
+	add_missing_classes(dst, src);
+	add_missing_classes(src, dst);
+	if (dst->n_machines != src->n_machines)
+		BkRaise(&dst->env, BK_ERR_INTERNAL, NULL, "merged models differ in layout");
+
+	t = dst->rows_seen + src->rows_seen;
+	wa = t > 0 ? (double) dst->rows_seen / (double) t : 0.5;
+	wb = t > 0 ? (double) src->rows_seen / (double) t : 0.5;
+	for (int k = 0; k < dst->n_machines; k++)
+		merge_machine(dst, src, k, wa, wb);
+
+	dst->rows_seen = t;
+	dst->rows_skipped += src->rows_skipped;
+	dst->rows_updated += src->rows_updated;
+	dst->mistakes += src->mistakes;
+	dst->maintenance += src->maintenance;
+	dst->parts += src->parts;
+	dst->labels_utf8 = dst->labels_utf8 && src->labels_utf8;
+}
