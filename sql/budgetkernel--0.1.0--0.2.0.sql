@@ -471,3 +471,75 @@ $fn$;
 
 COMMENT ON FUNCTION @extschema@.bk_cross_validate(text, text, text, text, jsonb, int4, int8, text) IS
 	'k-fold cross-validation of every setting of a parameter grid in one query: mean, standard deviation and per-fold scores, best first';
+
+-- Parallel training and merging.  0.1.0's bk_train aggregates had no
+-- combine function; CREATE AGGREGATE cannot be repeated and dropping them
+-- would take the user's views with them, so their catalog rows get the
+-- combine, serialize and deserialize functions and the parallel marking
+-- a fresh 0.2.0 installation declares (as PostGIS's update scripts do).
+ALTER FUNCTION @extschema@._bk_train_trans(internal, float8[], int8, jsonb) PARALLEL SAFE;
+ALTER FUNCTION @extschema@._bk_train_trans(internal, float8[], text, jsonb) PARALLEL SAFE;
+ALTER FUNCTION @extschema@._bk_train_final(internal) PARALLEL SAFE;
+
+CREATE FUNCTION @extschema@._bk_train_combine(internal, internal)
+	RETURNS internal
+	AS 'MODULE_PATHNAME', 'bk_train_combine'
+	LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE FUNCTION @extschema@._bk_train_serialize(internal)
+	RETURNS bytea
+	AS 'MODULE_PATHNAME', 'bk_train_serialize'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE FUNCTION @extschema@._bk_train_deserialize(bytea, internal)
+	RETURNS internal
+	AS 'MODULE_PATHNAME', 'bk_train_deserialize'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION @extschema@._bk_train_combine(internal, internal) IS
+	'combine function of bk_train and bk_merge: merges two partial models';
+COMMENT ON FUNCTION @extschema@._bk_train_serialize(internal) IS
+	'serialization function of bk_train and bk_merge';
+COMMENT ON FUNCTION @extschema@._bk_train_deserialize(bytea, internal) IS
+	'deserialization function of bk_train and bk_merge';
+
+UPDATE pg_catalog.pg_aggregate
+SET aggcombinefn = '@extschema@._bk_train_combine(internal, internal)'::pg_catalog.regprocedure,
+    aggserialfn = '@extschema@._bk_train_serialize(internal)'::pg_catalog.regprocedure,
+    aggdeserialfn = '@extschema@._bk_train_deserialize(bytea, internal)'::pg_catalog.regprocedure
+WHERE aggfnoid IN ('@extschema@.bk_train(float8[], int8, jsonb)'::pg_catalog.regprocedure,
+                   '@extschema@.bk_train(float8[], text, jsonb)'::pg_catalog.regprocedure);
+UPDATE pg_catalog.pg_proc SET proparallel = 's'
+WHERE oid IN ('@extschema@.bk_train(float8[], int8, jsonb)'::pg_catalog.regprocedure,
+              '@extschema@.bk_train(float8[], text, jsonb)'::pg_catalog.regprocedure);
+
+CREATE FUNCTION @extschema@._bk_merge_trans(internal, @extschema@.bk_model)
+	RETURNS internal
+	AS 'MODULE_PATHNAME', 'bk_merge_trans'
+	LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+COMMENT ON FUNCTION @extschema@._bk_merge_trans(internal, @extschema@.bk_model) IS
+	'transition function of bk_merge(bk_model)';
+
+CREATE AGGREGATE @extschema@.bk_merge(model @extschema@.bk_model) (
+	SFUNC = @extschema@._bk_merge_trans,
+	STYPE = internal,
+	SSPACE = 1048576,
+	FINALFUNC = @extschema@._bk_train_final,
+	FINALFUNC_MODIFY = READ_ONLY,
+	COMBINEFUNC = @extschema@._bk_train_combine,
+	SERIALFUNC = @extschema@._bk_train_serialize,
+	DESERIALFUNC = @extschema@._bk_train_deserialize,
+	PARALLEL = SAFE
+);
+
+COMMENT ON AGGREGATE @extschema@.bk_merge(@extschema@.bk_model) IS
+	'merges models trained on disjoint rows (partitions, shards): the weighted average by rows seen, reduced to the budget';
+
+CREATE FUNCTION @extschema@.bk_merge(a @extschema@.bk_model, b @extschema@.bk_model)
+	RETURNS @extschema@.bk_model
+	AS 'MODULE_PATHNAME', 'bk_merge_pair'
+	LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+COMMENT ON FUNCTION @extschema@.bk_merge(@extschema@.bk_model, @extschema@.bk_model) IS
+	'merges two models trained on disjoint rows; NULL counts as no model';

@@ -235,12 +235,12 @@ COMMENT ON OPERATOR FAMILY @extschema@.bk_model_hash_ops USING hash IS
 CREATE FUNCTION @extschema@._bk_train_trans(internal, float8[], int8, jsonb)
 	RETURNS internal
 	AS 'MODULE_PATHNAME', 'bk_train_params_trans'
-	LANGUAGE C IMMUTABLE PARALLEL UNSAFE;
+	LANGUAGE C IMMUTABLE PARALLEL SAFE;
 
 CREATE FUNCTION @extschema@._bk_train_trans(internal, float8[], text, jsonb)
 	RETURNS internal
 	AS 'MODULE_PATHNAME', 'bk_train_params_trans'
-	LANGUAGE C IMMUTABLE PARALLEL UNSAFE;
+	LANGUAGE C IMMUTABLE PARALLEL SAFE;
 
 CREATE FUNCTION @extschema@._bk_continue_trans(internal, float8[], int8, @extschema@.bk_model)
 	RETURNS internal
@@ -255,7 +255,32 @@ CREATE FUNCTION @extschema@._bk_continue_trans(internal, float8[], text, @extsch
 CREATE FUNCTION @extschema@._bk_train_final(internal)
 	RETURNS @extschema@.bk_model
 	AS 'MODULE_PATHNAME', 'bk_train_final'
-	LANGUAGE C IMMUTABLE PARALLEL UNSAFE;
+	LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+-- Parallel training and merging (availability: 0.2.0): a partial state
+-- crosses between processes as bytea; combining two merges their models
+-- (weighted by rows seen, reduced to the budget).
+CREATE FUNCTION @extschema@._bk_train_combine(internal, internal)
+	RETURNS internal
+	AS 'MODULE_PATHNAME', 'bk_train_combine'
+	LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE FUNCTION @extschema@._bk_train_serialize(internal)
+	RETURNS bytea
+	AS 'MODULE_PATHNAME', 'bk_train_serialize'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE FUNCTION @extschema@._bk_train_deserialize(bytea, internal)
+	RETURNS internal
+	AS 'MODULE_PATHNAME', 'bk_train_deserialize'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION @extschema@._bk_train_combine(internal, internal) IS
+	'combine function of bk_train and bk_merge: merges two partial models';
+COMMENT ON FUNCTION @extschema@._bk_train_serialize(internal) IS
+	'serialization function of bk_train and bk_merge';
+COMMENT ON FUNCTION @extschema@._bk_train_deserialize(bytea, internal) IS
+	'deserialization function of bk_train and bk_merge';
 
 COMMENT ON FUNCTION @extschema@._bk_train_trans(internal, float8[], int8, jsonb) IS
 	'transition function of bk_train(float8[], int8, jsonb)';
@@ -275,7 +300,10 @@ CREATE AGGREGATE @extschema@.bk_train(features float8[], label int8, params json
 	SSPACE = 1048576,
 	FINALFUNC = @extschema@._bk_train_final,
 	FINALFUNC_MODIFY = READ_ONLY,
-	PARALLEL = UNSAFE
+	COMBINEFUNC = @extschema@._bk_train_combine,
+	SERIALFUNC = @extschema@._bk_train_serialize,
+	DESERIALFUNC = @extschema@._bk_train_deserialize,
+	PARALLEL = SAFE
 );
 
 CREATE AGGREGATE @extschema@.bk_train(features float8[], label text, params jsonb) (
@@ -284,7 +312,10 @@ CREATE AGGREGATE @extschema@.bk_train(features float8[], label text, params json
 	SSPACE = 1048576,
 	FINALFUNC = @extschema@._bk_train_final,
 	FINALFUNC_MODIFY = READ_ONLY,
-	PARALLEL = UNSAFE
+	COMBINEFUNC = @extschema@._bk_train_combine,
+	SERIALFUNC = @extschema@._bk_train_serialize,
+	DESERIALFUNC = @extschema@._bk_train_deserialize,
+	PARALLEL = SAFE
 );
 
 -- Availability: 0.2.0 (0.1.0: bk_train(features, label, model))
@@ -310,6 +341,38 @@ COMMENT ON AGGREGATE @extschema@.bk_train(float8[], int8, jsonb) IS
 	'trains a kernel classifier on the rows in stream order; params: a JSON object of learner parameters';
 COMMENT ON AGGREGATE @extschema@.bk_train(float8[], text, jsonb) IS
 	'trains a kernel classifier with text labels on the rows in stream order; params: a JSON object of learner parameters';
+-- Availability: 0.2.0
+CREATE FUNCTION @extschema@._bk_merge_trans(internal, @extschema@.bk_model)
+	RETURNS internal
+	AS 'MODULE_PATHNAME', 'bk_merge_trans'
+	LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+COMMENT ON FUNCTION @extschema@._bk_merge_trans(internal, @extschema@.bk_model) IS
+	'transition function of bk_merge(bk_model)';
+
+CREATE AGGREGATE @extschema@.bk_merge(model @extschema@.bk_model) (
+	SFUNC = @extschema@._bk_merge_trans,
+	STYPE = internal,
+	SSPACE = 1048576,
+	FINALFUNC = @extschema@._bk_train_final,
+	FINALFUNC_MODIFY = READ_ONLY,
+	COMBINEFUNC = @extschema@._bk_train_combine,
+	SERIALFUNC = @extschema@._bk_train_serialize,
+	DESERIALFUNC = @extschema@._bk_train_deserialize,
+	PARALLEL = SAFE
+);
+
+COMMENT ON AGGREGATE @extschema@.bk_merge(@extschema@.bk_model) IS
+	'merges models trained on disjoint rows (partitions, shards): the weighted average by rows seen, reduced to the budget';
+
+CREATE FUNCTION @extschema@.bk_merge(a @extschema@.bk_model, b @extschema@.bk_model)
+	RETURNS @extschema@.bk_model
+	AS 'MODULE_PATHNAME', 'bk_merge_pair'
+	LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+COMMENT ON FUNCTION @extschema@.bk_merge(@extschema@.bk_model, @extschema@.bk_model) IS
+	'merges two models trained on disjoint rows; NULL counts as no model';
+
 COMMENT ON AGGREGATE @extschema@.bk_continue(float8[], int8, @extschema@.bk_model) IS
 	'continues training a model on the rows in stream order, with the model''s parameters';
 COMMENT ON AGGREGATE @extschema@.bk_continue(float8[], text, @extschema@.bk_model) IS

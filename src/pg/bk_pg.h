@@ -183,4 +183,32 @@ extern void BkPgProgressStart(BkProgress *pr, const BkModel *m);
 extern void BkPgProgress(BkProgress *pr, const BkModel *m, const char *fname,
 						 int pass);
 
+/* ------------------------------------------------------------------------
+ * bk_train.c: the state of the training aggregates (bk_train, bk_continue,
+ * bk_merge), shared with their combine, serialize and deserialize
+ * functions (bk_merge_agg.c)
+ * ------------------------------------------------------------------------
+ */
+typedef struct BkTrainState
+{
+	MemoryContext mcxt;			/* holds this struct and the model */
+	BkEnv		env;			/* ctx = mcxt */
+	BkParams	params;			/* read from the first row's jsonb */
+	BkModel    *model;			/* NULL until the first usable row */
+	Jsonb	   *classes;		/* the "classes" parameter, or NULL */
+	bool		text_labels;	/* the label argument is text (else int8) */
+	const char *dim_source;		/* what the expected dimension is */
+	const char *fname;			/* bk_train or bk_continue, for messages */
+	int64		skipped;		/* rows skipped before the model existed */
+	int64		row;			/* 1-based stream row number */
+	int			epochs;			/* passes over the rows ("epochs") */
+	BkEpochRows *rows;			/* the usable rows, kept when epochs > 1 */
+	BkProgress	progress;		/* budgetkernel.progress_interval */
+} BkTrainState;
+
+/* a new, empty state in its own child context of parent */
+extern BkTrainState *BkPgTrainStateNew(MemoryContext parent);
+/* the model as a bk_model value, validated (XX000 / 22003 / 54000 if not) */
+extern struct varlena *BkPgEncodeModel(const BkModel *m);
+
 #endif							/* BK_PG_H */

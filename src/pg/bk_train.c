@@ -28,22 +28,20 @@ PG_FUNCTION_INFO_V1(bk_train_model_trans);
 PG_FUNCTION_INFO_V1(bk_train_final);
 PG_FUNCTION_INFO_V1(bk_train_text_trans);
 
-typedef struct BkTrainState
+
+/* A new, empty training state in its own child context of parent. */
+BkTrainState *
+BkPgTrainStateNew(MemoryContext parent)
 {
-	MemoryContext mcxt;			/* holds this struct and the model */
-	BkEnv		env;			/* ctx = mcxt */
-	BkParams	params;			/* read from the first row's jsonb */
-	BkModel    *model;			/* NULL until the first usable row */
-	Jsonb	   *classes;		/* the "classes" parameter, or NULL */
-	bool		text_labels;	/* the label argument is text (else int8) */
-	const char *dim_source;		/* what the expected dimension is */
-	const char *fname;			/* bk_train or bk_continue, for messages */
-	int64		skipped;		/* rows skipped before the model existed */
-	int64		row;			/* 1-based stream row number */
-	int			epochs;			/* passes over the rows ("epochs") */
-	BkEpochRows *rows;			/* the usable rows, kept when epochs > 1 */
-	BkProgress	progress;		/* budgetkernel.progress_interval */
-} BkTrainState;
+	MemoryContext mcxt = AllocSetContextCreate(parent, "budgetkernel training state",
+											   ALLOCSET_DEFAULT_SIZES);
+	BkTrainState *st = (BkTrainState *) MemoryContextAllocZero(mcxt, sizeof(BkTrainState));
+
+	st->mcxt = mcxt;
+	BkPgEnvInit(&st->env, mcxt);
+	st->epochs = 1;
+	return st;
+}
 
 /*
  * The state of this aggregate call, created on the first call
@@ -52,7 +50,6 @@ static BkTrainState *
 bk_train_get_state(FunctionCallInfo fcinfo, const char *fname, bool *created)
 {
 	MemoryContext aggcontext;
-	MemoryContext mcxt;
 	BkTrainState *st;
 
 	if (!AggCheckCallContext(fcinfo, &aggcontext))
@@ -62,11 +59,7 @@ bk_train_get_state(FunctionCallInfo fcinfo, const char *fname, bool *created)
 	if (!PG_ARGISNULL(0))
 		return (BkTrainState *) PG_GETARG_POINTER(0);
 
-	mcxt = AllocSetContextCreate(aggcontext, "budgetkernel training state",
-								 ALLOCSET_DEFAULT_SIZES);
-	st = (BkTrainState *) MemoryContextAllocZero(mcxt, sizeof(BkTrainState));
-	st->mcxt = mcxt;
-	BkPgEnvInit(&st->env, mcxt);
+	st = BkPgTrainStateNew(aggcontext);
 	/* the same C functions serve the int8 and the text label forms */
 	st->text_labels = get_fn_expr_argtype(fcinfo->flinfo, 2) == TEXTOID;
 	*created = true;
@@ -303,6 +296,33 @@ bk_train_check_result(const uint8_t *buf, size_t len)
 }
 
 /*
+ * The model as a bk_model value, checked by the validator: nothing we
+ * return may fail our own validation.  The learning steps check the scores
+ * and running sums of every row, and this, one linear pass over the bytes,
+ * catches whatever overflowed on the last row (or in a merge).
+ */
+struct varlena *
+BkPgEncodeModel(const BkModel *m)
+{
+	size_t		size;
+	char		err[BK_ERRMSG_LEN];
+	struct varlena *result;
+
+	err[0] = '\0';
+	if (!BkModelEncodedSize(m, BK_MAX_MODEL_BYTES, &size, err, sizeof(err)))
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("%s", err[0] ? err : "model too large to encode"),
+				 errhint("Lower the budget (or max_sv).")));
+
+	result = (struct varlena *) palloc0(VARHDRSZ + size);
+	SET_VARSIZE(result, VARHDRSZ + size);
+	BkModelEncode(m, (uint8_t *) VARDATA(result), size);
+	bk_train_check_result((const uint8_t *) VARDATA(result), size);
+	return result;
+}
+
+/*
  * bk_train final function: the encoded model, or NULL if no row was usable
  *
  * FINALFUNC_MODIFY = READ_ONLY: this must not change the state, so that
@@ -312,8 +332,6 @@ Datum
 bk_train_final(PG_FUNCTION_ARGS)
 {
 	BkTrainState *st;
-	size_t		size;
-	char		err[BK_ERRMSG_LEN];
 	struct varlena *result;
 	BkModelInfo info;
 	BkModel    *trained;
@@ -335,9 +353,11 @@ bk_train_final(PG_FUNCTION_ARGS)
 	/*
 	 * More passes ("epochs", only in a plain aggregate call) train a copy,
 	 * so that the state stays as it is (FINALFUNC_MODIFY = READ_ONLY).
+	 * (A state merged from parallel workers has had its passes, each over
+	 * its own rows, before it was serialized: bk_merge_agg.c.)
 	 */
 	trained = st->model;
-	if (st->epochs > 1)
+	if (st->epochs > 1 && st->rows != NULL)
 	{
 		replay = AllocSetContextCreate(CurrentMemoryContext,
 									   "budgetkernel epochs", ALLOCSET_DEFAULT_SIZES);
@@ -345,24 +365,7 @@ bk_train_final(PG_FUNCTION_ARGS)
 								   st->progress.start, replay);
 	}
 
-	err[0] = '\0';
-	if (!BkModelEncodedSize(trained, BK_MAX_MODEL_BYTES, &size,
-							err, sizeof(err)))
-		ereport(ERROR,
-				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-				 errmsg("%s", err[0] ? err : "model too large to encode"),
-				 errhint("Lower the budget (or max_sv).")));
-
-	result = (struct varlena *) palloc0(VARHDRSZ + size);
-	SET_VARSIZE(result, VARHDRSZ + size);
-	BkModelEncode(trained, (uint8_t *) VARDATA(result), size);
-
-	/*
-	 * Nothing we return may fail our own validation: the learning steps
-	 * check the scores and running sums of every row, and this, one linear
-	 * pass over the bytes, catches whatever overflowed on the last row.
-	 */
-	bk_train_check_result((const uint8_t *) VARDATA(result), size);
+	result = BkPgEncodeModel(trained);
 
 	/*
 	 * As a window function this runs once per row: warn only once.  The

@@ -117,8 +117,11 @@ FROM pts WHERE id <= 5 ORDER BY id;
 SELECT id % 2 AS grp, (bk_info(bk_train(features, label, '{"budget": 10, "gamma": 20}' ORDER BY id))->>'rows_seen')::int AS rows
 FROM pts GROUP BY 1 ORDER BY 1;
 
--- training does not run in parallel workers: one ordered stream
+-- ordered training is one serial stream (PostgreSQL never splits an
+-- aggregate with ORDER BY); unordered training may run in parallel workers,
+-- whose partial models are merged (test/sql/merge.sql)
 SET parallel_setup_cost = 0; SET parallel_tuple_cost = 0; SET min_parallel_table_scan_size = 0;
+EXPLAIN (COSTS OFF) SELECT bk_train(features, label, '{"budget": 10}' ORDER BY id) FROM pts;
 EXPLAIN (COSTS OFF) SELECT bk_train(features, label, '{"budget": 10}') FROM pts;
 RESET parallel_setup_cost; RESET parallel_tuple_cost; RESET min_parallel_table_scan_size;
 

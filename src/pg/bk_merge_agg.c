@@ -1,0 +1,240 @@
+/*
+ * bk_merge_agg.c
+ *	  Merging models in SQL: the combine, serialize and deserialize
+ *	  functions that make bk_train a parallel aggregate, the bk_merge
+ *	  aggregate over stored models, and bk_merge(a, b).  The merge itself
+ *	  is the core's (BkModelMerge).
+ *
+ * A partial state crosses between processes as a bytea: a version byte,
+ * the rows skipped before any usable row, and the model's own encoding
+ * (which holds everything the learner needs to go on).  A worker's state
+ * that keeps its rows for more passes ("epochs") makes its passes before it
+ * is serialized, so each part of a parallel plan passes over its own rows.
+ */
+#include "postgres.h"
+
+#include "fmgr.h"
+#include "utils/builtins.h"
+#include "utils/memutils.h"
+
+#include "bk_pg.h"
+
+PG_FUNCTION_INFO_V1(bk_train_combine);
+PG_FUNCTION_INFO_V1(bk_train_serialize);
+PG_FUNCTION_INFO_V1(bk_train_deserialize);
+PG_FUNCTION_INFO_V1(bk_merge_trans);
+PG_FUNCTION_INFO_V1(bk_merge_pair);
+
+#define PARTIAL_VERSION 1
+#define PARTIAL_HEADER	(1 + 1 + 8)	/* version, has model, skipped rows */
+
+/* A copy of m in st's context (through its bytes: the model is opaque). */
+static BkModel *
+copy_model(const BkModel *m, BkTrainState *st)
+{
+	struct varlena *bytes = BkPgEncodeModel(m);
+
+	return BkPgDecodeDatum(PointerGetDatum(bytes), st->mcxt, true);
+}
+
+/*
+ * Merge src's model into dst (dst in the aggregate context; src anywhere
+ * for the duration of the call): rows skipped before either had a model
+ * are carried.
+ */
+static void
+merge_states(BkTrainState *dst, BkTrainState *src)
+{
+	if (src->model == NULL)
+	{
+		if (dst->model != NULL)
+			BkModelSkip(dst->model, (uint64_t) src->skipped);
+		else
+			dst->skipped += src->skipped;
+		return;
+	}
+	if (dst->model == NULL)
+	{
+		dst->model = copy_model(src->model, dst);
+		BkModelSkip(dst->model, (uint64_t) dst->skipped);
+		dst->skipped = 0;
+		return;
+	}
+	BkModelMerge(dst->model, src->model);
+	/* the classes are those of both now; they were frozen for neither */
+}
+
+/*
+ * combine(state, state): the second state merged into the first.  Not
+ * strict (internal states): a NULL first state becomes a copy of the
+ * second in the aggregate context.
+ */
+Datum
+bk_train_combine(PG_FUNCTION_ARGS)
+{
+	MemoryContext aggcontext;
+	BkTrainState *a;
+	BkTrainState *b;
+
+	if (!AggCheckCallContext(fcinfo, &aggcontext))
+		elog(ERROR, "bk_train_combine called in non-aggregate context");
+	if (PG_ARGISNULL(1))
+	{
+		if (PG_ARGISNULL(0))
+			PG_RETURN_NULL();
+		PG_RETURN_POINTER(PG_GETARG_POINTER(0));
+	}
+	b = (BkTrainState *) PG_GETARG_POINTER(1);
+	if (PG_ARGISNULL(0))
+	{
+		a = BkPgTrainStateNew(aggcontext);
+		a->fname = b->fname;
+		a->text_labels = b->text_labels;
+		a->dim_source = b->dim_source;
+	}
+	else
+		a = (BkTrainState *) PG_GETARG_POINTER(0);
+	merge_states(a, b);
+	PG_RETURN_POINTER(a);
+}
+
+/* serialize(state) -> bytea */
+Datum
+bk_train_serialize(PG_FUNCTION_ARGS)
+{
+	BkTrainState *st;
+	BkModel    *m;
+	struct varlena *model = NULL;
+	bytea	   *out;
+	size_t		mlen = 0;
+	int64		skipped;
+
+	if (!AggCheckCallContext(fcinfo, NULL))
+		elog(ERROR, "bk_train_serialize called in non-aggregate context");
+	st = (BkTrainState *) PG_GETARG_POINTER(0);
+	m = st->model;
+	skipped = st->skipped;
+	/* this part's passes over its own rows, before it leaves the process */
+	if (m != NULL && st->epochs > 1 && st->rows != NULL)
+		m = BkPgEpochsReplay(st->model, st->rows, st->epochs, st->fname,
+							 st->progress.start, CurrentMemoryContext);
+	if (m != NULL)
+	{
+		model = BkPgEncodeModel(m);
+		mlen = VARSIZE(model) - VARHDRSZ;
+	}
+	out = (bytea *) palloc(VARHDRSZ + PARTIAL_HEADER + mlen);
+	SET_VARSIZE(out, VARHDRSZ + PARTIAL_HEADER + mlen);
+	((uint8 *) VARDATA(out))[0] = PARTIAL_VERSION;
+	((uint8 *) VARDATA(out))[1] = (uint8) (st->text_labels ? 2 : 0) | (m != NULL ? 1 : 0);
+	memcpy(VARDATA(out) + 2, &skipped, 8);
+	if (mlen > 0)
+		memcpy(VARDATA(out) + PARTIAL_HEADER, VARDATA(model), mlen);
+	PG_RETURN_BYTEA_P(out);
+}
+
+/* deserialize(bytea, internal) -> state, in the current memory context */
+Datum
+bk_train_deserialize(PG_FUNCTION_ARGS)
+{
+	bytea	   *in;
+	BkTrainState *st;
+	const uint8 *p;
+	size_t		len;
+
+	if (!AggCheckCallContext(fcinfo, NULL))
+		elog(ERROR, "bk_train_deserialize called in non-aggregate context");
+	in = PG_GETARG_BYTEA_PP(0);
+	p = (const uint8 *) VARDATA_ANY(in);
+	len = VARSIZE_ANY_EXHDR(in);
+	if (len < PARTIAL_HEADER || p[0] != PARTIAL_VERSION)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_CORRUPTED),
+				 errmsg("invalid partial budgetkernel training state")));
+	st = BkPgTrainStateNew(CurrentMemoryContext);
+	st->fname = "bk_train";
+	st->dim_source = "the first row's";
+	st->text_labels = (p[1] & 2) != 0;
+	memcpy(&st->skipped, p + 2, 8);
+	if (p[1] & 1)
+	{
+		bytea	   *model = (bytea *) palloc(VARHDRSZ + len - PARTIAL_HEADER);
+
+		SET_VARSIZE(model, VARHDRSZ + len - PARTIAL_HEADER);
+		memcpy(VARDATA(model), p + PARTIAL_HEADER, len - PARTIAL_HEADER);
+		st->model = BkPgDecodeDatum(PointerGetDatum(model), st->mcxt, true);
+	}
+	PG_RETURN_POINTER(st);
+}
+
+/*
+ * bk_merge(model) transition: each stored model merged into the state; a
+ * NULL model is skipped.
+ */
+Datum
+bk_merge_trans(PG_FUNCTION_ARGS)
+{
+	MemoryContext aggcontext;
+	BkTrainState *st;
+	BkModel    *m;
+
+	if (!AggCheckCallContext(fcinfo, &aggcontext))
+		elog(ERROR, "bk_merge_trans called in non-aggregate context");
+	if (PG_ARGISNULL(0))
+	{
+		st = BkPgTrainStateNew(aggcontext);
+		st->fname = "bk_merge";
+		st->dim_source = "the first model's";
+	}
+	else
+		st = (BkTrainState *) PG_GETARG_POINTER(0);
+	if (PG_ARGISNULL(1))
+		PG_RETURN_POINTER(st);
+
+	if (st->model == NULL)
+	{
+		BkModelInfo info;
+
+		st->model = BkPgDecodeDatum(PG_GETARG_DATUM(1), st->mcxt, true);
+		BkPgCheckLegacyLabels(st->model);
+		BkModelGetInfo(st->model, &info);
+		st->text_labels = info.text_labels;
+	}
+	else
+	{
+		MemoryContext tmp = AllocSetContextCreate(CurrentMemoryContext,
+												  "budgetkernel merged model",
+												  ALLOCSET_DEFAULT_SIZES);
+
+		m = BkPgDecodeDatum(PG_GETARG_DATUM(1), tmp, true);
+		BkPgCheckLegacyLabels(m);
+		BkModelMerge(st->model, m);
+		MemoryContextDelete(tmp);
+	}
+	PG_RETURN_POINTER(st);
+}
+
+/* bk_merge(a, b): the two models merged; NULL if both are NULL */
+Datum
+bk_merge_pair(PG_FUNCTION_ARGS)
+{
+	MemoryContext tmp;
+	BkModel    *a;
+	BkModel    *b;
+	struct varlena *result;
+
+	if (PG_ARGISNULL(0) && PG_ARGISNULL(1))
+		PG_RETURN_NULL();
+	if (PG_ARGISNULL(0) || PG_ARGISNULL(1))
+		PG_RETURN_DATUM(PG_ARGISNULL(0) ? PG_GETARG_DATUM(1) : PG_GETARG_DATUM(0));
+	tmp = AllocSetContextCreate(CurrentMemoryContext, "budgetkernel merge",
+								ALLOCSET_DEFAULT_SIZES);
+	a = BkPgDecodeDatum(PG_GETARG_DATUM(0), tmp, true);
+	b = BkPgDecodeDatum(PG_GETARG_DATUM(1), tmp, true);
+	BkPgCheckLegacyLabels(a);
+	BkPgCheckLegacyLabels(b);
+	BkModelMerge(a, b);
+	result = BkPgEncodeModel(a);
+	MemoryContextDelete(tmp);
+	PG_RETURN_POINTER(result);
+}
