@@ -1,0 +1,180 @@
+--
+-- Merging models trained on disjoint rows (bk_merge, parallel workers):
+-- the class order contract, merged accuracy, continued training of merged
+-- models for every learner, refused merges, and the plans of ordered and
+-- unordered training.
+--
+SET client_min_messages = warning;
+
+-- the shared Checkerboard data: 10,000 training rows, 10,000 test rows
+CREATE TEMP TABLE raw (id bigserial, line text);
+\copy raw(line) FROM '../shared/data/checkerboard.train'
+CREATE TABLE merge_train AS
+SELECT id, (bk_libsvm(line, 2)).label AS label, (bk_libsvm(line, 2)).features AS features FROM raw;
+TRUNCATE raw;
+\copy raw(line) FROM '../shared/data/checkerboard.test'
+CREATE TEMP TABLE merge_test AS
+SELECT id, (bk_libsvm(line, 2)).label AS label, (bk_libsvm(line, 2)).features AS features FROM raw;
+
+-- Class order: two "shards" whose streams begin with different labels
+-- agree on the classes and on the sign of bk_decision
+CREATE TEMP TABLE shards AS
+SELECT 0 AS shard, (array_agg(label ORDER BY merge_train.id <> first.id, merge_train.id))[1] AS first_label,
+       bk_train(features, label, '{"budget": 100, "gamma": 30}' ORDER BY merge_train.id <> first.id, merge_train.id) AS m
+FROM merge_train, (SELECT min(id) AS id FROM merge_train WHERE id % 2 = 0 AND label = 1) first
+WHERE merge_train.id % 2 = 0 AND merge_train.id <= 2000
+UNION ALL
+SELECT 1, (array_agg(label ORDER BY merge_train.id <> first.id, merge_train.id))[1],
+       bk_train(features, label, '{"budget": 100, "gamma": 30}' ORDER BY merge_train.id <> first.id, merge_train.id)
+FROM merge_train, (SELECT min(id) AS id FROM merge_train WHERE id % 2 = 1 AND label = -1) first
+WHERE merge_train.id % 2 = 1 AND merge_train.id <= 2000;
+SELECT shard, first_label, bk_info(m)->'classes' AS classes FROM shards ORDER BY shard;
+SELECT count(*) FILTER (WHERE sign(bk_decision(a.m, t.features)) = sign(bk_decision(b.m, t.features)))::float8
+       / count(*) > 0.8 AS decisions_mostly_agree,
+       count(*) FILTER (WHERE (bk_decision(a.m, t.features) > 0) = (t.label = 1))::float8
+       / count(*) > 0.8 AS positive_means_label_1
+FROM shards a, shards b, merge_test t WHERE a.shard = 0 AND b.shard = 1;
+
+-- Two halves trained apart and merged, by the aggregate and by the pair
+-- function: every row counted, two parts, the budget held, and accuracy
+-- within a point of the model trained on all rows
+CREATE TEMP TABLE halves AS
+SELECT h, bk_train(features, label, '{"algorithm": "bpa", "variant": "nn", "budget": 100, "gamma": 30}' ORDER BY id) AS m
+FROM (SELECT *, id % 2 AS h FROM merge_train) t GROUP BY h;
+CREATE TEMP TABLE merged AS
+SELECT (SELECT bk_merge(m ORDER BY h) FROM halves) AS agg,
+       (SELECT bk_merge(a.m, b.m) FROM halves a, halves b WHERE a.h = 0 AND b.h = 1) AS pair,
+       (SELECT bk_train(features, label, '{"algorithm": "bpa", "variant": "nn", "budget": 100, "gamma": 30}' ORDER BY id)
+        FROM merge_train) AS whole;
+SELECT agg::bytea = pair::bytea AS aggregate_equals_pair,
+       bk_info(agg)->'merged_models' AS merged_models,
+       bk_info(agg)->'rows_seen' AS rows_seen,
+       bk_info(agg)->'n_sv' AS n_sv,
+       bk_is_valid(agg::bytea) AS valid
+FROM merged;
+SELECT abs(avg((bk_predict(agg, t.features) = t.label)::int)
+           - avg((bk_predict(whole, t.features) = t.label)::int)) < 0.01 AS within_a_point_of_serial,
+       avg((bk_predict(agg, t.features) = t.label)::int) > 0.9 AS merged_above_90_percent
+FROM merged, merge_test t;
+-- a NULL is no model
+SELECT bk_merge(agg, NULL)::bytea = agg::bytea AS null_is_no_model,
+       bk_merge(NULL::bk_model, NULL) IS NULL AS both_null
+FROM merged;
+SELECT bk_merge(m) IS NULL AS merge_of_no_model FROM (SELECT NULL::bk_model AS m) s;
+
+-- Every learner: two halves merged are a valid model that trains on with
+-- bk_continue (binary and three classes), and the merged model of three
+-- classes keeps the union of both halves' classes (warnings of collapsed
+-- learners at these settings are not the point here)
+SET client_min_messages = error;
+CREATE TEMP TABLE learners (name text, params jsonb);
+INSERT INTO learners VALUES
+  ('perceptron', '{"algorithm": "perceptron", "gamma": 30}'),
+  ('pa', '{"algorithm": "pa", "gamma": 30}'),
+  ('bpa-s', '{"algorithm": "bpa", "variant": "s", "budget": 50, "gamma": 30}'),
+  ('bpa-nn', '{"algorithm": "bpa", "variant": "nn", "budget": 50, "gamma": 30}'),
+  ('bpa-p', '{"algorithm": "bpa", "variant": "p", "budget": 50, "gamma": 30}'),
+  ('bpa-p linear', '{"algorithm": "bpa", "variant": "p", "budget": 2, "kernel": "linear"}'),
+  ('stoptron', '{"algorithm": "stoptron", "budget": 50, "gamma": 30}'),
+  ('rbp', '{"algorithm": "rbp", "budget": 50, "gamma": 30}'),
+  ('pa_random', '{"algorithm": "pa_random", "budget": 50, "gamma": 30}'),
+  ('budget_perceptron', '{"algorithm": "budget_perceptron", "budget": 50, "gamma": 30}'),
+  ('tighter_budget_perceptron', '{"algorithm": "tighter_budget_perceptron", "budget": 50, "gamma": 30}'),
+  ('spa', '{"algorithm": "spa", "gamma": 30}'),
+  ('ogd', '{"algorithm": "ogd", "gamma": 30}'),
+  ('duol', '{"algorithm": "duol", "C": 10, "gamma": 30}'),
+  ('bduol', '{"algorithm": "bduol", "budget": 50, "C": 10, "gamma": 30}'),
+  ('bogd', '{"algorithm": "bogd", "budget": 50, "gamma": 30}'),
+  ('forgetron', '{"algorithm": "forgetron", "budget": 50, "gamma": 30}'),
+  ('projectron', '{"algorithm": "projectron", "budget": 50, "gamma": 30}'),
+  ('projectron_pp', '{"algorithm": "projectron_pp", "budget": 50, "gamma": 30}'),
+  ('pegasos merge', '{"algorithm": "pegasos", "maintenance": "merge", "budget": 50, "gamma": 30}'),
+  ('pegasos projection', '{"algorithm": "pegasos", "maintenance": "projection", "budget": 50, "gamma": 30, "ball_projection": true}'),
+  ('pegasos projection linear', '{"algorithm": "pegasos", "maintenance": "projection", "budget": 2, "kernel": "linear"}');
+CREATE TEMP TABLE three AS
+SELECT id, features,
+       CASE WHEN features[1] < 0.33 THEN 1 WHEN features[1] < 0.67 THEN 2 ELSE 3 END::int8 AS label
+FROM merge_train WHERE id <= 1200;
+CREATE TEMP TABLE learner_merges AS
+SELECT l.name, k.classes,
+       bk_merge(h.m ORDER BY h.half) AS merged
+FROM learners l,
+     (VALUES (2), (3)) k(classes),
+     LATERAL (SELECT s.half,
+                     bk_train(s.features, s.label, l.params ORDER BY s.id) AS m
+              FROM (SELECT id, features, label, id % 2 AS half FROM merge_train
+                    WHERE k.classes = 2 AND id <= 1200
+                    UNION ALL
+                    -- three classes: one half holds only two of them
+                    SELECT id, features, label, id % 2 FROM three
+                    WHERE k.classes = 3 AND (id % 2 = 0 OR label <> 1)) s
+              GROUP BY s.half) h
+GROUP BY l.name, k.classes;
+SELECT name, classes, bk_is_valid(merged::bytea) AS valid,
+       bk_info(merged)->'classes' AS merged_classes,
+       bk_is_valid((SELECT bk_continue(t.features, t.label, merged ORDER BY t.id)
+                    FROM (SELECT id, features, label FROM merge_train WHERE classes = 2 AND id BETWEEN 1201 AND 1600
+                          UNION ALL
+                          SELECT id, features, label FROM three WHERE classes = 3 AND id <= 400) t)::bytea) AS continued_valid,
+       (bk_info(merged)->>'rows_seen')::int AS rows_seen
+FROM learner_merges ORDER BY name, classes;
+SET client_min_messages = warning;
+
+-- Refused merges name the difference (SQLSTATE 22023)
+\set VERBOSITY default
+SELECT bk_merge(m, (SELECT bk_train(ARRAY[x, x, x]::float8[], 1::int8, '{}') FROM generate_series(1, 3) x))
+FROM halves WHERE h = 0;
+SELECT bk_merge(m, (SELECT bk_train(features, label, '{"algorithm": "bpa", "variant": "nn", "budget": 100, "gamma": 2}') FROM merge_train WHERE id <= 10))
+FROM halves WHERE h = 0;
+SELECT bk_merge(m, (SELECT bk_train(features, label, '{"algorithm": "pa", "gamma": 30}') FROM merge_train WHERE id <= 10))
+FROM halves WHERE h = 0;
+SELECT bk_merge(m, (SELECT bk_train(features, label::text, '{"algorithm": "bpa", "variant": "nn", "budget": 100, "gamma": 30}') FROM merge_train WHERE id <= 10))
+FROM halves WHERE h = 0;
+-- another seed is no difference
+SELECT bk_info(bk_merge(m, (SELECT bk_train(features, label, '{"algorithm": "bpa", "variant": "nn", "budget": 100, "gamma": 30, "seed": 5}' ORDER BY id) FROM merge_train WHERE id <= 10)))->'merged_models' AS merged_models
+FROM halves WHERE h = 0;
+\set VERBOSITY terse
+
+-- Ordered training stays serial; unordered training runs in parallel
+-- workers and their partial models are merged (every row counted, more
+-- than one part, the budget held)
+SET parallel_setup_cost = 0; SET parallel_tuple_cost = 0;
+SET min_parallel_table_scan_size = 0; SET max_parallel_workers_per_gather = 2;
+EXPLAIN (COSTS OFF)
+SELECT bk_train(features, label, '{"budget": 100, "gamma": 30}' ORDER BY id) FROM merge_train;
+EXPLAIN (COSTS OFF)
+SELECT bk_train(features, label, '{"budget": 100, "gamma": 30}') FROM merge_train;
+-- (a plain SELECT: CREATE TABLE AS and PL/pgSQL may not run in parallel;
+-- how many parts had rows depends on how fast the workers start, so the
+-- count of merged parts is checked on partitions below)
+SELECT (bk_info(m)->>'merged_models')::int BETWEEN 1 AND 3 AS merged_parts,
+       bk_info(m)->'rows_seen' AS rows_seen,
+       (bk_info(m)->>'n_sv')::int <= 100 AS within_budget,
+       bk_is_valid(m::bytea) AS valid
+FROM (SELECT bk_train(features, label, '{"algorithm": "bpa", "variant": "nn", "budget": 100, "gamma": 30}') AS m
+      FROM merge_train) p;
+-- the text-labelled form and more passes per part, too
+SELECT bk_info(bk_train(features, CASE WHEN label > 0 THEN 'pos' ELSE 'neg' END,
+                        '{"budget": 50, "gamma": 30, "epochs": 2}'))->'classes' AS classes
+FROM merge_train;
+RESET parallel_setup_cost; RESET parallel_tuple_cost;
+RESET min_parallel_table_scan_size; RESET max_parallel_workers_per_gather;
+
+-- Partitionwise aggregation: one partial model per partition, merged
+-- (deterministic: no workers, each partition in its scan order)
+CREATE TABLE merge_parts (id bigint, features float8[], label int8) PARTITION BY LIST ((id % 3));
+CREATE TABLE merge_parts_0 PARTITION OF merge_parts FOR VALUES IN (0);
+CREATE TABLE merge_parts_1 PARTITION OF merge_parts FOR VALUES IN (1);
+CREATE TABLE merge_parts_2 PARTITION OF merge_parts FOR VALUES IN (2);
+INSERT INTO merge_parts SELECT id, features, label FROM merge_train;
+SET enable_partitionwise_aggregate = on; SET max_parallel_workers_per_gather = 0;
+EXPLAIN (COSTS OFF)
+SELECT bk_train(features, label, '{"algorithm": "bpa", "variant": "nn", "budget": 100, "gamma": 30}') FROM merge_parts;
+SELECT bk_info(m)->'merged_models' AS merged_models, bk_info(m)->'rows_seen' AS rows_seen,
+       bk_info(m)->'n_sv' AS n_sv,
+       (SELECT avg((bk_predict(m, t.features) = t.label)::int) FROM merge_test t) > 0.9 AS above_90_percent
+FROM (SELECT bk_train(features, label, '{"algorithm": "bpa", "variant": "nn", "budget": 100, "gamma": 30}') AS m
+      FROM merge_parts) p;
+RESET enable_partitionwise_aggregate; RESET max_parallel_workers_per_gather;
+
+DROP TABLE merge_train, merge_parts;
