@@ -543,3 +543,10 @@ CREATE FUNCTION @extschema@.bk_merge(a @extschema@.bk_model, b @extschema@.bk_mo
 
 COMMENT ON FUNCTION @extschema@.bk_merge(@extschema@.bk_model, @extschema@.bk_model) IS
 	'merges two models trained on disjoint rows; NULL counts as no model';
+
+-- The scoring functions cost what they do (COST 100 a call), so that large
+-- scoring queries get parallel plans.
+ALTER FUNCTION @extschema@.bk_predict(@extschema@.bk_model, float8[]) COST 100;
+ALTER FUNCTION @extschema@.bk_predict_label(@extschema@.bk_model, float8[]) COST 100;
+ALTER FUNCTION @extschema@.bk_decision(@extschema@.bk_model, float8[]) COST 100;
+ALTER FUNCTION @extschema@.bk_scores(@extschema@.bk_model, float8[]) COST 100;

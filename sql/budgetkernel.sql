@@ -429,10 +429,13 @@ COMMENT ON AGGREGATE @extschema@.bk_continue(float8[], text, @extschema@.bk_mode
 -- One float8[] signature: integer, numeric (ARRAY[0.5, 1.5]) and float4
 -- arrays reach it through PostgreSQL's implicit array coercions, so no
 -- overload can make a call ambiguous.
+-- COST 100 (100 x cpu_operator_cost a call): a call evaluates up to B
+-- kernels, tens of times the work of passing a row along, so that large
+-- scoring queries get parallel plans (doc/reference.md, Scoring performance).
 CREATE FUNCTION @extschema@.bk_predict(model @extschema@.bk_model, features float8[])
 	RETURNS int8
 	AS 'MODULE_PATHNAME', 'bk_predict'
-	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 100;
 
 COMMENT ON FUNCTION @extschema@.bk_predict(@extschema@.bk_model, float8[]) IS
 	'predicted class label of the features';
@@ -441,13 +444,13 @@ COMMENT ON FUNCTION @extschema@.bk_predict(@extschema@.bk_model, float8[]) IS
 CREATE FUNCTION @extschema@.bk_decision(model @extschema@.bk_model, features float8[])
 	RETURNS float8
 	AS 'MODULE_PATHNAME', 'bk_decision'
-	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 100;
 
 -- Availability: 0.1.0
 CREATE FUNCTION @extschema@.bk_predict_label(model @extschema@.bk_model, features float8[])
 	RETURNS text
 	AS 'MODULE_PATHNAME', 'bk_predict_label'
-	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 100;
 
 COMMENT ON FUNCTION @extschema@.bk_predict_label(@extschema@.bk_model, float8[]) IS
 	'predicted class label as text, for text- and integer-labelled models';
@@ -456,7 +459,7 @@ COMMENT ON FUNCTION @extschema@.bk_predict_label(@extschema@.bk_model, float8[])
 CREATE FUNCTION @extschema@.bk_scores(model @extschema@.bk_model, features float8[])
 	RETURNS float8[]
 	AS 'MODULE_PATHNAME', 'bk_scores'
-	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 100;
 
 COMMENT ON FUNCTION @extschema@.bk_scores(@extschema@.bk_model, float8[]) IS
 	'one score per class, in the order of bk_info(model)->''classes''; the prediction is the first largest';

@@ -157,6 +157,16 @@ FROM (SELECT bk_train(features, label, '{"algorithm": "bpa", "variant": "nn", "b
 SELECT bk_info(bk_train(features, CASE WHEN label > 0 THEN 'pos' ELSE 'neg' END,
                         '{"budget": 50, "gamma": 30, "epochs": 2}'))->'classes' AS classes
 FROM merge_train;
+-- Scoring with one stored model: the scalar subquery is evaluated once
+-- (an InitPlan) and handed to the workers, which score; in the join form
+-- the scoring stays above the Gather, in the leader (PostgreSQL 15 builds
+-- no partial nested loop over a materialised inner side, and rescanning the
+-- models table for every row costs more than the serial join)
+CREATE TABLE merge_models AS SELECT 1 AS version, agg AS model FROM merged;
+EXPLAIN (COSTS OFF)
+SELECT id, bk_predict((SELECT model FROM merge_models WHERE version = 1), features) FROM merge_train;
+EXPLAIN (COSTS OFF)
+SELECT t.id, bk_predict(m.model, t.features) FROM merge_train t, merge_models m WHERE m.version = 1;
 RESET parallel_setup_cost; RESET parallel_tuple_cost;
 RESET min_parallel_table_scan_size; RESET max_parallel_workers_per_gather;
 
@@ -177,4 +187,4 @@ FROM (SELECT bk_train(features, label, '{"algorithm": "bpa", "variant": "nn", "b
       FROM merge_parts) p;
 RESET enable_partitionwise_aggregate; RESET max_parallel_workers_per_gather;
 
-DROP TABLE merge_train, merge_parts;
+DROP TABLE merge_train, merge_parts, merge_models;
