@@ -126,6 +126,17 @@ PG_PROVE ?= pg_prove
 prove:
 	$(PG_PROVE) --dbname $(or $(PGDATABASE),postgres) test/pgtap/*.sql
 
+# The distributed recipes (test/shards) on this cluster as coordinator and
+# two shard clusters named by BK_SHARD1_HOST/PORT and BK_SHARD2_HOST/PORT,
+# which test/check.sh starts (start_shards in test/lib.sh).  Needs
+# postgres_fdw (contrib) and PL/Proxy (postgresql-15-plproxy).
+.PHONY: shardcheck
+shardcheck:
+	@if [ -z "$$BK_SHARD1_PORT" ] || [ -z "$$BK_SHARD2_PORT" ]; then \
+		echo "shardcheck: BK_SHARD1_HOST/PORT and BK_SHARD2_HOST/PORT name no shard clusters (bash test/check.sh starts them)"; \
+		exit 1; fi
+	$(pg_regress_installcheck) --inputdir=test/shards --load-extension=$(EXTENSION) shards
+
 # Benchmark harness (test/bench): the bare learning core over rows in
 # memory, built with the unit tests' flags.
 BENCH_BIN    = test/bench/bk_bench

@@ -7,11 +7,13 @@
 # On a fresh Debian 12 machine, as root, it does everything: installs the
 # missing packages, builds and installs the extension, runs the core unit
 # tests (make unittest), starts a private throwaway PostgreSQL 15 cluster,
-# runs the regression tests (make installcheck) and the pgTAP tests
-# (make prove), a smoke test of the benchmark harness on the same cluster
+# runs the regression tests (make installcheck), starts two more clusters
+# as shards and runs the distributed recipes against them (make
+# shardcheck: postgres_fdw and PL/Proxy), the pgTAP tests (make prove),
+# a smoke test of the benchmark harness on the same cluster
 # (bash test/bench/run.sh --smoke), stops and deletes the cluster, and
 # prints a summary ending with "N passed, N failed" (N counts suites:
-# unit, regress, pgtap, bench).
+# unit, regress, shards, pgtap, bench).
 # Exit status 0 only when every suite passed.  .ci/run runs this file.
 #
 # Environment (optional): PG_CONFIG, PG_CFLAGS (extra compiler flags, read
@@ -23,7 +25,7 @@ set -uo pipefail
 # shellcheck source=test/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh" || exit 1
 
-SUITES=(unit regress pgtap bench)
+SUITES=(unit regress shards pgtap bench)
 declare -A RESULT=()		# suite -> PASS | FAIL
 declare -A NOTE=()			# suite -> explanation
 SUITE_TIMEOUT="${BK_SUITE_TIMEOUT:-600}"
@@ -172,6 +174,19 @@ else
 			bk_log "No regression.diffs was written."
 		fi
 	fi
+fi
+
+section "6b/8 Distributed recipes on two shard clusters (make shardcheck)"
+if start_shards 2; then
+	rm -f regression.diffs regression.out
+	run_limited make PG_CONFIG="$PG_CONFIG" shardcheck
+	record_run shards
+	if [[ $SUITE_RC -ne 0 && -s regression.diffs ]]; then
+		section "regression.diffs of the shards (first 500 lines)"
+		head -n 500 regression.diffs
+	fi
+else
+	record shards FAIL "the shard clusters did not start"
 fi
 
 section "7/8 pgTAP tests (make prove)"

@@ -41,6 +41,7 @@ BK_PACKAGES=(
 	libopenblas-dev
 	postgresql-15-pgtap
 	libtap-parser-sourcehandler-pgtap-perl
+	postgresql-15-plproxy
 )
 
 # The cluster's directory (set by start_cluster, cleared by stop_cluster).
@@ -233,7 +234,7 @@ bk_port_in_use()
 		fi
 	done
 	# sockets in the default places and in other clusters made by this file
-	for f in /tmp /var/run/postgresql /tmp/bkpg.* "${TMPDIR:-/tmp}"/bkpg.*; do
+	for f in /tmp /var/run/postgresql /tmp/bkpg.* /tmp/bkpg.*/shard* "${TMPDIR:-/tmp}"/bkpg.*; do
 		[[ -e "$f/.s.PGSQL.$port" || -e "$f/.s.PGSQL.$port.lock" ]] && return 0
 	done
 	return 1
@@ -288,10 +289,16 @@ bk_show_log()
 #
 stop_cluster()
 {
-	local pgbin dir=$BK_CLUSTER_DIR
+	local pgbin dir=$BK_CLUSTER_DIR shard
 
 	[[ -n "$dir" ]] || return 0
 	pgbin="$(bk_pgbin)"
+	for shard in "$dir"/shard*; do
+		[[ -f "$shard/data/postmaster.pid" ]] || continue
+		bk_as_owner "$pgbin/pg_ctl" -D "$shard/data" -m fast -w -t 60 stop >/dev/null 2>&1 ||
+			bk_as_owner "$pgbin/pg_ctl" -D "$shard/data" -m immediate -w -t 30 stop >/dev/null 2>&1 ||
+			bk_err "could not stop the shard cluster in $shard"
+	done
 	if [[ -f "$dir/data/postmaster.pid" ]]; then
 		bk_as_owner "$pgbin/pg_ctl" -D "$dir/data" -m fast -w -t 60 stop >/dev/null 2>&1 ||
 			bk_as_owner "$pgbin/pg_ctl" -D "$dir/data" -m immediate -w -t 30 stop >/dev/null 2>&1 ||
@@ -394,4 +401,54 @@ EOF
 	fi
 	export PGHOST="$dir" PGPORT="$port" PGUSER=postgres
 	bk_log "Server running: PGHOST=$PGHOST PGPORT=$PGPORT PGUSER=$PGUSER"
+}
+
+#
+# Start n more throwaway clusters, the shards of the distributed tests
+# (test/shards): each in $BK_CLUSTER_DIR/shardK, on its own free port, on a
+# Unix socket in its own directory (loopback only), with budgetkernel
+# installed from the same build.  Exports BK_SHARDK_HOST and BK_SHARDK_PORT
+# (K = 1..n).  start_cluster must have run; stop_cluster stops them too.
+#
+start_shards()
+{
+	local n=$1 k pgbin dir port
+
+	[[ -n "$BK_CLUSTER_DIR" ]] || { bk_err "start_shards needs start_cluster first"; return 1; }
+	pgbin="$(bk_pgbin)"
+	for ((k = 1; k <= n; k++)); do
+		dir="$BK_CLUSTER_DIR/shard$k"
+		mkdir -p "$dir" && chmod 700 "$dir" || return 1
+		if bk_is_root; then
+			chown postgres:postgres "$dir" || return 1
+		fi
+		port="$(bk_free_port)" || return 1
+		bk_log "Creating shard cluster $k in $dir (port $port)"
+		if ! bk_as_owner "$pgbin/initdb" -D "$dir/data" -U postgres --auth=trust \
+			--no-locale -E UTF8 >"$dir/initdb.log" 2>&1; then
+			bk_err "initdb of shard $k failed"
+			bk_show_log "$dir/initdb.log"
+			return 1
+		fi
+		cat >>"$dir/data/postgresql.conf" <<EOF
+
+# --- budgetkernel shard cluster (test/lib.sh) ---
+listen_addresses = ''
+max_connections = 20
+shared_buffers = 32MB
+fsync = off
+synchronous_commit = off
+full_page_writes = off
+log_min_messages = warning
+logging_collector = off
+EOF
+		if ! bk_as_owner env OPENBLAS_NUM_THREADS=1 "$pgbin/pg_ctl" -D "$dir/data" \
+			-l "$dir/server.log" -w -t 60 -o "-p $port -k '$dir'" start >/dev/null; then
+			bk_err "shard cluster $k did not start"
+			bk_show_log "$dir/server.log"
+			return 1
+		fi
+		export "BK_SHARD${k}_HOST=$dir" "BK_SHARD${k}_PORT=$port"
+		bk_log "Shard $k running: host=$dir port=$port"
+	done
 }
