@@ -5,6 +5,7 @@
 #   bash test/bench/run.sh                  paper 000 Table 1, then the performance runs
 #   bash test/bench/run.sh --only table1    doc/reproduction-000.md only
 #   bash test/bench/run.sh --only perf      doc/performance.md only
+#   bash test/bench/run.sh --only scaleout  doc/performance-scaleout.md only
 #   bash test/bench/run.sh --tune           choose C / gamma -> test/bench/params-000.tsv
 #   bash test/bench/run.sh --quick          fewer permutations / sizes (a first look)
 #   bash test/bench/run.sh --smoke          a few seconds; checks the harness (CI)
@@ -46,7 +47,7 @@ while [[ $# -gt 0 ]]; do
 		*) extra+=("$1"); shift ;;
 	esac
 done
-case "$only" in all|table1|perf) ;; *) bk_err "--only takes table1 or perf"; exit 2 ;; esac
+case "$only" in all|table1|perf|scaleout) ;; *) bk_err "--only takes table1, perf or scaleout"; exit 2 ;; esac
 
 # The command as typed, for the generated documents.
 cmdline="bash test/bench/run.sh"
@@ -101,5 +102,9 @@ fi
 if [[ "$only" == all || "$only" == perf ]]; then
 	section "Performance (doc/performance.md)"
 	"${harness[@]}" perf --command "$cmdline" "${quick[@]}" "${extra[@]}" || rc=1
+fi
+if [[ "$only" == all || "$only" == scaleout ]]; then
+	section "Scale-out (doc/performance-scaleout.md)"
+	"${harness[@]}" scaleout --command "$cmdline" "${quick[@]}" "${extra[@]}" || rc=1
 fi
 exit $rc
