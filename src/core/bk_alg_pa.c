@@ -36,6 +36,7 @@
 #include "bk_learner.h"
 
 #include <math.h>
+#include <stdio.h>
 
 /* a 2 x 2 kernel matrix with det below this (relative) is singular */
 #define BK_DET_TOL 1e-12
@@ -327,16 +328,19 @@ bpa_p_full(BkModel *m, BkMachine *mach, const BkRow *row, double loss)
 
 	/*
 	 * r != t: D_r = 1 / G_rr with G the inverse kernel matrix of all B + 1
-	 * candidates; its diagonal is (K^-1)_rr + a_r^2 / s (bordering).  When
-	 * x_t is in the span of the SVs, adding it is not possible (G does not
-	 * exist) and only the projection of x_t is considered.
+	 * candidates; its diagonal is (K^-1)_rr + a_r^2 / s' (bordering, s' = s
+	 * plus the ridge of x_t's own diagonal entry, as BkGramBorder adds it).
+	 * When x_t is in the span of the SVs, adding it is not possible (G does
+	 * not exist) and only the projection of x_t is considered.
 	 */
 	if (span.outside)
 	{
+		double		sb = s + g->ridge * ktt;
+
 		for (int r = 0; r < n; r++)
 		{
 			double		al = mach->coef[r];
-			double		gr = g->m[(size_t) r * g->cap + r] + a[r] * a[r] / s;
+			double		gr = g->m[(size_t) r * g->cap + r] + a[r] * a[r] / sb;
 			double		qr = 0.5 * al * al / gr + common;
 
 			if (qr < bestq)
@@ -433,6 +437,21 @@ BkBpaStep(BkModel *m, BkMachine *mach, BkRow *row)
 	BkRaise(&m->env, BK_ERR_INTERNAL, NULL, "unknown BPA variant %d", p->variant);
 }
 
+/* "ridge" is BPA-P's: the other variants keep no K^-1 */
+static bool
+bpa_param_applies(const BkParams *p, BkParamId id, char *why, size_t whylen)
+{
+	if (id == BK_P_RIDGE && p->variant != BK_VARIANT_P)
+	{
+		if (why != NULL)
+			snprintf(why, whylen,
+					 "parameter \"ridge\" does not apply to algorithm \"bpa\" with variant \"%s\" (only \"p\" keeps K^-1)",
+					 BkParamChoiceName(BK_P_VARIANT, p->variant));
+		return false;
+	}
+	return true;
+}
+
 /* BPA-NN keeps every SV's nearest neighbour, BPA-P the inverse of K */
 static unsigned
 bpa_keeps(const BkParams *p)
@@ -460,8 +479,10 @@ const BkLearner bk_learner_pa_random = {
 const BkLearner bk_learner_bpa = {
 	.id = BK_ALG_BPA, .name = "bpa",
 	.source = "paper 000 §3-4: BPA-S (eq. 12), BPA-NN (§3.1.3), BPA-P (eq. 8-9)",
-	.params = BK_TAKES(BUDGET) | BK_TAKES(C) | BK_TAKES(LOSS) | BK_TAKES(VARIANT),
+	.params = BK_TAKES(BUDGET) | BK_TAKES(C) | BK_TAKES(LOSS) | BK_TAKES(VARIANT) |
+	BK_TAKES(RIDGE),
 	.params_mutable = BK_TAKES(C),
+	.param_applies = bpa_param_applies,
 	.keeps_for = bpa_keeps,
 	.step = BkBpaStep,
 };

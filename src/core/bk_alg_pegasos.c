@@ -182,8 +182,20 @@ smallest_sv(const BkParams *p, const BkMachine *mach)
 }
 
 /*
- * Project SV pi onto the other SVs and remove it (eq. 16): with G = K^-1
- * of all current SVs, K_{-p}^-1 k_p = -G_{.p} / G_pp.
+ * Project SV pi onto the other SVs and remove it (eq. 16): with G the
+ * inverse of all current SVs, the coefficients of the projection are
+ * a = -G_{.p} / G_pp.
+ *
+ * G is the inverse of K + r diag(K) (r = BK_GRAM_RIDGE, a deviation from
+ * the exact K^-1 of eq. 16-17: see BkGramInverse).  Then a = (K_P + r
+ * D_P)^-1 k_P, and with res = Phi_p - sum_j a_j Phi_j, D_jj = k(x_j, x_j):
+ *     k_pp - a.k_P           = 1 / G_pp - r k_pp
+ *     (k_P - K_P a)_j        = r D_jj a_j
+ *     ||res||^2              = 1 / G_pp - r k_pp - r sum_j D_jj a_j^2
+ *     <w_P, res>             = sum_j alpha_j r D_jj a_j  (per class)
+ * so ||Delta w||^2 = ||alpha_p||^2 ||res||^2 and the change of ||w||^2,
+ * 2 <w, Delta w> + ||Delta w||^2 with Delta w = -alpha_p res, come in O(B)
+ * exactly (r = 0: ||alpha_p||^2 / G_pp and -||alpha_p||^2 / G_pp, eq. 17).
  */
 static void
 project_out(BkModel *m, BkMachine *mach, int pi)
@@ -192,14 +204,39 @@ project_out(BkModel *m, BkMachine *mach, int pi)
 	int			K = mach->n_coef;
 	double		gpp = g->m[(size_t) pi * g->cap + pi];
 	const double *ap = mach->coef + (size_t) pi * K;
+	double		r = g->ridge;
+	double		kpp = BkKernelSelf(&m->params, mach->sqnorm[pi]);
+	double		s2 = mach->scale * mach->scale;
+	double		res2 = 1.0 / gpp - r * kpp;
+	double		wres = 0.0;		/* sum over classes of alpha_p . <w_P, res> */
+	double		delta;
 
-	/* ||Delta w||^2 = ||alpha_p||^2 (k_pp - k_p^T K^-1 k_p) = ||alpha_p||^2 / G_pp */
-	double		delta = damage(coef_norm2(mach, pi) / gpp * mach->scale * mach->scale);
+	if (r > 0.0)
+		for (int j = 0; j < mach->n_sv; j++)
+		{
+			double		a,
+						dj;
 
+			if (j == pi)
+				continue;
+			a = -g->m[(size_t) j * g->cap + pi] / gpp;
+			dj = BkKernelSelf(&m->params, mach->sqnorm[j]);
+			res2 -= r * dj * a * a;
+			for (int c = 0; c < K; c++)
+				wres += ap[c] * mach->coef[(size_t) j * K + c] * r * dj * a;
+		}
+	if (res2 < 0.0)
+		res2 = 0.0;
+	delta = damage(coef_norm2(mach, pi) * res2 * s2);
 	mach->degradation += delta;
-	/* the residual is orthogonal to what stays: ||w||^2 loses exactly delta */
+	/*
+	 * ||w + Delta w||^2 = ||w||^2 - 2 alpha_p.<w_P, res> - 2 ||alpha_p||^2
+	 * <Phi_p, res> + ||Delta w||^2; with r = 0 the residual is orthogonal
+	 * to what stays and ||w||^2 loses exactly ||Delta w||^2
+	 */
 	if (m->params.ball_projection)
-		mach->wnorm2 -= delta;
+		mach->wnorm2 += -2.0 * wres * s2 -
+			2.0 * coef_norm2(mach, pi) * (1.0 / gpp - r * kpp) * s2 + delta;
 
 	for (int j = 0; j < mach->n_sv; j++)
 	{
@@ -460,6 +497,16 @@ pegasos_param_applies(const BkParams *p, BkParamId id, char *why,
 {
 	bool		budgeted = p->maintenance != BK_MAINT_NONE;
 
+	if (id == BK_P_RIDGE && p->maintenance != BK_MAINT_PROJECTION &&
+		p->maintenance != BK_MAINT_PROJECTION_BEST)
+	{
+		if (why != NULL)
+			snprintf(why, whylen,
+					 "parameter \"ridge\" does not apply to algorithm \"pegasos\" with maintenance \"%s\" (only \"projection\" and \"projection_best\" keep K^-1)",
+					 BkParamChoiceName(BK_P_MAINTENANCE, p->maintenance));
+		return false;
+	}
+
 	if ((id == BK_P_BUDGET && !budgeted) || (id == BK_P_MAX_SV && budgeted))
 	{
 		if (why != NULL)
@@ -513,7 +560,7 @@ const BkLearner bk_learner_pegasos = {
 	.source = "paper 004 Algorithm 1, eq. 14-17 and §4.3 (multi-class Pegasos on a budget)",
 	.multiclass = true,
 	.params = BK_TAKES(BUDGET) | BK_TAKES(MAX_SV) | BK_TAKES(LAMBDA) |
-	BK_TAKES(MAINTENANCE) | BK_TAKES(BALL_PROJECTION),
+	BK_TAKES(MAINTENANCE) | BK_TAKES(BALL_PROJECTION) | BK_TAKES(RIDGE),
 	.params_mutable = BK_TAKES(LAMBDA),
 	.param_applies = pegasos_param_applies,
 	.check_params = pegasos_check_params,

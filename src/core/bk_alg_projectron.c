@@ -127,8 +127,8 @@ BkProjectronStep(BkModel *m, BkMachine *mach, BkRow *row)
 /*
  * The Projectrons project every update once the budget is full, so an
  * ill-conditioned K^-1 ruins them (Banana, B = 200: coefficients of 1e13,
- * 53 % accuracy): they keep (K + 1e-6 diag(K))^-1.  BPA-P and Pegasos keep
- * the exact inverse of their papers' equations (no gram_ridge).
+ * 53 % accuracy): they keep (K + 1e-6 diag(K))^-1, as BPA-P and Pegasos
+ * do (bk_internal.h, BK_GRAM_RIDGE).
  */
 /* Projectron++'s threshold eta on the projection error: 0.1 */
 static void
@@ -141,8 +141,8 @@ projectron_pp_param_defaults(BkParams *p)
 const BkLearner bk_learner_projectron = {
 	.id = BK_ALG_PROJECTRON, .name = "projectron",
 	.source = "Orabona, Keshet and Caputo 2009, in paper 001 §4's fixed-budget form",
-	.gram_ridge = BK_GRAM_RIDGE,
-	.params = BK_TAKES(BUDGET),
+	.legacy_ridge = BK_GRAM_RIDGE,
+	.params = BK_TAKES(BUDGET) | BK_TAKES(RIDGE),
 	.keeps = BK_KEEP_GRAM,
 	.step = BkProjectronStep,
 };
@@ -150,8 +150,8 @@ const BkLearner bk_learner_projectron = {
 const BkLearner bk_learner_projectron_pp = {
 	.id = BK_ALG_PROJECTRON_PP, .name = "projectron_pp",
 	.source = "Orabona, Keshet and Caputo 2009 (Projectron++), fixed budget",
-	.gram_ridge = BK_GRAM_RIDGE,
-	.params = BK_TAKES(BUDGET) | BK_TAKES(ETA),
+	.legacy_ridge = BK_GRAM_RIDGE,
+	.params = BK_TAKES(BUDGET) | BK_TAKES(ETA) | BK_TAKES(RIDGE),
 	.params_mutable = BK_TAKES(ETA),
 	.param_defaults = projectron_pp_param_defaults,
 	.keeps = BK_KEEP_GRAM,

@@ -171,7 +171,8 @@ typedef enum BkParamId
 	BK_P_OUTPUT = 22,
 	BK_P_RHO = 23,
 	BK_P_MAX_COEF = 25,
-	BK_P_MAX_ID = 25
+	BK_P_RIDGE = 26,
+	BK_P_MAX_ID = 26
 } BkParamId;
 
 typedef struct BkParams
@@ -200,6 +201,7 @@ typedef struct BkParams
 	int			output;			/* BkOutput (SPA) */
 	double		rho;			/* DUOL: conflict threshold, in [0, 1) */
 	double		max_coef;		/* BOGD: |coefficient| <= max_coef * eta */
+	double		ridge;			/* K^-1 kept is that of K + ridge diag(K) */
 	uint64_t	seed;			/* PRNG seed */
 	uint64_t	given;			/* bit (1 << id): set explicitly by the user */
 } BkParams;

@@ -303,8 +303,13 @@ extern int	BkNearestOf(const BkMachine *mach, const double *dots, double sqx,
  * low-dimensional data, a few hundred SVs) the exact inverse amplifies
  * rounding into coefficients of 1e9 and more; a relative ridge of 1e-6
  * bounds them and leaves well-conditioned projections as they were to
- * about 1e-6.  The Projectrons use it; BPA-P and Pegasos keep the exact
- * inverse of eq. 9 / eq. 16-17 (BkModelGramRidge).
+ * about 1e-6.  Every learner that keeps K^-1 uses it (BkModelGramRidge):
+ * the Projectrons, and BPA-P and Pegasos' projections, a deviation from
+ * the exact inverse of their eq. 9 / eq. 16-17.  Without it, BPA-P at
+ * B = 500 on ncheckerboard1m stalled at 360 SVs and 48.1 % accuracy (with
+ * it: 500 SVs, 96.2 %, BPA-NN 96.5 %), and on the checkerboard with
+ * gamma = 4 BPA-P and Pegasos stopped at 67 and 59 SVs whatever the budget
+ * (with it the budgets fill).
  */
 #define BK_GRAM_RIDGE 1e-6
 extern void BkGramInit(const BkEnv *env, BkGramInverse *g, int capacity);

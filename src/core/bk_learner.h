@@ -94,8 +94,12 @@ typedef struct BkLearner
 	/* SVs held beyond the budget before maintenance brings them back */
 	int			extra_slots;
 
-	/* relative ridge of the K^-1 it keeps (BkGramInverse.ridge) */
-	double		gram_ridge;
+	/*
+	 * The relative ridge of the K^-1 it kept before "ridge" was a parameter
+	 * (budgetkernel 0.2.0): a stored model without the parameter was
+	 * trained with it and goes on with it.
+	 */
+	double		legacy_ridge;
 
 	/* BK_KEEP_* bits it always keeps */
 	unsigned	keeps;

@@ -50,7 +50,7 @@ BkModelNeedsGram(const BkParams *p)
 double
 BkModelGramRidge(const BkParams *p)
 {
-	return BkLearnerOf(p)->gram_ridge;
+	return p->ridge;
 }
 
 bool

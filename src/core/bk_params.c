@@ -122,6 +122,8 @@ static const ParamDesc param_table[] = {
 	{"rho", BK_P_RHO, BK_KIND_REAL, 0, 1, false, FIELD(rho, F_DOUBLE), LEARNER, 0, NULL},
 	/* Zhao et al. (2012) search gamma in {1, 2, 4, 8, 16}: the middle */
 	{"max_coef", BK_P_MAX_COEF, BK_KIND_REAL, 0, HUGE_VAL, true, FIELD(max_coef, F_DOUBLE), LEARNER, 4, NULL},
+	/* the relative ridge of the K^-1 kept (bk_internal.h, BK_GRAM_RIDGE) */
+	{"ridge", BK_P_RIDGE, BK_KIND_REAL, 0, 1e-2, false, FIELD(ridge, F_DOUBLE), LEARNER, BK_GRAM_RIDGE, NULL},
 };
 
 #define N_PARAMS ((int) (sizeof(param_table) / sizeof(param_table[0])))
@@ -293,9 +295,14 @@ check_number(const ParamDesc *d, double v, char *err, size_t errlen)
 	low = d->min_exclusive ? !(v > d->min) : !(v >= d->min);
 	if (!isfinite(v) || low || v > d->max)
 	{
-		snprintf(err, errlen,
-				 "parameter \"%s\" must be a finite number %s %g, got %.15g",
-				 d->name, d->min_exclusive ? ">" : ">=", d->min, v);
+		if (isfinite(d->max))
+			snprintf(err, errlen,
+					 "parameter \"%s\" must be a number %s %g and <= %g, got %.15g",
+					 d->name, d->min_exclusive ? ">" : ">=", d->min, d->max, v);
+		else
+			snprintf(err, errlen,
+					 "parameter \"%s\" must be a finite number %s %g, got %.15g",
+					 d->name, d->min_exclusive ? ">" : ">=", d->min, v);
 		return false;
 	}
 	return true;
@@ -679,6 +686,15 @@ BkParamsFromStored(BkParams *p, const BkStoredParam *in, int n,
 		const ParamDesc *d = &param_table[i];
 		bool		present = (seen & BK_PARAM_BIT(d->id)) != 0;
 
+		/*
+		 * A parameter added after a model was stored: the model was trained
+		 * with its learner's value of then ("ridge": BkLearner.legacy_ridge)
+		 */
+		if (!present && d->id == BK_P_RIDGE && applies(d, p, NULL, 0))
+		{
+			give(p, d, BkLearnerOf(p)->legacy_ridge);
+			continue;
+		}
 		if (present != applies(d, p, NULL, 0))
 		{
 			snprintf(err, errlen, "parameter \"%s\" %s", d->name,

@@ -69,8 +69,12 @@ FROM m WHERE name = 'rbp';
 SELECT (bk_info(model)->>'n_sv')::int AS n_sv, (bk_info(model)->>'rows_updated')::int AS rows_updated
 FROM m WHERE name = 'stoptron';
 
--- the BPA-linear model keeps at most dim = 2 SVs: later points lie in their span
+-- BPA-P with the linear kernel: with its default ridge of K^-1 (1e-6) it
+-- takes rows up to the budget, even those that lie in the span of the SVs;
+-- with "ridge": 0 (the exact eq. 9) it keeps at most dim = 2 SVs
 SELECT bk_info(model)->'n_sv' AS n_sv_linear FROM m WHERE name = 'bpa-linear';
+SELECT bk_info(bk_train(features, label, params || '{"ridge": 0}' ORDER BY id))->'n_sv' AS n_sv_linear_exact
+FROM pts, m WHERE m.name = 'bpa-linear' GROUP BY m.params;
 
 -- row order is the stream order: another order, another model
 SELECT (SELECT bk_train(features, label, params ORDER BY id DESC) FROM pts)::bytea <> model::bytea AS order_matters

@@ -150,6 +150,9 @@ test_bpa_oracle(const char *variant, const char *loss)
 	double		worst = 0;
 
 	make_params(&p, pp, 6, 2);
+	/* the exact eq. 9: BPA-P without its default ridge of K^-1 */
+	if (p.variant == BK_VARIANT_P)
+		p.ridge = 0.0;
 	m = BkModelCreate(&bk_std_env, &p, 2);
 	mach = &m->machines[0];
 	BkRngSeed(&rng, 11);

@@ -182,3 +182,44 @@ test_new_learner_params(void)
 	BkParamsFinish(&p, 2, err, sizeof(err));
 	CHECK(p.algorithm == BK_ALG_PROJECTRON, "name projectron is algorithm 16");
 }
+
+/*
+ * "ridge", added after models were stored: a stored model without it reads
+ * with its learner's ridge of then (BPA-P and Pegasos 0, the exact inverse
+ * they were trained with; the Projectrons 1e-6), and a new one stores it.
+ */
+void
+test_legacy_ridge(void)
+{
+	const char *cases[][2][2] = {
+		{{"algorithm", "bpa"}, {"variant", "p"}},
+		{{"algorithm", "pegasos"}, {"maintenance", "projection"}},
+		{{"algorithm", "projectron"}, {"budget", "10"}},
+	};
+	const double legacy[] = {0.0, 0.0, 1e-6};
+
+	for (int c = 0; c < 3; c++)
+	{
+		BkParams	p,
+					q;
+		BkStoredParam st[64];
+		char		err[BK_ERRMSG_LEN] = "";
+		int			n,
+					k = 0;
+		bool		stored = false;
+
+		make_params(&p, cases[c], 2, 2);
+		CHECK(p.ridge == 1e-6, "%s: a new model's ridge is 1e-6", cases[c][0][1]);
+		n = BkParamsToStored(&p, st, 64);
+		for (int i = 0; i < n; i++)
+		{
+			stored |= st[i].id == BK_P_RIDGE;
+			if (st[i].id != BK_P_RIDGE)
+				st[k++] = st[i];
+		}
+		CHECK(stored, "%s: the ridge is stored", cases[c][0][1]);
+		CHECK(BkParamsFromStored(&q, st, k, err, sizeof(err)) && q.ridge == legacy[c],
+			  "%s: a stored model without \"ridge\" reads with %g (%s)",
+			  cases[c][0][1], legacy[c], err);
+	}
+}

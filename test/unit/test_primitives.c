@@ -69,7 +69,7 @@ test_kernels(void)
 	CHECK(fabs(BkKernelSelf(&p, sqa) - pow(0.3 * 14 + 1, 3)) < 1e-9, "poly self");
 }
 
-/* ||K^-1 K - I||_max for the machine's SVs */
+/* ||G (K + ridge diag(K)) - I||_max for the machine's SVs, G the inverse kept */
 static double
 gram_error(const BkParams *p, const BkMachine *mach, const BkGramInverse *g, int dim)
 {
@@ -87,6 +87,10 @@ gram_error(const BkParams *p, const BkMachine *mach, const BkGramInverse *g, int
 				const double *xj = mach->sv + (size_t) j * dim;
 				double		k = BkKernelFromDot(p, BkDot(xl, xj, dim),
 											   mach->sqnorm[l], mach->sqnorm[j]);
+
+				/* the inverse kept is that of K + ridge diag(K) */
+				if (l == j)
+					k *= 1.0 + g->ridge;
 
 				s += g->m[(size_t) i * g->cap + l] * k;
 			}
