@@ -550,3 +550,46 @@ ALTER FUNCTION @extschema@.bk_predict(@extschema@.bk_model, float8[]) COST 100;
 ALTER FUNCTION @extschema@.bk_predict_label(@extschema@.bk_model, float8[]) COST 100;
 ALTER FUNCTION @extschema@.bk_decision(@extschema@.bk_model, float8[]) COST 100;
 ALTER FUNCTION @extschema@.bk_scores(@extschema@.bk_model, float8[]) COST 100;
+
+-- bk_metrics(actual, predicted, score): the same report, and the ROC AUC
+-- of two classes, score positive for the last class of "classes" (as
+-- bk_decision).  The state keeps every score (12 bytes a row).
+CREATE FUNCTION @extschema@._bk_metrics_trans(internal, int8, int8, float8)
+	RETURNS internal
+	AS 'MODULE_PATHNAME', 'bk_metrics_trans'
+	LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE FUNCTION @extschema@._bk_metrics_trans(internal, text, text, float8)
+	RETURNS internal
+	AS 'MODULE_PATHNAME', 'bk_metrics_trans'
+	LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+COMMENT ON FUNCTION @extschema@._bk_metrics_trans(internal, int8, int8, float8) IS
+	'transition function of bk_metrics(int8, int8, float8)';
+COMMENT ON FUNCTION @extschema@._bk_metrics_trans(internal, text, text, float8) IS
+	'transition function of bk_metrics(text, text, float8)';
+
+CREATE AGGREGATE @extschema@.bk_metrics(actual int8, predicted int8, score float8) (
+	SFUNC = @extschema@._bk_metrics_trans,
+	STYPE = internal,
+	FINALFUNC = @extschema@._bk_metrics_final,
+	COMBINEFUNC = @extschema@._bk_metrics_combine,
+	SERIALFUNC = @extschema@._bk_metrics_serialize,
+	DESERIALFUNC = @extschema@._bk_metrics_deserialize,
+	PARALLEL = SAFE
+);
+
+CREATE AGGREGATE @extschema@.bk_metrics(actual text, predicted text, score float8) (
+	SFUNC = @extschema@._bk_metrics_trans,
+	STYPE = internal,
+	FINALFUNC = @extschema@._bk_metrics_final,
+	COMBINEFUNC = @extschema@._bk_metrics_combine,
+	SERIALFUNC = @extschema@._bk_metrics_serialize,
+	DESERIALFUNC = @extschema@._bk_metrics_deserialize,
+	PARALLEL = SAFE
+);
+
+COMMENT ON AGGREGATE @extschema@.bk_metrics(int8, int8, float8) IS
+	'classification report of (actual, predicted) labels with the ROC AUC of a score (bk_decision) for two classes';
+COMMENT ON AGGREGATE @extschema@.bk_metrics(text, text, float8) IS
+	'classification report of (actual, predicted) text labels with the ROC AUC of a score (bk_decision) for two classes';

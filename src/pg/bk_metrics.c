@@ -1,11 +1,13 @@
 /*
  * bk_metrics.c
- *	  bk_metrics(actual, predicted): a classification report as jsonb —
- *	  rows, accuracy, balanced accuracy, macro precision, recall and F1,
- *	  per-class precision, recall, F1 and support, and the confusion
- *	  matrix — for int8 or text labels.  PARALLEL SAFE: the state is a
- *	  confusion matrix, which partial states add up (combine), and which
- *	  travels between processes as bytes (serialize, deserialize).
+ *	  bk_metrics(actual, predicted [, score]): a classification report as
+ *	  jsonb — rows, accuracy, balanced accuracy, macro precision, recall
+ *	  and F1, per-class precision, recall, F1 and support, the confusion
+ *	  matrix, and with a score the ROC AUC of two classes — for int8 or
+ *	  text labels.  PARALLEL SAFE: the state is a confusion matrix (and the
+ *	  scores with their actual classes), which partial states add up
+ *	  (combine), and which travels between processes as bytes (serialize,
+ *	  deserialize).
  *
  *	  The state keeps the labels in order of first appearance with a
  *	  sorted index for lookup (binary search), and the matrix with a
@@ -14,6 +16,8 @@
  *	  order: integers ascending, text by bytes.
  */
 #include "postgres.h"
+
+#include <math.h>
 
 #include "catalog/pg_type.h"
 #include "fmgr.h"
@@ -43,8 +47,44 @@ typedef struct MetricsState
 	int		   *sorted;			/* class indexes in canonical order */
 	int64	   *counts;			/* cap x cap: [actual * cap + predicted] */
 	int64		rows;
-	int64		skipped;		/* a NULL label */
+	int64		skipped;		/* a NULL label (or score) */
+	/* bk_metrics(actual, predicted, score): every score and its actual class */
+	bool		scored;
+	int64		n_scores;
+	int64		cap_scores;
+	double	   *scores;
+	int32	   *score_class;
 } MetricsState;
+
+/* the most scores a report keeps: 12 bytes each, under 1 GB */
+#define BK_METRICS_MAX_SCORES ((int64) (MaxAllocSize / sizeof(double)))
+
+/* Keep one score with its actual class (in the state's context) */
+static void
+add_score(MetricsState *s, double score, int cls)
+{
+	if (s->n_scores == s->cap_scores)
+	{
+		int64		cap = s->cap_scores == 0 ? 1024 : 2 * s->cap_scores;
+
+		if (s->n_scores >= BK_METRICS_MAX_SCORES)
+			ereport(ERROR,
+					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+					 errmsg("bk_metrics with scores takes at most %lld rows",
+							(long long) BK_METRICS_MAX_SCORES),
+					 errhint("Score a sample, or call bk_metrics without the score.")));
+		if (cap > BK_METRICS_MAX_SCORES)
+			cap = BK_METRICS_MAX_SCORES;
+		s->scores = s->scores ? repalloc(s->scores, sizeof(double) * cap) :
+			palloc(sizeof(double) * cap);
+		s->score_class = s->score_class ? repalloc(s->score_class, sizeof(int32) * cap) :
+			palloc(sizeof(int32) * cap);
+		s->cap_scores = cap;
+	}
+	s->scores[s->n_scores] = score;
+	s->score_class[s->n_scores] = cls;
+	s->n_scores++;
+}
 
 static int
 compare_class(const MetricsState *s, int a, int64 ia, const char *ta)
@@ -145,8 +185,9 @@ read_label(const MetricsState *s, Datum d, int64 *ia, char **ta)
 }
 
 /*
- * bk_metrics(actual, predicted) transition function: count the pair; a
- * row with a NULL label is skipped and counted
+ * bk_metrics(actual, predicted [, score]) transition function: count the
+ * pair (and keep the score); a row with a NULL label or score is skipped
+ * and counted
  */
 Datum
 bk_metrics_trans(PG_FUNCTION_ARGS)
@@ -165,11 +206,18 @@ bk_metrics_trans(PG_FUNCTION_ARGS)
 		elog(ERROR, "bk_metrics_trans called in non-aggregate context");
 	s = PG_ARGISNULL(0) ? new_state(agg, get_fn_expr_argtype(fcinfo->flinfo, 1) == TEXTOID) :
 		(MetricsState *) PG_GETARG_POINTER(0);
-	if (PG_ARGISNULL(1) || PG_ARGISNULL(2))
+	if (PG_NARGS() > 3)
+		s->scored = true;
+	if (PG_ARGISNULL(1) || PG_ARGISNULL(2) || (s->scored && PG_ARGISNULL(3)))
 	{
 		s->skipped++;
 		PG_RETURN_POINTER(s);
 	}
+	if (s->scored && isnan(PG_GETARG_FLOAT8(3)))
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_EXCEPTION),
+				 errmsg("bk_metrics: a score is NaN"),
+				 errdetail("Row %lld of the report.", (long long) (s->rows + s->skipped + 1))));
 	old = MemoryContextSwitchTo(agg);
 	read_label(s, PG_GETARG_DATUM(1), &ia, &ta);
 	read_label(s, PG_GETARG_DATUM(2), &ip, &tp);
@@ -182,6 +230,12 @@ bk_metrics_trans(PG_FUNCTION_ARGS)
 		pfree(tp);
 	s->counts[(Size) a * s->cap + p]++;
 	s->rows++;
+	if (s->scored)
+	{
+		old = MemoryContextSwitchTo(agg);
+		add_score(s, PG_GETARG_FLOAT8(3), a);
+		MemoryContextSwitchTo(old);
+	}
 	PG_RETURN_POINTER(s);
 }
 
@@ -214,6 +268,9 @@ bk_metrics_combine(PG_FUNCTION_ARGS)
 			a->counts[(Size) map[i] * a->cap + map[j]] += b->counts[(Size) i * b->cap + j];
 	a->rows += b->rows;
 	a->skipped += b->skipped;
+	a->scored |= b->scored;
+	for (int64 i = 0; i < b->n_scores; i++)
+		add_score(a, b->scores[i], map[b->score_class[i]]);
 	pfree(map);
 	MemoryContextSwitchTo(old);
 	PG_RETURN_POINTER(a);
@@ -241,6 +298,13 @@ bk_metrics_serialize(PG_FUNCTION_ARGS)
 	for (int i = 0; i < s->n; i++)
 		for (int j = 0; j < s->n; j++)
 			pq_sendint64(&buf, s->counts[(Size) i * s->cap + j]);
+	pq_sendbyte(&buf, s->scored ? 1 : 0);
+	pq_sendint64(&buf, s->n_scores);
+	for (int64 i = 0; i < s->n_scores; i++)
+	{
+		pq_sendfloat8(&buf, s->scores[i]);
+		pq_sendint32(&buf, s->score_class[i]);
+	}
 	PG_RETURN_BYTEA_P(pq_endtypsend(&buf));
 }
 
@@ -273,6 +337,20 @@ bk_metrics_deserialize(PG_FUNCTION_ARGS)
 	for (int i = 0; i < n; i++)
 		for (int j = 0; j < n; j++)
 			s->counts[(Size) i * s->cap + j] = pq_getmsgint64(&buf);
+	s->scored = pq_getmsgbyte(&buf) == 1;
+	{
+		int64		ns = pq_getmsgint64(&buf);
+
+		for (int64 i = 0; i < ns; i++)
+		{
+			double		sc = pq_getmsgfloat8(&buf);
+			int32		c = pq_getmsgint(&buf, 4);
+
+			if (c < 0 || c >= s->n)
+				elog(ERROR, "invalid partial bk_metrics state");
+			add_score(s, sc, c);
+		}
+	}
 	pq_getmsgend(&buf);
 	MemoryContextSwitchTo(old);
 	pfree(buf.data);
@@ -296,6 +374,65 @@ push_ratio(JsonbParseState **ps, double num, double den)
 		bk_push_double(ps, WJB_VALUE, num / den);
 	else
 		bk_push_null(ps, WJB_VALUE);
+}
+
+/* a score and whether its row's actual class is the positive one */
+typedef struct ScoredRow
+{
+	double		score;
+	bool		positive;
+} ScoredRow;
+
+static int
+cmp_scored(const void *a, const void *b)
+{
+	double		x = ((const ScoredRow *) a)->score;
+	double		y = ((const ScoredRow *) b)->score;
+
+	return x < y ? -1 : (x > y ? 1 : 0);
+}
+
+/*
+ * ROC AUC of the scores for the positive class pos (the Mann-Whitney U
+ * statistic): the probability that a positive row scores above a negative
+ * one, ties counting one half (mid-ranks), as scikit-learn's
+ * roc_auc_score.  -1 if either class has no row.
+ */
+static double
+roc_auc(const MetricsState *s, int pos)
+{
+	ScoredRow  *r = palloc(sizeof(ScoredRow) * Max(s->n_scores, 1));
+	double		rank_sum = 0.0;
+	int64		n_pos = 0,
+				n_neg;
+	int64		i = 0;
+
+	for (int64 k = 0; k < s->n_scores; k++)
+	{
+		r[k].score = s->scores[k];
+		r[k].positive = s->score_class[k] == pos;
+		n_pos += r[k].positive;
+	}
+	n_neg = s->n_scores - n_pos;
+	if (n_pos == 0 || n_neg == 0)
+	{
+		pfree(r);
+		return -1.0;
+	}
+	qsort(r, s->n_scores, sizeof(ScoredRow), cmp_scored);
+	/* ranks from 1; a run of equal scores shares its mean rank */
+	while (i < s->n_scores)
+	{
+		int64		j = i;
+		int64		pos_in_run = 0;
+
+		while (j < s->n_scores && r[j].score == r[i].score)
+			pos_in_run += r[j++].positive;
+		rank_sum += pos_in_run * ((double) (i + 1 + j) / 2.0);
+		i = j;
+	}
+	pfree(r);
+	return (rank_sum - (double) n_pos * (n_pos + 1) / 2.0) / ((double) n_pos * n_neg);
 }
 
 /*
@@ -409,6 +546,27 @@ bk_metrics_final(PG_FUNCTION_ARGS)
 		pushJsonbValue(&ps, WJB_END_ARRAY, NULL);
 	}
 	pushJsonbValue(&ps, WJB_END_ARRAY, NULL);
+
+	/*
+	 * With scores: the ROC AUC for the last class of "classes" as the
+	 * positive one (the class bk_decision is positive for), defined for two
+	 * classes that both occur; null otherwise
+	 */
+	if (s->scored)
+	{
+		double		auc = s->n == 2 ? roc_auc(s, s->sorted[1]) : -1.0;
+
+		bk_push_key(&ps, "roc_auc");
+		if (auc >= 0.0)
+			bk_push_double(&ps, WJB_VALUE, auc);
+		else
+			bk_push_null(&ps, WJB_VALUE);
+		bk_push_key(&ps, "positive_class");
+		if (s->n == 2)
+			push_label(&ps, WJB_VALUE, s, s->sorted[1]);
+		else
+			bk_push_null(&ps, WJB_VALUE);
+	}
 
 	res = pushJsonbValue(&ps, WJB_END_OBJECT, NULL);
 	PG_RETURN_JSONB_P(JsonbValueToJsonb(res));

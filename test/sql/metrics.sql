@@ -59,3 +59,46 @@ FROM (SELECT bk_metrics(t.label, bk_predict(m.model, t.features)) AS r
             FROM mt_train) m
       WHERE t.id > 1500) s;
 DROP TABLE mt_train;
+
+-- With a score: the ROC AUC of two classes, the last class of "classes"
+-- positive (as bk_decision).  By hand: positives score 0.4 and 0.8,
+-- negatives 0.1 and 0.35, every positive above every negative: 1.
+SELECT r->'roc_auc' AS auc, r->'positive_class' AS positive, r->'accuracy' AS accuracy
+FROM (SELECT bk_metrics(a, p, s) AS r
+      FROM (VALUES (-1::int8, -1::int8, 0.1::float8), (1, -1, 0.4), (-1, 1, 0.35), (1, 1, 0.8)) v(a, p, s)) x;
+-- ties count one half: pairs (0.5, 0.5) 1/2, (0.5, 0.1) 1, (0.9, 0.5) 1,
+-- (0.9, 0.1) 1, so 3.5 / 4; text labels, the positive class by bytes
+SELECT r->'roc_auc' AS auc, r->'positive_class' AS positive
+FROM (SELECT bk_metrics(a, p, s) AS r
+      FROM (VALUES ('yes', 'yes', 0.5::float8), ('no', 'yes', 0.5), ('yes', 'yes', 0.9), ('no', 'no', 0.1)) v(a, p, s)) x;
+-- reversed scores give 1 - AUC; a NULL score skips its row
+SELECT r->'roc_auc' AS auc, r->'rows' AS rows, r->'rows_skipped' AS skipped
+FROM (SELECT bk_metrics(a, p, -s) AS r
+      FROM (VALUES (1::int8, 1::int8, 0.5::float8), (-1, 1, 0.5), (1, 1, 0.9), (-1, -1, 0.1), (1, 1, NULL)) v(a, p, s)) x;
+-- one class, or three: no AUC
+SELECT (bk_metrics(1::int8, 1::int8, s)->'roc_auc') = 'null'::jsonb AS one_class_null,
+       (bk_metrics(a % 3, a % 3, s)->'roc_auc') = 'null'::jsonb AS three_classes_null
+FROM (SELECT g::int8 AS a, g::float8 AS s FROM generate_series(1, 9) g) v;
+SELECT bk_metrics(1::int8, 1::int8, 'NaN'::float8);
+
+-- a model's decision value ranks held-out rows: AUC of the checkerboard
+CREATE TABLE mt_train AS SELECT * FROM bk_test.checkerboard(1500);
+SELECT (r->>'roc_auc')::float8 > 0.9 AS ranks_well, r->'positive_class' AS positive,
+       (r->>'roc_auc')::float8 >= (r->>'balanced_accuracy')::float8 - 0.05 AS consistent
+FROM (SELECT bk_metrics(t.label, bk_predict(m.model, t.features), bk_decision(m.model, t.features)) AS r
+      FROM bk_test.checkerboard(3000) t,
+           (SELECT bk_train(features, label, '{"gamma": 20}' ORDER BY bk_shuffle_key(id, 3)) AS model
+            FROM mt_train) m
+      WHERE t.id > 1500) s;
+-- in parallel workers: the same AUC as serial
+CREATE TABLE mt_scored AS
+SELECT g AS id, (g % 2)::int8 AS a, ((g * 7) % 2)::int8 AS p, sin(g) + (g % 2) AS s FROM generate_series(1, 20000) g;
+SET max_parallel_workers_per_gather = 0;
+CREATE TEMP TABLE serial_auc AS SELECT bk_metrics(a, p, s) AS r FROM mt_scored;
+SET max_parallel_workers_per_gather = 2; SET parallel_setup_cost = 0; SET parallel_tuple_cost = 0;
+SET min_parallel_table_scan_size = 0;
+EXPLAIN (COSTS OFF) SELECT bk_metrics(a, p, s) FROM mt_scored;
+SELECT (SELECT r->'roc_auc' FROM serial_auc) = bk_metrics(a, p, s)->'roc_auc' AS same_auc FROM mt_scored;
+RESET max_parallel_workers_per_gather; RESET parallel_setup_cost; RESET parallel_tuple_cost;
+RESET min_parallel_table_scan_size;
+DROP TABLE mt_train, mt_scored;
