@@ -8,6 +8,7 @@
 -- shards (start_shards in test/lib.sh) and names them in BK_SHARD1_HOST,
 -- BK_SHARD1_PORT, BK_SHARD2_HOST and BK_SHARD2_PORT.
 --
+\set coord_db :DBNAME
 \getenv coord_host PGHOST
 \getenv coord_port PGPORT
 \getenv s1host BK_SHARD1_HOST
@@ -25,7 +26,7 @@
 \i test/shards/shard_setup.sql
 
 -- ---- the coordinator ----
-\c contrib_regression postgres :coord_host :coord_port
+\c :coord_db postgres :coord_host :coord_port
 SET client_min_messages = warning;
 DROP SERVER IF EXISTS bk_shard1, bk_shard2, bk_cluster CASCADE;
 DROP FUNCTION IF EXISTS train_shard(jsonb), score_shard(bk_model);
