@@ -390,6 +390,10 @@ typedef struct BkMergeChoice
 extern void BkMergeChoose(const BkEnv *env, const BkParams *p,
 						  const BkMachine *mach, int dim, int mi, double *work,
 						  BkMergeChoice *c);
+/* the same choice by the golden-section search of every partner (tests) */
+extern void BkMergeChooseExhaustive(const BkEnv *env, const BkParams *p,
+									const BkMachine *mach, int dim, int mi,
+									double *work, BkMergeChoice *c);
 extern void BkMergePoint(const BkParams *p, const BkMachine *mach, int dim,
 						 const BkMergeChoice *c, const double *work,
 						 double *zbuf, double *az);

@@ -89,14 +89,37 @@ merge_pair(double gamma, double d2, double aa, double bb, double ab, double *h)
 }
 
 /*
- * Choose the partner of SV mi that degrades the expansion least.  work
- * receives the dot products of x_mi with every SV (n_sv doubles; the apply
- * step uses them).  Fills c->m, c->n, c->h and c->degradation (in the
- * stored coefficients: multiply by scale^2 for the actual one).
+ * A lower bound of the degradation of merging a pair at kernel value k =
+ * k_mn, whatever h: with e1 = k^((1-h)^2), e2 = k^(h^2) the gain is
+ * S(h) = aa e1^2 + bb e2^2 + 2 ab e1 e2, and on [0, 1]
+ *   - for h <= 1/2, e1^2 <= sqrt(k) and e2^2 <= 1 (the other way round for
+ *     h >= 1/2), so aa e1^2 + bb e2^2 <= max(aa sqrt(k) + bb, aa + bb sqrt(k));
+ *   - (1-h)^2 + h^2 lies in [1/2, 1], so e1 e2 lies in [k, sqrt(k)]: the
+ *     cross term is at most 2 ab sqrt(k) (ab >= 0) or 2 ab k (ab < 0).
+ * The degradation aa + bb + 2 ab k - S(h) is then at least this.  A
+ * partner far from x_m (k near 0) has a bound near min(aa, bb), which the
+ * best near partner usually beats, so its search is skipped.
  */
-void
-BkMergeChoose(const BkEnv *env, const BkParams *p, const BkMachine *mach,
-			  int dim, int mi, double *work, BkMergeChoice *c)
+static double
+degradation_bound(double k, double aa, double bb, double ab)
+{
+	double		sk = sqrt(k);
+	double		s = aa * sk + bb > aa + bb * sk ? aa * sk + bb : aa + bb * sk;
+
+	s += ab >= 0.0 ? 2.0 * ab * sk : 2.0 * ab * k;
+	return aa + bb + 2.0 * ab * k - s;
+}
+
+/*
+ * The partner of SV mi that degrades the expansion least; with prune, the
+ * golden-section search is skipped for a partner whose lower bound
+ * (degradation_bound) already exceeds the best degradation found, which
+ * it cannot then beat: the choice is the exhaustive search's (a margin of
+ * 1e-9 of the sums covers rounding in the bound).
+ */
+static void
+choose(const BkEnv *env, const BkParams *p, const BkMachine *mach, int dim,
+	   int mi, double *work, BkMergeChoice *c, bool prune)
 {
 	int			K = mach->n_coef;
 	const double *am = mach->coef + (size_t) mi * K;
@@ -117,6 +140,7 @@ BkMergeChoose(const BkEnv *env, const BkParams *p, const BkMachine *mach,
 		const double *an = mach->coef + (size_t) n * K;
 		double		bb = 0.0,
 					ab = 0.0,
+					d2,
 					h,
 					d;
 
@@ -127,8 +151,12 @@ BkMergeChoose(const BkEnv *env, const BkParams *p, const BkMachine *mach,
 			bb += an[k] * an[k];
 			ab += am[k] * an[k];
 		}
-		d = merge_pair(p->gamma, BkDist2(work[n], mach->sqnorm[mi], mach->sqnorm[n]),
-					   aa, bb, ab, &h);
+		d2 = BkDist2(work[n], mach->sqnorm[mi], mach->sqnorm[n]);
+		if (prune && c->n >= 0 &&
+			degradation_bound(exp(-p->gamma * d2), aa, bb, ab) >
+			c->degradation + 1e-9 * (aa + bb + fabs(2.0 * ab)))
+			continue;
+		d = merge_pair(p->gamma, d2, aa, bb, ab, &h);
 		if (c->n < 0 || d < c->degradation)
 		{
 			c->n = n;
@@ -138,6 +166,27 @@ BkMergeChoose(const BkEnv *env, const BkParams *p, const BkMachine *mach,
 	}
 	if (c->n < 0)
 		BkRaise(env, BK_ERR_INTERNAL, NULL, "merge needs two support vectors");
+}
+
+/*
+ * Choose the partner of SV mi that degrades the expansion least.  work
+ * receives the dot products of x_mi with every SV (n_sv doubles; the apply
+ * step uses them).  Fills c->m, c->n, c->h and c->degradation (in the
+ * stored coefficients: multiply by scale^2 for the actual one).
+ */
+void
+BkMergeChoose(const BkEnv *env, const BkParams *p, const BkMachine *mach,
+			  int dim, int mi, double *work, BkMergeChoice *c)
+{
+	choose(env, p, mach, dim, mi, work, c, true);
+}
+
+void
+BkMergeChooseExhaustive(const BkEnv *env, const BkParams *p,
+						const BkMachine *mach, int dim, int mi, double *work,
+						BkMergeChoice *c)
+{
+	choose(env, p, mach, dim, mi, work, c, false);
 }
 
 /*

@@ -168,3 +168,58 @@ test_libsvm(void)
 			  "libsvm: \"%s\" refused (%s)", bad[i], err);
 	}
 }
+
+/*
+ * The merge partner search skips partners whose lower bound cannot beat
+ * the best found (bk_merge.c): on random expansions (one and three
+ * coefficients per SV, both signs, narrow and wide kernels) it chooses
+ * the same partner, h and degradation as the exhaustive search, bit for
+ * bit.
+ */
+void
+test_merge_pruning(void)
+{
+	const double gammas[] = {0.05, 1.0, 8.0, 60.0};
+	BkRng		rng;
+	int			trials = 0,
+				same = 0;
+
+	BkRngSeed(&rng, 23);
+	for (int g = 0; g < 4; g++)
+		for (int K = 1; K <= 3; K += 2)
+		{
+			const char *pp[][2] = {{"algorithm", "pegasos"}, {"maintenance", "merge"}};
+			BkParams	p;
+			BkMachine	mach;
+			double		work[200];
+			int			dim = 3;
+
+			make_params(&p, pp, 2, dim);
+			p.gamma = gammas[g];
+			BkMachineInit(&bk_std_env, &mach, dim, K, 150);
+			for (int j = 0; j < 150; j++)
+			{
+				double		x[3];
+
+				for (int d = 0; d < dim; d++)
+					x[d] = BkRngUniform(&rng) * 2.0 - 1.0;
+				BkMachineAppend(&mach, dim, x, BkDot(x, x, dim), 0.0);
+				for (int c = 0; c < K; c++)
+					mach.coef[(size_t) j * K + c] = (BkRngUniform(&rng) - 0.5) *
+						(j % 7 == 0 ? 0.01 : 1.0);
+			}
+			for (int mi = 0; mi < 150; mi += 3)
+			{
+				BkMergeChoice a,
+							b;
+
+				BkMergeChoose(&bk_std_env, &p, &mach, dim, mi, work, &a);
+				BkMergeChooseExhaustive(&bk_std_env, &p, &mach, dim, mi, work, &b);
+				trials++;
+				same += a.n == b.n && a.h == b.h && a.degradation == b.degradation;
+			}
+			BkMachineFree(&bk_std_env, &mach);
+		}
+	CHECK(same == trials, "merge partner search with bounds = exhaustive search in %d of %d choices",
+		  same, trials);
+}
