@@ -593,3 +593,65 @@ COMMENT ON AGGREGATE @extschema@.bk_metrics(int8, int8, float8) IS
 	'classification report of (actual, predicted) labels with the ROC AUC of a score (bk_decision) for two classes';
 COMMENT ON AGGREGATE @extschema@.bk_metrics(text, text, float8) IS
 	'classification report of (actual, predicted) text labels with the ROC AUC of a score (bk_decision) for two classes';
+
+-- Probabilities (availability: 0.2.0): bk_calibrate fits Platt's sigmoid
+-- of each class on held-out rows and returns the model with it;
+-- bk_probabilities and bk_predict_probability read it.
+CREATE FUNCTION @extschema@._bk_calibrate_trans(internal, @extschema@.bk_model, float8[], int8)
+	RETURNS internal
+	AS 'MODULE_PATHNAME', 'bk_calibrate_trans'
+	LANGUAGE C IMMUTABLE PARALLEL UNSAFE;
+
+CREATE FUNCTION @extschema@._bk_calibrate_trans(internal, @extschema@.bk_model, float8[], text)
+	RETURNS internal
+	AS 'MODULE_PATHNAME', 'bk_calibrate_trans'
+	LANGUAGE C IMMUTABLE PARALLEL UNSAFE;
+
+CREATE FUNCTION @extschema@._bk_calibrate_final(internal)
+	RETURNS @extschema@.bk_model
+	AS 'MODULE_PATHNAME', 'bk_calibrate_final'
+	LANGUAGE C IMMUTABLE PARALLEL UNSAFE;
+
+COMMENT ON FUNCTION @extschema@._bk_calibrate_trans(internal, @extschema@.bk_model, float8[], int8) IS
+	'transition function of bk_calibrate(bk_model, float8[], int8)';
+COMMENT ON FUNCTION @extschema@._bk_calibrate_trans(internal, @extschema@.bk_model, float8[], text) IS
+	'transition function of bk_calibrate(bk_model, float8[], text)';
+COMMENT ON FUNCTION @extschema@._bk_calibrate_final(internal) IS
+	'final function of bk_calibrate: the model with a sigmoid per class';
+
+CREATE AGGREGATE @extschema@.bk_calibrate(model @extschema@.bk_model, features float8[], label int8) (
+	SFUNC = @extschema@._bk_calibrate_trans,
+	STYPE = internal,
+	FINALFUNC = @extschema@._bk_calibrate_final,
+	FINALFUNC_MODIFY = READ_WRITE,
+	PARALLEL = UNSAFE
+);
+
+CREATE AGGREGATE @extschema@.bk_calibrate(model @extschema@.bk_model, features float8[], label text) (
+	SFUNC = @extschema@._bk_calibrate_trans,
+	STYPE = internal,
+	FINALFUNC = @extschema@._bk_calibrate_final,
+	FINALFUNC_MODIFY = READ_WRITE,
+	PARALLEL = UNSAFE
+);
+
+COMMENT ON AGGREGATE @extschema@.bk_calibrate(@extschema@.bk_model, float8[], int8) IS
+	'the model with Platt scaling fitted on the rows (held-out rows): probabilities from bk_probabilities';
+COMMENT ON AGGREGATE @extschema@.bk_calibrate(@extschema@.bk_model, float8[], text) IS
+	'the model with Platt scaling fitted on the rows (held-out rows, text labels): probabilities from bk_probabilities';
+
+CREATE FUNCTION @extschema@.bk_probabilities(model @extschema@.bk_model, features float8[])
+	RETURNS float8[]
+	AS 'MODULE_PATHNAME', 'bk_probabilities'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 100;
+
+COMMENT ON FUNCTION @extschema@.bk_probabilities(@extschema@.bk_model, float8[]) IS
+	'one probability per class (bk_info classes order, summing to 1) of a calibrated model';
+
+CREATE FUNCTION @extschema@.bk_predict_probability(model @extschema@.bk_model, features float8[])
+	RETURNS float8
+	AS 'MODULE_PATHNAME', 'bk_predict_probability'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 100;
+
+COMMENT ON FUNCTION @extschema@.bk_predict_probability(@extschema@.bk_model, float8[]) IS
+	'the probability of the class bk_predict gives, for a calibrated model';

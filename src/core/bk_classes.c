@@ -148,6 +148,12 @@ BkModelCanonicalClasses(BkModel *m)
 }
 
 int
+BkModelClassIndex(const BkModel *m, int64_t label, const char *text, size_t len)
+{
+	return BkClassFind(m, label, text, len);
+}
+
+int
 BkClassFind(const BkModel *m, int64_t label, const char *text, size_t len)
 {
 	for (int i = 0; i < m->n_classes; i++)
@@ -170,6 +176,8 @@ add_class(BkModel *m, int64_t label, const char *text, size_t len)
 	if (m->n_classes >= BK_MAX_CLASSES)
 		BkRaise(&m->env, BK_ERR_LIMIT, NULL, "a model has at most %d classes",
 				BK_MAX_CLASSES);
+	/* a calibration is per class: a new class ends it */
+	BkModelClearCalibration(m);
 	BkModelCheckClassRoom(m, m->n_classes + 1);
 	BkClassAppend(m, label, text, len);
 	BkModelOnNewClass(m);

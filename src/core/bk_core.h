@@ -482,6 +482,25 @@ extern void BkModelFree(BkModel *m);
  */
 extern void BkModelMerge(BkModel *dst, BkModel *src);
 
+/* ---- bk_calibrate.c: probabilities by Platt scaling ---- */
+/*
+ * Fit P(pos | f) = 1 / (1 + exp(A f + B)) on n scores f and whether each
+ * row is of the class (pos); false if no finite fit.
+ */
+extern bool BkPlattFit(const BkEnv *env, const double *f, const bool *pos,
+					   int64_t n, double *A, double *B);
+/* store one (A, B) per class (n_classes of each); learning drops them */
+extern void BkModelSetCalibration(BkModel *m, const double *A, const double *B);
+extern void BkModelClearCalibration(BkModel *m);
+extern bool BkModelCalibrated(const BkModel *m);
+/* class c's (A, B) of a calibrated model */
+extern void BkModelCalibration(const BkModel *m, int c, double *A, double *B);
+/* one probability per class, in class order, summing to 1 (calibrated) */
+extern void BkModelProbabilities(BkModel *m, const double *x, double *prob);
+/* the class index of a label, -1 if the model has no such class */
+extern int	BkModelClassIndex(const BkModel *m, int64_t label, const char *text,
+							  size_t len);
+
 /* ------------------------------------------------------------------------
  * Binary format (little-endian, CRC-32C; see doc/format.md)
  * ------------------------------------------------------------------------

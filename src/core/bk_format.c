@@ -52,7 +52,9 @@ static const uint8_t bk_magic[4] = {'B', 'K', 'M', 'D'};
 #define FLAG_TEXT_LABELS	1u
 #define FLAG_DECLARED		2u
 #define FLAG_LABELS_UTF8	4u
-#define FLAGS_KNOWN			(FLAG_TEXT_LABELS | FLAG_DECLARED | FLAG_LABELS_UTF8)
+#define FLAG_CALIBRATED		8u	/* version 2: Platt's (A, B) per class at the end */
+#define FLAGS_KNOWN			(FLAG_TEXT_LABELS | FLAG_DECLARED | FLAG_LABELS_UTF8 | \
+							 FLAG_CALIBRATED)
 #define MACHINE_HEADER		(16 + 48)
 #define BK_MAX_STORED_PARAMS 64
 #define HEADER_LEN	12			/* magic, version, flags, length */
@@ -257,6 +259,8 @@ BkModelEncodedSize(const BkModel *m, size_t limit, size_t *size, char *err,
 			ok &= BkAddSize(total, part + 16, &total);
 		}
 	}
+	if (m->platt != NULL)
+		ok &= BkAddSize(total, 16 * (size_t) m->n_classes, &total);
 	if (!ok || total > limit || total > UINT32_MAX)
 	{
 		snprintf(err, errlen, "encoded model would exceed the size limit of %zu bytes",
@@ -279,7 +283,8 @@ BkModelEncode(const BkModel *m, uint8_t *buf, size_t size)
 	w_u16(&w, BK_FORMAT_VERSION);
 	w_u16(&w, (uint16_t) ((m->text_labels ? FLAG_TEXT_LABELS : 0) |
 						  (m->classes_declared ? FLAG_DECLARED : 0) |
-						  (m->text_labels && m->labels_utf8 ? FLAG_LABELS_UTF8 : 0)));
+						  (m->text_labels && m->labels_utf8 ? FLAG_LABELS_UTF8 : 0) |
+						  (m->platt != NULL ? FLAG_CALIBRATED : 0)));
 	w_u32(&w, (uint32_t) size);
 	w_u32(&w, (uint32_t) m->dim);
 	w_u32(&w, (uint32_t) np);
@@ -365,6 +370,8 @@ BkModelEncode(const BkModel *m, uint8_t *buf, size_t size)
 				w_f64s(&w, e->kv + j * e->cap, ne);
 		}
 	}
+	if (m->platt != NULL)
+		w_f64s(&w, m->platt, 2 * (size_t) m->n_classes);
 	w_u32(&w, BkCrc32c(0, buf, w.pos));
 }
 
@@ -480,7 +487,8 @@ fail_value(Reader *r, const char *fmt,...)
  * the header with the CRC excluded from r->len.
  */
 static bool
-parse_header(Reader *r, BkModel *hdr, BkErrCode *code, bool check_crc)
+parse_header(Reader *r, BkModel *hdr, BkErrCode *code, bool check_crc,
+			 bool *calibrated)
 {
 	const uint8_t *buf = r->buf;
 	size_t		len = r->len;
@@ -509,8 +517,11 @@ parse_header(Reader *r, BkModel *hdr, BkErrCode *code, bool check_crc)
 	hdr->text_labels = (flags & FLAG_TEXT_LABELS) != 0;
 	hdr->classes_declared = (flags & FLAG_DECLARED) != 0;
 	hdr->labels_utf8 = (flags & FLAG_LABELS_UTF8) != 0;
+	*calibrated = (flags & FLAG_CALIBRATED) != 0;
 	if (hdr->labels_utf8 && !hdr->text_labels)
 		return fail(r, "UTF-8 flag without text labels");
+	if (*calibrated && version < 2)
+		return fail(r, "calibration flag in a version %u model", version);
 	if ((size_t) total != len)
 		return fail(r, "length field says %u bytes, got %zu", total, len);
 	if (check_crc && BkCrc32c(0, buf, len - 4) != get_u32(buf + len - 4))
@@ -1035,10 +1046,11 @@ parse(const uint8_t *buf, size_t len, BkModel *m, char *err, size_t errlen,
 	Reader		r = {buf, len, 0, err, errlen, code, numeric};
 	BkModel		hdr;
 	uint32_t	n_machines = 0;
+	bool		calibrated = false;
 
 	*code = BK_ERR_CORRUPT;
 	memset(&hdr, 0, sizeof(hdr));
-	if (!parse_header(&r, &hdr, code, check_crc) ||
+	if (!parse_header(&r, &hdr, code, check_crc, &calibrated) ||
 		!parse_params(&r, &hdr) ||
 		!parse_classes(&r, &hdr, m) ||
 		!parse_counters(&r, &hdr, &n_machines))
@@ -1084,6 +1096,24 @@ parse(const uint8_t *buf, size_t len, BkModel *m, char *err, size_t errlen,
 			return false;
 		if (m)
 			BkCheckInterrupts(&m->env);
+	}
+	/* Platt's (A, B) of each class: finite, for two classes or more */
+	if (calibrated)
+	{
+		size_t		n = 2 * (size_t) hdr.n_classes;
+
+		if (hdr.n_classes < 2)
+			return fail(&r, "a calibration of %d class", hdr.n_classes);
+		if (!need(&r, 8 * n, "calibration"))
+			return false;
+		for (size_t i = 0; i < n; i++)
+			if (!isfinite(bits_to_double(get_u64(r.buf + r.pos + 8 * i))) &&
+				!fail_value(&r, "calibration value %zu is not finite", i))
+				return false;
+		if (m)
+			m->platt = BkAllocArray(&m->env, n, sizeof(double));
+		if (!r_f64s(&r, m ? m->platt : NULL, n, "calibration"))
+			return false;
 	}
 	if (r.pos != r.len)
 		return fail(&r, "%zu unexpected bytes after the last section", r.len - r.pos);
@@ -1176,6 +1206,8 @@ BkFormatMaxSize(const BkParams *p, int dim, int n_classes, size_t *out)
 	ok &= BkMulSize(one, (size_t) machines, &total);
 	ok &= BkMulSize((size_t) (n_classes > 0 ? n_classes : 1), 4 + BK_MAX_LABEL_LEN, &part);
 	ok &= BkAddSize(total, part + HEADER_LEN + 8 + BK_MAX_STORED_PARAMS * 16 + 128, &total);
+	/* a calibration: two doubles per class */
+	ok &= BkAddSize(total, 16 * (size_t) (n_classes > 0 ? n_classes : 1), &total);
 	*out = total;
 	return ok;
 }

@@ -156,6 +156,8 @@ typedef struct BkModel
 	uint64_t	mistakes;		/* online mistakes: predicted before learning */
 	uint64_t	maintenance;	/* budget-maintenance steps, all machines */
 	uint64_t	parts;			/* models merged into this one (BkModelMerge); 1 if none */
+	/* Platt's (A, B) of each class (bk_calibrate.c), or NULL: not calibrated */
+	double	   *platt;
 	/* scratch, not part of the model's value */
 	double	   *scratch;		/* kernel rows etc. */
 	size_t		scratch_len;

@@ -346,6 +346,18 @@ BkModelPermuteClasses(BkModel *m, const int *perm)
 	}
 	memcpy(m->classes, labels, sizeof(int64_t) * (size_t) n);
 	memcpy(m->class_names, names, sizeof(char *) * (size_t) n);
+	if (m->platt != NULL)
+	{
+		double	   *pl = BkAllocArray(&m->env, 2 * (size_t) n, sizeof(double));
+
+		for (int i = 0; i < n; i++)
+		{
+			pl[2 * i] = m->platt[2 * perm[i]];
+			pl[2 * i + 1] = m->platt[2 * perm[i] + 1];
+		}
+		memcpy(m->platt, pl, sizeof(double) * 2 * (size_t) n);
+		BkFree(&m->env, pl);
+	}
 
 	if (BkLearnerOf(&m->params)->multiclass)
 	{
@@ -406,6 +418,7 @@ BkModelFree(BkModel *m)
 	BkFree(&env, m->machines);
 	BkModelFreeClasses(m);
 	BkRunFree(m);
+	BkFree(&env, m->platt);
 	BkFree(&env, m->scratch);
 	BkFree(&env, m->rows);
 	BkFree(&env, m);
@@ -633,6 +646,9 @@ BkModelLearnClass(BkModel *m, const double *x, int cls, bool is_new)
 
 	if (!m->training)
 		BkRaise(&m->env, BK_ERR_INTERNAL, NULL, "model was not decoded for training");
+	/* trained further, its scores change: the calibration no longer holds */
+	if (m->platt != NULL)
+		BkModelClearCalibration(m);
 
 	/*
 	 * A step adds at most one SV to a machine: a full machine of a budgeted

@@ -504,6 +504,8 @@ BkModelMerge(BkModel *dst, BkModel *src)
 	if (!dst->training || !src->training)
 		BkRaise(&dst->env, BK_ERR_INTERNAL, NULL, "models to merge must be decoded for training");
 	check_compatible(dst, src);
+	/* the merged scores are new: a calibration of either side no longer holds */
+	BkModelClearCalibration(dst);
 
 	/* the same classes in the same order on both sides */
 	add_missing_classes(dst, src);

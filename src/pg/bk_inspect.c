@@ -143,6 +143,34 @@ bk_info(PG_FUNCTION_ARGS)
 	bk_push_key(&ps, "merged_models");
 	bk_push_uint64(&ps, WJB_VALUE, info.parts);
 
+	/* Platt's sigmoid of each class, when bk_calibrate fitted them */
+	bk_push_key(&ps, "calibrated");
+	bk_push_bool(&ps, WJB_VALUE, BkModelCalibrated(m));
+	if (BkModelCalibrated(m))
+	{
+		bk_push_key(&ps, "calibration");
+		pushJsonbValue(&ps, WJB_BEGIN_ARRAY, NULL);
+		for (int c = 0; c < info.n_classes; c++)
+		{
+			double		A,
+						B;
+
+			BkModelCalibration(m, c, &A, &B);
+			pushJsonbValue(&ps, WJB_BEGIN_OBJECT, NULL);
+			bk_push_key(&ps, "class");
+			if (info.text_labels)
+				bk_push_string(&ps, WJB_VALUE, BkPgClassName(m, c));
+			else
+				bk_push_int64(&ps, WJB_VALUE, BkModelClassLabel(m, c));
+			bk_push_key(&ps, "A");
+			bk_push_double(&ps, WJB_VALUE, A);
+			bk_push_key(&ps, "B");
+			bk_push_double(&ps, WJB_VALUE, B);
+			pushJsonbValue(&ps, WJB_END_OBJECT, NULL);
+		}
+		pushJsonbValue(&ps, WJB_END_ARRAY, NULL);
+	}
+
 	/* the damage of budget maintenance, where the learner reports it */
 	{
 		double		deg;

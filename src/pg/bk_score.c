@@ -388,3 +388,50 @@ bk_decision(PG_FUNCTION_ARGS)
 
 	PG_RETURN_FLOAT8(BkModelDecision(m, x));
 }
+
+/*
+ * bk_probabilities(model, features): one probability per class, in the
+ * order of bk_info's classes, summing to 1 (a calibrated model:
+ * bk_calibrate)
+ */
+PG_FUNCTION_INFO_V1(bk_probabilities);
+Datum
+bk_probabilities(PG_FUNCTION_ARGS)
+{
+	BkModel    *m = BkPgCachedModel(fcinfo, 0);
+	const double *x = bk_score_features(fcinfo, 1, m);
+	Datum	   *d;
+	double	   *pr;
+	BkModelInfo info;
+
+	BkModelGetInfo(m, &info);
+	pr = palloc(sizeof(double) * (Size) Max(info.n_classes, 1));
+	d = palloc(sizeof(Datum) * (Size) Max(info.n_classes, 1));
+	BkModelProbabilities(m, x, pr);
+	for (int i = 0; i < info.n_classes; i++)
+		d[i] = Float8GetDatum(pr[i]);
+	PG_RETURN_ARRAYTYPE_P(construct_array(d, info.n_classes, FLOAT8OID,
+										  sizeof(float8), FLOAT8PASSBYVAL,
+										  TYPALIGN_DOUBLE));
+}
+
+/*
+ * bk_predict_probability(model, features): the probability of the class
+ * bk_predict gives (a calibrated model)
+ */
+PG_FUNCTION_INFO_V1(bk_predict_probability);
+Datum
+bk_predict_probability(PG_FUNCTION_ARGS)
+{
+	BkModel    *m = BkPgCachedModel(fcinfo, 0);
+	const double *x = bk_score_features(fcinfo, 1, m);
+	double	   *pr;
+	BkModelInfo info;
+	int			c;
+
+	BkModelGetInfo(m, &info);
+	pr = palloc(sizeof(double) * (Size) Max(info.n_classes, 1));
+	BkModelProbabilities(m, x, pr);
+	c = BkModelPredictClass(m, x);
+	PG_RETURN_FLOAT8(pr[c]);
+}

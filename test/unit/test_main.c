@@ -13,6 +13,7 @@ main(void)
 	test_crc();
 	test_rng();
 	test_params();
+	test_platt_fit();
 	test_merge_pruning();
 	test_legacy_ridge();
 	test_kernels();

@@ -223,3 +223,55 @@ test_legacy_ridge(void)
 			  cases[c][0][1], legacy[c], err);
 	}
 }
+
+/*
+ * Platt's fit (bk_calibrate.c): at the returned (A, B) the gradient of the
+ * cross-entropy against the smoothed targets vanishes; negating the
+ * scores and the classes negates A and B (the fit of the other class of
+ * two).
+ */
+void
+test_platt_fit(void)
+{
+	enum {N = 400};
+	static double f[N],
+				g[N];
+	static bool pos[N],
+				neg[N];
+	BkRng		rng;
+	double		A,
+				B,
+				A2,
+				B2,
+				n1 = 0,
+				g1 = 0,
+				g2 = 0,
+				hi,
+				lo;
+
+	BkRngSeed(&rng, 5);
+	for (int i = 0; i < N; i++)
+	{
+		pos[i] = BkRngUniform(&rng) < 0.3;
+		f[i] = (pos[i] ? 1.0 : -0.5) + 1.5 * (BkRngUniform(&rng) - 0.5);
+		g[i] = -f[i];
+		neg[i] = !pos[i];
+		n1 += pos[i];
+	}
+	CHECK(BkPlattFit(&bk_std_env, f, pos, N, &A, &B), "Platt: a fit");
+	hi = (n1 + 1) / (n1 + 2);
+	lo = 1 / (N - n1 + 2);
+	for (int i = 0; i < N; i++)
+	{
+		double		p = 1 / (1 + exp(A * f[i] + B));
+		double		t = pos[i] ? hi : lo;
+
+		g1 += f[i] * (t - p);
+		g2 += t - p;
+	}
+	CHECK(fabs(g1) < 1e-4 && fabs(g2) < 1e-4 && A < 0,
+		  "Platt: the gradient vanishes at the fit (%g, %g), A = %g < 0", g1, g2, A);
+	CHECK(BkPlattFit(&bk_std_env, g, neg, N, &A2, &B2) &&
+		  fabs(A2 - A) < 1e-6 && fabs(B2 + B) < 1e-6,
+		  "Platt: the other class of two has A and -B (%g %g, %g %g)", A, B, A2, B2);
+}

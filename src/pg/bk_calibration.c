@@ -1,0 +1,247 @@
+/*
+ * bk_calibration.c
+ *	  bk_calibrate(model, features, label): the model with Platt scaling
+ *	  fitted on the rows (held-out rows, not the training ones), so that
+ *	  bk_probabilities and bk_predict_probability can turn its scores into
+ *	  probabilities.  The fit is the core's (bk_calibrate.c).
+ *
+ * The state keeps every row's class scores and class (8 bytes per class
+ * and 4 per row), and the final function fits one sigmoid per class.  The
+ * model argument must be the same on every row: the first row's is
+ * calibrated, and a row with another model is an error.
+ */
+#include "postgres.h"
+
+#include "access/detoast.h"
+#include "catalog/pg_type.h"
+#include "fmgr.h"
+#include "utils/builtins.h"
+#include "utils/memutils.h"
+
+#include "bk_pg.h"
+
+PG_FUNCTION_INFO_V1(bk_calibrate_trans);
+PG_FUNCTION_INFO_V1(bk_calibrate_final);
+
+typedef struct CalibState
+{
+	MemoryContext mcxt;
+	BkEnv		env;
+	BkModel    *model;			/* decoded for training (it is encoded again) */
+	bool		text_labels;	/* the label argument is text */
+	int			n_classes;
+	int			dim;
+	/* which model the first row had: its TOAST pointer, or length and CRC */
+	bool		ondisk;
+	Oid			toastrelid;
+	Oid			valueid;
+	Size		len;
+	uint32		crc;
+	int64		row;			/* rows seen, skipped or not */
+	int64		n;				/* rows kept */
+	int64		cap;
+	double	   *scores;			/* n x n_classes */
+	int32	   *cls;			/* n */
+} CalibState;
+
+/* the most rows kept: the scores of all classes within 1 GB */
+static int64
+max_rows(const CalibState *s)
+{
+	return (int64) (MaxAllocSize / (sizeof(double) * (Size) s->n_classes));
+}
+
+/* Record which model the first row had, or check that this row has it. */
+static void
+check_same_model(CalibState *s, Datum d, bool first)
+{
+	struct varlena *raw = (struct varlena *) DatumGetPointer(d);
+	bool		ondisk = VARATT_IS_EXTERNAL_ONDISK(raw);
+	Oid			relid = InvalidOid,
+				valueid = InvalidOid;
+	Size		len = 0;
+	uint32		crc = 0;
+
+	if (ondisk)
+	{
+		struct varatt_external ve;
+
+		VARATT_EXTERNAL_GET_POINTER(ve, raw);
+		relid = ve.va_toastrelid;
+		valueid = ve.va_valueid;
+	}
+	else
+	{
+		struct varlena *flat = (struct varlena *) PG_DETOAST_DATUM_PACKED(d);
+		const uint8 *b = (const uint8 *) VARDATA_ANY(flat);
+
+		len = VARSIZE_ANY_EXHDR(flat);
+		if (len >= 4)
+			memcpy(&crc, b + len - 4, 4);
+	}
+	if (first)
+	{
+		s->ondisk = ondisk;
+		s->toastrelid = relid;
+		s->valueid = valueid;
+		s->len = len;
+		s->crc = crc;
+		return;
+	}
+	if (ondisk != s->ondisk || relid != s->toastrelid || valueid != s->valueid ||
+		len != s->len || crc != s->crc)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("bk_calibrate calibrates one model: row %lld has another model than the first row",
+						(long long) s->row),
+				 errhint("Calibrate each model in its own call, for example with GROUP BY the model's key.")));
+}
+
+Datum
+bk_calibrate_trans(PG_FUNCTION_ARGS)
+{
+	MemoryContext agg;
+	CalibState *s;
+	const double *x;
+	int			n,
+				c;
+
+	if (!AggCheckCallContext(fcinfo, &agg))
+		elog(ERROR, "bk_calibrate_trans called in non-aggregate context");
+	if (PG_ARGISNULL(0))
+	{
+		MemoryContext mcxt = AllocSetContextCreate(agg, "budgetkernel calibration",
+												   ALLOCSET_DEFAULT_SIZES);
+
+		s = MemoryContextAllocZero(mcxt, sizeof(CalibState));
+		s->mcxt = mcxt;
+		BkPgEnvInit(&s->env, mcxt);
+		s->text_labels = get_fn_expr_argtype(fcinfo->flinfo, 3) == TEXTOID;
+	}
+	else
+		s = (CalibState *) PG_GETARG_POINTER(0);
+	s->row++;
+	if (PG_ARGISNULL(1))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("model must not be NULL")));
+	/* NULL features or label: the row is skipped */
+	if (PG_ARGISNULL(2) || PG_ARGISNULL(3))
+		PG_RETURN_POINTER(s);
+
+	if (s->model == NULL)
+	{
+		BkModelInfo info;
+
+		s->model = BkPgDecodeDatum(PG_GETARG_DATUM(1), s->mcxt, true);
+		BkPgCheckLegacyLabels(s->model);
+		BkModelGetInfo(s->model, &info);
+		if (info.n_classes < 2)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("bk_calibrate needs a model of two classes or more, got %d",
+							info.n_classes)));
+		if (info.text_labels != s->text_labels)
+			ereport(ERROR,
+					(errcode(ERRCODE_DATATYPE_MISMATCH),
+					 errmsg("the model has %s labels, the rows %s labels",
+							info.text_labels ? "text" : "integer",
+							s->text_labels ? "text" : "integer")));
+		s->n_classes = info.n_classes;
+		s->dim = info.dim;
+		check_same_model(s, PG_GETARG_DATUM(1), true);
+	}
+	else
+		check_same_model(s, PG_GETARG_DATUM(1), false);
+
+	x = BkPgReadFeatures(PG_GETARG_ARRAYTYPE_P(2), s->row, &n);
+	BkPgCheckDim(n, s->dim, s->row, "the model's");
+	if (s->text_labels)
+	{
+		text	   *t = PG_GETARG_TEXT_PP(3);
+		size_t		len = VARSIZE_ANY_EXHDR(t);
+		const char *label = BkPgLabelIn(s->model, VARDATA_ANY(t), &len);
+
+		c = BkModelClassIndex(s->model, 0, label, len);
+		if (c < 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_DATA_EXCEPTION),
+					 errmsg("label \"%s\" of row %lld is not among the model's classes",
+							text_to_cstring(t), (long long) s->row)));
+	}
+	else
+	{
+		c = BkModelClassIndex(s->model, PG_GETARG_INT64(3), NULL, 0);
+		if (c < 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_DATA_EXCEPTION),
+					 errmsg("label %lld of row %lld is not among the model's classes",
+							(long long) PG_GETARG_INT64(3), (long long) s->row)));
+	}
+
+	if (s->n == s->cap)
+	{
+		int64		cap = s->cap == 0 ? 1024 : 2 * s->cap;
+
+		if (s->n >= max_rows(s))
+			ereport(ERROR,
+					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+					 errmsg("bk_calibrate keeps at most %lld rows for a model of %d classes",
+							(long long) max_rows(s), s->n_classes),
+					 errhint("Calibrate on a sample of the held-out rows.")));
+		if (cap > max_rows(s))
+			cap = max_rows(s);
+		s->scores = s->scores ?
+			repalloc(s->scores, sizeof(double) * (Size) cap * s->n_classes) :
+			MemoryContextAlloc(s->mcxt, sizeof(double) * (Size) cap * s->n_classes);
+		s->cls = s->cls ? repalloc(s->cls, sizeof(int32) * (Size) cap) :
+			MemoryContextAlloc(s->mcxt, sizeof(int32) * (Size) cap);
+		s->cap = cap;
+	}
+	BkModelScores(s->model, x, s->scores + (Size) s->n * s->n_classes);
+	s->cls[s->n++] = c;
+	PG_RETURN_POINTER(s);
+}
+
+/*
+ * The calibrated model: one sigmoid per class, fitted on that class's
+ * score of every row against whether the row is of the class.  NULL when
+ * no row was usable.  FINALFUNC_MODIFY = READ_WRITE: it stores the fit in
+ * the state's model.
+ */
+Datum
+bk_calibrate_final(PG_FUNCTION_ARGS)
+{
+	CalibState *s;
+	double	   *f,
+			   *A,
+			   *B;
+	bool	   *pos;
+
+	if (!AggCheckCallContext(fcinfo, NULL))
+		elog(ERROR, "bk_calibrate_final called in non-aggregate context");
+	if (PG_ARGISNULL(0))
+		PG_RETURN_NULL();
+	s = (CalibState *) PG_GETARG_POINTER(0);
+	if (s->model == NULL || s->n == 0)
+		PG_RETURN_NULL();
+
+	f = palloc(sizeof(double) * (Size) s->n);
+	pos = palloc(sizeof(bool) * (Size) s->n);
+	A = palloc(sizeof(double) * (Size) s->n_classes);
+	B = palloc(sizeof(double) * (Size) s->n_classes);
+	for (int c = 0; c < s->n_classes; c++)
+	{
+		for (int64 i = 0; i < s->n; i++)
+		{
+			f[i] = s->scores[(Size) i * s->n_classes + c];
+			pos[i] = s->cls[i] == c;
+		}
+		if (!BkPlattFit(&s->env, f, pos, s->n, &A[c], &B[c]))
+			ereport(ERROR,
+					(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+					 errmsg("bk_calibrate: no finite sigmoid fits the scores of class %d", c)));
+	}
+	BkModelSetCalibration(s->model, A, B);
+	PG_RETURN_POINTER(BkPgEncodeModel(s->model));
+}
