@@ -661,8 +661,10 @@ COMMENT ON FUNCTION @extschema@.bk_libsvm(text, int4) IS
 -- Availability: 0.2.0
 CREATE FUNCTION @extschema@.bk_cross_validate(
 	source text, features text, label text, key text, grid jsonb,
-	folds int4 DEFAULT 5, seed int8 DEFAULT 0, metric text DEFAULT 'accuracy')
-	RETURNS TABLE (params jsonb, mean float8, stddev float8, fold_scores float8[])
+	folds int4 DEFAULT 5, seed int8 DEFAULT 0, metric text DEFAULT 'accuracy',
+	samples int4 DEFAULT NULL, refit boolean DEFAULT false)
+	RETURNS TABLE (params jsonb, mean float8, stddev float8, fold_scores float8[],
+	               model @extschema@.bk_model)
 	LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
 	SET search_path FROM CURRENT
 	-- the WARNINGs of the single models (a useless setting): the scores tell
@@ -673,6 +675,11 @@ DECLARE
 	expanded	jsonb;
 	k			text;
 	v			jsonb;
+	j			int4;
+	u			float8;
+	lo			float8;
+	hi			float8;
+	draw		jsonb;
 	query		text;
 	err_state	text;
 	err_msg		text;
@@ -693,13 +700,69 @@ BEGIN
 			USING ERRCODE = '22023',
 				  HINT = 'For example ''{"C": [0.1, 1, 10], "gamma": [0.5, 2], "budget": 100}''.';
 	END IF;
-	IF source IS NULL OR features IS NULL OR label IS NULL OR key IS NULL OR seed IS NULL THEN
-		RAISE EXCEPTION 'source, features, label, key and seed must not be NULL'
+	IF source IS NULL OR features IS NULL OR label IS NULL OR key IS NULL OR seed IS NULL
+	   OR refit IS NULL THEN
+		RAISE EXCEPTION 'source, features, label, key, seed and refit must not be NULL'
 			USING ERRCODE = '22004';
+	END IF;
+	IF samples IS NOT NULL AND (samples < 1 OR samples > 1000) THEN
+		RAISE EXCEPTION 'samples must be between 1 and 1000, got %', samples
+			USING ERRCODE = '22023';
+	END IF;
+	-- a range ({"uniform": [lo, hi]} or {"log_uniform": [lo, hi]}) is drawn from
+	FOR k, v IN SELECT e.key, e.value FROM jsonb_each(grid) e WHERE jsonb_typeof(e.value) = 'object' LOOP
+		IF (SELECT count(*) FROM jsonb_object_keys(v)) <> 1
+		   OR NOT (v ? 'uniform' OR v ? 'log_uniform')
+		   OR jsonb_typeof(v -> (SELECT min(o) FROM jsonb_object_keys(v) o)) <> 'array'
+		   OR jsonb_array_length(v -> (SELECT min(o) FROM jsonb_object_keys(v) o)) <> 2 THEN
+			RAISE EXCEPTION 'grid key "%": a range is {"uniform": [low, high]} or {"log_uniform": [low, high]}', k
+				USING ERRCODE = '22023';
+		END IF;
+		IF samples IS NULL THEN
+			RAISE EXCEPTION 'grid key "%" is a range: give samples, the number of settings to draw', k
+				USING ERRCODE = '22023';
+		END IF;
+		IF v ? 'log_uniform' AND ((v->'log_uniform'->>0)::float8 <= 0 OR (v->'log_uniform'->>1)::float8 <= 0) THEN
+			RAISE EXCEPTION 'grid key "%": a log_uniform range must be positive', k
+				USING ERRCODE = '22023';
+		END IF;
+	END LOOP;
+
+	-- random search: samples settings, each varying key drawn uniformly
+	-- (from its list, or its range) by a seeded hash of (setting, key)
+	IF samples IS NOT NULL THEN
+		settings := '[]';
+		FOR i IN 0 .. samples - 1 LOOP
+			draw := '{}';
+			j := 0;
+			FOR k, v IN SELECT e.key, e.value FROM jsonb_each(grid) e ORDER BY e.key LOOP
+				j := j + 1;
+				-- in [0, 1): bk_shuffle_key is a permutation of int8
+				u := (@extschema@.bk_shuffle_key(i::int8 * 1000 + j, seed)::numeric
+					  + 9223372036854775808) / 18446744073709551616;
+				IF jsonb_typeof(v) = 'array' AND k <> 'classes' THEN
+					IF jsonb_array_length(v) = 0 THEN
+						RAISE EXCEPTION 'grid key "%" lists no value', k USING ERRCODE = '22023';
+					END IF;
+					draw := draw || jsonb_build_object(k, v -> floor(u * jsonb_array_length(v))::int);
+				ELSIF jsonb_typeof(v) = 'object' AND v ? 'uniform' THEN
+					lo := (v->'uniform'->>0)::float8;
+					hi := (v->'uniform'->>1)::float8;
+					draw := draw || jsonb_build_object(k, lo + u * (hi - lo));
+				ELSIF jsonb_typeof(v) = 'object' THEN
+					lo := ln((v->'log_uniform'->>0)::float8);
+					hi := ln((v->'log_uniform'->>1)::float8);
+					draw := draw || jsonb_build_object(k, exp(lo + u * (hi - lo)));
+				ELSE
+					draw := draw || jsonb_build_object(k, v);
+				END IF;
+			END LOOP;
+			settings := settings || jsonb_build_array(draw);
+		END LOOP;
 	END IF;
 
 	-- the settings: every combination of the listed values
-	FOR k, v IN SELECT e.key, e.value FROM jsonb_each(grid) e ORDER BY e.key LOOP
+	FOR k, v IN SELECT e.key, e.value FROM jsonb_each(grid) e WHERE samples IS NULL ORDER BY e.key LOOP
 		IF jsonb_typeof(v) = 'array' AND k <> 'classes' THEN
 			IF jsonb_array_length(v) = 0 THEN
 				RAISE EXCEPTION 'grid key "%" lists no value', k USING ERRCODE = '22023';
@@ -747,15 +810,27 @@ BEGIN
 			FROM models m,
 			     LATERAL (SELECT bk_metrics(r.y::text, bk_predict_label(m.model, r.x)) AS report
 			              FROM rows r WHERE r.fold = m.fold) AS sc
+		), result AS (
+			SELECT st.setting, st.params, avg(sc.score::float8) AS mean,
+			       stddev_samp(sc.score::float8) AS stddev,
+			       array_agg(sc.score::float8 ORDER BY sc.fold) AS fold_scores
+			FROM scored sc JOIN settings st USING (setting)
+			GROUP BY st.setting, st.params
+		), best AS (
+			SELECT setting, params FROM result ORDER BY mean DESC NULLS LAST, setting LIMIT 1
+		), refitted AS (
+			-- with refit, the best setting trained on every row, in the same order
+			SELECT bk_train(r.x, r.y, (SELECT params FROM best) ORDER BY r.k, r.kt) AS model
+			FROM rows r WHERE $5
 		)
-		SELECT st.params, avg(sc.score::float8), stddev_samp(sc.score::float8),
-		       array_agg(sc.score::float8 ORDER BY sc.fold)
-		FROM scored sc JOIN settings st USING (setting)
-		GROUP BY st.setting, st.params
-		ORDER BY 2 DESC NULLS LAST, st.setting
+		SELECT res.params, res.mean, res.stddev, res.fold_scores,
+		       CASE WHEN res.setting = (SELECT setting FROM best)
+		            THEN (SELECT model FROM refitted) END
+		FROM result res
+		ORDER BY res.mean DESC NULLS LAST, res.setting
 	$q$, features, label, key, source);
 	BEGIN
-		RETURN QUERY EXECUTE query USING settings, seed, folds, metric;
+		RETURN QUERY EXECUTE query USING settings, seed, folds, metric, refit;
 	EXCEPTION WHEN OTHERS THEN
 		-- the error of a setting or of the source, without the query's text
 		GET STACKED DIAGNOSTICS err_state = RETURNED_SQLSTATE, err_msg = MESSAGE_TEXT,
@@ -773,8 +848,8 @@ BEGIN
 END
 $fn$;
 
-COMMENT ON FUNCTION @extschema@.bk_cross_validate(text, text, text, text, jsonb, int4, int8, text) IS
-	'k-fold cross-validation of every setting of a parameter grid in one query: mean, standard deviation and per-fold scores, best first';
+COMMENT ON FUNCTION @extschema@.bk_cross_validate(text, text, text, text, jsonb, int4, int8, text, int4, boolean) IS
+	'k-fold cross-validation of every setting of a parameter grid (or of samples drawn from it) in one query: mean, standard deviation and per-fold scores, best first, and with refit the best setting trained on every row';
 
 -- Probabilities (availability: 0.2.0): bk_calibrate fits Platt's sigmoid
 -- of each class on held-out rows and returns the model with it;

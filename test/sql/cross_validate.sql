@@ -54,4 +54,36 @@ SELECT * FROM bk_cross_validate('cv_rows', 'features', 'label', 'id', '[1, 2]');
 SELECT * FROM bk_cross_validate('cv_rows', 'features', 'label', 'id', '{"C": []}');
 SELECT * FROM bk_cross_validate('cv_rows', 'features', 'label', 'id', '{"gamma": [20], "budgte": 5}');
 SELECT * FROM bk_cross_validate('cv_rows', 'features', 'label', NULL, '{}');
+-- random search: samples settings drawn by a seeded hash, from lists and
+-- ranges; the same seed, the same settings
+SELECT count(*) AS settings,
+       bool_and((params->>'gamma')::float8 BETWEEN 1 AND 50) AS gamma_in_range,
+       bool_and((params->>'C')::float8 IN (0.1, 1)) AS c_from_list,
+       bool_and(params->>'budget' = '40') AS budget_fixed,
+       count(DISTINCT params->>'gamma') AS distinct_gammas
+FROM bk_cross_validate('cv_rows', 'features', 'label', 'id',
+                       '{"gamma": {"log_uniform": [1, 50]}, "C": [0.1, 1], "budget": 40}', 3, 7,
+                       samples => 6);
+SELECT (SELECT array_agg(params ORDER BY params::text)
+        FROM bk_cross_validate('cv_rows', 'features', 'label', 'id',
+                               '{"gamma": {"uniform": [1, 50]}, "budget": 40}', 3, 7, samples => 3))
+     = (SELECT array_agg(params ORDER BY params::text)
+        FROM bk_cross_validate('cv_rows', 'features', 'label', 'id',
+                               '{"gamma": {"uniform": [1, 50]}, "budget": 40}', 3, 7, samples => 3)) AS same_draws;
+
+-- refit: the best setting trained on every row, in the shuffle's order,
+-- on the first (best) row only
+SELECT row_number() OVER () AS rank, model IS NOT NULL AS has_model,
+       model::bytea = (SELECT bk_train(features, label, cv.params
+                                       ORDER BY bk_shuffle_key(hashtextextended(id::text, 0), 7), id::text)
+                       FROM cv_rows)::bytea AS refit_as_by_hand
+FROM bk_cross_validate('cv_rows', 'features', 'label', 'id',
+                       '{"gamma": [2, 20], "budget": 40}', 3, 7, refit => true) cv;
+
+-- errors of the random search
+SELECT * FROM bk_cross_validate('cv_rows', 'features', 'label', 'id', '{"gamma": {"uniform": [1, 50]}}', 3, 7);
+SELECT * FROM bk_cross_validate('cv_rows', 'features', 'label', 'id', '{"gamma": {"between": [1, 50]}}', 3, 7, samples => 2);
+SELECT * FROM bk_cross_validate('cv_rows', 'features', 'label', 'id', '{"gamma": {"log_uniform": [0, 50]}}', 3, 7, samples => 2);
+SELECT * FROM bk_cross_validate('cv_rows', 'features', 'label', 'id', '{"gamma": [1, 2]}', 3, 7, samples => 0);
+
 DROP TABLE cv_rows;
