@@ -730,3 +730,13 @@ CREATE FUNCTION @extschema@.bk_predict_probability(model @extschema@.bk_model, f
 
 COMMENT ON FUNCTION @extschema@.bk_predict_probability(@extschema@.bk_model, float8[]) IS
 	'the probability of the class bk_predict gives, for a calibrated model';
+
+-- Availability: 0.2.0
+CREATE FUNCTION @extschema@.bk_learning_curve(model @extschema@.bk_model,
+	OUT rows int8, OUT mistakes int8, OUT mistake_rate float8, OUT window_rate float8)
+	RETURNS SETOF record
+	AS 'MODULE_PATHNAME', 'bk_learning_curve'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE ROWS 20;
+
+COMMENT ON FUNCTION @extschema@.bk_learning_curve(@extschema@.bk_model) IS
+	'the online mistakes of the training stream after 1, 2, 4, ... rows and after all of them: the rate so far and over each doubling window';

@@ -497,6 +497,12 @@ extern bool BkModelCalibrated(const BkModel *m);
 extern void BkModelCalibration(const BkModel *m, int c, double *A, double *B);
 /* one probability per class, in class order, summing to 1 (calibrated) */
 extern void BkModelProbabilities(BkModel *m, const double *x, double *prob);
+/*
+ * The learning curve: *points gets the online mistakes after 1, 2, 4, ...
+ * rows (point i after 2^i rows); returns their number, 0 when the model
+ * keeps none (merged, or stored before curves were kept)
+ */
+extern int	BkModelCurve(const BkModel *m, const uint64_t **points);
 /* the class index of a label, -1 if the model has no such class */
 extern int	BkModelClassIndex(const BkModel *m, int64_t label, const char *text,
 							  size_t len);
@@ -506,6 +512,8 @@ extern int	BkModelClassIndex(const BkModel *m, int64_t label, const char *text,
  * ------------------------------------------------------------------------
  */
 #define BK_FORMAT_VERSION 2
+/* points of a model's learning curve: rows 1, 2, 4, ..., 2^63 */
+#define BK_CURVE_MAX 64
 
 /* Encoded size; false (and message) if it would exceed limit. */
 extern bool BkModelEncodedSize(const BkModel *m, size_t limit, size_t *size,

@@ -261,6 +261,8 @@ BkModelEncodedSize(const BkModel *m, size_t limit, size_t *size, char *err,
 	}
 	if (m->platt != NULL)
 		ok &= BkAddSize(total, 16 * (size_t) m->n_classes, &total);
+	/* the learning curve: a count and its points */
+	ok &= BkAddSize(total, 4 + 8 * (size_t) m->curve_n, &total);
 	if (!ok || total > limit || total > UINT32_MAX)
 	{
 		snprintf(err, errlen, "encoded model would exceed the size limit of %zu bytes",
@@ -372,6 +374,9 @@ BkModelEncode(const BkModel *m, uint8_t *buf, size_t size)
 	}
 	if (m->platt != NULL)
 		w_f64s(&w, m->platt, 2 * (size_t) m->n_classes);
+	w_u32(&w, (uint32_t) m->curve_n);
+	for (int i = 0; i < m->curve_n; i++)
+		w_u64(&w, m->curve[i]);
 	w_u32(&w, BkCrc32c(0, buf, w.pos));
 }
 
@@ -1114,6 +1119,41 @@ parse(const uint8_t *buf, size_t len, BkModel *m, char *err, size_t errlen,
 			m->platt = BkAllocArray(&m->env, n, sizeof(double));
 		if (!r_f64s(&r, m ? m->platt : NULL, n, "calibration"))
 			return false;
+	}
+	/*
+	 * Version 2: the learning curve, none or one point per power of two of
+	 * rows seen (2^i <= rows_seen), non-decreasing, point i at most 2^i and
+	 * the last at most the mistakes
+	 */
+	if (hdr.format_version >= 2)
+	{
+		uint32_t	nc;
+		int			want = 0;
+		uint64_t	prev = 0;
+
+		if (!need(&r, 4, "learning curve"))
+			return false;
+		nc = r_u32(&r);
+		for (uint64_t v = hdr.rows_seen; v > 0; v >>= 1)
+			want++;
+		if (nc != 0 && (int) nc != want)
+			return fail(&r, "a learning curve of %u points after %llu rows, expected 0 or %d",
+						nc, (unsigned long long) hdr.rows_seen, want);
+		if (!need(&r, 8 * (size_t) nc, "learning curve"))
+			return false;
+		for (uint32_t i = 0; i < nc; i++)
+		{
+			uint64_t	v = r_u64(&r);
+
+			if (v > (UINT64_C(1) << i) || v > hdr.mistakes || v < prev)
+				return fail(&r, "learning curve point %u (%llu mistakes) is invalid",
+							i, (unsigned long long) v);
+			prev = v;
+			if (m)
+				m->curve[i] = v;
+		}
+		if (m)
+			m->curve_n = (int) nc;
 	}
 	if (r.pos != r.len)
 		return fail(&r, "%zu unexpected bytes after the last section", r.len - r.pos);

@@ -158,6 +158,14 @@ typedef struct BkModel
 	uint64_t	parts;			/* models merged into this one (BkModelMerge); 1 if none */
 	/* Platt's (A, B) of each class (bk_calibrate.c), or NULL: not calibrated */
 	double	   *platt;
+	/*
+	 * The learning curve: curve[i] = the online mistakes after 2^i rows,
+	 * recorded as rows_seen reaches each power of two, so curve_n =
+	 * floor(log2(rows_seen)) + 1; or curve_n = 0 for a model whose history
+	 * is not one stream (merged, or stored before it was kept).
+	 */
+	uint64_t	curve[BK_CURVE_MAX];
+	int			curve_n;
 	/* scratch, not part of the model's value */
 	double	   *scratch;		/* kernel rows etc. */
 	size_t		scratch_len;

@@ -675,6 +675,10 @@ BkModelLearnClass(BkModel *m, const double *x, int cls, bool is_new)
 	if (pred != cls)
 		m->mistakes++;
 	m->rows_seen++;
+	/* a point of the learning curve at every power of two of rows */
+	if ((m->rows_seen & (m->rows_seen - 1)) == 0 && m->curve_n < BK_CURVE_MAX &&
+		(UINT64_C(1) << m->curve_n) == m->rows_seen)
+		m->curve[m->curve_n++] = m->mistakes;
 	BkRunNote(m, cls, pred);
 
 	if (L->multiclass)

@@ -90,3 +90,10 @@ BkModelCoefCount(const BkModel *m, int k)
 {
 	return m->machines[k].n_coef;
 }
+
+int
+BkModelCurve(const BkModel *m, const uint64_t **points)
+{
+	*points = m->curve;
+	return m->curve_n;
+}

@@ -525,5 +525,7 @@ BkModelMerge(BkModel *dst, BkModel *src)
 	dst->mistakes += src->mistakes;
 	dst->maintenance += src->maintenance;
 	dst->parts += src->parts;
+	/* no single stream: no learning curve */
+	dst->curve_n = 0;
 	dst->labels_utf8 = dst->labels_utf8 && src->labels_utf8;
 }

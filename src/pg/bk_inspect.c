@@ -273,3 +273,55 @@ bk_support_vectors(PG_FUNCTION_ARGS)
 	MemoryContextDelete(tmp);
 	return (Datum) 0;
 }
+
+/*
+ * bk_learning_curve(model): the online (prequential) mistakes of the
+ * model's training stream over doubling windows: one row after 1, 2, 4,
+ * ... rows, and one after every row seen, with the mistake rate so far and
+ * over the window since the row before.  A merged model, or one stored
+ * before curves were kept, has only the last row.
+ */
+PG_FUNCTION_INFO_V1(bk_learning_curve);
+Datum
+bk_learning_curve(PG_FUNCTION_ARGS)
+{
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	MemoryContext tmp;
+	BkModel    *m;
+	BkModelInfo info;
+	const uint64_t *pts;
+	int			n;
+	uint64		prev_rows = 0,
+				prev_mistakes = 0;
+
+	InitMaterializedSRF(fcinfo, 0);
+	tmp = AllocSetContextCreate(CurrentMemoryContext, "budgetkernel bk_learning_curve",
+								ALLOCSET_DEFAULT_SIZES);
+	m = BkPgDecodeDatum(PG_GETARG_DATUM(0), tmp, false);
+	BkModelGetInfo(m, &info);
+	n = BkModelCurve(m, &pts);
+	for (int i = 0; i <= n; i++)
+	{
+		Datum		values[4];
+		bool		nulls[4] = {false, false, false, false};
+		uint64		rows = i < n ? (UINT64CONST(1) << i) : info.rows_seen;
+		uint64		mistakes = i < n ? pts[i] : info.mistakes;
+
+		/* the last row repeats the last point when rows_seen is a power of two */
+		if (i == n && n > 0 && rows == prev_rows)
+			break;
+		if (rows == 0)
+			break;
+		values[0] = Int64GetDatum((int64) rows);
+		values[1] = Int64GetDatum((int64) mistakes);
+		values[2] = Float8GetDatum((double) mistakes / (double) rows);
+		/* the window since the row before (without points: the whole stream) */
+		values[3] = Float8GetDatum((double) (mistakes - prev_mistakes) /
+								   (double) (rows - prev_rows));
+		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
+		prev_rows = rows;
+		prev_mistakes = mistakes;
+	}
+	MemoryContextDelete(tmp);
+	return (Datum) 0;
+}

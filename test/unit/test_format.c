@@ -310,8 +310,11 @@ test_validation_levels(void)
 		BkModelLearn(m, x, i % 2 ? 1 : -1);
 	}
 	buf = encode(m, &len);
-	/* the last coefficient is the last f64 before the CRC (pa: no aux) */
-	memcpy(buf + len - 12, &inf, 8);
+	/*
+	 * the last coefficient is the last f64 before the learning curve (a
+	 * count and its points) and the CRC (pa: no aux)
+	 */
+	memcpy(buf + len - 12 - (4 + 8 * (size_t) m->curve_n), &inf, 8);
 	fix_crc(buf, len);
 	CHECK(BkFormatValidateStructure(buf, len, err, sizeof(err), &code),
 		  "an infinite coefficient passes the structure checks: %s", err);

@@ -144,6 +144,15 @@ check_learner(const BkLearner *l, const double *x, const int64_t *y,
 		  l->name, stream);
 	CHECK(BkFormatValidate(ba, la, err, sizeof(err), &code),
 		  "%s, %s: the model passes the validator: %s", l->name, stream, err);
+	/* the learning curve: a point at 1, 2, 4, ..., 512 rows, non-decreasing */
+	{
+		bool		ok = a->curve_n == 10;
+
+		for (int i = 1; ok && i < a->curve_n; i++)
+			ok = a->curve[i] >= a->curve[i - 1] && a->curve[i] <= (UINT64_C(1) << i);
+		CHECK(ok, "%s, %s: the learning curve has a point per power of two (%d)",
+			  l->name, stream, a->curve_n);
+	}
 	BkModelFree(b);
 
 	/* round trip: decoded for training, encoded again */
