@@ -503,6 +503,14 @@ extern void BkModelProbabilities(BkModel *m, const double *x, double *prob);
  * keeps none (merged, or stored before curves were kept)
  */
 extern int	BkModelCurve(const BkModel *m, const uint64_t **points);
+/*
+ * Provenance: the fingerprints of the stored models this one comes from
+ * (the caller computes them).  Set replaces, add appends (beyond
+ * BK_MAX_PARENTS it is ignored); the count and the bytes (n x 32).
+ */
+extern void BkModelSetParent(BkModel *m, const uint8_t *fingerprint);
+extern void BkModelAddParent(BkModel *m, const uint8_t *fingerprint);
+extern int	BkModelParents(const BkModel *m, const uint8_t **fingerprints);
 /* the class index of a label, -1 if the model has no such class */
 extern int	BkModelClassIndex(const BkModel *m, int64_t label, const char *text,
 							  size_t len);
@@ -514,6 +522,10 @@ extern int	BkModelClassIndex(const BkModel *m, int64_t label, const char *text,
 #define BK_FORMAT_VERSION 2
 /* points of a model's learning curve: rows 1, 2, 4, ..., 2^63 */
 #define BK_CURVE_MAX 64
+/* a model's parents: the fingerprints (32 bytes) of the stored models it
+ * was continued, merged or calibrated from, the first BK_MAX_PARENTS */
+#define BK_FINGERPRINT_LEN 32
+#define BK_MAX_PARENTS 64
 
 /* Encoded size; false (and message) if it would exceed limit. */
 extern bool BkModelEncodedSize(const BkModel *m, size_t limit, size_t *size,

@@ -261,8 +261,9 @@ BkModelEncodedSize(const BkModel *m, size_t limit, size_t *size, char *err,
 	}
 	if (m->platt != NULL)
 		ok &= BkAddSize(total, 16 * (size_t) m->n_classes, &total);
-	/* the learning curve: a count and its points */
+	/* the learning curve: a count and its points; the parents */
 	ok &= BkAddSize(total, 4 + 8 * (size_t) m->curve_n, &total);
+	ok &= BkAddSize(total, 4 + BK_FINGERPRINT_LEN * (size_t) m->n_parents, &total);
 	if (!ok || total > limit || total > UINT32_MAX)
 	{
 		snprintf(err, errlen, "encoded model would exceed the size limit of %zu bytes",
@@ -377,6 +378,9 @@ BkModelEncode(const BkModel *m, uint8_t *buf, size_t size)
 	w_u32(&w, (uint32_t) m->curve_n);
 	for (int i = 0; i < m->curve_n; i++)
 		w_u64(&w, m->curve[i]);
+	w_u32(&w, (uint32_t) m->n_parents);
+	memcpy(w.buf + w.pos, m->parents, BK_FINGERPRINT_LEN * (size_t) m->n_parents);
+	w.pos += BK_FINGERPRINT_LEN * (size_t) m->n_parents;
 	w_u32(&w, BkCrc32c(0, buf, w.pos));
 }
 
@@ -1154,6 +1158,20 @@ parse(const uint8_t *buf, size_t len, BkModel *m, char *err, size_t errlen,
 		}
 		if (m)
 			m->curve_n = (int) nc;
+		/* the parents' fingerprints: at most BK_MAX_PARENTS */
+		if (!need(&r, 4, "parents"))
+			return false;
+		nc = r_u32(&r);
+		if (nc > BK_MAX_PARENTS)
+			return fail(&r, "%u parents, at most %d", nc, BK_MAX_PARENTS);
+		if (!need(&r, BK_FINGERPRINT_LEN * (size_t) nc, "parents"))
+			return false;
+		if (m)
+		{
+			memcpy(m->parents, r.buf + r.pos, BK_FINGERPRINT_LEN * (size_t) nc);
+			m->n_parents = (int) nc;
+		}
+		r.pos += BK_FINGERPRINT_LEN * (size_t) nc;
 	}
 	if (r.pos != r.len)
 		return fail(&r, "%zu unexpected bytes after the last section", r.len - r.pos);
@@ -1246,8 +1264,9 @@ BkFormatMaxSize(const BkParams *p, int dim, int n_classes, size_t *out)
 	ok &= BkMulSize(one, (size_t) machines, &total);
 	ok &= BkMulSize((size_t) (n_classes > 0 ? n_classes : 1), 4 + BK_MAX_LABEL_LEN, &part);
 	ok &= BkAddSize(total, part + HEADER_LEN + 8 + BK_MAX_STORED_PARAMS * 16 + 128, &total);
-	/* a calibration: two doubles per class */
+	/* a calibration: two doubles per class; the curve and the parents */
 	ok &= BkAddSize(total, 16 * (size_t) (n_classes > 0 ? n_classes : 1), &total);
+	ok &= BkAddSize(total, 8 + 8 * BK_CURVE_MAX + BK_FINGERPRINT_LEN * BK_MAX_PARENTS, &total);
 	*out = total;
 	return ok;
 }

@@ -166,6 +166,9 @@ typedef struct BkModel
 	 */
 	uint64_t	curve[BK_CURVE_MAX];
 	int			curve_n;
+	/* the fingerprints of the models it was continued, merged or calibrated from */
+	uint8_t		parents[BK_MAX_PARENTS][BK_FINGERPRINT_LEN];
+	int			n_parents;
 	/* scratch, not part of the model's value */
 	double	   *scratch;		/* kernel rows etc. */
 	size_t		scratch_len;

@@ -7,6 +7,8 @@
  */
 #include "bk_internal.h"
 
+#include <string.h>
+
 void
 BkModelGetInfo(const BkModel *m, BkModelInfo *info)
 {
@@ -96,4 +98,25 @@ BkModelCurve(const BkModel *m, const uint64_t **points)
 {
 	*points = m->curve;
 	return m->curve_n;
+}
+
+void
+BkModelSetParent(BkModel *m, const uint8_t *fingerprint)
+{
+	m->n_parents = 0;
+	BkModelAddParent(m, fingerprint);
+}
+
+void
+BkModelAddParent(BkModel *m, const uint8_t *fingerprint)
+{
+	if (m->n_parents < BK_MAX_PARENTS)
+		memcpy(m->parents[m->n_parents++], fingerprint, BK_FINGERPRINT_LEN);
+}
+
+int
+BkModelParents(const BkModel *m, const uint8_t **fingerprints)
+{
+	*fingerprints = &m->parents[0][0];
+	return m->n_parents;
 }

@@ -150,6 +150,13 @@ bk_calibrate_trans(PG_FUNCTION_ARGS)
 		s->n_classes = info.n_classes;
 		s->dim = info.dim;
 		check_same_model(s, PG_GETARG_DATUM(1), true);
+		{
+			uint8		fp[BK_FINGERPRINT_LEN];
+
+			/* provenance: calibrated from this model */
+			BkPgFingerprint(PG_GETARG_DATUM(1), fp);
+			BkModelSetParent(s->model, fp);
+		}
 	}
 	else
 		check_same_model(s, PG_GETARG_DATUM(1), false);

@@ -22,6 +22,17 @@
 #include "bk_pg.h"
 
 PG_FUNCTION_INFO_V1(bk_info);
+
+/* a fingerprint in lower-case hex, palloc'd */
+static char *
+fingerprint_hex(const uint8 *fp)
+{
+	char	   *s = palloc(2 * BK_FINGERPRINT_LEN + 1);
+
+	for (int i = 0; i < BK_FINGERPRINT_LEN; i++)
+		snprintf(s + 2 * i, 3, "%02x", fp[i]);
+	return s;
+}
 PG_FUNCTION_INFO_V1(bk_support_vectors);
 
 /* ------------------------------------------------------------------------
@@ -142,6 +153,22 @@ bk_info(PG_FUNCTION_ARGS)
 
 	bk_push_key(&ps, "merged_models");
 	bk_push_uint64(&ps, WJB_VALUE, info.parts);
+
+	/* provenance: this value's fingerprint, and those it comes from */
+	{
+		uint8		fp[BK_FINGERPRINT_LEN];
+		const uint8_t *parents;
+		int			np = BkModelParents(m, &parents);
+
+		BkPgFingerprint(PG_GETARG_DATUM(0), fp);
+		bk_push_key(&ps, "fingerprint");
+		bk_push_string(&ps, WJB_VALUE, fingerprint_hex(fp));
+		bk_push_key(&ps, "parents");
+		pushJsonbValue(&ps, WJB_BEGIN_ARRAY, NULL);
+		for (int i = 0; i < np; i++)
+			bk_push_string(&ps, WJB_ELEM, fingerprint_hex(parents + (size_t) i * BK_FINGERPRINT_LEN));
+		pushJsonbValue(&ps, WJB_END_ARRAY, NULL);
+	}
 
 	/* Platt's sigmoid of each class, when bk_calibrate fitted them */
 	bk_push_key(&ps, "calibrated");

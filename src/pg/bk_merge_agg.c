@@ -177,6 +177,7 @@ bk_merge_trans(PG_FUNCTION_ARGS)
 	MemoryContext aggcontext;
 	BkTrainState *st;
 	BkModel    *m;
+	uint8		fp[BK_FINGERPRINT_LEN];
 
 	if (!AggCheckCallContext(fcinfo, &aggcontext))
 		elog(ERROR, "bk_merge_trans called in non-aggregate context");
@@ -199,6 +200,9 @@ bk_merge_trans(PG_FUNCTION_ARGS)
 		BkPgCheckLegacyLabels(st->model);
 		BkModelGetInfo(st->model, &info);
 		st->text_labels = info.text_labels;
+		/* provenance: merged from this model (and the next ones) */
+		BkPgFingerprint(PG_GETARG_DATUM(1), fp);
+		BkModelSetParent(st->model, fp);
 	}
 	else
 	{
@@ -209,6 +213,8 @@ bk_merge_trans(PG_FUNCTION_ARGS)
 		m = BkPgDecodeDatum(PG_GETARG_DATUM(1), tmp, true);
 		BkPgCheckLegacyLabels(m);
 		BkModelMerge(st->model, m);
+		BkPgFingerprint(PG_GETARG_DATUM(1), fp);
+		BkModelAddParent(st->model, fp);
 		MemoryContextDelete(tmp);
 	}
 	PG_RETURN_POINTER(st);
@@ -234,6 +240,15 @@ bk_merge_pair(PG_FUNCTION_ARGS)
 	BkPgCheckLegacyLabels(a);
 	BkPgCheckLegacyLabels(b);
 	BkModelMerge(a, b);
+	/* provenance: merged from the two */
+	{
+		uint8		fp[BK_FINGERPRINT_LEN];
+
+		BkPgFingerprint(PG_GETARG_DATUM(0), fp);
+		BkModelSetParent(a, fp);
+		BkPgFingerprint(PG_GETARG_DATUM(1), fp);
+		BkModelAddParent(a, fp);
+	}
 	result = BkPgEncodeModel(a);
 	MemoryContextDelete(tmp);
 	PG_RETURN_POINTER(result);

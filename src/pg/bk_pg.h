@@ -53,6 +53,8 @@ extern void BkPgValidateInput(const uint8_t *buf, size_t len);
  * Invalid stored bytes raise XX001 (0A000 for a newer format).
  */
 extern BkModel *BkPgDecodeDatum(Datum d, MemoryContext ctx, bool for_training);
+/* the SHA-256 of a model value's bytes (BK_FINGERPRINT_LEN bytes into out) */
+extern void BkPgFingerprint(Datum d, uint8 *out);
 
 /* text label c in the database encoding (22021 / 22P05 if it cannot be) */
 extern const char *BkPgClassName(const BkModel *m, int c);

@@ -252,6 +252,13 @@ bk_train_model_trans(PG_FUNCTION_ARGS)
 					 errhint("Pass '{}' for none.")));
 		st->model = BkPgDecodeDatum(PG_GETARG_DATUM(3), st->mcxt, true);
 		BkPgCheckLegacyLabels(st->model);
+		{
+			uint8		fp[BK_FINGERPRINT_LEN];
+
+			/* provenance: continued from this model */
+			BkPgFingerprint(PG_GETARG_DATUM(3), fp);
+			BkModelSetParent(st->model, fp);
+		}
 		if (PG_NARGS() > 4)
 			BkPgOverridesFromJsonb(PG_GETARG_JSONB_P(4), &overrides, st->model);
 		BkModelGetInfo(st->model, &info);

@@ -16,6 +16,9 @@
  */
 #include "postgres.h"
 
+#include "common/cryptohash.h"
+#include "common/sha2.h"
+
 #include "mb/pg_wchar.h"
 
 #include <string.h>
@@ -304,4 +307,21 @@ BkPgCheckLegacyLabels(const BkModel *m)
 		return;
 	for (int c = 0; c < info.n_classes; c++)
 		(void) BkPgClassName(m, c);
+}
+
+/*
+ * The fingerprint of a model value: the SHA-256 of its bytes (a model's
+ * provenance names its parents by it; bk_info shows it in hex)
+ */
+void
+BkPgFingerprint(Datum d, uint8 *out)
+{
+	struct varlena *v = (struct varlena *) PG_DETOAST_DATUM_PACKED(d);
+	pg_cryptohash_ctx *ctx = pg_cryptohash_create(PG_SHA256);
+
+	if (ctx == NULL || pg_cryptohash_init(ctx) < 0 ||
+		pg_cryptohash_update(ctx, (const uint8 *) VARDATA_ANY(v), VARSIZE_ANY_EXHDR(v)) < 0 ||
+		pg_cryptohash_final(ctx, out, PG_SHA256_DIGEST_LENGTH) < 0)
+		elog(ERROR, "could not compute the fingerprint of a model");
+	pg_cryptohash_free(ctx);
 }

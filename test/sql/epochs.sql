@@ -6,6 +6,7 @@
 -- kept rows spill to temporary files (work_mem) and with text labels.
 --
 \i test/fixtures/checkerboard.sql
+\i test/fixtures/without_parents.sql
 CREATE TABLE ep_rows AS SELECT * FROM bk_test.checkerboard(1200);
 
 -- three passes = one pass, then two continued ones in the shuffles' order
@@ -14,11 +15,13 @@ SELECT (SELECT bk_train(features, label, '{"gamma": 20, "budget": 60, "seed": 5,
         FROM ep_rows) AS three_passes,
        (SELECT bk_train(features, label, '{"gamma": 20, "budget": 60, "seed": 5}' ORDER BY id)
         FROM ep_rows) AS one_pass;
-SELECT three_passes = (SELECT bk_continue(features, label, p2 ORDER BY bk_shuffle_key(id, 7))
-                       FROM ep_rows,
-                            (SELECT bk_continue(features, label, one_pass ORDER BY bk_shuffle_key(id, 6)) AS p2
-                             FROM ep_rows) s
-                       GROUP BY p2) AS equals_continued_passes,
+-- (the same state: the continued model names its base as parent)
+SELECT bk_test.without_parents(three_passes)
+       = bk_test.without_parents((SELECT bk_continue(features, label, p2 ORDER BY bk_shuffle_key(id, 7))
+                                  FROM ep_rows,
+                                       (SELECT bk_continue(features, label, one_pass ORDER BY bk_shuffle_key(id, 6)) AS p2
+                                        FROM ep_rows) s
+                                  GROUP BY p2)) AS equals_continued_passes,
        (bk_info(three_passes)->>'rows_seen')::int AS rows_seen,
        bk_info(three_passes)->'params' ? 'epochs' AS stored_as_parameter
 FROM ep_models;
@@ -31,16 +34,16 @@ FROM ep_rows, ep_models GROUP BY three_passes;
 RESET work_mem;
 
 -- text labels, Pegasos, and bk_continue's override
-SELECT (SELECT bk_train(features, CASE WHEN label = 1 THEN 'x' ELSE 'y' END,
-                        '{"algorithm": "pegasos", "budget": 40, "gamma": 20, "epochs": 2}' ORDER BY id) FROM ep_rows)
-     = (SELECT bk_continue(features, CASE WHEN label = 1 THEN 'x' ELSE 'y' END, m ORDER BY bk_shuffle_key(id, 1))
+SELECT bk_test.without_parents((SELECT bk_train(features, CASE WHEN label = 1 THEN 'x' ELSE 'y' END,
+                        '{"algorithm": "pegasos", "budget": 40, "gamma": 20, "epochs": 2}' ORDER BY id) FROM ep_rows))
+     = bk_test.without_parents((SELECT bk_continue(features, CASE WHEN label = 1 THEN 'x' ELSE 'y' END, m ORDER BY bk_shuffle_key(id, 1))
         FROM ep_rows,
              (SELECT bk_train(features, CASE WHEN label = 1 THEN 'x' ELSE 'y' END,
                               '{"algorithm": "pegasos", "budget": 40, "gamma": 20}' ORDER BY id) AS m FROM ep_rows) s
-        GROUP BY m) AS text_labels_equal;
-SELECT bk_continue(features, label, one_pass, '{"epochs": 2}' ORDER BY id)
-     = (SELECT bk_continue(features, label, c ORDER BY bk_shuffle_key(id, 6))
-        FROM ep_rows, (SELECT bk_continue(features, label, one_pass ORDER BY id) AS c FROM ep_rows) s GROUP BY c)
+        GROUP BY m)) AS text_labels_equal;
+SELECT bk_test.without_parents(bk_continue(features, label, one_pass, '{"epochs": 2}' ORDER BY id))
+     = bk_test.without_parents((SELECT bk_continue(features, label, c ORDER BY bk_shuffle_key(id, 6))
+        FROM ep_rows, (SELECT bk_continue(features, label, one_pass ORDER BY id) AS c FROM ep_rows) s GROUP BY c))
        AS continue_override_equal
 FROM ep_rows, ep_models GROUP BY one_pass;
 

@@ -312,9 +312,10 @@ test_validation_levels(void)
 	buf = encode(m, &len);
 	/*
 	 * the last coefficient is the last f64 before the learning curve (a
-	 * count and its points) and the CRC (pa: no aux)
+	 * count and its points), the parents (a count, none here) and the CRC
+	 * (pa: no aux)
 	 */
-	memcpy(buf + len - 12 - (4 + 8 * (size_t) m->curve_n), &inf, 8);
+	memcpy(buf + len - 12 - (4 + 8 * (size_t) m->curve_n) - 4, &inf, 8);
 	fix_crc(buf, len);
 	CHECK(BkFormatValidateStructure(buf, len, err, sizeof(err), &code),
 		  "an infinite coefficient passes the structure checks: %s", err);
