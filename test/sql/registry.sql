@@ -14,7 +14,7 @@ CREATE TABLE model_registry (
 	model		bk_model NOT NULL,
 	parent		int,
 	trained_at	timestamptz NOT NULL DEFAULT now(),
-	fingerprint	text GENERATED ALWAYS AS (md5(model::bytea)) STORED,
+	fingerprint	text GENERATED ALWAYS AS (encode(sha256(model::bytea), 'hex')) STORED,
 	params		jsonb GENERATED ALWAYS AS (bk_info(model)->'params') STORED,
 	PRIMARY KEY (name, version)
 );
@@ -65,6 +65,8 @@ DELETE FROM model_registry WHERE name = 'board' AND version = 1;
 
 -- the same model twice is the same fingerprint (the encoding is canonical)
 SELECT count(DISTINCT fingerprint) = count(DISTINCT model) AS one_fingerprint_per_model FROM model_registry;
+-- and it is bk_info's
+SELECT bool_and(fingerprint = bk_info(model)->>'fingerprint') AS fingerprint_is_bk_infos FROM model_registry;
 
 DROP VIEW scored;
 DROP VIEW deployed_model;
