@@ -130,6 +130,11 @@ prove:
 # two shard clusters named by BK_SHARD1_HOST/PORT and BK_SHARD2_HOST/PORT,
 # which test/check.sh starts (start_shards in test/lib.sh).  Needs
 # postgres_fdw (contrib) and PL/Proxy (postgresql-15-plproxy).
+.PHONY: tutorialcheck
+# doc/tutorial.md's SQL, run in order in a fresh database (test/tutorial.sh)
+tutorialcheck:
+	bash test/tutorial.sh
+
 .PHONY: shardcheck
 shardcheck:
 	@if [ -z "$$BK_SHARD1_PORT" ] || [ -z "$$BK_SHARD2_PORT" ]; then \

@@ -9,11 +9,12 @@
 # tests (make unittest), starts a private throwaway PostgreSQL 15 cluster,
 # runs the regression tests (make installcheck), starts two more clusters
 # as shards and runs the distributed recipes against them (make
-# shardcheck: postgres_fdw and PL/Proxy), the pgTAP tests (make prove),
+# shardcheck: postgres_fdw and PL/Proxy), doc/tutorial.md's SQL (make
+# tutorialcheck), the pgTAP tests (make prove),
 # a smoke test of the benchmark harness on the same cluster
 # (bash test/bench/run.sh --smoke), stops and deletes the cluster, and
 # prints a summary ending with "N passed, N failed" (N counts suites:
-# unit, regress, shards, pgtap, bench).
+# unit, regress, shards, tutorial, pgtap, bench).
 # Exit status 0 only when every suite passed.  .ci/run runs this file.
 #
 # Environment (optional): PG_CONFIG, PG_CFLAGS (extra compiler flags, read
@@ -25,7 +26,7 @@ set -uo pipefail
 # shellcheck source=test/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh" || exit 1
 
-SUITES=(unit regress shards pgtap bench)
+SUITES=(unit regress shards tutorial pgtap bench)
 declare -A RESULT=()		# suite -> PASS | FAIL
 declare -A NOTE=()			# suite -> explanation
 SUITE_TIMEOUT="${BK_SUITE_TIMEOUT:-600}"
@@ -188,6 +189,10 @@ if start_shards 2; then
 else
 	record shards FAIL "the shard clusters did not start"
 fi
+
+section "6c/8 The tutorial (make tutorialcheck)"
+run_limited make PG_CONFIG="$PG_CONFIG" tutorialcheck
+record_run tutorial
 
 section "7/8 pgTAP tests (make prove)"
 n=$(count_files 'test/pgtap/*.sql')
