@@ -740,3 +740,207 @@ CREATE FUNCTION @extschema@.bk_learning_curve(model @extschema@.bk_model,
 
 COMMENT ON FUNCTION @extschema@.bk_learning_curve(@extschema@.bk_model) IS
 	'the online mistakes of the training stream after 1, 2, 4, ... rows and after all of them: the rate so far and over each doubling window';
+
+-- ------------------------------------------------------------------------
+-- Named features (availability: 0.2.0)
+-- ------------------------------------------------------------------------
+-- The features of a row as a jsonb object, for example
+-- to_jsonb(t) - 'label' - 'id': numbers are numeric inputs (standardised),
+-- strings and booleans categorical (one-hot with the training rows'
+-- vocabulary), null or an absent key missing (imputed).  The model keeps
+-- the keys, kinds and statistics (bk_info -> 'preparation') and replays
+-- them when it scores an object; keys it does not know are ignored.  The
+-- preparation is fitted on every training row before the first is
+-- learned, so training keeps the rows (within work_mem, spilling to
+-- temporary files); these aggregates have no combine function: their
+-- vocabulary is known only once every row is seen.
+CREATE FUNCTION @extschema@._bk_train_trans(internal, jsonb, int8, jsonb)
+	RETURNS internal
+	AS 'MODULE_PATHNAME', 'bk_train_params_trans'
+	LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE FUNCTION @extschema@._bk_train_trans(internal, jsonb, text, jsonb)
+	RETURNS internal
+	AS 'MODULE_PATHNAME', 'bk_train_params_trans'
+	LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+COMMENT ON FUNCTION @extschema@._bk_train_trans(internal, jsonb, int8, jsonb) IS
+	'transition function of bk_train(jsonb, int8, jsonb)';
+COMMENT ON FUNCTION @extschema@._bk_train_trans(internal, jsonb, text, jsonb) IS
+	'transition function of bk_train(jsonb, text, jsonb)';
+
+CREATE AGGREGATE @extschema@.bk_train(features jsonb, label int8, params jsonb) (
+	SFUNC = @extschema@._bk_train_trans,
+	STYPE = internal,
+	SSPACE = 1048576,
+	FINALFUNC = @extschema@._bk_train_final,
+	FINALFUNC_MODIFY = READ_ONLY,
+	PARALLEL = SAFE
+);
+
+CREATE AGGREGATE @extschema@.bk_train(features jsonb, label text, params jsonb) (
+	SFUNC = @extschema@._bk_train_trans,
+	STYPE = internal,
+	SSPACE = 1048576,
+	FINALFUNC = @extschema@._bk_train_final,
+	FINALFUNC_MODIFY = READ_ONLY,
+	PARALLEL = SAFE
+);
+
+COMMENT ON AGGREGATE @extschema@.bk_train(jsonb, int8, jsonb) IS
+	'trains a kernel classifier on rows of named features (a JSON object: numbers standardised, text one-hot, nulls imputed), kept in the model';
+COMMENT ON AGGREGATE @extschema@.bk_train(jsonb, text, jsonb) IS
+	'trains a kernel classifier with text labels on rows of named features (a JSON object: numbers standardised, text one-hot, nulls imputed), kept in the model';
+
+CREATE FUNCTION @extschema@._bk_continue_trans(internal, jsonb, int8, @extschema@.bk_model)
+	RETURNS internal
+	AS 'MODULE_PATHNAME', 'bk_train_model_trans'
+	LANGUAGE C IMMUTABLE PARALLEL UNSAFE;
+
+CREATE FUNCTION @extschema@._bk_continue_trans(internal, jsonb, text, @extschema@.bk_model)
+	RETURNS internal
+	AS 'MODULE_PATHNAME', 'bk_train_model_trans'
+	LANGUAGE C IMMUTABLE PARALLEL UNSAFE;
+
+CREATE FUNCTION @extschema@._bk_continue_trans(internal, jsonb, int8, @extschema@.bk_model, jsonb)
+	RETURNS internal
+	AS 'MODULE_PATHNAME', 'bk_train_model_trans'
+	LANGUAGE C IMMUTABLE PARALLEL UNSAFE;
+
+CREATE FUNCTION @extschema@._bk_continue_trans(internal, jsonb, text, @extschema@.bk_model, jsonb)
+	RETURNS internal
+	AS 'MODULE_PATHNAME', 'bk_train_model_trans'
+	LANGUAGE C IMMUTABLE PARALLEL UNSAFE;
+
+COMMENT ON FUNCTION @extschema@._bk_continue_trans(internal, jsonb, int8, @extschema@.bk_model) IS
+	'transition function of bk_continue(jsonb, int8, bk_model)';
+COMMENT ON FUNCTION @extschema@._bk_continue_trans(internal, jsonb, text, @extschema@.bk_model) IS
+	'transition function of bk_continue(jsonb, text, bk_model)';
+COMMENT ON FUNCTION @extschema@._bk_continue_trans(internal, jsonb, int8, @extschema@.bk_model, jsonb) IS
+	'transition function of bk_continue(jsonb, int8, bk_model, jsonb)';
+COMMENT ON FUNCTION @extschema@._bk_continue_trans(internal, jsonb, text, @extschema@.bk_model, jsonb) IS
+	'transition function of bk_continue(jsonb, text, bk_model, jsonb)';
+
+CREATE AGGREGATE @extschema@.bk_continue(features jsonb, label int8, model @extschema@.bk_model) (
+	SFUNC = @extschema@._bk_continue_trans,
+	STYPE = internal,
+	SSPACE = 1048576,
+	FINALFUNC = @extschema@._bk_train_final,
+	FINALFUNC_MODIFY = READ_ONLY,
+	PARALLEL = UNSAFE
+);
+
+CREATE AGGREGATE @extschema@.bk_continue(features jsonb, label text, model @extschema@.bk_model) (
+	SFUNC = @extschema@._bk_continue_trans,
+	STYPE = internal,
+	SSPACE = 1048576,
+	FINALFUNC = @extschema@._bk_train_final,
+	FINALFUNC_MODIFY = READ_ONLY,
+	PARALLEL = UNSAFE
+);
+
+CREATE AGGREGATE @extschema@.bk_continue(features jsonb, label int8, model @extschema@.bk_model, overrides jsonb) (
+	SFUNC = @extschema@._bk_continue_trans,
+	STYPE = internal,
+	SSPACE = 1048576,
+	FINALFUNC = @extschema@._bk_train_final,
+	FINALFUNC_MODIFY = READ_ONLY,
+	PARALLEL = UNSAFE
+);
+
+CREATE AGGREGATE @extschema@.bk_continue(features jsonb, label text, model @extschema@.bk_model, overrides jsonb) (
+	SFUNC = @extschema@._bk_continue_trans,
+	STYPE = internal,
+	SSPACE = 1048576,
+	FINALFUNC = @extschema@._bk_train_final,
+	FINALFUNC_MODIFY = READ_ONLY,
+	PARALLEL = UNSAFE
+);
+
+COMMENT ON AGGREGATE @extschema@.bk_continue(jsonb, int8, @extschema@.bk_model) IS
+	'continues training a model of named features, with its parameters and preparation';
+COMMENT ON AGGREGATE @extschema@.bk_continue(jsonb, text, @extschema@.bk_model) IS
+	'continues training a model of named features with text labels, with its parameters and preparation';
+COMMENT ON AGGREGATE @extschema@.bk_continue(jsonb, int8, @extschema@.bk_model, jsonb) IS
+	'continues training a model of named features with overrides ({"allow_new_classes": true}, "epochs", ...)';
+COMMENT ON AGGREGATE @extschema@.bk_continue(jsonb, text, @extschema@.bk_model, jsonb) IS
+	'continues training a model of named features with text labels, with overrides';
+
+CREATE FUNCTION @extschema@.bk_predict(model @extschema@.bk_model, features jsonb)
+	RETURNS int8
+	AS 'MODULE_PATHNAME', 'bk_predict'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 100;
+
+CREATE FUNCTION @extschema@.bk_predict_label(model @extschema@.bk_model, features jsonb)
+	RETURNS text
+	AS 'MODULE_PATHNAME', 'bk_predict_label'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 100;
+
+CREATE FUNCTION @extschema@.bk_decision(model @extschema@.bk_model, features jsonb)
+	RETURNS float8
+	AS 'MODULE_PATHNAME', 'bk_decision'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 100;
+
+CREATE FUNCTION @extschema@.bk_scores(model @extschema@.bk_model, features jsonb)
+	RETURNS float8[]
+	AS 'MODULE_PATHNAME', 'bk_scores'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 100;
+
+CREATE FUNCTION @extschema@.bk_probabilities(model @extschema@.bk_model, features jsonb)
+	RETURNS float8[]
+	AS 'MODULE_PATHNAME', 'bk_probabilities'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 100;
+
+CREATE FUNCTION @extschema@.bk_predict_probability(model @extschema@.bk_model, features jsonb)
+	RETURNS float8
+	AS 'MODULE_PATHNAME', 'bk_predict_probability'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 100;
+
+COMMENT ON FUNCTION @extschema@.bk_predict(@extschema@.bk_model, jsonb) IS
+	'predicted class label of a row of named features (a JSON object; keys the model does not know are ignored)';
+COMMENT ON FUNCTION @extschema@.bk_predict_label(@extschema@.bk_model, jsonb) IS
+	'predicted class label as text of a row of named features';
+COMMENT ON FUNCTION @extschema@.bk_decision(@extschema@.bk_model, jsonb) IS
+	'signed score of a row of named features: positive for the second class';
+COMMENT ON FUNCTION @extschema@.bk_scores(@extschema@.bk_model, jsonb) IS
+	'one score per class of a row of named features';
+COMMENT ON FUNCTION @extschema@.bk_probabilities(@extschema@.bk_model, jsonb) IS
+	'one probability per class of a row of named features (calibrated model)';
+COMMENT ON FUNCTION @extschema@.bk_predict_probability(@extschema@.bk_model, jsonb) IS
+	'the probability of the predicted class of a row of named features (calibrated model)';
+
+CREATE FUNCTION @extschema@._bk_calibrate_trans(internal, @extschema@.bk_model, jsonb, int8)
+	RETURNS internal
+	AS 'MODULE_PATHNAME', 'bk_calibrate_trans'
+	LANGUAGE C IMMUTABLE PARALLEL UNSAFE;
+
+CREATE FUNCTION @extschema@._bk_calibrate_trans(internal, @extschema@.bk_model, jsonb, text)
+	RETURNS internal
+	AS 'MODULE_PATHNAME', 'bk_calibrate_trans'
+	LANGUAGE C IMMUTABLE PARALLEL UNSAFE;
+
+COMMENT ON FUNCTION @extschema@._bk_calibrate_trans(internal, @extschema@.bk_model, jsonb, int8) IS
+	'transition function of bk_calibrate(bk_model, jsonb, int8)';
+COMMENT ON FUNCTION @extschema@._bk_calibrate_trans(internal, @extschema@.bk_model, jsonb, text) IS
+	'transition function of bk_calibrate(bk_model, jsonb, text)';
+
+CREATE AGGREGATE @extschema@.bk_calibrate(model @extschema@.bk_model, features jsonb, label int8) (
+	SFUNC = @extschema@._bk_calibrate_trans,
+	STYPE = internal,
+	FINALFUNC = @extschema@._bk_calibrate_final,
+	FINALFUNC_MODIFY = READ_WRITE,
+	PARALLEL = UNSAFE
+);
+
+CREATE AGGREGATE @extschema@.bk_calibrate(model @extschema@.bk_model, features jsonb, label text) (
+	SFUNC = @extschema@._bk_calibrate_trans,
+	STYPE = internal,
+	FINALFUNC = @extschema@._bk_calibrate_final,
+	FINALFUNC_MODIFY = READ_WRITE,
+	PARALLEL = UNSAFE
+);
+
+COMMENT ON AGGREGATE @extschema@.bk_calibrate(@extschema@.bk_model, jsonb, int8) IS
+	'the model with Platt scaling fitted on held-out rows of named features';
+COMMENT ON AGGREGATE @extschema@.bk_calibrate(@extschema@.bk_model, jsonb, text) IS
+	'the model with Platt scaling fitted on held-out rows of named features (text labels)';

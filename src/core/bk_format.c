@@ -53,8 +53,9 @@ static const uint8_t bk_magic[4] = {'B', 'K', 'M', 'D'};
 #define FLAG_DECLARED		2u
 #define FLAG_LABELS_UTF8	4u
 #define FLAG_CALIBRATED		8u	/* version 2: Platt's (A, B) per class at the end */
+#define FLAG_PREPARED		16u	/* version 2: the preparation of the inputs at the end */
 #define FLAGS_KNOWN			(FLAG_TEXT_LABELS | FLAG_DECLARED | FLAG_LABELS_UTF8 | \
-							 FLAG_CALIBRATED)
+							 FLAG_CALIBRATED | FLAG_PREPARED)
 #define MACHINE_HEADER		(16 + 48)
 #define BK_MAX_STORED_PARAMS 64
 #define HEADER_LEN	12			/* magic, version, flags, length */
@@ -226,6 +227,71 @@ machine_aux(const BkMachine *mach)
 		(mach->born ? AUX_BORN : 0);
 }
 
+/*
+ * The preparation (flag bit 4): u32 n_inputs | u8 named | u8 scale |
+ * u8 impute | u8 0, then per input u8 kind | u8 0 | u16 0 | u32 name_len |
+ * the name's bytes, and for a numeric input f64 n, sx, sxx, for a
+ * categorical one u32 n_levels and each level as u32 length + bytes.
+ */
+static size_t
+prep_size(const BkPrep *p)
+{
+	size_t		total = 8;
+
+	for (int i = 0; i < p->n_inputs; i++)
+	{
+		const BkPrepInput *in = &p->inputs[i];
+
+		total += 8 + in->name_len;
+		if (in->kind == BK_INPUT_NUMERIC)
+			total += 24;
+		else
+		{
+			total += 4;
+			for (int j = 0; j < in->n_levels; j++)
+				total += 4 + in->level_len[j];
+		}
+	}
+	return total;
+}
+
+static void
+write_prep(Writer *w, const BkPrep *p)
+{
+	w_u32(w, (uint32_t) p->n_inputs);
+	w->buf[w->pos++] = p->named ? 1 : 0;
+	w->buf[w->pos++] = (uint8_t) p->scale;
+	w->buf[w->pos++] = (uint8_t) p->impute;
+	w->buf[w->pos++] = 0;
+	for (int i = 0; i < p->n_inputs; i++)
+	{
+		const BkPrepInput *in = &p->inputs[i];
+
+		w->buf[w->pos++] = (uint8_t) in->kind;
+		w->buf[w->pos++] = 0;
+		w_u16(w, 0);
+		w_u32(w, in->name_len);
+		memcpy(w->buf + w->pos, in->name, in->name_len);
+		w->pos += in->name_len;
+		if (in->kind == BK_INPUT_NUMERIC)
+		{
+			double		v[3] = {in->n, in->sx, in->sxx};
+
+			w_f64s(w, v, 3);
+		}
+		else
+		{
+			w_u32(w, (uint32_t) in->n_levels);
+			for (int j = 0; j < in->n_levels; j++)
+			{
+				w_u32(w, in->level_len[j]);
+				memcpy(w->buf + w->pos, in->levels[j], in->level_len[j]);
+				w->pos += in->level_len[j];
+			}
+		}
+	}
+}
+
 bool
 BkModelEncodedSize(const BkModel *m, size_t limit, size_t *size, char *err,
 				   size_t errlen)
@@ -264,6 +330,8 @@ BkModelEncodedSize(const BkModel *m, size_t limit, size_t *size, char *err,
 	/* the learning curve: a count and its points; the parents */
 	ok &= BkAddSize(total, 4 + 8 * (size_t) m->curve_n, &total);
 	ok &= BkAddSize(total, 4 + BK_FINGERPRINT_LEN * (size_t) m->n_parents, &total);
+	if (m->prep != NULL)
+		ok &= BkAddSize(total, prep_size(m->prep), &total);
 	if (!ok || total > limit || total > UINT32_MAX)
 	{
 		snprintf(err, errlen, "encoded model would exceed the size limit of %zu bytes",
@@ -287,7 +355,8 @@ BkModelEncode(const BkModel *m, uint8_t *buf, size_t size)
 	w_u16(&w, (uint16_t) ((m->text_labels ? FLAG_TEXT_LABELS : 0) |
 						  (m->classes_declared ? FLAG_DECLARED : 0) |
 						  (m->text_labels && m->labels_utf8 ? FLAG_LABELS_UTF8 : 0) |
-						  (m->platt != NULL ? FLAG_CALIBRATED : 0)));
+						  (m->platt != NULL ? FLAG_CALIBRATED : 0) |
+						  (m->prep != NULL ? FLAG_PREPARED : 0)));
 	w_u32(&w, (uint32_t) size);
 	w_u32(&w, (uint32_t) m->dim);
 	w_u32(&w, (uint32_t) np);
@@ -381,6 +450,8 @@ BkModelEncode(const BkModel *m, uint8_t *buf, size_t size)
 	w_u32(&w, (uint32_t) m->n_parents);
 	memcpy(w.buf + w.pos, m->parents, BK_FINGERPRINT_LEN * (size_t) m->n_parents);
 	w.pos += BK_FINGERPRINT_LEN * (size_t) m->n_parents;
+	if (m->prep != NULL)
+		write_prep(&w, m->prep);
 	w_u32(&w, BkCrc32c(0, buf, w.pos));
 }
 
@@ -497,7 +568,7 @@ fail_value(Reader *r, const char *fmt,...)
  */
 static bool
 parse_header(Reader *r, BkModel *hdr, BkErrCode *code, bool check_crc,
-			 bool *calibrated)
+			 bool *calibrated, bool *prepared)
 {
 	const uint8_t *buf = r->buf;
 	size_t		len = r->len;
@@ -527,10 +598,13 @@ parse_header(Reader *r, BkModel *hdr, BkErrCode *code, bool check_crc,
 	hdr->classes_declared = (flags & FLAG_DECLARED) != 0;
 	hdr->labels_utf8 = (flags & FLAG_LABELS_UTF8) != 0;
 	*calibrated = (flags & FLAG_CALIBRATED) != 0;
+	*prepared = (flags & FLAG_PREPARED) != 0;
 	if (hdr->labels_utf8 && !hdr->text_labels)
 		return fail(r, "UTF-8 flag without text labels");
 	if (*calibrated && version < 2)
 		return fail(r, "calibration flag in a version %u model", version);
+	if (*prepared && version < 2)
+		return fail(r, "preparation flag in a version %u model", version);
 	if ((size_t) total != len)
 		return fail(r, "length field says %u bytes, got %zu", total, len);
 	if (check_crc && BkCrc32c(0, buf, len - 4) != get_u32(buf + len - 4))
@@ -1042,6 +1116,185 @@ parse_machine(Reader *r, const BkModel *hdr, uint32_t k, BkMachine *mach)
 	return true;
 }
 
+/* A key or level of n bytes at r: 1..BK_MAX_LABEL_LEN bytes (0 allowed for a level), no NUL */
+static bool
+r_bytes(Reader *r, uint32_t n, bool empty_ok, const char *what, const char **out)
+{
+	if ((n == 0 && !empty_ok) || n > BK_MAX_LABEL_LEN)
+		return fail(r, "%s of %u bytes, expected %d to %d", what, n,
+					empty_ok ? 0 : 1, BK_MAX_LABEL_LEN);
+	if (!need(r, n, what))
+		return false;
+	if (memchr(r->buf + r->pos, '\0', n) != NULL)
+		return fail(r, "%s holds a NUL byte", what);
+	*out = (const char *) r->buf + r->pos;
+	r->pos += n;
+	return true;
+}
+
+static int
+r_bytes_cmp(const char *a, uint32_t alen, const char *b, uint32_t blen)
+{
+	int			c = memcmp(a, b, alen < blen ? alen : blen);
+
+	return c != 0 ? c : (alen < blen ? -1 : (alen > blen ? 1 : 0));
+}
+
+static char *
+copy_str(const BkEnv *env, const char *s, uint32_t n)
+{
+	char	   *c = BkAllocArray(env, (size_t) n + 1, 1);
+
+	memcpy(c, s, n);
+	return c;
+}
+
+/*
+ * The preparation (see write_prep): inputs named in strictly ascending byte
+ * order (or unnamed and numeric), levels in strictly ascending byte order,
+ * sums that a stream of values can give, and as many prepared columns as
+ * the model's dimension.  Decoded into m when m is not NULL.
+ */
+static bool
+parse_prep(Reader *r, int dim, BkModel *m)
+{
+	uint32_t	n;
+	int			named,
+				scale,
+				impute;
+	size_t		cols = 0;
+	BkPrep	   *p = NULL;
+	const char *prev = NULL;
+	uint32_t	prev_len = 0;
+
+	if (!need(r, 8, "preparation"))
+		return false;
+	n = r_u32(r);
+	named = r->buf[r->pos];
+	scale = r->buf[r->pos + 1];
+	impute = r->buf[r->pos + 2];
+	if (r->buf[r->pos + 3] != 0 || named > 1 || scale > BK_SCALE_STANDARD ||
+		impute > BK_IMPUTE_MEAN)
+		return fail(r, "invalid preparation modes at offset %zu", r->pos);
+	r->pos += 4;
+	if (n < 1 || n > BK_MAX_INPUTS)
+		return fail(r, "a preparation of %u inputs, expected 1 to %d", n, BK_MAX_INPUTS);
+	if (n > (r->len - r->pos) / 8)
+		return fail(r, "truncated: %u inputs need at least %u bytes", n, 8 * n);
+	if (m != NULL)
+	{
+		p = BkAllocArray(&m->env, 1, sizeof(BkPrep));
+		p->named = named;
+		p->scale = scale;
+		p->impute = impute;
+		p->inputs = BkAllocArray(&m->env, n, sizeof(BkPrepInput));
+		p->n_inputs = (int) n;
+		m->prep = p;			/* freed with the model on any failure below */
+	}
+	for (uint32_t i = 0; i < n; i++)
+	{
+		int			kind;
+		uint32_t	name_len;
+		const char *name = NULL;
+		BkPrepInput *in = p ? &p->inputs[i] : NULL;
+
+		if (!need(r, 8, "preparation input"))
+			return false;
+		kind = r->buf[r->pos];
+		if (kind != BK_INPUT_NUMERIC && kind != BK_INPUT_CATEGORICAL)
+			return fail(r, "input %u has kind %d", i, kind);
+		if (r->buf[r->pos + 1] != 0 || get_u16(r->buf + r->pos + 2) != 0)
+			return fail(r, "input %u has non-zero padding", i);
+		r->pos += 4;
+		name_len = r_u32(r);
+		if (named)
+		{
+			if (!r_bytes(r, name_len, false, "an input's name", &name))
+				return false;
+			if (prev != NULL && r_bytes_cmp(prev, prev_len, name, name_len) >= 0)
+				return fail(r, "input names out of order at input %u", i);
+			prev = name;
+			prev_len = name_len;
+		}
+		else if (name_len != 0 || kind != BK_INPUT_NUMERIC)
+			return fail(r, "input %u of an array is named or not numeric", i);
+		if (in)
+		{
+			in->kind = kind;
+			in->offset = (int) cols;
+			in->name_len = name_len;
+			if (named)
+				in->name = copy_str(&m->env, name, name_len);
+		}
+		if (kind == BK_INPUT_NUMERIC)
+		{
+			double		v[3];
+
+			if (!r_f64s(r, v, 3, "an input's sums"))
+				return false;
+			if (v[0] < 0 || v[0] > 9007199254740992.0 || v[0] != floor(v[0]) ||
+				v[2] < 0 || (v[0] == 0 && (v[1] != 0 || v[2] != 0)))
+				return fail(r, "input %u has impossible sums", i);
+			if (in)
+			{
+				in->n = v[0];
+				in->sx = v[1];
+				in->sxx = v[2];
+				BkPrepDerive(p, in);
+			}
+			cols++;
+		}
+		else
+		{
+			uint32_t	nl;
+
+			if (!need(r, 4, "levels"))
+				return false;
+			nl = r_u32(r);
+			if (nl > BK_MAX_LEVELS || nl > (r->len - r->pos) / 4)
+				return fail(r, "input %u has %u levels", i, nl);
+			if (in)
+			{
+				in->levels = BkAllocArray(&m->env, nl ? nl : 1, sizeof(char *));
+				in->level_len = BkAllocArray(&m->env, nl ? nl : 1, sizeof(uint32_t));
+				in->scale = 1.0;
+			}
+			prev = NULL;
+			for (uint32_t j = 0; j < nl; j++)
+			{
+				uint32_t	len;
+				const char *lv;
+
+				if (!need(r, 4, "level"))
+					return false;
+				len = r_u32(r);
+				if (!r_bytes(r, len, true, "a level", &lv))
+					return false;
+				if (j > 0 && r_bytes_cmp(prev, prev_len, lv, len) >= 0)
+					return fail(r, "levels of input %u out of order", i);
+				prev = lv;
+				prev_len = len;
+				if (in)
+				{
+					in->levels[j] = copy_str(&m->env, lv, len);
+					in->level_len[j] = len;
+					in->n_levels = (int) j + 1;
+				}
+			}
+			cols += nl;
+			/* the names' order goes on from this input's name */
+			prev = name;
+			prev_len = name_len;
+		}
+	}
+	if (cols != (size_t) dim)
+		return fail(r, "the preparation has %zu columns, the model's dimension is %d",
+					cols, dim);
+	if (p)
+		p->dim = dim;
+	return true;
+}
+
 /*
  * Parse buf.  With m == NULL only validate; otherwise m->env and
  * m->training are set, and the machines are allocated (room to go on
@@ -1056,10 +1309,11 @@ parse(const uint8_t *buf, size_t len, BkModel *m, char *err, size_t errlen,
 	BkModel		hdr;
 	uint32_t	n_machines = 0;
 	bool		calibrated = false;
+	bool		prepared = false;
 
 	*code = BK_ERR_CORRUPT;
 	memset(&hdr, 0, sizeof(hdr));
-	if (!parse_header(&r, &hdr, code, check_crc, &calibrated) ||
+	if (!parse_header(&r, &hdr, code, check_crc, &calibrated, &prepared) ||
 		!parse_params(&r, &hdr) ||
 		!parse_classes(&r, &hdr, m) ||
 		!parse_counters(&r, &hdr, &n_machines))
@@ -1173,6 +1427,8 @@ parse(const uint8_t *buf, size_t len, BkModel *m, char *err, size_t errlen,
 		}
 		r.pos += BK_FINGERPRINT_LEN * (size_t) nc;
 	}
+	if (prepared && !parse_prep(&r, hdr.dim, m))
+		return false;
 	if (r.pos != r.len)
 		return fail(&r, "%zu unexpected bytes after the last section", r.len - r.pos);
 	return true;

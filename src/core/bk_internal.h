@@ -118,6 +118,50 @@ typedef struct BkRunStats
 	int			win_next;
 } BkRunStats;
 
+/*
+ * The preparation of the inputs (bk_prep.c).  A numeric input keeps the
+ * count, sum and sum of squared deviations of its training values, the
+ * running sums of Youngs and Cramer (1971) that PostgreSQL's float8
+ * aggregates keep, so that mean = sx / n and the population standard
+ * deviation sqrt(sxx / n) are the values avg() and stddev_pop() give on the
+ * same rows.  A categorical input keeps its levels in byte order; level j
+ * sets column offset + j.
+ */
+typedef struct BkPrepInput
+{
+	char	   *name;			/* NUL-terminated key; NULL for array positions */
+	uint32_t	name_len;
+	int			kind;			/* BkInputKind */
+	int			offset;			/* its first prepared column */
+	double		n,				/* numeric: values seen */
+				sx,
+				sxx;
+	double		center,			/* derived: out = (x - center) / scale */
+				scale,
+				fill;			/* a missing value's prepared column */
+	int			n_levels;		/* categorical */
+	char	  **levels;
+	uint32_t   *level_len;
+} BkPrepInput;
+
+struct BkPrep
+{
+	int			scale;			/* BkScaleMode */
+	int			impute;			/* BkImputeMode */
+	bool		named;
+	int			n_inputs;
+	BkPrepInput *inputs;
+	int			dim;			/* prepared columns */
+};
+
+/* center, scale and fill of a numeric input from its sums and the modes */
+extern void BkPrepDerive(const BkPrep *p, BkPrepInput *in);
+/* merging: pool b's statistics into a; move m's vectors into preparation to */
+extern BkPrep *BkPrepCopy(const BkEnv *env, const BkPrep *p);
+extern bool BkPrepSameSums(const BkPrep *a, const BkPrep *b);
+extern void BkPrepPool(BkPrep *a, const BkPrep *b);
+extern void BkPrepRemapModel(BkModel *m, const BkPrep *to);
+
 typedef struct BkModel
 {
 	BkEnv		env;
@@ -169,6 +213,8 @@ typedef struct BkModel
 	/* the fingerprints of the models it was continued, merged or calibrated from */
 	uint8_t		parents[BK_MAX_PARENTS][BK_FINGERPRINT_LEN];
 	int			n_parents;
+	/* the preparation of its inputs, or NULL: rows come prepared */
+	BkPrep	   *prep;
 	/* scratch, not part of the model's value */
 	double	   *scratch;		/* kernel rows etc. */
 	size_t		scratch_len;

@@ -419,6 +419,7 @@ BkModelFree(BkModel *m)
 	BkModelFreeClasses(m);
 	BkRunFree(m);
 	BkFree(&env, m->platt);
+	BkPrepFree(&env, m->prep);
 	BkFree(&env, m->scratch);
 	BkFree(&env, m->rows);
 	BkFree(&env, m);

@@ -127,6 +127,41 @@ check_compatible(const BkModel *a, const BkModel *b)
 	}
 }
 
+/*
+ * One preparation for both models: the same inputs, kinds and levels are
+ * required; the statistics are pooled (those of the union of both sides'
+ * rows) and each side's vectors are moved into the pooled preparation, so
+ * that parts trained in parallel, each standardised by its own rows, merge
+ * into a model that standardises by all of them.  (A Gaussian kernel is
+ * not invariant under a change of scale: the moved expansion approximates
+ * what the side learned, closely when both sides' statistics are close,
+ * as with a random split.)
+ */
+static void
+merge_preps(BkModel *dst, BkModel *src)
+{
+	const BkEnv *env = &dst->env;
+	const char *hint = "Merge models trained with the same preparation parameters on rows with the same keys and text values.";
+	BkPrep	   *pooled;
+
+	if ((dst->prep == NULL) != (src->prep == NULL))
+		BkRaiseHint(env, BK_ERR_PARAM, NULL, hint,
+					"cannot merge a model that prepares its features with one that does not");
+	if (dst->prep == NULL)
+		return;
+	if (!BkPrepSameLayout(dst->prep, src->prep))
+		BkRaiseHint(env, BK_ERR_PARAM, NULL, hint,
+					"cannot merge models whose feature preparations differ (keys, kinds, text values or modes)");
+	/* the same statistics (models continued from one model): kept as they are */
+	if (BkPrepSameSums(dst->prep, src->prep))
+		return;
+	pooled = BkPrepCopy(env, dst->prep);
+	BkPrepPool(pooled, src->prep);
+	BkPrepRemapModel(dst, pooled);
+	BkPrepRemapModel(src, pooled);
+	BkModelSetPrep(dst, pooled);
+}
+
 /* Give m every class of other it lacks (a class no row of m has shown). */
 static void
 add_missing_classes(BkModel *m, const BkModel *other)
@@ -504,6 +539,7 @@ BkModelMerge(BkModel *dst, BkModel *src)
 	if (!dst->training || !src->training)
 		BkRaise(&dst->env, BK_ERR_INTERNAL, NULL, "models to merge must be decoded for training");
 	check_compatible(dst, src);
+	merge_preps(dst, src);
 	/* the merged scores are new: a calibration of either side no longer holds */
 	BkModelClearCalibration(dst);
 

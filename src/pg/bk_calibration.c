@@ -103,8 +103,7 @@ bk_calibrate_trans(PG_FUNCTION_ARGS)
 	MemoryContext agg;
 	CalibState *s;
 	const double *x;
-	int			n,
-				c;
+	int			c;
 
 	if (!AggCheckCallContext(fcinfo, &agg))
 		elog(ERROR, "bk_calibrate_trans called in non-aggregate context");
@@ -161,8 +160,9 @@ bk_calibrate_trans(PG_FUNCTION_ARGS)
 	else
 		check_same_model(s, PG_GETARG_DATUM(1), false);
 
-	x = BkPgReadFeatures(PG_GETARG_ARRAYTYPE_P(2), s->row, &n);
-	BkPgCheckDim(n, s->dim, s->row, "the model's");
+	x = BkPgModelRow(s->model, PG_GETARG_DATUM(2),
+					 get_fn_expr_argtype(fcinfo->flinfo, 2) == JSONBOID, s->row,
+					 "the model's");
 	if (s->text_labels)
 	{
 		text	   *t = PG_GETARG_TEXT_PP(3);

@@ -10,6 +10,10 @@
  *	  sorts the rows by that key with a tuplesort, also within work_mem.
  *	  The result equals continuing the model k - 1 times with those ORDER
  *	  BYs, and memory stays bounded whatever the number of rows.
+ *
+ *	  A model that fits its preparation on the training rows (bk_prepare.c)
+ *	  keeps them the same way: it exists only once every row has been
+ *	  seen, so its first pass too is a replay, in the stream's order.
  */
 #include "postgres.h"
 
@@ -29,8 +33,9 @@
 struct BkEpochRows
 {
 	Tuplestorestate *store;
-	TupleDesc	desc;			/* features float8[], label int8 | text */
+	TupleDesc	desc;			/* features float8[] | jsonb, label int8 | text */
 	bool		text_labels;
+	bool		named;			/* features are jsonb */
 	int64		n;
 };
 
@@ -47,7 +52,7 @@ epoch_rows_end(Datum arg)
 
 BkEpochRows *
 BkPgEpochRowsBegin(FunctionCallInfo fcinfo, MemoryContext cxt, bool text_labels,
-				   const char *fname)
+				   bool named, const char *fname, const char *why)
 {
 	MemoryContext old;
 	BkEpochRows *r;
@@ -56,20 +61,27 @@ BkPgEpochRowsBegin(FunctionCallInfo fcinfo, MemoryContext cxt, bool text_labels,
 	if (AggCheckCallContext(fcinfo, NULL) != AGG_CONTEXT_AGGREGATE)
 		ereport(ERROR,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("\"epochs\" needs %s as an aggregate, not as a window function",
-						fname)));
+				 errmsg("%s needs %s as an aggregate, not as a window function",
+						why, fname)));
 	old = MemoryContextSwitchTo(cxt);
 	r = palloc0(sizeof(BkEpochRows));
 
 	r->text_labels = text_labels;
+	r->named = named;
 	r->desc = CreateTemplateTupleDesc(2);
-	TupleDescInitEntry(r->desc, 1, "features", FLOAT8ARRAYOID, -1, 0);
+	TupleDescInitEntry(r->desc, 1, "features", named ? JSONBOID : FLOAT8ARRAYOID, -1, 0);
 	TupleDescInitEntry(r->desc, 2, "label", text_labels ? TEXTOID : INT8OID, -1, 0);
 	r->store = tuplestore_begin_heap(false, false, work_mem);
 	MemoryContextSwitchTo(old);
 	/* before the end of the query, when the executor shuts the aggregate down */
 	AggRegisterCallback(fcinfo, epoch_rows_end, PointerGetDatum(r));
 	return r;
+}
+
+int64
+BkPgEpochRowsCount(const BkEpochRows *r)
+{
+	return r->n;
 }
 
 void
@@ -99,6 +111,26 @@ replay_error_context(void *arg)
 			   (long long) pos->row);
 }
 
+/* Learn one kept row */
+static void
+learn_row(BkModel *m, BkEpochRows *r, Datum features, Datum label,
+		  ReplayPosition *pos, BkProgress *progress)
+{
+	const double *x = BkPgModelRow(m, features, r->named, pos->row, "the model's");
+
+	if (r->text_labels)
+	{
+		text	   *t = DatumGetTextPP(label);
+		size_t		len = VARSIZE_ANY_EXHDR(t);
+		const char *s = BkPgLabelIn(m, VARDATA_ANY(t), &len);
+
+		BkModelLearnText(m, x, s, len);
+	}
+	else
+		BkModelLearn(m, x, DatumGetInt64(label));
+	BkPgProgress(progress, m, pos->fname, pos->pass);
+}
+
 /* One more pass over the kept rows, in the order of the pass's shuffle keys */
 static void
 replay_pass(BkModel *m, BkEpochRows *r, uint64 seed, ReplayPosition *pos,
@@ -117,7 +149,7 @@ replay_pass(BkModel *m, BkEpochRows *r, uint64 seed, ReplayPosition *pos,
 	int64		i = 0;
 
 	TupleDescInitEntry(sortdesc, 1, "key", INT8OID, -1, 0);
-	TupleDescInitEntry(sortdesc, 2, "features", FLOAT8ARRAYOID, -1, 0);
+	TupleDescInitEntry(sortdesc, 2, "features", r->named ? JSONBOID : FLOAT8ARRAYOID, -1, 0);
 	TupleDescInitEntry(sortdesc, 3, "label", r->text_labels ? TEXTOID : INT8OID, -1, 0);
 	sort = tuplesort_begin_heap(sortdesc, 1, &key_col, &key_op, &key_coll,
 								&key_nulls_first, work_mem, NULL, TUPLESORT_NONE);
@@ -149,26 +181,11 @@ replay_pass(BkModel *m, BkEpochRows *r, uint64 seed, ReplayPosition *pos,
 	pos->row = 0;
 	while (tuplesort_gettupleslot(sort, true, false, sorted, NULL))
 	{
-		ArrayType  *a;
-		const double *x;
-		int			n;
 		MemoryContext old = MemoryContextSwitchTo(rowcxt);
 
 		pos->row++;
 		slot_getallattrs(sorted);
-		a = DatumGetArrayTypeP(sorted->tts_values[1]);
-		x = BkPgReadFeatures(a, pos->row, &n);
-		if (r->text_labels)
-		{
-			text	   *t = DatumGetTextPP(sorted->tts_values[2]);
-			size_t		len = VARSIZE_ANY_EXHDR(t);
-			const char *label = BkPgLabelIn(m, VARDATA_ANY(t), &len);
-
-			BkModelLearnText(m, x, label, len);
-		}
-		else
-			BkModelLearn(m, x, DatumGetInt64(sorted->tts_values[2]));
-		BkPgProgress(progress, m, pos->fname, pos->pass);
+		learn_row(m, r, sorted->tts_values[1], sorted->tts_values[2], pos, progress);
 		MemoryContextSwitchTo(old);
 		MemoryContextReset(rowcxt);
 	}
@@ -227,4 +244,39 @@ BkPgEpochsReplay(const BkModel *m, BkEpochRows *r, int epochs,
 	}
 	error_context_stack = errcallback.previous;
 	return copy;
+}
+
+void
+BkPgRowsLearnInOrder(BkModel *m, BkEpochRows *r, const char *fname,
+					 BkProgress *progress)
+{
+	TupleTableSlot *in = MakeSingleTupleTableSlot(r->desc, &TTSOpsMinimalTuple);
+	MemoryContext rowcxt = AllocSetContextCreate(CurrentMemoryContext,
+												 "budgetkernel first pass row",
+												 ALLOCSET_SMALL_SIZES);
+	ReplayPosition pos;
+	ErrorContextCallback errcallback;
+
+	pos.fname = fname;
+	pos.pass = 1;
+	pos.row = 0;
+	errcallback.callback = replay_error_context;
+	errcallback.arg = (void *) &pos;
+	errcallback.previous = error_context_stack;
+	error_context_stack = &errcallback;
+	tuplestore_rescan(r->store);
+	while (tuplestore_gettupleslot(r->store, true, false, in))
+	{
+		MemoryContext old = MemoryContextSwitchTo(rowcxt);
+
+		CHECK_FOR_INTERRUPTS();
+		pos.row++;
+		slot_getallattrs(in);
+		learn_row(m, r, in->tts_values[0], in->tts_values[1], &pos, progress);
+		MemoryContextSwitchTo(old);
+		MemoryContextReset(rowcxt);
+	}
+	error_context_stack = errcallback.previous;
+	MemoryContextDelete(rowcxt);
+	ExecDropSingleTupleTableSlot(in);
 }

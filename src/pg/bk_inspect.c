@@ -10,6 +10,7 @@
 #include "catalog/pg_type.h"
 #include "fmgr.h"
 #include "funcapi.h"
+#include "mb/pg_wchar.h"
 #include "miscadmin.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
@@ -39,6 +40,85 @@ PG_FUNCTION_INFO_V1(bk_support_vectors);
  * bk_info
  * ------------------------------------------------------------------------
  */
+
+/* a key or level of the model (UTF-8) in the database's encoding */
+static const char *
+server_string(const char *s, size_t len)
+{
+	return pg_any_to_server(s, (int) len, PG_UTF8);
+}
+
+/*
+ * The preparation: its form and modes, and per input its name (named
+ * inputs), kind, prepared columns (1-based) and what they are made from:
+ * a numeric input's count, mean and divisor, a text input's levels.
+ */
+static void
+push_preparation(JsonbParseState **ps, const BkPrep *p)
+{
+	pushJsonbValue(ps, WJB_BEGIN_OBJECT, NULL);
+	bk_push_key(ps, "features");
+	bk_push_string(ps, WJB_VALUE, BkPrepNamed(p) ? "named" : "array");
+	bk_push_key(ps, "scale");
+	bk_push_string(ps, WJB_VALUE, BkPrepScale(p) == BK_SCALE_STANDARD ? "standard" : "none");
+	bk_push_key(ps, "impute");
+	bk_push_string(ps, WJB_VALUE, BkPrepImpute(p) == BK_IMPUTE_MEAN ? "mean" : "none");
+	bk_push_key(ps, "inputs");
+	pushJsonbValue(ps, WJB_BEGIN_ARRAY, NULL);
+	for (int i = 0, col = 1; i < BkPrepInputs(p); i++)
+	{
+		size_t		len;
+		const char *name = BkPrepInputName(p, i, &len);
+
+		pushJsonbValue(ps, WJB_BEGIN_OBJECT, NULL);
+		if (name != NULL)
+		{
+			bk_push_key(ps, "name");
+			bk_push_string(ps, WJB_VALUE, server_string(name, len));
+		}
+		bk_push_key(ps, "column");
+		bk_push_int64(ps, WJB_VALUE, col);
+		if (BkPrepInputKind(p, i) == BK_INPUT_NUMERIC)
+		{
+			double		count,
+						mean,
+						center,
+						scale,
+						fill;
+
+			BkPrepNumeric(p, i, &count, &mean, &center, &scale, &fill);
+			bk_push_key(ps, "kind");
+			bk_push_string(ps, WJB_VALUE, "numeric");
+			bk_push_key(ps, "count");
+			bk_push_double(ps, WJB_VALUE, count);
+			bk_push_key(ps, "mean");
+			bk_push_double(ps, WJB_VALUE, mean);
+			bk_push_key(ps, "center");
+			bk_push_double(ps, WJB_VALUE, center);
+			bk_push_key(ps, "scale");
+			bk_push_double(ps, WJB_VALUE, scale);
+			col++;
+		}
+		else
+		{
+			bk_push_key(ps, "kind");
+			bk_push_string(ps, WJB_VALUE, "categorical");
+			bk_push_key(ps, "levels");
+			pushJsonbValue(ps, WJB_BEGIN_ARRAY, NULL);
+			for (int j = 0; j < BkPrepLevels(p, i); j++)
+			{
+				const char *lv = BkPrepLevel(p, i, j, &len);
+
+				bk_push_string(ps, WJB_ELEM, server_string(lv, len));
+			}
+			pushJsonbValue(ps, WJB_END_ARRAY, NULL);
+			col += BkPrepLevels(p, i);
+		}
+		pushJsonbValue(ps, WJB_END_OBJECT, NULL);
+	}
+	pushJsonbValue(ps, WJB_END_ARRAY, NULL);
+	pushJsonbValue(ps, WJB_END_OBJECT, NULL);
+}
 
 /*
  * bk_info(model): jsonb description of the model
@@ -100,6 +180,13 @@ bk_info(PG_FUNCTION_ARGS)
 
 	bk_push_key(&ps, "dim");
 	bk_push_int64(&ps, WJB_VALUE, info.dim);
+
+	/* the preparation of the inputs, replayed at scoring */
+	bk_push_key(&ps, "preparation");
+	if (BkModelPrep(m) == NULL)
+		bk_push_null(&ps, WJB_VALUE);
+	else
+		push_preparation(&ps, BkModelPrep(m));
 
 	bk_push_key(&ps, "label_type");
 	bk_push_string(&ps, WJB_VALUE, info.text_labels ? "text" : "int8");

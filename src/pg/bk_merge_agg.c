@@ -45,7 +45,18 @@ copy_model(const BkModel *m, BkTrainState *st)
 static void
 merge_states(BkTrainState *dst, BkTrainState *src)
 {
-	if (src->model == NULL)
+	BkModel    *srcm = src->model;
+
+	if (dst->fit != NULL)
+		elog(ERROR, "budgetkernel: combining into a state that is still fitting its preparation");
+	/* a part fitting a preparation (not serialized): its model now */
+	if (src->fit != NULL)
+	{
+		srcm = BkPgTrainPrepared(src, CurrentMemoryContext);
+		if (srcm != NULL)
+			src->skipped = 0;	/* counted in the model */
+	}
+	if (srcm == NULL)
 	{
 		if (dst->model != NULL)
 			BkModelSkip(dst->model, (uint64_t) src->skipped);
@@ -55,12 +66,12 @@ merge_states(BkTrainState *dst, BkTrainState *src)
 	}
 	if (dst->model == NULL)
 	{
-		dst->model = copy_model(src->model, dst);
+		dst->model = copy_model(srcm, dst);
 		BkModelSkip(dst->model, (uint64_t) dst->skipped);
 		dst->skipped = 0;
 		return;
 	}
-	BkModelMerge(dst->model, src->model);
+	BkModelMerge(dst->model, srcm);
 	/* the classes are those of both now; they were frozen for neither */
 }
 
@@ -114,9 +125,19 @@ bk_train_serialize(PG_FUNCTION_ARGS)
 	st = (BkTrainState *) PG_GETARG_POINTER(0);
 	m = st->model;
 	skipped = st->skipped;
+	/*
+	 * A part that fits a preparation trains on its own rows with its own
+	 * statistics; the merge pools them (bk_model_merge.c).
+	 */
+	if (st->fit != NULL)
+	{
+		m = BkPgTrainPrepared(st, CurrentMemoryContext);
+		if (m != NULL)
+			skipped = 0;		/* counted in the model */
+	}
 	/* this part's passes over its own rows, before it leaves the process */
 	if (m != NULL && st->epochs > 1 && st->rows != NULL)
-		m = BkPgEpochsReplay(st->model, st->rows, st->epochs, st->fname,
+		m = BkPgEpochsReplay(m, st->rows, st->epochs, st->fname,
 							 st->progress.start, CurrentMemoryContext);
 	if (m != NULL)
 	{

@@ -72,7 +72,7 @@ BkPgParamInput(const JsonbValue *v, BkParamInput *in)
  */
 void
 BkPgParamsFromJsonb(BkParams *p, Jsonb *jb, Jsonb **classes, int *epochs,
-					MemoryContext classes_cxt)
+					BkPrepSpec *spec, MemoryContext classes_cxt)
 {
 	JsonbIterator *it;
 	JsonbValue	v;
@@ -128,7 +128,22 @@ BkPgParamsFromJsonb(BkParams *p, Jsonb *jb, Jsonb **classes, int *epochs,
 		}
 		BkPgParamInput(&v, &in);
 
+		/* the preparation's parameters ("scale", "impute", "max_levels") */
 		err[0] = '\0';
+		if (spec != NULL)
+		{
+			int			taken = BkPrepSpecSet(spec, key, &in, err, sizeof(err));
+
+			if (taken < 0)
+				ereport(ERROR,
+						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+						 errmsg("%s", err)));
+			if (taken > 0)
+			{
+				pfree(key);
+				continue;
+			}
+		}
 		if (!BkParamsSet(p, key, &in, err, sizeof(err)))
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),

@@ -110,6 +110,23 @@ extern ArrayType *BkPgFloat8Array(const double *v, int n);
 extern void BkPgCheckDim(int n, int expected, int64 row, const char *whose);
 
 /* ------------------------------------------------------------------------
+ * bk_prepare.c: a features argument (float8[] or a jsonb object of named
+ * values) through the model's preparation
+ * ------------------------------------------------------------------------
+ */
+
+/*
+ * The vector m learns from or scores for this features datum (named: a
+ * jsonb object, else a float8[]): the array itself for a model without
+ * preparation (its length checked against the dimension, whose: "the
+ * model's", "the first row's"), else the prepared vector, palloc'd.
+ */
+extern const double *BkPgModelRow(const BkModel *m, Datum features, bool named,
+								  int64 row, const char *whose);
+/* feed one training row's features to the fit of a preparation */
+extern void BkPgFitRow(BkPrepFit *f, Datum features, bool named, int64 row);
+
+/* ------------------------------------------------------------------------
  * bk_params_jsonb.c: jsonb parameters
  * ------------------------------------------------------------------------
  */
@@ -136,8 +153,10 @@ extern int	BkPgEpochsFromJsonb(const JsonbValue *v, const char *document);
  */
 typedef struct BkEpochRows BkEpochRows;
 extern BkEpochRows *BkPgEpochRowsBegin(FunctionCallInfo fcinfo, MemoryContext cxt,
-										bool text_labels, const char *fname);
+										bool text_labels, bool named,
+										const char *fname, const char *why);
 extern void BkPgEpochRowsPut(BkEpochRows *r, Datum features, Datum label);
+extern int64 BkPgEpochRowsCount(const BkEpochRows *r);
 /*
  * A copy of m trained on epochs - 1 more passes over the rows, pass p in
  * the order of bk_shuffle_key(position in the first pass, seed + p - 1)
@@ -151,7 +170,7 @@ extern void BkPgOverridesFromJsonb(Jsonb *jb, BkOverrides *o, BkModel *m);
 extern void BkPgParamInput(const JsonbValue *v, BkParamInput *in);
 
 extern void BkPgParamsFromJsonb(BkParams *p, Jsonb *jb, Jsonb **classes, int *epochs,
-								MemoryContext classes_cxt);
+								BkPrepSpec *spec, MemoryContext classes_cxt);
 extern void BkPgDeclareClasses(BkModel *m, Jsonb *classes, bool text_labels);
 
 /* ------------------------------------------------------------------------
@@ -184,6 +203,9 @@ extern void BkPgProgressStart(BkProgress *pr, const BkModel *m);
 /* a NOTICE if rows_seen crossed a multiple of the interval; pass 0: no pass */
 extern void BkPgProgress(BkProgress *pr, const BkModel *m, const char *fname,
 						 int pass);
+/* one pass over the kept rows in the order they came (the first pass) */
+extern void BkPgRowsLearnInOrder(BkModel *m, BkEpochRows *r, const char *fname,
+								 BkProgress *progress);
 
 /* ------------------------------------------------------------------------
  * bk_train.c: the state of the training aggregates (bk_train, bk_continue,
@@ -204,12 +226,21 @@ typedef struct BkTrainState
 	int64		skipped;		/* rows skipped before the model existed */
 	int64		row;			/* 1-based stream row number */
 	int			epochs;			/* passes over the rows ("epochs") */
-	BkEpochRows *rows;			/* the usable rows, kept when epochs > 1 */
+	BkEpochRows *rows;			/* the usable rows, kept when epochs > 1
+								 * or a preparation is fitted */
+	bool		named;			/* features are jsonb objects (else float8[]) */
+	BkPrepSpec	spec;			/* the preparation asked for */
+	BkPrepFit  *fit;			/* fitting it: the model is made at the end */
 	BkProgress	progress;		/* budgetkernel.progress_interval */
 } BkTrainState;
 
 /* a new, empty state in its own child context of parent */
 extern BkTrainState *BkPgTrainStateNew(MemoryContext parent);
+/*
+ * A state that fits a preparation: its model after the first pass over
+ * the kept rows, made in cxt; NULL if no row was usable
+ */
+extern BkModel *BkPgTrainPrepared(const BkTrainState *st, MemoryContext cxt);
 /* the model as a bk_model value, validated (XX000 / 22003 / 54000 if not) */
 extern struct varlena *BkPgEncodeModel(const BkModel *m);
 

@@ -283,16 +283,9 @@ BkPgCachedModel(FunctionCallInfo fcinfo, int argno)
 static const double *
 bk_score_features(FunctionCallInfo fcinfo, int argno, const BkModel *m)
 {
-	ArrayType  *a = PG_GETARG_ARRAYTYPE_P(argno);
-	const double *x;
-	int			n;
+	bool		named = get_fn_expr_argtype(fcinfo->flinfo, argno) == JSONBOID;
 
-	BkModelInfo info;
-
-	BkModelGetInfo(m, &info);
-	x = BkPgReadFeatures(a, 0, &n);
-	BkPgCheckDim(n, info.dim, 0, "the model's");
-	return x;
+	return BkPgModelRow(m, PG_GETARG_DATUM(argno), named, 0, "the model's");
 }
 
 /*

@@ -20,6 +20,7 @@
 #include "utils/builtins.h"
 #include "utils/jsonb.h"
 #include "utils/memutils.h"
+#include "utils/timestamp.h"
 
 #include "bk_pg.h"
 
@@ -62,8 +63,31 @@ bk_train_get_state(FunctionCallInfo fcinfo, const char *fname, bool *created)
 	st = BkPgTrainStateNew(aggcontext);
 	/* the same C functions serve the int8 and the text label forms */
 	st->text_labels = get_fn_expr_argtype(fcinfo->flinfo, 2) == TEXTOID;
+	/* and the float8[] and the jsonb (named) features */
+	st->named = get_fn_expr_argtype(fcinfo->flinfo, 1) == JSONBOID;
 	*created = true;
 	return st;
+}
+
+/*
+ * Finish the parameters for dimension dim, and check the size of the model
+ * they make before anything big is allocated
+ */
+static void
+bk_train_finish_params(BkParams *params, int dim)
+{
+	char		err[BK_ERRMSG_LEN];
+
+	err[0] = '\0';
+	if (!BkParamsFinish(params, dim, err, sizeof(err)))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("%s", err[0] ? err : "invalid parameters")));
+	err[0] = '\0';
+	if (!BkModelCheckSize(params, dim, MaxAllocSize, err, sizeof(err)))
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("%s", err[0] ? err : "model too large")));
 }
 
 /*
@@ -72,21 +96,7 @@ bk_train_get_state(FunctionCallInfo fcinfo, const char *fname, bool *created)
 static void
 bk_train_create_model(BkTrainState *st, int dim)
 {
-	char		err[BK_ERRMSG_LEN];
-
-	err[0] = '\0';
-	if (!BkParamsFinish(&st->params, dim, err, sizeof(err)))
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("%s", err[0] ? err : "invalid parameters")));
-
-	/* before anything big is allocated */
-	err[0] = '\0';
-	if (!BkModelCheckSize(&st->params, dim, MaxAllocSize, err, sizeof(err)))
-		ereport(ERROR,
-				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-				 errmsg("%s", err[0] ? err : "model too large")));
-
+	bk_train_finish_params(&st->params, dim);
 	st->model = BkModelCreate(&st->env, &st->params, dim);
 	/* text labels are kept in UTF-8, whatever the database's encoding */
 	BkModelSetLabelsUtf8(st->model, st->text_labels);
@@ -117,6 +127,7 @@ bk_train_row(BkTrainState *st, FunctionCallInfo fcinfo)
 	ArrayType  *a;
 	const double *x;
 	int			n;
+	Datum		features;
 	ErrorContextCallback errcallback;
 
 	st->row++;
@@ -124,32 +135,50 @@ bk_train_row(BkTrainState *st, FunctionCallInfo fcinfo)
 	/* NULL label or NULL features: skipped and counted */
 	if (PG_ARGISNULL(1) || PG_ARGISNULL(2))
 	{
-		if (st->model != NULL)
+		if (st->fit == NULL && st->model != NULL)
 			BkModelSkip(st->model, 1);
 		else
 			st->skipped++;
 		return;
 	}
 
-	/* per-row data (detoasted array, float4 copy) stays in the tuple context */
-	a = PG_GETARG_ARRAYTYPE_P(1);
-	x = BkPgReadFeatures(a, st->row, &n);
+	/* per-row data (detoasted features, copies) stays in the tuple context */
+	features = st->named ? PointerGetDatum(PG_GETARG_JSONB_P(1)) :
+		PointerGetDatum(PG_GETARG_ARRAYTYPE_P(1));
 
-	if (st->model == NULL)
-		bk_train_create_model(st, n);
-	else
+	/* the first row of plain arrays makes the model (errors name no row) */
+	if (st->model == NULL && st->fit == NULL)
 	{
-		BkModelInfo info;
-
-		BkModelGetInfo(st->model, &info);
-		BkPgCheckDim(n, info.dim, st->row, st->dim_source);
+		a = DatumGetArrayTypeP(features);
+		x = BkPgReadFeatures(a, st->row, &n);
+		bk_train_create_model(st, n);
 	}
+	else
+		x = NULL;
 
 	/* errors of the core (an undeclared label, say) then name the row */
 	errcallback.callback = bk_train_error_context;
 	errcallback.arg = (void *) st;
 	errcallback.previous = error_context_stack;
 	error_context_stack = &errcallback;
+
+	/*
+	 * Fitting a preparation: the row counts in its statistics and is kept;
+	 * the model is made, and learns, once every row has been seen.
+	 */
+	if (st->fit != NULL)
+	{
+		BkPgFitRow(st->fit, features, st->named, st->row);
+		if (st->text_labels)
+			BkPgEpochRowsPut(st->rows, features, PointerGetDatum(PG_GETARG_TEXT_PP(2)));
+		else
+			BkPgEpochRowsPut(st->rows, features, PG_GETARG_DATUM(2));
+		error_context_stack = errcallback.previous;
+		return;
+	}
+
+	if (x == NULL)
+		x = BkPgModelRow(st->model, features, st->named, st->row, st->dim_source);
 
 	if (st->text_labels)
 	{
@@ -159,13 +188,13 @@ bk_train_row(BkTrainState *st, FunctionCallInfo fcinfo)
 
 		BkModelLearnText(st->model, x, label, len);
 		if (st->rows != NULL)
-			BkPgEpochRowsPut(st->rows, PointerGetDatum(a), PointerGetDatum(t));
+			BkPgEpochRowsPut(st->rows, features, PointerGetDatum(t));
 	}
 	else
 	{
 		BkModelLearn(st->model, x, PG_GETARG_INT64(2));
 		if (st->rows != NULL)
-			BkPgEpochRowsPut(st->rows, PointerGetDatum(a), PG_GETARG_DATUM(2));
+			BkPgEpochRowsPut(st->rows, features, PG_GETARG_DATUM(2));
 	}
 
 	error_context_stack = errcallback.previous;
@@ -192,10 +221,22 @@ bk_train_params_trans(PG_FUNCTION_ARGS)
 	{
 		st->fname = "bk_train";
 		st->dim_source = "the first row's";
+		BkPrepSpecInit(&st->spec, st->named);
 		BkPgParamsFromJsonb(&st->params, PG_GETARG_JSONB_P(3), &st->classes,
-							&st->epochs, st->mcxt);
-		if (st->epochs > 1)
-			st->rows = BkPgEpochRowsBegin(fcinfo, st->mcxt, st->text_labels, st->fname);
+							&st->epochs, &st->spec, st->mcxt);
+		if (st->named || BkPrepSpecActive(&st->spec))
+		{
+			/* every row is kept: the model exists once the preparation is fitted */
+			st->fit = BkPrepFitNew(&st->env, &st->spec, st->named);
+			st->rows = BkPgEpochRowsBegin(fcinfo, st->mcxt, st->text_labels, st->named,
+										  st->fname, st->named ?
+										  "training on named features (jsonb)" :
+										  "fitting a preparation (\"scale\", \"impute\")");
+			st->progress.start = GetCurrentTimestamp();
+		}
+		else if (st->epochs > 1)
+			st->rows = BkPgEpochRowsBegin(fcinfo, st->mcxt, st->text_labels, false,
+										  st->fname, "\"epochs\"");
 	}
 
 	bk_train_row(st, fcinfo);
@@ -269,7 +310,8 @@ bk_train_model_trans(PG_FUNCTION_ARGS)
 		st->fname = "bk_continue";
 		st->epochs = overrides.epochs;
 		if (st->epochs > 1)
-			st->rows = BkPgEpochRowsBegin(fcinfo, st->mcxt, st->text_labels, st->fname);
+			st->rows = BkPgEpochRowsBegin(fcinfo, st->mcxt, st->text_labels, st->named,
+										  st->fname, "\"epochs\"");
 		BkPgProgressStart(&st->progress, st->model);
 	}
 
@@ -342,6 +384,7 @@ bk_train_final(PG_FUNCTION_ARGS)
 	struct varlena *result;
 	BkModelInfo info;
 	BkModel    *trained;
+	BkModel    *first;
 	MemoryContext replay = NULL;
 	int			context = AggCheckCallContext(fcinfo, NULL);
 
@@ -351,9 +394,16 @@ bk_train_final(PG_FUNCTION_ARGS)
 	if (PG_ARGISNULL(0))
 		PG_RETURN_NULL();
 	st = (BkTrainState *) PG_GETARG_POINTER(0);
-	if (st->model == NULL)
+	first = st->model;
+	if (st->fit != NULL)
+	{
+		replay = AllocSetContextCreate(CurrentMemoryContext,
+									   "budgetkernel prepared training", ALLOCSET_DEFAULT_SIZES);
+		first = BkPgTrainPrepared(st, replay);
+	}
+	if (first == NULL)
 		PG_RETURN_NULL();
-	BkModelGetInfo(st->model, &info);
+	BkModelGetInfo(first, &info);
 	if (info.rows_seen == 0)
 		PG_RETURN_NULL();
 
@@ -363,12 +413,13 @@ bk_train_final(PG_FUNCTION_ARGS)
 	 * (A state merged from parallel workers has had its passes, each over
 	 * its own rows, before it was serialized: bk_merge_agg.c.)
 	 */
-	trained = st->model;
+	trained = first;
 	if (st->epochs > 1 && st->rows != NULL)
 	{
-		replay = AllocSetContextCreate(CurrentMemoryContext,
-									   "budgetkernel epochs", ALLOCSET_DEFAULT_SIZES);
-		trained = BkPgEpochsReplay(st->model, st->rows, st->epochs, st->fname,
+		if (replay == NULL)
+			replay = AllocSetContextCreate(CurrentMemoryContext,
+										   "budgetkernel epochs", ALLOCSET_DEFAULT_SIZES);
+		trained = BkPgEpochsReplay(first, st->rows, st->epochs, st->fname,
 								   st->progress.start, replay);
 	}
 
@@ -379,9 +430,38 @@ bk_train_final(PG_FUNCTION_ARGS)
 	 * order is the first pass's; the model judged is the one returned.
 	 */
 	if (context == AGG_CONTEXT_AGGREGATE)
-		BkPgWarnRun(st->model, trained, st->fname);
+		BkPgWarnRun(first, trained, st->fname);
 	if (replay != NULL)
 		MemoryContextDelete(replay);
 
 	PG_RETURN_POINTER(result);
+}
+
+BkModel *
+BkPgTrainPrepared(const BkTrainState *st, MemoryContext cxt)
+{
+	MemoryContext old;
+	BkEnv		env;
+	BkParams	params = st->params;
+	BkPrep	   *prep;
+	BkModel    *m;
+	BkProgress	progress;
+
+	if (st->rows == NULL || BkPgEpochRowsCount(st->rows) == 0)
+		return NULL;
+	old = MemoryContextSwitchTo(cxt);
+	BkPgEnvInit(&env, cxt);
+	prep = BkPrepFitFinish(st->fit, &env);
+	bk_train_finish_params(&params, BkPrepDim(prep));
+	m = BkModelCreate(&env, &params, BkPrepDim(prep));
+	BkModelSetLabelsUtf8(m, st->text_labels);
+	BkModelSetPrep(m, prep);
+	BkModelSkip(m, (uint64_t) st->skipped);
+	if (st->classes != NULL)
+		BkPgDeclareClasses(m, st->classes, st->text_labels);
+	BkPgProgressStart(&progress, m);
+	progress.start = st->progress.start;
+	BkPgRowsLearnInOrder(m, st->rows, st->fname, &progress);
+	MemoryContextSwitchTo(old);
+	return m;
 }

@@ -1,0 +1,258 @@
+/*
+ * bk_prepare.c
+ *	  A row's features argument, a float8[] array or a jsonb object, as the
+ *	  vector the model learns from or scores: read, checked, and passed
+ *	  through the model's preparation (the core's bk_prep.c), or fed to the
+ *	  fit of a preparation during training.
+ *
+ * A float8[] argument of a model without preparation keeps the direct
+ * path of bk_features.c: the array's own data, no copy.  A jsonb object's
+ * keys are the model's named inputs: numbers are numeric, strings and
+ * booleans ("true", "false") categorical, null or an absent key missing;
+ * other keys of the object are ignored at scoring, so that a whole row
+ * (to_jsonb(t)) can be scored.  Keys and text values are kept in UTF-8,
+ * as text labels are.
+ */
+#include "postgres.h"
+
+#include <math.h>
+
+#include "catalog/pg_type.h"
+#include "mb/pg_wchar.h"
+#include "utils/array.h"
+#include "utils/builtins.h"
+#include "utils/jsonb.h"
+#include "utils/lsyscache.h"
+#include "utils/numeric.h"
+
+#include "bk_pg.h"
+
+/* " at row N" when there is a row number, "" when scoring */
+static const char *
+row_text(int64 row)
+{
+	return row > 0 ? psprintf(" at row %lld", (long long) row) : "";
+}
+
+/*
+ * The values and NULL flags of a features array; *isnull is NULL when the
+ * array has no NULL element (then the values are the array's own data).
+ */
+static const double *
+read_array_nulls(ArrayType *a, int64 row, int *n, bool **isnull)
+{
+	Datum	   *elems;
+	bool	   *nulls;
+	double	   *x;
+	int			nitems;
+
+	*isnull = NULL;
+	if (!ARR_HASNULL(a))
+		return BkPgReadFeatures(a, row, n);
+	if (ARR_NDIM(a) != 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_EXCEPTION),
+				 errmsg("features must be a one-dimensional array")));
+	if (ARR_ELEMTYPE(a) != FLOAT8OID)
+		(void) BkPgReadFeatures(a, row, n); /* its error */
+	nitems = ARR_DIMS(a)[0];
+	if (nitems > BK_MAX_DIM)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("features%s have %d values, more than the limit of %d",
+						row_text(row), nitems, BK_MAX_DIM)));
+	deconstruct_array(a, FLOAT8OID, 8, FLOAT8PASSBYVAL, TYPALIGN_DOUBLE,
+					  &elems, &nulls, &nitems);
+	x = palloc(sizeof(double) * (Size) nitems);
+	for (int i = 0; i < nitems; i++)
+	{
+		x[i] = nulls[i] ? 0.0 : DatumGetFloat8(elems[i]);
+		if (!nulls[i] && !isfinite(x[i]))
+			ereport(ERROR,
+					(errcode(ERRCODE_DATA_EXCEPTION),
+					 errmsg("features%s, position %d is %s", row_text(row), i + 1,
+							isnan(x[i]) ? "NaN" : (x[i] > 0 ? "Infinity" : "-Infinity"))));
+	}
+	*isnull = nulls;
+	*n = nitems;
+	return x;
+}
+
+/* a string of the database as UTF-8 (the model's keys and levels) */
+static const char *
+utf8_of(const char *s, int len, size_t *outlen)
+{
+	char	   *u = pg_server_to_any(s, len, PG_UTF8);
+
+	*outlen = (u == s) ? (size_t) len : strlen(u);
+	return u;
+}
+
+/* a JSON number as a double; out of its range is an error naming the key */
+static double
+json_number(const JsonbValue *v, const char *key, int64 row)
+{
+	double		d = DatumGetFloat8(DirectFunctionCall1(numeric_float8_no_overflow,
+													   NumericGetDatum(v->val.numeric)));
+
+	if (!isfinite(d))
+		ereport(ERROR,
+				(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+				 errmsg("key \"%s\"%s holds a number out of the range of float8",
+						key, row_text(row))));
+	return d;
+}
+
+static void
+refuse_json_value(const JsonbValue *v, const char *key, int64 row)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_DATA_EXCEPTION),
+			 errmsg("key \"%s\"%s holds an %s; a feature is a number, a string, a boolean or null",
+					key, row_text(row),
+					(v->type == jbvBinary && JsonContainerIsArray(v->val.binary.data)) ?
+					"array" : "object")));
+}
+
+static Jsonb *
+features_object(Datum d, int64 row)
+{
+	Jsonb	   *jb = DatumGetJsonbP(d);
+
+	if (!JB_ROOT_IS_OBJECT(jb) || JB_ROOT_IS_SCALAR(jb))
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_EXCEPTION),
+				 errmsg("features%s must be a JSON object of named values", row_text(row)),
+				 errhint("Pass a row as to_jsonb(t) - 'label' - 'id', or jsonb_build_object('age', age, ...).")));
+	return jb;
+}
+
+void
+BkPgFitRow(BkPrepFit *f, Datum features, bool named, int64 row)
+{
+	if (!named)
+	{
+		bool	   *isnull;
+		int			n;
+		const double *x = read_array_nulls(DatumGetArrayTypeP(features), row, &n, &isnull);
+
+		BkPrepFitArray(f, x, isnull, n);
+		return;
+	}
+	else
+	{
+		Jsonb	   *jb = features_object(features, row);
+		JsonbIterator *it = JsonbIteratorInit(&jb->root);
+		JsonbValue	v;
+		JsonbIteratorToken tok;
+		int			input = -1;
+		const char *key = NULL;
+
+		while ((tok = JsonbIteratorNext(&it, &v, true)) != WJB_DONE)
+		{
+			if (tok == WJB_KEY)
+			{
+				size_t		len;
+
+				key = utf8_of(v.val.string.val, v.val.string.len, &len);
+				input = BkPrepFitKey(f, key, len);
+				key = pnstrdup(v.val.string.val, v.val.string.len);
+			}
+			else if (tok == WJB_VALUE)
+			{
+				switch (v.type)
+				{
+					case jbvNull:
+						break;
+					case jbvNumeric:
+						BkPrepFitNumber(f, input, json_number(&v, key, row));
+						break;
+					case jbvString:
+						{
+							size_t		len;
+							const char *s = utf8_of(v.val.string.val, v.val.string.len, &len);
+
+							BkPrepFitText(f, input, s, len);
+						}
+						break;
+					case jbvBool:
+						BkPrepFitText(f, input, v.val.boolean ? "true" : "false",
+									  v.val.boolean ? 4 : 5);
+						break;
+					default:
+						refuse_json_value(&v, key, row);
+				}
+			}
+		}
+	}
+}
+
+const double *
+BkPgModelRow(const BkModel *m, Datum features, bool named, int64 row,
+			 const char *whose)
+{
+	const BkPrep *p = BkModelPrep(m);
+	double	   *out;
+
+	if (!named && p == NULL)
+	{
+		BkModelInfo info;
+		int			n;
+		const double *x = BkPgReadFeatures(DatumGetArrayTypeP(features), row, &n);
+
+		BkModelGetInfo(m, &info);
+		BkPgCheckDim(n, info.dim, row, whose);
+		return x;
+	}
+	if (p == NULL || BkPrepNamed(p) != named)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATATYPE_MISMATCH),
+				 errmsg("the model was trained on %s, not on %s",
+						p != NULL && BkPrepNamed(p) ? "named features (jsonb)" : "features arrays",
+						named ? "named features (jsonb)" : "features arrays"),
+				 errhint("Pass the features in the form the model was trained on.")));
+	out = palloc(sizeof(double) * (Size) BkPrepDim(p));
+	if (!named)
+	{
+		bool	   *isnull;
+		int			n;
+		const double *x = read_array_nulls(DatumGetArrayTypeP(features), row, &n, &isnull);
+
+		if (n != BkPrepInputs(p))
+			BkPgCheckDim(n, BkPrepInputs(p), row, whose);
+		BkPrepApplyArray(m, x, isnull, n, out);
+	}
+	else
+	{
+		Jsonb	   *jb = features_object(features, row);
+
+		BkPrepRowBegin(m, out);
+		for (int i = 0; i < BkPrepInputs(p); i++)
+		{
+			size_t		klen;
+			const char *key = BkPrepInputName(p, i, &klen);
+			const char *dbkey = pg_any_to_server(key, (int) klen, PG_UTF8);
+			JsonbValue	vbuf;
+			JsonbValue *v = getKeyJsonValueFromContainer(&jb->root, dbkey,
+														 (uint32) strlen(dbkey), &vbuf);
+
+			if (v == NULL || v->type == jbvNull)
+				BkPrepPutMissing(m, i, out);
+			else if (v->type == jbvNumeric)
+				BkPrepPutNumber(m, i, json_number(v, key, row), out);
+			else if (v->type == jbvString)
+			{
+				size_t		len;
+				const char *s = utf8_of(v->val.string.val, v->val.string.len, &len);
+
+				BkPrepPutText(m, i, s, len, out);
+			}
+			else if (v->type == jbvBool)
+				BkPrepPutText(m, i, v->val.boolean ? "true" : "false",
+							  v->val.boolean ? 4 : 5, out);
+			else
+				refuse_json_value(v, key, row);
+		}
+	}
+	return out;
+}
