@@ -32,6 +32,10 @@
  *	      aux bit 3: the evaluation set: u32 n | u32 cap | u64 offered |
  *	        f64 x[n][dim] | f64 y[n] | f64 f[n] | f64 pred[n] | u64 flips[n] |
  *	        u64 since[n] | f64 kv[n_sv][n]
+ *	    version 2, flag bit 3: f64 (A, B) per class (Platt's calibration)
+ *	    version 2, flag bit 4: the preparation of the inputs (write_prep)
+ *	    version 2: u32 n + u64 curve[n] (the learning curve), then
+ *	      u32 n + n x 32 bytes (the parents' fingerprints)
  *	    u32 crc32c of every byte before it
  */
 #include "bk_learner.h"
@@ -444,14 +448,14 @@ BkModelEncode(const BkModel *m, uint8_t *buf, size_t size)
 	}
 	if (m->platt != NULL)
 		w_f64s(&w, m->platt, 2 * (size_t) m->n_classes);
+	if (m->prep != NULL)
+		write_prep(&w, m->prep);
 	w_u32(&w, (uint32_t) m->curve_n);
 	for (int i = 0; i < m->curve_n; i++)
 		w_u64(&w, m->curve[i]);
 	w_u32(&w, (uint32_t) m->n_parents);
 	memcpy(w.buf + w.pos, m->parents, BK_FINGERPRINT_LEN * (size_t) m->n_parents);
 	w.pos += BK_FINGERPRINT_LEN * (size_t) m->n_parents;
-	if (m->prep != NULL)
-		write_prep(&w, m->prep);
 	w_u32(&w, BkCrc32c(0, buf, w.pos));
 }
 
@@ -1378,6 +1382,8 @@ parse(const uint8_t *buf, size_t len, BkModel *m, char *err, size_t errlen,
 		if (!r_f64s(&r, m ? m->platt : NULL, n, "calibration"))
 			return false;
 	}
+	if (prepared && !parse_prep(&r, hdr.dim, m))
+		return false;
 	/*
 	 * Version 2: the learning curve, none or one point per power of two of
 	 * rows seen (2^i <= rows_seen), non-decreasing, point i at most 2^i and
@@ -1427,8 +1433,6 @@ parse(const uint8_t *buf, size_t len, BkModel *m, char *err, size_t errlen,
 		}
 		r.pos += BK_FINGERPRINT_LEN * (size_t) nc;
 	}
-	if (prepared && !parse_prep(&r, hdr.dim, m))
-		return false;
 	if (r.pos != r.len)
 		return fail(&r, "%zu unexpected bytes after the last section", r.len - r.pos);
 	return true;

@@ -419,6 +419,7 @@ BkPrepFitFinish(const BkPrepFit *f, const BkEnv *env)
 	BkPrep	   *p;
 	SortItem   *order = NULL;
 	int			dim = 0;
+	bool		any_value = !f->named;
 
 	if (f->n_inputs <= 0)
 		BkRaise(env, BK_ERR_DATA, NULL, "the rows have no features");
@@ -443,6 +444,7 @@ BkPrepFitFinish(const BkPrepFit *f, const BkEnv *env)
 		}
 		/* a key that was only ever null is a numeric input with no value */
 		in->kind = src->kind ? src->kind : BK_INPUT_NUMERIC;
+		any_value |= src->kind != 0;
 		in->offset = dim;
 		if (in->kind == BK_INPUT_NUMERIC)
 		{
@@ -481,7 +483,7 @@ BkPrepFitFinish(const BkPrepFit *f, const BkEnv *env)
 					"the prepared features would have more than %d columns", BK_MAX_DIM);
 	}
 	BkFree(env, order);
-	if (dim == 0)
+	if (dim == 0 || !any_value)
 		BkRaiseHint(env, BK_ERR_DATA, NULL,
 					"Give the rows at least one number or text value.",
 					"the rows have no feature with a value");

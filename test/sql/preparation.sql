@@ -1,0 +1,210 @@
+--
+-- Feature preparation carried by the model (issue: features as users have
+-- them): "scale": "standard" and "impute": "mean" on features arrays, and
+-- rows of named features (jsonb) with numeric, text and missing values.
+-- A prepared model must give exactly the predictions of an unprepared
+-- model trained on rows prepared by hand in SQL (avg, stddev_pop, one-hot
+-- with the training rows' vocabulary), in the same order.
+--
+\i test/fixtures/without_parents.sql
+
+-- rows of three numeric columns on very different scales, with a class
+-- that depends on all of them, a text column, and some missing values
+CREATE TABLE prep_rows AS
+SELECT i AS id,
+       1000 + 800 * u1 AS big,
+       0.002 * u2 AS small,
+       100 * u3 - 50 AS mid,
+       (ARRAY['red', 'green', 'blue'])[1 + i * 31 % 3] AS colour,
+       CASE WHEN i % 11 = 0 THEN NULL ELSE (i * 13 % 17) / 4.0::float8 END AS gappy,
+       CASE WHEN (u1 - 0.5) + (u2 - 0.5) * (u3 - 0.5) * 4
+                 + CASE (ARRAY['red', 'green', 'blue'])[1 + i * 31 % 3] WHEN 'red' THEN 0.3 ELSE -0.15 END > 0
+            THEN 1 ELSE -1 END AS label
+FROM generate_series(1, 600) i,
+     LATERAL (SELECT (i * 7919 % 1009) / 1009.0::float8 AS u1, (i * 104729 % 997) / 997.0::float8 AS u2,
+                     (i * 1299709 % 991) / 991.0::float8 AS u3) u;
+
+-- 1. "scale": "standard" on arrays = training on rows standardised in SQL
+CREATE TABLE prep_stats AS
+SELECT avg(big) AS m1, stddev_pop(big) AS s1, avg(small) AS m2, stddev_pop(small) AS s2,
+       avg(mid) AS m3, stddev_pop(mid) AS s3
+FROM prep_rows WHERE id <= 400;
+CREATE TABLE prep_models AS
+SELECT (SELECT bk_train(ARRAY[big, small, mid], label, '{"scale": "standard", "gamma": 0.5, "budget": 50}' ORDER BY id)
+        FROM prep_rows WHERE id <= 400) AS prepared,
+       (SELECT bk_train(ARRAY[(big - m1) / s1, (small - m2) / s2, (mid - m3) / s3], label,
+                        '{"gamma": 0.5, "budget": 50}' ORDER BY id)
+        FROM prep_rows, prep_stats WHERE id <= 400) AS by_hand,
+       (SELECT bk_train(ARRAY[big, small, mid], label, '{"gamma": 0.5, "budget": 50}' ORDER BY id)
+        FROM prep_rows WHERE id <= 400) AS raw;
+SELECT count(*) AS test_rows,
+       count(*) FILTER (WHERE bk_decision(prepared, ARRAY[big, small, mid])
+                              = bk_decision(by_hand, ARRAY[(big - m1) / s1, (small - m2) / s2, (mid - m3) / s3])) AS same_decisions,
+       avg((bk_predict(prepared, ARRAY[big, small, mid]) = label)::int) > avg((bk_predict(raw, ARRAY[big, small, mid]) = label)::int) AS beats_raw
+FROM prep_rows, prep_models, prep_stats WHERE id > 400;
+-- the support vectors are the hand-prepared ones, bit for bit
+SELECT (SELECT array_agg(x ORDER BY sv) FROM bk_support_vectors(prepared))
+       = (SELECT array_agg(x ORDER BY sv) FROM bk_support_vectors(by_hand)) AS same_support_vectors
+FROM prep_models;
+SELECT bk_info(prepared)->'preparation'->>'features' AS features,
+       bk_info(prepared)->'preparation'->>'scale' AS scale,
+       jsonb_array_length(bk_info(prepared)->'preparation'->'inputs') AS inputs,
+       (bk_info(prepared)->'preparation'->'inputs'->0->>'count')::int AS count,
+       abs((bk_info(prepared)->'preparation'->'inputs'->0->>'mean')::float8 - m1) < 1e-9 AS mean_is_avg,
+       abs((bk_info(prepared)->'preparation'->'inputs'->0->>'scale')::float8 - s1) < 1e-9 AS scale_is_stddev_pop,
+       bk_info(by_hand)->'preparation' AS unprepared
+FROM prep_models, prep_stats;
+-- scoring checks the model's inputs, not its prepared columns
+SELECT bk_predict(prepared, ARRAY[1.0, 2.0]) FROM prep_models;
+
+-- 2. "impute": "mean": a NULL element is the training mean of its column
+CREATE TABLE prep_impute AS
+SELECT (SELECT bk_train(ARRAY[big, gappy], label, '{"scale": "standard", "impute": "mean", "gamma": 0.5, "budget": 50}' ORDER BY id)
+        FROM prep_rows WHERE id <= 400) AS prepared,
+       (SELECT bk_train(ARRAY[(big - m1) / s1, coalesce((gappy - mg) / sg, 0)], label, '{"gamma": 0.5, "budget": 50}' ORDER BY id)
+        FROM prep_rows, prep_stats,
+             (SELECT avg(gappy) AS mg, stddev_pop(gappy) AS sg FROM prep_rows WHERE id <= 400) g
+        WHERE id <= 400) AS by_hand;
+SELECT count(*) FILTER (WHERE gappy IS NULL) AS missing,
+       count(*) FILTER (WHERE bk_decision(prepared, ARRAY[big, gappy])
+                              = bk_decision(by_hand, ARRAY[(big - m1) / s1, coalesce((gappy - mg) / sg, 0)])) AS same_decisions,
+       count(*) AS test_rows
+FROM prep_rows, prep_impute, prep_stats,
+     (SELECT avg(gappy) AS mg, stddev_pop(gappy) AS sg FROM prep_rows WHERE id <= 400) g
+WHERE id > 400;
+-- imputation alone, without scaling: the mean itself
+SET client_min_messages = error;
+SELECT bk_info(bk_train(ARRAY[gappy], label, '{"impute": "mean"}'))->'preparation'->'inputs'->0->>'center' AS center_without_scaling
+FROM prep_rows;
+RESET client_min_messages;
+-- NULL elements stay an error without imputation, with a hint
+SELECT bk_train(ARRAY[big, gappy], label, '{}') FROM prep_rows;
+\set VERBOSITY verbose
+SELECT bk_train(ARRAY[big, gappy], label, '{"scale": "standard"}') FROM prep_rows;
+SELECT bk_predict(prepared, ARRAY[big, small, NULL]) FROM prep_models, prep_rows WHERE id = 1;
+\set VERBOSITY default
+SELECT bk_decision(prepared, ARRAY[big, NULL]) = bk_decision(prepared, ARRAY[big, mg]) AS imputes_the_mean_at_scoring
+FROM prep_impute, prep_rows, (SELECT avg(gappy) AS mg FROM prep_rows WHERE id <= 400) g WHERE id = 1;
+SELECT bk_train(ARRAY[big], label, '{"scale": "minmax"}') FROM prep_rows;
+SELECT bk_train(ARRAY[big], label, '{"impute": true}') FROM prep_rows;
+SELECT bk_train(ARRAY[big], label, '{"max_levels": 0}') FROM prep_rows;
+
+-- 3. named features: numbers standardised, text one-hot with the training
+-- vocabulary in byte order, keys in byte order of their names
+-- (big, colour: blue green red, gappy, mid), missing values imputed
+CREATE TABLE prep_named AS
+SELECT (SELECT bk_train(jsonb_build_object('mid', mid, 'big', big, 'colour', colour, 'gappy', gappy), label,
+                        '{"gamma": 0.5, "budget": 50}' ORDER BY id)
+        FROM prep_rows WHERE id <= 400) AS named,
+       (SELECT bk_train(ARRAY[(big - m1) / s1, (colour = 'blue')::int, (colour = 'green')::int, (colour = 'red')::int,
+                              coalesce((gappy - mg) / sg, 0), (mid - m3) / s3], label,
+                        '{"gamma": 0.5, "budget": 50}' ORDER BY id)
+        FROM prep_rows, prep_stats,
+             (SELECT avg(gappy) AS mg, stddev_pop(gappy) AS sg FROM prep_rows WHERE id <= 400) g
+        WHERE id <= 400) AS one_hot_by_hand;
+SELECT count(*) AS test_rows,
+       count(*) FILTER (WHERE bk_decision(named, to_jsonb(r))
+                              = bk_decision(one_hot_by_hand,
+                                            ARRAY[(big - m1) / s1, (colour = 'blue')::int, (colour = 'green')::int,
+                                                  (colour = 'red')::int, coalesce((gappy - mg) / sg, 0), (mid - m3) / s3]))
+         AS same_decisions_from_whole_rows
+FROM prep_rows r, prep_named, prep_stats,
+     (SELECT avg(gappy) AS mg, stddev_pop(gappy) AS sg FROM prep_rows WHERE id <= 400) g
+WHERE id > 400;
+SELECT bk_info(named)->>'dim' AS dim,
+       jsonb_path_query_array(bk_info(named)->'preparation'->'inputs', '$[*].name') AS names,
+       jsonb_path_query_array(bk_info(named)->'preparation'->'inputs', '$[*].kind') AS kinds,
+       bk_info(named)->'preparation'->'inputs'->1->'levels' AS levels,
+       bk_info(named)->'preparation'->'inputs'->1->'column' AS first_colour_column
+FROM prep_named;
+-- an unknown colour sets no column (as one-hot), a missing key or a null is imputed
+SELECT bk_decision(named, '{"big": 1000, "mid": 3, "colour": "purple", "gappy": 1}'::jsonb)
+       = bk_decision(one_hot_by_hand, ARRAY[(1000 - m1) / s1, 0, 0, 0, (1 - mg) / sg, (3 - m3) / s3]) AS unknown_category,
+       bk_decision(named, '{"big": 1000, "mid": 3, "colour": "red"}'::jsonb)
+       = bk_decision(named, '{"big": 1000, "mid": 3, "colour": "red", "gappy": null}'::jsonb) AS absent_is_null,
+       bk_decision(named, '{"big": 1000, "mid": 3, "colour": "red"}'::jsonb)
+       = bk_decision(one_hot_by_hand, ARRAY[(1000 - m1) / s1, 0, 0, 1, 0, (3 - m3) / s3]) AS missing_is_mean
+FROM prep_named, prep_stats,
+     (SELECT avg(gappy) AS mg, stddev_pop(gappy) AS sg FROM prep_rows WHERE id <= 400) g;
+
+-- text labels, booleans and integers (to_jsonb of whole rows)
+SELECT bk_predict_label(m, '{"flag": true, "n": 3}'::jsonb) AS predicted,
+       bk_info(m)->'preparation'->'inputs'->0->'levels' AS boolean_levels
+FROM (SELECT bk_train(jsonb_build_object('flag', i % 2 = 0, 'n', i % 7), CASE WHEN i % 2 = 0 THEN 'even' ELSE 'odd' END, '{}') AS m
+      FROM generate_series(1, 200) i) s;
+
+-- 4. continued, merged, calibrated, through bytes: the preparation stays
+CREATE TABLE prep_more AS
+SELECT (SELECT bk_continue(to_jsonb(r) - 'label' - 'id', label, named ORDER BY id)
+        FROM prep_rows r WHERE id > 400) AS continued,
+       (SELECT bk_train(jsonb_build_object('mid', mid, 'big', big, 'colour', colour, 'gappy', gappy), label,
+                        '{"gamma": 0.5, "budget": 50}' ORDER BY id)
+        FROM prep_rows WHERE id > 300) AS other_half,
+       named
+FROM prep_named;
+SELECT bk_info(continued)->'preparation' = bk_info(named)->'preparation' AS continued_keeps_preparation,
+       (bk_info(continued)->>'rows_seen')::int AS rows_seen,
+       named::bytea::bk_model = named AS bytes_round_trip,
+       bk_is_valid(continued::bytea) AS valid
+FROM prep_more;
+-- merged halves: the statistics of both (count and mean of the union)
+SELECT (bk_info(m)->'preparation'->'inputs'->0->>'count')::int AS pooled_count,
+       abs((bk_info(m)->'preparation'->'inputs'->0->>'mean')::float8
+           - (SELECT avg(big) FROM prep_rows WHERE id <= 400 OR id > 300) * 0
+           - ((SELECT sum(big) FROM prep_rows WHERE id <= 400) + (SELECT sum(big) FROM prep_rows WHERE id > 300)) / 700) < 1e-9 AS pooled_mean,
+       bk_is_valid(m::bytea) AS valid,
+       (SELECT avg((bk_predict(m, to_jsonb(r)) = label)::int) FROM prep_rows r) > 0.7 AS accurate
+FROM (SELECT bk_merge(named, other_half) AS m FROM prep_more) s;
+-- a model of another vocabulary, or unprepared, does not merge
+SELECT bk_merge(named, (SELECT bk_train(jsonb_build_object('mid', mid, 'big', big, 'colour', colour || 'x', 'gappy', gappy), label,
+                                        '{"gamma": 0.5, "budget": 50}') FROM prep_rows))
+FROM prep_named;
+SELECT bk_merge(prepared, raw) FROM prep_models;
+-- calibration reads named rows too
+SELECT abs((SELECT sum(p) FROM unnest(bk_probabilities(c, '{"big": 900, "colour": "red"}'::jsonb)) p) - 1) < 1e-12 AS sums_to_one
+FROM (SELECT bk_calibrate(named, to_jsonb(r), label) AS c FROM prep_rows r, prep_named WHERE id > 400 GROUP BY named) s;
+
+-- 5. epochs: = continuing on the shuffles, with the first pass's preparation
+SELECT bk_test.without_parents(two) = bk_test.without_parents(continued) AS epochs_equal_continued
+FROM (SELECT (SELECT bk_train(jsonb_build_object('big', big, 'colour', colour), label, '{"gamma": 0.5, "budget": 30, "seed": 4, "epochs": 2}' ORDER BY id)
+              FROM prep_rows) AS two,
+             (SELECT bk_continue(jsonb_build_object('big', big, 'colour', colour), label, one ORDER BY bk_shuffle_key(id, 5))
+              FROM prep_rows,
+                   (SELECT bk_train(jsonb_build_object('big', big, 'colour', colour), label, '{"gamma": 0.5, "budget": 30, "seed": 4}' ORDER BY id) AS one
+                    FROM prep_rows) o
+              GROUP BY one) AS continued) s;
+
+-- 6. bad input in the named form
+SELECT bk_train(jsonb_build_object('x', CASE WHEN i < 5 THEN to_jsonb(i) ELSE to_jsonb('a'::text) END), i % 2, '{}')
+FROM generate_series(1, 10) i;
+SELECT bk_train(jsonb_build_object('x', ARRAY[i]), i % 2, '{}') FROM generate_series(1, 10) i;
+SELECT bk_train(to_jsonb(i), i % 2, '{}') FROM generate_series(1, 10) i;
+SELECT bk_train(jsonb_build_object('x', 'v' || i), i % 2, '{"max_levels": 5}') FROM generate_series(1, 10) i;
+SELECT bk_train(jsonb_build_object('x', NULL::int), i % 2, '{}') FROM generate_series(1, 10) i;
+SELECT bk_predict(named, '{"big": "large"}'::jsonb) FROM prep_named;
+SELECT bk_predict(named, '{"colour": 3}'::jsonb) FROM prep_named;
+SELECT bk_predict(named, '[1, 2]'::jsonb) FROM prep_named;
+SELECT bk_predict(named, ARRAY[1.0, 2.0]) FROM prep_named;
+SELECT bk_predict(raw, '{"big": 1}'::jsonb) FROM prep_models;
+SELECT bk_predict(named, '{"big": 1e400}'::jsonb) FROM prep_named;
+-- not as a window function: the model exists once every row is seen
+SELECT bk_train(jsonb_build_object('x', i), i % 2, '{}') OVER (ORDER BY i) FROM generate_series(1, 3) i;
+-- an integer array with a NULL (int[] reaches float8[] by a cast)
+SELECT bk_info(bk_train(ARRAY[i, CASE WHEN i % 3 = 0 THEN NULL ELSE i * 2 END], i % 2, '{"impute": "mean"}'))->>'rows_seen' AS rows_seen
+FROM generate_series(1, 30) i;
+
+-- 7. in parallel: each worker standardises by its rows, the merge pools them
+SET parallel_setup_cost = 0; SET parallel_tuple_cost = 0;
+SET min_parallel_table_scan_size = 0; SET max_parallel_workers_per_gather = 2;
+SET parallel_leader_participation = off;
+CREATE TABLE prep_big AS SELECT * FROM prep_rows, generate_series(1, 20) k;
+ANALYZE prep_big;
+EXPLAIN (COSTS OFF)
+SELECT bk_train(ARRAY[big, small, mid], label, '{"scale": "standard", "gamma": 0.5, "budget": 50}') FROM prep_big;
+SELECT (bk_info(m)->'preparation'->'inputs'->0->>'count')::int AS count_of_every_row,
+       abs((bk_info(m)->'preparation'->'inputs'->0->>'mean')::float8 - (SELECT avg(big) FROM prep_big)) < 1e-6 AS mean_of_every_row,
+       bk_is_valid(m::bytea) AS valid
+FROM (SELECT bk_train(ARRAY[big, small, mid], label, '{"scale": "standard", "gamma": 0.5, "budget": 50}') AS m FROM prep_big) s;
+RESET parallel_setup_cost; RESET parallel_tuple_cost;
+RESET min_parallel_table_scan_size; RESET max_parallel_workers_per_gather;
+RESET parallel_leader_participation;
