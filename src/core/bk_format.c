@@ -648,14 +648,31 @@ parse_params(Reader *r, BkModel *hdr)
 	}
 	if (!BkParamsFromStored(&hdr->params, params, (int) np, perr, sizeof(perr)))
 		return fail(r, "invalid parameters: %s", perr);
-	/* one byte form per model: the parameters in the order the encoder writes */
+	/*
+	 * One byte form per model: the parameters in the order the encoder
+	 * writes.  A "ridge" the model does not store (stored before it
+	 * existed) was filled in with its learner's value of then
+	 * (BkParamsFromStored), and the encoder will write it: the stored
+	 * entries are compared with the others.
+	 */
 	{
 		BkStoredParam canon[BK_MAX_STORED_PARAMS];
 		int			nc = BkParamsToStored(&hdr->params, canon, BK_MAX_STORED_PARAMS);
+		bool		ridge_stored = false;
+		uint32_t	j = 0;
 
+		for (uint32_t i = 0; i < np; i++)
+			ridge_stored |= params[i].id == BK_P_RIDGE;
 		for (int i = 0; i < nc; i++)
-			if (canon[i].id != params[i].id || canon[i].bits != params[i].bits)
+		{
+			if (canon[i].id == BK_P_RIDGE && !ridge_stored)
+				continue;
+			if (j >= np || canon[i].id != params[j].id || canon[i].bits != params[j].bits)
 				return fail(r, "parameters are not in canonical order or form");
+			j++;
+		}
+		if (j != np)
+			return fail(r, "parameters are not in canonical order or form");
 	}
 	hdr->dim = (int) dim;
 	return true;

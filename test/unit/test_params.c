@@ -222,6 +222,63 @@ test_legacy_ridge(void)
 			  "%s: a stored model without \"ridge\" reads with %g (%s)",
 			  cases[c][0][1], legacy[c], err);
 	}
+
+	/*
+	 * The whole model: a trained model's bytes with the ridge entry cut out
+	 * (as an earlier version stored them) pass the validator and decode
+	 * with the learner's ridge of then; valgrind once saw the canonical-form
+	 * check read past the stored entries here.
+	 */
+	for (int c = 0; c < 3; c++)
+	{
+		const char *pp[3][2];
+		double		xs[2 * 200];
+		int64_t		ys[200];
+		BkRng		rng;
+		BkModel    *m,
+				   *d;
+		uint8_t    *buf,
+				   *cut;
+		size_t		len;
+		uint32_t	np;
+		size_t		at = 0;
+		char		err[BK_ERRMSG_LEN] = "";
+		BkErrCode	code;
+
+		pp[0][0] = cases[c][0][0];
+		pp[0][1] = cases[c][0][1];
+		pp[1][0] = cases[c][1][0];
+		pp[1][1] = cases[c][1][1];
+		pp[2][0] = "gamma";
+		pp[2][1] = "4";
+		BkRngSeed(&rng, 11);
+		checkerboard(&rng, 200, xs, ys, 0.0);
+		m = train(pp, 3, xs, ys, 0, 200, NULL);
+		buf = encode(m, &len);
+		np = (uint32_t) buf[16] | (uint32_t) buf[17] << 8;
+		for (uint32_t i = 0; i < np; i++)
+			if ((buf[20 + 16 * i] | buf[21 + 16 * i] << 8) == BK_P_RIDGE)
+				at = 20 + 16 * (size_t) i;
+		CHECK(at > 0, "%s: the ridge entry found", cases[c][0][1]);
+		cut = malloc(len - 16);
+		memcpy(cut, buf, at);
+		memcpy(cut + at, buf + at + 16, len - at - 16);
+		cut[16] = (uint8_t) (np - 1);
+		cut[8] = (uint8_t) (len - 16);
+		cut[9] = (uint8_t) ((len - 16) >> 8);
+		cut[10] = (uint8_t) ((len - 16) >> 16);
+		cut[11] = (uint8_t) ((len - 16) >> 24);
+		fix_crc(cut, len - 16);
+		CHECK(BkFormatValidate(cut, len - 16, err, sizeof(err), &code),
+			  "%s: a stored model without \"ridge\" is valid (%s)", cases[c][0][1], err);
+		d = BkModelDecode(&bk_std_env, cut, len - 16, true);
+		CHECK(d->params.ridge == legacy[c], "%s: and decodes with ridge %g",
+			  cases[c][0][1], legacy[c]);
+		BkModelFree(d);
+		BkModelFree(m);
+		free(buf);
+		free(cut);
+	}
 }
 
 /*
