@@ -59,9 +59,20 @@ BkRunPermute(BkModel *m, const int *inv, int n_classes)
 
 	if (r->class_rows != NULL)
 	{
-		uint64_t   *old = BkAllocArray(&m->env, (size_t) r->class_rows_cap,
-									   sizeof(uint64_t));
-		int			n = n_classes < r->class_rows_cap ? n_classes : r->class_rows_cap;
+		uint64_t   *old;
+		int			n;
+
+		/* room for every class first: a count moved past the end was lost */
+		if (r->class_rows_cap < n_classes)
+		{
+			r->class_rows = BkReallocArray(&m->env, r->class_rows, (size_t) n_classes,
+										   sizeof(uint64_t));
+			memset(r->class_rows + r->class_rows_cap, 0,
+				   sizeof(uint64_t) * (size_t) (n_classes - r->class_rows_cap));
+			r->class_rows_cap = n_classes;
+		}
+		old = BkAllocArray(&m->env, (size_t) r->class_rows_cap, sizeof(uint64_t));
+		n = n_classes;
 
 		memcpy(old, r->class_rows, sizeof(uint64_t) * (size_t) r->class_rows_cap);
 		memset(r->class_rows, 0, sizeof(uint64_t) * (size_t) r->class_rows_cap);

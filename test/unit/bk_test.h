@@ -72,6 +72,7 @@ extern void test_ovr_conversion(void);
 extern void test_multiclass(void);
 extern void test_ball_projection(void);
 extern void test_text_labels(void);
+extern void test_run_counts_follow_classes(void);
 
 /* ---- test_params.c ---- */
 extern void test_params(void);

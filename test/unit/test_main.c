@@ -35,6 +35,7 @@ main(void)
 	test_ovr_conversion();
 	test_multiclass();
 	test_text_labels();
+	test_run_counts_follow_classes();
 	test_projectron_low_rank();
 	test_duol_double_update();
 	test_bduol_box_qp();

@@ -255,3 +255,39 @@ test_text_labels(void)
 	BkModelFree(m);
 	BkModelFree(d);
 }
+
+/*
+ * The run's counts per class follow the classes when a new label takes its
+ * place in canonical order: ten rows each of labels 1 to 4, then label 0,
+ * leave every row counted (the count of the last class was once dropped
+ * when the classes moved past the counts' capacity).
+ */
+void
+test_run_counts_follow_classes(void)
+{
+	const char *pp[][2] = {{"algorithm", "bpa"}, {"variant", "nn"}, {"budget", "10"}};
+	BkParams	p;
+	BkModel    *m;
+	double		x[2];
+	uint64_t	sum = 0;
+
+	make_params(&p, pp, 3, 2);
+	m = BkModelCreate(&bk_std_env, &p, 2);
+	for (int label = 1; label <= 4; label++)
+		for (int i = 0; i < 10; i++)
+		{
+			x[0] = label + 0.01 * i;
+			x[1] = -label;
+			BkModelLearn(m, x, label);
+		}
+	x[0] = x[1] = 0.0;
+	BkModelLearn(m, x, 0);
+	for (int c = 0; c < m->run.class_rows_cap; c++)
+		sum += m->run.class_rows[c];
+	CHECK(m->run.rows == 41 && sum == 41,
+		  "the run counts every row by class after a class moves (%llu of %llu)",
+		  (unsigned long long) sum, (unsigned long long) m->run.rows);
+	CHECK(m->run.class_rows[0] == 1 && m->run.class_rows[4] == 10,
+		  "the new class 0 has its row, class 4 its ten");
+	BkModelFree(m);
+}
