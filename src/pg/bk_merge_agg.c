@@ -73,6 +73,14 @@ merge_states(BkTrainState *dst, BkTrainState *src)
 	}
 	BkModelMerge(dst->model, srcm);
 	/* the classes are those of both now; they were frozen for neither */
+	/* the provenance of both: the models each part was merged from */
+	{
+		const uint8_t *fps;
+		int			np = BkModelParents(srcm, &fps);
+
+		for (int i = 0; i < np; i++)
+			BkModelAddParent(dst->model, fps + (size_t) i * BK_FINGERPRINT_LEN);
+	}
 }
 
 /*

@@ -185,6 +185,18 @@ SELECT bk_info(m)->'merged_models' AS merged_models, bk_info(m)->'rows_seen' AS 
        (SELECT avg((bk_predict(m, t.features) = t.label)::int) FROM merge_test t) > 0.9 AS above_90_percent
 FROM (SELECT bk_train(features, label, '{"algorithm": "bpa", "variant": "nn", "budget": 100, "gamma": 30}') AS m
       FROM merge_parts) p;
+-- bk_merge over partitions: every stored model is a parent of the result,
+-- whichever part merged it
+CREATE TABLE merge_stored (part int, m bk_model) PARTITION BY LIST (part);
+CREATE TABLE merge_stored_1 PARTITION OF merge_stored FOR VALUES IN (1);
+CREATE TABLE merge_stored_2 PARTITION OF merge_stored FOR VALUES IN (2);
+INSERT INTO merge_stored
+SELECT 1 + k % 2, bk_train(features, label, '{"algorithm": "bpa", "variant": "nn", "budget": 20, "gamma": 30}')
+FROM merge_train, generate_series(0, 3) k WHERE id % 4 = k GROUP BY k;
+EXPLAIN (COSTS OFF) SELECT bk_merge(m) FROM merge_stored;
+SELECT jsonb_array_length(bk_info(mm)->'parents') AS parents, bk_info(mm)->'merged_models' AS merged_models
+FROM (SELECT bk_merge(m) AS mm FROM merge_stored) s;
+DROP TABLE merge_stored;
 RESET enable_partitionwise_aggregate; RESET max_parallel_workers_per_gather;
 
 DROP TABLE merge_train, merge_parts, merge_models;
