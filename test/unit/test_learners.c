@@ -582,3 +582,44 @@ test_bduol_box_qp(void)
 		  bad, worst);
 	CHECK(active > 100, "the boxes bind (%d active bounds)", active);
 }
+
+/*
+ * A merge whose union exceeds what the projection inverts at once (1,024
+ * SVs): two BPA-S models of budget 700 merge to 700 SVs, valid, and the
+ * merged model is about as accurate as its halves.
+ */
+void
+test_merge_large_union(void)
+{
+	const char *pp[][2] = {{"algorithm", "bpa"}, {"variant", "s"}, {"budget", "700"},
+	{"gamma", "30"}};
+	enum {N = 4000};
+	static double xs[2 * N];
+	static int64_t ys[N];
+	BkRng		rng;
+	BkModel    *a,
+			   *b;
+	uint8_t    *buf;
+	size_t		len;
+	char		err[BK_ERRMSG_LEN] = "";
+	BkErrCode	code;
+	double		acc_a,
+				acc_m;
+
+	BkRngSeed(&rng, 21);
+	checkerboard(&rng, N, xs, ys, 0.1);
+	a = train(pp, 4, xs, ys, 0, 1500, NULL);
+	b = train(pp, 4, xs, ys, 1500, 3000, NULL);
+	CHECK(BkModelSvTotal(a) == 700 && BkModelSvTotal(b) == 700, "both halves full (%d, %d)",
+		  (int) BkModelSvTotal(a), (int) BkModelSvTotal(b));
+	acc_a = accuracy(a, xs + 2 * 3000, ys + 3000, N - 3000);
+	BkModelMerge(a, b);
+	acc_m = accuracy(a, xs + 2 * 3000, ys + 3000, N - 3000);
+	buf = encode(a, &len);
+	CHECK(BkModelSvTotal(a) == 700 && BkFormatValidate(buf, len, err, sizeof(err), &code),
+		  "a union of 1,400 SVs merges to the budget, valid (%s)", err);
+	CHECK(acc_m > acc_a - 0.03, "merged accuracy %.3f near a half's %.3f", acc_m, acc_a);
+	free(buf);
+	BkModelFree(a);
+	BkModelFree(b);
+}

@@ -39,6 +39,7 @@ main(void)
 	test_projectron_low_rank();
 	test_duol_double_update();
 	test_bduol_box_qp();
+	test_merge_large_union();
 	test_duol_invariants();
 	test_ball_projection();
 	test_forgetron_phi();
