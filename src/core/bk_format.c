@@ -873,11 +873,13 @@ r_counts(Reader *r, uint64_t *out, size_t n, uint64_t limit, const char *what)
 
 /*
  * The tighter budget perceptron's evaluation set of machine k: its size
- * against the parameters (the SVs themselves for "svs"), labels and signs
+ * against the parameters (for "svs" the SVs themselves, in their order:
+ * the SVs are at sv_pos), labels and signs
  * of +1 / -1, row numbers within the stream, finite values.
  */
 static bool
-parse_eval(Reader *r, const BkModel *hdr, uint32_t k, uint32_t n_sv, BkEvalSet *e)
+parse_eval(Reader *r, const BkModel *hdr, uint32_t k, uint32_t n_sv, size_t sv_pos,
+		   BkEvalSet *e)
 {
 	uint32_t	n,
 				cap;
@@ -904,6 +906,10 @@ parse_eval(Reader *r, const BkModel *hdr, uint32_t k, uint32_t n_sv, BkEvalSet *
 		e->n = (int) n;
 		e->offered = offered;
 	}
+	/* "svs": point i is SV i, which a removal takes out as its mirror */
+	if (hdr->params.eval_set == BK_EVAL_SVS &&
+		memcmp(r->buf + r->pos, r->buf + sv_pos, (size_t) n * dim * 8) != 0)
+		return fail(r, "evaluation set of machine %u is not its support vectors", k);
 	if (!r_f64s(r, e ? e->x : NULL, (size_t) n * dim, "evaluation points") ||
 		!r_signs(r, e ? e->y : NULL, n, "evaluation labels") ||
 		!r_f64s(r, e ? e->f : NULL, n, "evaluation scores") ||
@@ -1002,6 +1008,7 @@ parse_machine(Reader *r, const BkModel *hdr, uint32_t k, BkMachine *mach)
 				updates,
 				maint,
 				since;
+	size_t		sv_pos = 0;
 	double		scale,
 				degradation,
 				wnorm2;
@@ -1072,6 +1079,7 @@ parse_machine(Reader *r, const BkModel *hdr, uint32_t k, BkMachine *mach)
 			mach->ginv.since_refresh = since;
 	}
 
+	sv_pos = r->pos;
 	if (!r_f64s(r, mach ? mach->sv : NULL, (size_t) n_sv * dim, "support vectors") ||
 		!check_sv_norms(r, p, dim, n_sv) ||
 		!r_f64s(r, mach ? mach->coef : NULL, (size_t) n_sv * n_coef, "coefficients") ||
@@ -1133,7 +1141,7 @@ parse_machine(Reader *r, const BkModel *hdr, uint32_t k, BkMachine *mach)
 			return false;
 	}
 	if (aux & AUX_EVAL)
-		return parse_eval(r, hdr, k, n_sv, mach && mach->eval ? mach->eval : NULL);
+		return parse_eval(r, hdr, k, n_sv, sv_pos, mach && mach->eval ? mach->eval : NULL);
 	return true;
 }
 

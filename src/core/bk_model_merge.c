@@ -447,6 +447,56 @@ collect_points(const BkModel *m, EvalPoints *pts, const BkEvalSet *ea,
 	pts->offered = ea->offered + eb->offered;
 }
 
+/*
+ * "svs": the evaluation set is the merged SVs themselves, in their order.
+ * An SV both sides' sets held keeps its point's label, flips and row (an
+ * exact copy: projection does not move SVs); a point made by merging a
+ * pair (the Gaussian fallback) takes its coefficient's sign as label.
+ */
+static void
+svs_points(const BkModel *m, EvalPoints *pts, const BkMachine *u,
+		   const BkEvalSet *ea, const BkEvalSet *eb, uint64_t ta, uint64_t tb)
+{
+	size_t		n = (size_t) u->n_sv + 1;
+	size_t		row = sizeof(double) * (size_t) m->dim;
+
+	pts->n = 0;
+	pts->x = BkAllocArray(&m->env, n * (size_t) m->dim, sizeof(double));
+	pts->sqnorm = BkAllocArray(&m->env, n, sizeof(double));
+	pts->y = BkAllocArray(&m->env, n, sizeof(double));
+	pts->flips = BkAllocArray(&m->env, n, sizeof(uint64_t));
+	pts->since = BkAllocArray(&m->env, n, sizeof(uint64_t));
+	for (int j = 0; j < u->n_sv; j++)
+	{
+		const double *x = u->sv + (size_t) j * m->dim;
+		int			i = pts->n++;
+		bool		found = false;
+
+		memcpy(pts->x + (size_t) i * m->dim, x, row);
+		pts->sqnorm[i] = u->sqnorm[j];
+		for (int side = 0; side < 2 && !found; side++)
+		{
+			const BkEvalSet *e = side == 0 ? ea : eb;
+
+			for (int k = 0; k < e->n && !found; k++)
+				if (memcmp(e->x + (size_t) k * m->dim, x, row) == 0)
+				{
+					pts->y[i] = e->y[k];
+					pts->flips[i] = e->flips[k];
+					pts->since[i] = stretch(e->since[k], side == 0 ? ta : tb, ta + tb);
+					found = true;
+				}
+		}
+		if (!found)
+		{
+			pts->y[i] = u->coef[(size_t) j * u->n_coef] >= 0.0 ? 1.0 : -1.0;
+			pts->flips[i] = 0;
+			pts->since[i] = ta + tb;
+		}
+	}
+	pts->offered = ea->offered + eb->offered;
+}
+
 static void
 free_points(const BkModel *m, EvalPoints *pts)
 {
@@ -560,7 +610,9 @@ merge_machine(BkModel *dst, const BkModel *src, int k, double wa, double wb)
 	else
 		reduce_union(dst, &u, limit);
 
-	if (a->eval)
+	if (a->eval && p->eval_set == BK_EVAL_SVS)
+		svs_points(dst, &pts, &u, a->eval, b->eval, ta, tb);
+	else if (a->eval)
 		collect_points(dst, &pts, a->eval, b->eval, wa, ta, tb);
 
 	/* the merged SVs into dst's machine, grown as needed */

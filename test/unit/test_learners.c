@@ -623,3 +623,43 @@ test_merge_large_union(void)
 	BkModelFree(a);
 	BkModelFree(b);
 }
+
+/*
+ * The tighter budget perceptron's "svs" evaluation set is the SVs, in
+ * their order, after a merge that reduces the union (the validator checks
+ * it), and it stays so as the merged model trains on.
+ */
+void
+test_merge_svs_eval_set(void)
+{
+	const char *pp[][2] = {{"algorithm", "tighter_budget_perceptron"}, {"eval_set", "svs"},
+	{"budget", "20"}, {"gamma", "30"}};
+	enum {N = 1800};
+	static double xs[2 * N];
+	static int64_t ys[N];
+	BkRng		rng;
+	BkModel    *a,
+			   *b;
+	uint8_t    *buf;
+	size_t		len;
+	char		err[BK_ERRMSG_LEN] = "";
+	BkErrCode	code;
+	bool		ok;
+
+	BkRngSeed(&rng, 8);
+	checkerboard(&rng, N, xs, ys, 0.05);
+	a = train(pp, 4, xs, ys, 0, 600, NULL);
+	b = train(pp, 4, xs, ys, 600, 1200, NULL);
+	BkModelMerge(a, b);
+	buf = encode(a, &len);
+	ok = BkFormatValidate(buf, len, err, sizeof(err), &code);
+	CHECK(ok, "merged svs model: the evaluation set is its SVs (%s)", err);
+	free(buf);
+	a = train(pp, 4, xs, ys, 1200, N, a);
+	buf = encode(a, &len);
+	ok = BkFormatValidate(buf, len, err, sizeof(err), &code);
+	CHECK(ok, "and after training on (%s)", err);
+	free(buf);
+	BkModelFree(a);
+	BkModelFree(b);
+}
