@@ -704,12 +704,22 @@ parse_classes(Reader *r, BkModel *hdr, BkModel *m)
 {
 	uint32_t	nc;
 	size_t		first;
+	bool		canonical;
+	const uint8_t *prev = NULL;
+	uint32_t	prev_len = 0;
 
 	if (!need(r, 4, "class count"))
 		return false;
 	nc = r_u32(r);
 	if (nc > BK_MAX_CLASSES)
 		return fail(r, "%u classes, at most %d allowed", nc, BK_MAX_CLASSES);
+	/*
+	 * Version 2 stores learned classes in canonical order (integers
+	 * ascending, text by bytes), so that decoding and encoding again gives
+	 * the same bytes; version 1 stored them as they came (the decoder
+	 * sorts them).
+	 */
+	canonical = hdr->format_version >= 2 && !hdr->classes_declared;
 	first = r->pos;
 	for (uint32_t i = 0; i < nc; i++)
 	{
@@ -731,6 +741,15 @@ parse_classes(Reader *r, BkModel *hdr, BkModel *m)
 				return fail(r, "class label %u is not valid UTF-8", i);
 			if (text_seen(r, first, i, r->pos + 4, len))
 				return fail(r, "class label %u appears twice", i);
+			if (canonical && i > 0)
+			{
+				int			c = memcmp(prev, r->buf + r->pos + 4, prev_len < len ? prev_len : len);
+
+				if (c > 0 || (c == 0 && prev_len > len))
+					return fail(r, "class label %u is out of canonical order", i);
+			}
+			prev = r->buf + r->pos + 4;
+			prev_len = len;
 			if (m)
 				BkClassAppend(m, 0, (const char *) r->buf + r->pos + 4, len);
 			r->pos += 4 + (size_t) len;
@@ -745,6 +764,9 @@ parse_classes(Reader *r, BkModel *hdr, BkModel *m)
 			for (uint32_t j = 0; j < i; j++)
 				if ((int64_t) get_u64(r->buf + first + 8 * (size_t) j) == label)
 					return fail(r, "class label %lld appears twice", (long long) label);
+			if (canonical && i > 0 &&
+				(int64_t) get_u64(r->buf + r->pos - 8) > label)
+				return fail(r, "class label %u is out of canonical order", i);
 			if (m)
 				BkClassAppend(m, label, NULL, 0);
 			r->pos += 8;

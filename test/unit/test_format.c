@@ -400,3 +400,43 @@ test_decode_memory(void)
 		  bk_std_peak - before);
 	BkModelFree(m);
 }
+
+/*
+ * Version 2 stores learned classes in canonical order: a model whose two
+ * labels are swapped (checksum fixed) is refused, so that every valid
+ * model decodes and encodes to the same bytes (its fingerprint).
+ */
+void
+test_canonical_class_order(void)
+{
+	const char *pp[][2] = {{"algorithm", "bpa"}, {"variant", "nn"}, {"budget", "10"}};
+	double		xs[2 * 100];
+	int64_t		ys[100];
+	BkRng		rng;
+	BkModel    *m;
+	uint8_t    *buf;
+	size_t		len,
+				at;
+	uint32_t	np;
+	char		err[BK_ERRMSG_LEN] = "";
+	BkErrCode	code;
+	uint8_t		tmp[8];
+
+	BkRngSeed(&rng, 5);
+	checkerboard(&rng, 100, xs, ys, 0.0);
+	m = train(pp, 3, xs, ys, 0, 100, NULL);
+	buf = encode(m, &len);
+	CHECK(BkFormatValidate(buf, len, err, sizeof(err), &code), "the model is valid");
+	np = (uint32_t) buf[16] | (uint32_t) buf[17] << 8;
+	at = 20 + 16 * (size_t) np;
+	CHECK(buf[at] == 2 && buf[at + 1] == 0, "two classes at offset %zu", at);
+	memcpy(tmp, buf + at + 4, 8);
+	memcpy(buf + at + 4, buf + at + 12, 8);
+	memcpy(buf + at + 12, tmp, 8);
+	fix_crc(buf, len);
+	CHECK(!BkFormatValidate(buf, len, err, sizeof(err), &code) &&
+		  strstr(err, "canonical order") != NULL,
+		  "swapped labels are refused (%s)", err);
+	free(buf);
+	BkModelFree(m);
+}
