@@ -651,6 +651,19 @@ BkModelMerge(BkModel *dst, BkModel *src)
 	if (!dst->training || !src->training)
 		BkRaise(&dst->env, BK_ERR_INTERNAL, NULL, "models to merge must be decoded for training");
 	check_compatible(dst, src);
+	/* the counters add up: refuse what a 64-bit count cannot hold */
+	{
+		const uint64_t sums[][2] = {
+			{dst->rows_seen, src->rows_seen}, {dst->rows_skipped, src->rows_skipped},
+			{dst->rows_updated, src->rows_updated}, {dst->mistakes, src->mistakes},
+			{dst->maintenance, src->maintenance}, {dst->parts, src->parts},
+			{dst->rows_seen + dst->rows_skipped, src->rows_seen + src->rows_skipped}};
+
+		for (size_t i = 0; i < sizeof(sums) / sizeof(sums[0]); i++)
+			if (sums[i][0] > UINT64_MAX - sums[i][1])
+				BkRaise(&dst->env, BK_ERR_LIMIT, NULL,
+						"cannot merge: the merged model's counts of rows would overflow");
+	}
 	merge_preps(dst, src);
 	/* the merged scores are new: a calibration of either side no longer holds */
 	BkModelClearCalibration(dst);
