@@ -789,7 +789,7 @@ BEGIN
 
 	query := format($q$
 		WITH src AS (
-			SELECT (%1$s)::float8[] AS x, %2$s AS y, (%3$s)::text AS kt,
+			SELECT (%1$s) AS x, %2$s AS y, (%3$s)::text AS kt,
 			       bk_shuffle_key(hashtextextended((%3$s)::text, 0), $2) AS k
 			FROM (%4$s) AS s
 		), rows AS (

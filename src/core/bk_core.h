@@ -467,6 +467,12 @@ extern bool BkModelPredict(BkModel *m, const double *x, int64_t *label);
 /* Whether s[0..len) is well-formed UTF-8 (no overlong form, no surrogate). */
 extern bool BkValidUtf8(const char *s, size_t len);
 
+/*
+ * Decimal text to double, the value strtod gives (same end pointer), with
+ * a fast exact path for short decimals (bk_number.c).
+ */
+extern double BkParseDouble(const char *s, char **end);
+
 /* Index of the first non-finite value, or -1. */
 extern int	BkFirstNonFinite(const double *x, int n);
 
@@ -586,6 +592,8 @@ typedef struct BkPrepFit BkPrepFit;
 extern BkPrepFit *BkPrepFitNew(const BkEnv *env, const BkPrepSpec *s, bool named);
 extern void BkPrepFitArray(BkPrepFit *f, const double *x, const bool *isnull, int n);
 extern int	BkPrepFitKey(BkPrepFit *f, const char *key, size_t len);
+/* the same, for the key at position pos of its row (a faster lookup) */
+extern int	BkPrepFitKeyAt(BkPrepFit *f, int pos, const char *key, size_t len);
 extern void BkPrepFitNumber(BkPrepFit *f, int input, double v);
 extern void BkPrepFitText(BkPrepFit *f, int input, const char *s, size_t len);
 /* the preparation fitted so far, allocated through env (the fit goes on) */
@@ -621,6 +629,13 @@ extern const char *BkPrepLevel(const BkPrep *p, int i, int j, size_t *len);
 extern void BkPrepApplyArray(const BkModel *m, const double *x, const bool *isnull,
 							 int n, double *out);
 extern void BkPrepRowBegin(const BkModel *m, double *out);
+/*
+ * A named row's keys in the order the row lists them (pos from 0): the
+ * input of the key, or -1 for a key the model does not know; then the
+ * inputs the row did not give are missing values (BkPrepRowEnd).
+ */
+extern int	BkPrepKey(const BkModel *m, int pos, const char *key, size_t len);
+extern void BkPrepRowEnd(const BkModel *m, double *out);
 extern void BkPrepPutNumber(const BkModel *m, int input, double v, double *out);
 extern void BkPrepPutText(const BkModel *m, int input, const char *s, size_t len,
 						  double *out);

@@ -152,6 +152,15 @@ struct BkPrep
 	int			n_inputs;
 	BkPrepInput *inputs;
 	int			dim;			/* prepared columns */
+	/*
+	 * Reading named rows (a cache, not part of the value): the input the
+	 * key at each position of the last rows named (rows of one table list
+	 * the same keys in the same order), and which inputs this row gave
+	 */
+	int		   *hint;			/* position -> input + 1; 0 = unknown */
+	int			hint_cap;
+	uint32_t   *stamp;			/* input -> the row that gave it */
+	uint32_t	row;
 };
 
 /* center, scale and fill of a numeric input from its sums and the modes */

@@ -66,7 +66,7 @@ BkParseLibsvm(const char *line, int dim, int64_t *label, double *x,
 
 	/* the label */
 	errno = 0;
-	v = strtod(p, &end);
+	v = BkParseDouble(p, &end);
 	if (end == p || (*end != '\0' && !is_space(*end)) || errno != 0 ||
 		!isfinite(v) || v != floor(v) || fabs(v) > MAX_LABEL)
 	{
@@ -116,7 +116,7 @@ BkParseLibsvm(const char *line, int dim, int64_t *label, double *x,
 		last = idx;
 		p = end + 1;
 		errno = 0;
-		v = strtod(p, &end);
+		v = BkParseDouble(p, &end);
 		if (end == p || (*end != '\0' && !is_space(*end) && *end != '#') ||
 			!isfinite(v))
 		{

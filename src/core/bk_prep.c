@@ -203,6 +203,8 @@ struct BkPrepFit
 	char	  **names;			/* named: the keys */
 	uint32_t   *name_len;
 	StrTable	keys;
+	int		   *hint;			/* position in a row -> input + 1 (BkPrepFitKeyAt) */
+	int			hint_cap;
 };
 
 BkPrepFit *
@@ -306,6 +308,33 @@ BkPrepFitKey(BkPrepFit *f, const char *key, size_t len)
 	(void) table_find(&f->keys, f->names, f->name_len, key, len, &where);
 	f->keys.slot[where] = k + 1;
 	f->n_inputs++;
+	return k;
+}
+
+int
+BkPrepFitKeyAt(BkPrepFit *f, int pos, const char *key, size_t len)
+{
+	int			k;
+
+	if (pos < f->hint_cap && f->hint[pos] > 0)
+	{
+		k = f->hint[pos] - 1;
+		if (f->name_len[k] == len && memcmp(f->names[k], key, len) == 0)
+			return k;
+	}
+	k = BkPrepFitKey(f, key, len);
+	if (pos >= f->hint_cap && pos < BK_MAX_INPUTS)
+	{
+		int			cap = f->hint_cap ? f->hint_cap : 16;
+
+		while (cap <= pos)
+			cap *= 2;
+		f->hint = BkReallocArray(&f->env, f->hint, (size_t) cap, sizeof(int));
+		memset(f->hint + f->hint_cap, 0, sizeof(int) * (size_t) (cap - f->hint_cap));
+		f->hint_cap = cap;
+	}
+	if (pos < f->hint_cap)
+		f->hint[pos] = k + 1;
 	return k;
 }
 
@@ -507,6 +536,8 @@ BkPrepFree(const BkEnv *env, BkPrep *p)
 		BkFree(env, in->level_len);
 	}
 	BkFree(env, p->inputs);
+	BkFree(env, p->hint);
+	BkFree(env, p->stamp);
 	BkFree(env, p);
 }
 
@@ -635,7 +666,82 @@ BkPrepApplyArray(const BkModel *m, const double *x, const bool *isnull, int n,
 void
 BkPrepRowBegin(const BkModel *m, double *out)
 {
-	memset(out, 0, sizeof(double) * (size_t) m->prep->dim);
+	BkPrep	   *p = m->prep;	/* its cache changes, not its value */
+
+	memset(out, 0, sizeof(double) * (size_t) p->dim);
+	if (p->stamp == NULL)
+		p->stamp = BkAllocArray(&m->env, (size_t) p->n_inputs, sizeof(uint32_t));
+	if (++p->row == 0)
+	{
+		memset(p->stamp, 0, sizeof(uint32_t) * (size_t) p->n_inputs);
+		p->row = 1;
+	}
+}
+
+/* the input named key (names in byte order), or -1 */
+static int
+find_input(const BkPrep *p, const char *key, size_t len)
+{
+	int			lo = 0,
+				hi = p->n_inputs - 1;
+
+	while (lo <= hi)
+	{
+		int			mid = lo + (hi - lo) / 2;
+		int			c = bytes_cmp(p->inputs[mid].name, p->inputs[mid].name_len, key, len);
+
+		if (c == 0)
+			return mid;
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid - 1;
+	}
+	return -1;
+}
+
+int
+BkPrepKey(const BkModel *m, int pos, const char *key, size_t len)
+{
+	BkPrep	   *p = m->prep;
+	int			i = -1;
+
+	if (pos < p->hint_cap && p->hint[pos] > 0)
+	{
+		const BkPrepInput *in = &p->inputs[p->hint[pos] - 1];
+
+		if (in->name_len == len && memcmp(in->name, key, len) == 0)
+			i = p->hint[pos] - 1;
+	}
+	if (i < 0)
+	{
+		i = find_input(p, key, len);
+		if (pos >= p->hint_cap && pos < BK_MAX_INPUTS)
+		{
+			int			cap = p->hint_cap ? p->hint_cap : 16;
+
+			while (cap <= pos)
+				cap *= 2;
+			p->hint = BkReallocArray(&m->env, p->hint, (size_t) cap, sizeof(int));
+			memset(p->hint + p->hint_cap, 0, sizeof(int) * (size_t) (cap - p->hint_cap));
+			p->hint_cap = cap;
+		}
+		if (pos < p->hint_cap)
+			p->hint[pos] = i + 1;
+	}
+	if (i >= 0)
+		p->stamp[i] = p->row;
+	return i;
+}
+
+void
+BkPrepRowEnd(const BkModel *m, double *out)
+{
+	const BkPrep *p = m->prep;
+
+	for (int i = 0; i < p->n_inputs; i++)
+		if (p->stamp[i] != p->row)
+			BkPrepPutMissing(m, i, out);
 }
 
 void
@@ -729,6 +835,10 @@ BkPrepCopy(const BkEnv *env, const BkPrep *p)
 	BkPrep	   *c = BkAllocArray(env, 1, sizeof(BkPrep));
 
 	*c = *p;
+	c->hint = NULL;				/* the caches are the copy's own */
+	c->hint_cap = 0;
+	c->stamp = NULL;
+	c->row = 0;
 	c->inputs = BkAllocArray(env, (size_t) p->n_inputs, sizeof(BkPrepInput));
 	for (int i = 0; i < p->n_inputs; i++)
 	{

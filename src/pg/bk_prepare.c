@@ -88,28 +88,36 @@ utf8_of(const char *s, int len, size_t *outlen)
 	return u;
 }
 
-/* a JSON number as a double; out of its range is an error naming the key */
+/*
+ * A JSON number as a double: numeric_out's text read by BkParseDouble,
+ * the value of numeric's cast to float8 (which reads the same text with
+ * strtod), without strtod's general algorithm for short decimals.  Out of
+ * float8's range is an error naming the key.
+ */
 static double
-json_number(const JsonbValue *v, const char *key, int64 row)
+json_number(const JsonbValue *v, const char *key, int keylen, int64 row)
 {
-	double		d = DatumGetFloat8(DirectFunctionCall1(numeric_float8_no_overflow,
-													   NumericGetDatum(v->val.numeric)));
+	char	   *text = DatumGetCString(DirectFunctionCall1(numeric_out,
+														   NumericGetDatum(v->val.numeric)));
+	char	   *end;
+	double		d = BkParseDouble(text, &end);
 
-	if (!isfinite(d))
+	if (!isfinite(d) || *end != '\0')
 		ereport(ERROR,
 				(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
-				 errmsg("key \"%s\"%s holds a number out of the range of float8",
-						key, row_text(row))));
+				 errmsg("key \"%.*s\"%s holds a number out of the range of float8",
+						keylen, key, row_text(row))));
+	pfree(text);
 	return d;
 }
 
 static void
-refuse_json_value(const JsonbValue *v, const char *key, int64 row)
+refuse_json_value(const JsonbValue *v, const char *key, int keylen, int64 row)
 {
 	ereport(ERROR,
 			(errcode(ERRCODE_DATA_EXCEPTION),
-			 errmsg("key \"%s\"%s holds an %s; a feature is a number, a string, a boolean or null",
-					key, row_text(row),
+			 errmsg("key \"%.*s\"%s holds an %s; a feature is a number, a string, a boolean or null",
+					keylen, key, row_text(row),
 					(v->type == jbvBinary && JsonContainerIsArray(v->val.binary.data)) ?
 					"array" : "object")));
 }
@@ -145,18 +153,21 @@ BkPgFitRow(BkPrepFit *f, Datum features, bool named, int64 row)
 		JsonbIterator *it = JsonbIteratorInit(&jb->root);
 		JsonbValue	v;
 		JsonbIteratorToken tok;
-		int			input = -1;
+		int			input = -1,
+					pos = 0;
 		const char *key = NULL;
+		int			keylen = 0;
 
 		while ((tok = JsonbIteratorNext(&it, &v, true)) != WJB_DONE)
 		{
 			if (tok == WJB_KEY)
 			{
 				size_t		len;
+				const char *u = utf8_of(v.val.string.val, v.val.string.len, &len);
 
-				key = utf8_of(v.val.string.val, v.val.string.len, &len);
-				input = BkPrepFitKey(f, key, len);
-				key = pnstrdup(v.val.string.val, v.val.string.len);
+				input = BkPrepFitKeyAt(f, pos++, u, len);
+				key = v.val.string.val;
+				keylen = v.val.string.len;
 			}
 			else if (tok == WJB_VALUE)
 			{
@@ -165,14 +176,14 @@ BkPgFitRow(BkPrepFit *f, Datum features, bool named, int64 row)
 					case jbvNull:
 						break;
 					case jbvNumeric:
-						BkPrepFitNumber(f, input, json_number(&v, key, row));
+						BkPrepFitNumber(f, input, json_number(&v, key, keylen, row));
 						break;
 					case jbvString:
 						{
 							size_t		len;
-							const char *s = utf8_of(v.val.string.val, v.val.string.len, &len);
+							const char *str = utf8_of(v.val.string.val, v.val.string.len, &len);
 
-							BkPrepFitText(f, input, s, len);
+							BkPrepFitText(f, input, str, len);
 						}
 						break;
 					case jbvBool:
@@ -180,7 +191,7 @@ BkPgFitRow(BkPrepFit *f, Datum features, bool named, int64 row)
 									  v.val.boolean ? 4 : 5);
 						break;
 					default:
-						refuse_json_value(&v, key, row);
+						refuse_json_value(&v, key, keylen, row);
 				}
 			}
 		}
@@ -224,35 +235,56 @@ BkPgModelRow(const BkModel *m, Datum features, bool named, int64 row,
 	}
 	else
 	{
+		/* one pass over the row's pairs; keys the model does not know are skipped */
 		Jsonb	   *jb = features_object(features, row);
+		JsonbIterator *it = JsonbIteratorInit(&jb->root);
+		JsonbValue	v;
+		JsonbIteratorToken tok;
+		int			input = -1,
+					pos = 0;
+		const char *key = NULL;
+		int			keylen = 0;
 
 		BkPrepRowBegin(m, out);
-		for (int i = 0; i < BkPrepInputs(p); i++)
+		while ((tok = JsonbIteratorNext(&it, &v, true)) != WJB_DONE)
 		{
-			size_t		klen;
-			const char *key = BkPrepInputName(p, i, &klen);
-			const char *dbkey = pg_any_to_server(key, (int) klen, PG_UTF8);
-			JsonbValue	vbuf;
-			JsonbValue *v = getKeyJsonValueFromContainer(&jb->root, dbkey,
-														 (uint32) strlen(dbkey), &vbuf);
-
-			if (v == NULL || v->type == jbvNull)
-				BkPrepPutMissing(m, i, out);
-			else if (v->type == jbvNumeric)
-				BkPrepPutNumber(m, i, json_number(v, key, row), out);
-			else if (v->type == jbvString)
+			if (tok == WJB_KEY)
 			{
 				size_t		len;
-				const char *s = utf8_of(v->val.string.val, v->val.string.len, &len);
+				const char *u = utf8_of(v.val.string.val, v.val.string.len, &len);
 
-				BkPrepPutText(m, i, s, len, out);
+				input = BkPrepKey(m, pos++, u, len);
+				key = v.val.string.val;
+				keylen = v.val.string.len;
 			}
-			else if (v->type == jbvBool)
-				BkPrepPutText(m, i, v->val.boolean ? "true" : "false",
-							  v->val.boolean ? 4 : 5, out);
-			else
-				refuse_json_value(v, key, row);
+			else if (tok == WJB_VALUE && input >= 0)
+			{
+				switch (v.type)
+				{
+					case jbvNull:
+						BkPrepPutMissing(m, input, out);
+						break;
+					case jbvNumeric:
+						BkPrepPutNumber(m, input, json_number(&v, key, keylen, row), out);
+						break;
+					case jbvString:
+						{
+							size_t		len;
+							const char *str = utf8_of(v.val.string.val, v.val.string.len, &len);
+
+							BkPrepPutText(m, input, str, len, out);
+						}
+						break;
+					case jbvBool:
+						BkPrepPutText(m, input, v.val.boolean ? "true" : "false",
+									  v.val.boolean ? 4 : 5, out);
+						break;
+					default:
+						refuse_json_value(&v, key, keylen, row);
+				}
+			}
 		}
+		BkPrepRowEnd(m, out);
 	}
 	return out;
 }

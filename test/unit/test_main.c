@@ -16,6 +16,7 @@ main(void)
 	test_platt_fit();
 	test_merge_pruning();
 	test_legacy_ridge();
+	test_parse_double();
 	test_kernels();
 	test_gram();
 	test_libsvm();

@@ -332,3 +332,69 @@ test_platt_fit(void)
 		  fabs(A2 - A) < 1e-6 && fabs(B2 + B) < 1e-6,
 		  "Platt: the other class of two has A and -B (%g %g, %g %g)", A, B, A2, B2);
 }
+
+/*
+ * BkParseDouble gives strtod's value and end, bit for bit: random decimals
+ * of 1 to 25 digits, with and without a point, signs, exponents and
+ * trailing text, and the forms strtod reads that the fast path leaves to
+ * it (hexadecimal, infinities, leading space).
+ */
+void
+test_parse_double(void)
+{
+	BkRng		rng;
+	int			same = 0,
+				n = 0;
+	const char *fixed[] = {"0", "-0", "0.0", "000.000100", "1e22", "1e23", "9007199254740993",
+		"9007199254740992", "123456789012345678901234", "0.1", "-3.14159", "2.5e-3",
+		"1E5", "1e", "1e+", ".5", "5.", ".", "-", "", " 7", "0x1p3", "inf", "-nan",
+		"17:1", "4.000000e+00", "0.30000000000000004", "1e-400", "1e400", "1.5 2"};
+
+	for (size_t i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++)
+	{
+		char	   *e1,
+				   *e2;
+		double		a = strtod(fixed[i], &e1),
+					b = BkParseDouble(fixed[i], &e2);
+
+		n++;
+		if (e1 == e2 && (memcmp(&a, &b, sizeof(a)) == 0 || (a != a && b != b)))
+			same++;
+		else
+			printf("# BkParseDouble(\"%s\") = %.17g, strtod %.17g\n", fixed[i], b, a);
+	}
+	BkRngSeed(&rng, 77);
+	for (int t = 0; t < 200000; t++)
+	{
+		char		buf[64];
+		int			k = 0;
+		int			nd = 1 + (int) BkRngBelow(&rng, 25);
+		int			point = (int) BkRngBelow(&rng, (uint64_t) nd + 2);
+		char	   *e1,
+				   *e2;
+		double		a,
+					b;
+
+		if (BkRngBelow(&rng, 3) == 0)
+			buf[k++] = '-';
+		for (int d = 0; d < nd; d++)
+		{
+			if (d == point)
+				buf[k++] = '.';
+			buf[k++] = (char) ('0' + (BkRngBelow(&rng, 4) == 0 ? 0 : BkRngBelow(&rng, 10)));
+		}
+		if (BkRngBelow(&rng, 4) == 0)
+			k += snprintf(buf + k, sizeof(buf) - (size_t) k, "e%d", (int) BkRngBelow(&rng, 61) - 30);
+		if (BkRngBelow(&rng, 5) == 0)
+			buf[k++] = ':';
+		buf[k] = '\0';
+		a = strtod(buf, &e1);
+		b = BkParseDouble(buf, &e2);
+		n++;
+		if (e1 == e2 && memcmp(&a, &b, sizeof(a)) == 0)
+			same++;
+		else if (n - same < 5)
+			printf("# BkParseDouble(\"%s\") = %.17g, strtod %.17g\n", buf, b, a);
+	}
+	CHECK(same == n, "BkParseDouble equals strtod on %d of %d strings", same, n);
+}
