@@ -6,6 +6,7 @@
 #   bash test/bench/run.sh --only table1    doc/reproduction-000.md only
 #   bash test/bench/run.sh --only perf      doc/performance.md only
 #   bash test/bench/run.sh --only scaleout  doc/performance-scaleout.md only
+#   bash test/bench/run.sh --only features  doc/performance-features.md only
 #   bash test/bench/run.sh --tune           choose C / gamma -> test/bench/params-000.tsv
 #   bash test/bench/run.sh --quick          fewer permutations / sizes (a first look)
 #   bash test/bench/run.sh --smoke          a few seconds; checks the harness (CI)
@@ -37,7 +38,7 @@ report=0
 extra=()
 while [[ $# -gt 0 ]]; do
 	case "$1" in
-		--only) only=${2:?--only needs table1 or perf}; shift 2 ;;
+		--only) only=${2:?--only needs table1, perf, scaleout or features}; shift 2 ;;
 		--only=*) only=${1#--only=}; shift ;;
 		--quick) quick=(--quick); shift ;;
 		--smoke) smoke=1; shift ;;
@@ -47,7 +48,7 @@ while [[ $# -gt 0 ]]; do
 		*) extra+=("$1"); shift ;;
 	esac
 done
-case "$only" in all|table1|perf|scaleout) ;; *) bk_err "--only takes table1, perf or scaleout"; exit 2 ;; esac
+case "$only" in all|table1|perf|scaleout|features) ;; *) bk_err "--only takes table1, perf, scaleout or features"; exit 2 ;; esac
 
 # The command as typed, for the generated documents.
 cmdline="bash test/bench/run.sh"
@@ -106,5 +107,9 @@ fi
 if [[ "$only" == all || "$only" == scaleout ]]; then
 	section "Scale-out (doc/performance-scaleout.md)"
 	"${harness[@]}" scaleout --command "$cmdline" "${quick[@]}" "${extra[@]}" || rc=1
+fi
+if [[ "$only" == all || "$only" == features ]]; then
+	section "Feature forms (doc/performance-features.md)"
+	"${harness[@]}" features --command "$cmdline" "${quick[@]}" "${extra[@]}" || rc=1
 fi
 exit $rc
