@@ -389,6 +389,10 @@ extern void BkModelRunReport(const BkModel *m, BkRunReport *r);
  */
 extern bool BkParseLibsvm(const char *line, int dim, int64_t *label, double *x,
 						  char *err, size_t errlen);
+/* the same into a sparse row: *nnz indices (1-based, ascending) and values */
+extern bool BkParseLibsvmSparse(const char *line, int dim, int64_t *label,
+								int32_t *idx, double *val, int *nnz,
+								char *err, size_t errlen);
 
 /* A seeded permutation of 64-bit ids, for shuffling a training stream. */
 extern uint64_t BkShuffleKey(uint64_t id, uint64_t seed);
@@ -412,6 +416,17 @@ extern bool BkModelCheckSize(const BkParams *p, int dim, size_t limit,
 
 /* A new, empty model for training (params must be finished). */
 extern BkModel *BkModelCreate(const BkEnv *env, const BkParams *p, int dim);
+
+/*
+ * Sparse rows: dense (m->dim values) is the dense form of the row whose
+ * nnz non-zero values val sit at the 1-based ascending indices idx.  The
+ * next learning or scoring call given dense computes its kernel rows from
+ * the sparse form, O(B nnz) instead of O(B dim), with the same values
+ * where the sums are exact (the dot products sum the non-zero products in
+ * index order; the dense path leaves the order to the BLAS).
+ */
+extern void BkModelSparseRow(BkModel *m, const double *dense, const int32_t *idx,
+							 const double *val, int nnz);
 
 /* Learn one row; x has m->dim finite values (the caller checks). */
 extern void BkModelLearn(BkModel *m, const double *x, int64_t label);

@@ -224,6 +224,17 @@ typedef struct BkModel
 	int			n_parents;
 	/* the preparation of its inputs, or NULL: rows come prepared */
 	BkPrep	   *prep;
+	/*
+	 * The sparse form of the dense row x of the next learning or scoring
+	 * call (BkModelSparseRow), used once: x is NULL, or the row's pointer
+	 */
+	struct
+	{
+		const double *x;
+		const int32_t *idx;
+		const double *val;
+		int			nnz;
+	}			sparse;
 	/* scratch, not part of the model's value */
 	double	   *scratch;		/* kernel rows etc. */
 	size_t		scratch_len;
@@ -304,6 +315,10 @@ extern double BkKernelSelf(const BkParams *p, double sq);
 extern void BkKernelRow(const BkParams *p, const BkMachine *mach, int dim,
 						const double *x, double sqx, double *dots,
 						double *krow);
+/* the same for a sparse row: nnz values at 1-based ascending indices */
+extern void BkKernelRowSparse(const BkParams *p, const BkMachine *mach, int dim,
+							  const int32_t *idx, const double *val, int nnz,
+							  double sqx, double *dots, double *krow);
 
 /* squared distance from the parts of ||a-b||^2 = |a|^2 + |b|^2 - 2 a.b */
 static inline double

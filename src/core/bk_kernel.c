@@ -77,16 +77,13 @@ BkKernelSelf(const BkParams *p, double sq)
 	return 0.0;
 }
 
-void
-BkKernelRow(const BkParams *p, const BkMachine *mach, int dim,
-			const double *x, double sqx, double *dots, double *krow)
+/* krow from the dot products of x with the machine's SVs */
+static void
+kernel_of_dots(const BkParams *p, const BkMachine *mach, double sqx,
+			   const double *dots, double *krow)
 {
 	int			n = mach->n_sv;
 
-	if (n == 0)
-		return;
-	cblas_dgemv(CblasRowMajor, CblasNoTrans, n, dim, 1.0, mach->sv, dim,
-				x, 1, 0.0, dots, 1);
 	switch (p->kernel)
 	{
 		case BK_KERNEL_RBF:
@@ -102,4 +99,42 @@ BkKernelRow(const BkParams *p, const BkMachine *mach, int dim,
 				krow[i] = ipow(p->gamma * dots[i] + p->coef0, p->degree);
 			break;
 	}
+}
+
+void
+BkKernelRow(const BkParams *p, const BkMachine *mach, int dim,
+			const double *x, double sqx, double *dots, double *krow)
+{
+	int			n = mach->n_sv;
+
+	if (n == 0)
+		return;
+	cblas_dgemv(CblasRowMajor, CblasNoTrans, n, dim, 1.0, mach->sv, dim,
+				x, 1, 0.0, dots, 1);
+	kernel_of_dots(p, mach, sqx, dots, krow);
+}
+
+/*
+ * A sparse row: each dot product gathers the SV's values at the row's
+ * indices, O(n nnz) instead of the dense O(n dim)
+ */
+void
+BkKernelRowSparse(const BkParams *p, const BkMachine *mach, int dim,
+				  const int32_t *idx, const double *val, int nnz,
+				  double sqx, double *dots, double *krow)
+{
+	int			n = mach->n_sv;
+
+	if (n == 0)
+		return;
+	for (int i = 0; i < n; i++)
+	{
+		const double *sv = mach->sv + (size_t) i * dim - 1;	/* 1-based */
+		double		s = 0.0;
+
+		for (int k = 0; k < nnz; k++)
+			s += sv[idx[k]] * val[k];
+		dots[i] = s;
+	}
+	kernel_of_dots(p, mach, sqx, dots, krow);
 }

@@ -45,9 +45,13 @@ token_len(const char *p)
 	return n;
 }
 
-bool
-BkParseLibsvm(const char *line, int dim, int64_t *label, double *x,
-			  char *err, size_t errlen)
+/*
+ * The line into x (dense, dim values) or into idx/val (sparse, 1-based
+ * indices in ascending order, *nnz of them; room for dim)
+ */
+static bool
+parse_line(const char *line, int dim, int64_t *label, double *x, int32_t *idx_out,
+		   double *val_out, int *nnz, char *err, size_t errlen)
 {
 	const char *p = line;
 	char	   *end;
@@ -55,7 +59,10 @@ BkParseLibsvm(const char *line, int dim, int64_t *label, double *x,
 	long long	last = 0;
 	int			token = 1;
 
-	memset(x, 0, sizeof(double) * (size_t) dim);
+	if (x)
+		memset(x, 0, sizeof(double) * (size_t) dim);
+	else
+		*nnz = 0;
 	while (is_space(*p))
 		p++;
 	if (at_end(p))
@@ -124,7 +131,28 @@ BkParseLibsvm(const char *line, int dim, int64_t *label, double *x,
 					 token, token_len(tok), tok);
 			return false;
 		}
-		x[idx - 1] = v;
+		if (x)
+			x[idx - 1] = v;
+		else
+		{
+			idx_out[*nnz] = (int32_t) idx;
+			val_out[*nnz] = v;
+			(*nnz)++;
+		}
 		p = end;
 	}
+}
+
+bool
+BkParseLibsvm(const char *line, int dim, int64_t *label, double *x,
+			  char *err, size_t errlen)
+{
+	return parse_line(line, dim, label, x, NULL, NULL, NULL, err, errlen);
+}
+
+bool
+BkParseLibsvmSparse(const char *line, int dim, int64_t *label, int32_t *idx,
+					double *val, int *nnz, char *err, size_t errlen)
+{
+	return parse_line(line, dim, label, NULL, idx, val, nnz, err, errlen);
 }

@@ -439,7 +439,7 @@ BkModelSkip(BkModel *m, uint64_t n)
  */
 static void
 fill_row(BkModel *m, BkMachine *mach, size_t offset, const double *x,
-		 double sqx, double ktt, BkRow *row)
+		 double sqx, double ktt, bool sparse, BkRow *row)
 {
 	row->x = x;
 	row->sqx = sqx;
@@ -447,8 +447,22 @@ fill_row(BkModel *m, BkMachine *mach, size_t offset, const double *x,
 	row->dots = m->scratch + offset;
 	row->krow = row->dots + mach->capacity + 1;
 	row->work = m->scratch + m->work_offset;
-	BkKernelRow(&m->params, mach, m->dim, x, sqx, row->dots, row->krow);
+	if (sparse)
+		BkKernelRowSparse(&m->params, mach, m->dim, m->sparse.idx, m->sparse.val,
+						  m->sparse.nnz, sqx, row->dots, row->krow);
+	else
+		BkKernelRow(&m->params, mach, m->dim, x, sqx, row->dots, row->krow);
 	row->f = BkMachineScore(mach, row->krow);
+}
+
+void
+BkModelSparseRow(BkModel *m, const double *dense, const int32_t *idx,
+				 const double *val, int nnz)
+{
+	m->sparse.x = dense;
+	m->sparse.idx = idx;
+	m->sparse.val = val;
+	m->sparse.nnz = nnz;
 }
 
 /*
@@ -488,9 +502,22 @@ static void
 score_all(BkModel *m, const double *x, BkRow *rows, bool predicting)
 {
 	const BkLearner *L = BkLearnerOf(&m->params);
-	double		sqx = BkDot(x, x, m->dim);
+	/* the sparse form of x, if its caller declared one for x (once) */
+	bool		sparse = m->sparse.x == x && x != NULL;
+	double		sqx;
 	double		ktt;
 	size_t		offset = 0;
+
+	m->sparse.x = NULL;
+	if (sparse)
+	{
+		/* the same sum as BkDot's over the dense row, whose other terms are 0 */
+		sqx = 0.0;
+		for (int k = 0; k < m->sparse.nnz; k++)
+			sqx += m->sparse.val[k] * m->sparse.val[k];
+	}
+	else
+		sqx = BkDot(x, x, m->dim);
 
 	/* a model of no class (no row learned yet) has nothing to score */
 	if (m->n_classes == 0)
@@ -501,7 +528,7 @@ score_all(BkModel *m, const double *x, BkRow *rows, bool predicting)
 	ensure_scratch(m);
 	for (int k = 0; k < m->n_machines; k++)
 	{
-		fill_row(m, &m->machines[k], offset, x, sqx, ktt, &rows[k]);
+		fill_row(m, &m->machines[k], offset, x, sqx, ktt, sparse, &rows[k]);
 		offset += 2 * ((size_t) m->machines[k].capacity + 1);
 		/* some learners predict with another classifier than they learn */
 		if (predicting && L->predict_score)

@@ -69,6 +69,7 @@ extern void test_new_learners_deterministic(void);
 extern void test_bduol_box_qp(void);
 extern void test_merge_large_union(void);
 extern void test_merge_svs_eval_set(void);
+extern void test_sparse_rows(void);
 
 /* ---- test_multiclass.c ---- */
 extern void test_ovr_conversion(void);

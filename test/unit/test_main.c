@@ -42,6 +42,7 @@ main(void)
 	test_bduol_box_qp();
 	test_merge_large_union();
 	test_merge_svs_eval_set();
+	test_sparse_rows();
 	test_duol_invariants();
 	test_ball_projection();
 	test_forgetron_phi();
