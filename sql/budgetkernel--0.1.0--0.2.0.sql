@@ -944,3 +944,259 @@ COMMENT ON AGGREGATE @extschema@.bk_calibrate(@extschema@.bk_model, jsonb, int8)
 	'the model with Platt scaling fitted on held-out rows of named features';
 COMMENT ON AGGREGATE @extschema@.bk_calibrate(@extschema@.bk_model, jsonb, text) IS
 	'the model with Platt scaling fitted on held-out rows of named features (text labels)';
+
+-- ------------------------------------------------------------------------
+-- Sparse features (availability: 0.2.0)
+-- ------------------------------------------------------------------------
+-- bk_sparse: a sparse vector of a declared dimension, its non-zero values
+-- at 1-based ascending indices; text form {index:value,...}/dim.  Models
+-- train on and score sparse rows with kernel rows computed from the
+-- non-zero values; a sparse row and the dense row of the same values are
+-- the same row to a model (a model trained on one scores the other).
+CREATE TYPE @extschema@.bk_sparse;
+
+CREATE FUNCTION @extschema@._bk_sparse_in(cstring)
+	RETURNS @extschema@.bk_sparse
+	AS 'MODULE_PATHNAME', 'bk_sparse_in'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE FUNCTION @extschema@._bk_sparse_out(@extschema@.bk_sparse)
+	RETURNS cstring
+	AS 'MODULE_PATHNAME', 'bk_sparse_out'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE TYPE @extschema@.bk_sparse (
+	INPUT = @extschema@._bk_sparse_in,
+	OUTPUT = @extschema@._bk_sparse_out,
+	INTERNALLENGTH = VARIABLE,
+	ALIGNMENT = double,
+	STORAGE = extended
+);
+
+COMMENT ON TYPE @extschema@.bk_sparse IS
+	'a sparse feature vector: {index:value,...}/dim, indices from 1';
+COMMENT ON FUNCTION @extschema@._bk_sparse_in(cstring) IS
+	'input function of bk_sparse';
+COMMENT ON FUNCTION @extschema@._bk_sparse_out(@extschema@.bk_sparse) IS
+	'output function of bk_sparse';
+
+CREATE FUNCTION @extschema@.bk_sparse(indices int4[], "values" float8[], dim int4)
+	RETURNS @extschema@.bk_sparse
+	AS 'MODULE_PATHNAME', 'bk_sparse_make'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION @extschema@.bk_sparse(int4[], float8[], int4) IS
+	'a sparse vector from its 1-based ascending indices, their values and its dimension';
+
+CREATE FUNCTION @extschema@.bk_dense(features @extschema@.bk_sparse)
+	RETURNS float8[]
+	AS 'MODULE_PATHNAME', 'bk_sparse_dense'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION @extschema@.bk_dense(@extschema@.bk_sparse) IS
+	'the dense float8[] of a sparse vector';
+
+CREATE FUNCTION @extschema@.bk_libsvm_sparse(line text, dim int4, OUT label int8, OUT features @extschema@.bk_sparse)
+	RETURNS record
+	AS 'MODULE_PATHNAME', 'bk_libsvm_sparse'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION @extschema@.bk_libsvm_sparse(text, int4) IS
+	'one line of LIBSVM / svmlight text: its integer label and sparse features of dimension dim';
+
+CREATE FUNCTION @extschema@._bk_train_trans(internal, @extschema@.bk_sparse, int8, jsonb)
+	RETURNS internal
+	AS 'MODULE_PATHNAME', 'bk_train_params_trans'
+	LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE FUNCTION @extschema@._bk_train_trans(internal, @extschema@.bk_sparse, text, jsonb)
+	RETURNS internal
+	AS 'MODULE_PATHNAME', 'bk_train_params_trans'
+	LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+COMMENT ON FUNCTION @extschema@._bk_train_trans(internal, @extschema@.bk_sparse, int8, jsonb) IS
+	'transition function of bk_train(bk_sparse, int8, jsonb)';
+COMMENT ON FUNCTION @extschema@._bk_train_trans(internal, @extschema@.bk_sparse, text, jsonb) IS
+	'transition function of bk_train(bk_sparse, text, jsonb)';
+
+CREATE AGGREGATE @extschema@.bk_train(features @extschema@.bk_sparse, label int8, params jsonb) (
+	SFUNC = @extschema@._bk_train_trans,
+	STYPE = internal,
+	SSPACE = 1048576,
+	FINALFUNC = @extschema@._bk_train_final,
+	FINALFUNC_MODIFY = READ_ONLY,
+	COMBINEFUNC = @extschema@._bk_train_combine,
+	SERIALFUNC = @extschema@._bk_train_serialize,
+	DESERIALFUNC = @extschema@._bk_train_deserialize,
+	PARALLEL = SAFE
+);
+
+CREATE AGGREGATE @extschema@.bk_train(features @extschema@.bk_sparse, label text, params jsonb) (
+	SFUNC = @extschema@._bk_train_trans,
+	STYPE = internal,
+	SSPACE = 1048576,
+	FINALFUNC = @extschema@._bk_train_final,
+	FINALFUNC_MODIFY = READ_ONLY,
+	COMBINEFUNC = @extschema@._bk_train_combine,
+	SERIALFUNC = @extschema@._bk_train_serialize,
+	DESERIALFUNC = @extschema@._bk_train_deserialize,
+	PARALLEL = SAFE
+);
+
+COMMENT ON AGGREGATE @extschema@.bk_train(@extschema@.bk_sparse, int8, jsonb) IS
+	'trains a kernel classifier on sparse rows, in stream order';
+COMMENT ON AGGREGATE @extschema@.bk_train(@extschema@.bk_sparse, text, jsonb) IS
+	'trains a kernel classifier with text labels on sparse rows, in stream order';
+
+CREATE FUNCTION @extschema@._bk_continue_trans(internal, @extschema@.bk_sparse, int8, @extschema@.bk_model)
+	RETURNS internal
+	AS 'MODULE_PATHNAME', 'bk_train_model_trans'
+	LANGUAGE C IMMUTABLE PARALLEL UNSAFE;
+
+CREATE FUNCTION @extschema@._bk_continue_trans(internal, @extschema@.bk_sparse, text, @extschema@.bk_model)
+	RETURNS internal
+	AS 'MODULE_PATHNAME', 'bk_train_model_trans'
+	LANGUAGE C IMMUTABLE PARALLEL UNSAFE;
+
+CREATE FUNCTION @extschema@._bk_continue_trans(internal, @extschema@.bk_sparse, int8, @extschema@.bk_model, jsonb)
+	RETURNS internal
+	AS 'MODULE_PATHNAME', 'bk_train_model_trans'
+	LANGUAGE C IMMUTABLE PARALLEL UNSAFE;
+
+CREATE FUNCTION @extschema@._bk_continue_trans(internal, @extschema@.bk_sparse, text, @extschema@.bk_model, jsonb)
+	RETURNS internal
+	AS 'MODULE_PATHNAME', 'bk_train_model_trans'
+	LANGUAGE C IMMUTABLE PARALLEL UNSAFE;
+
+COMMENT ON FUNCTION @extschema@._bk_continue_trans(internal, @extschema@.bk_sparse, int8, @extschema@.bk_model) IS
+	'transition function of bk_continue(bk_sparse, int8, bk_model)';
+COMMENT ON FUNCTION @extschema@._bk_continue_trans(internal, @extschema@.bk_sparse, text, @extschema@.bk_model) IS
+	'transition function of bk_continue(bk_sparse, text, bk_model)';
+COMMENT ON FUNCTION @extschema@._bk_continue_trans(internal, @extschema@.bk_sparse, int8, @extschema@.bk_model, jsonb) IS
+	'transition function of bk_continue(bk_sparse, int8, bk_model, jsonb)';
+COMMENT ON FUNCTION @extschema@._bk_continue_trans(internal, @extschema@.bk_sparse, text, @extschema@.bk_model, jsonb) IS
+	'transition function of bk_continue(bk_sparse, text, bk_model, jsonb)';
+
+CREATE AGGREGATE @extschema@.bk_continue(features @extschema@.bk_sparse, label int8, model @extschema@.bk_model) (
+	SFUNC = @extschema@._bk_continue_trans,
+	STYPE = internal,
+	SSPACE = 1048576,
+	FINALFUNC = @extschema@._bk_train_final,
+	FINALFUNC_MODIFY = READ_ONLY,
+	PARALLEL = UNSAFE
+);
+
+CREATE AGGREGATE @extschema@.bk_continue(features @extschema@.bk_sparse, label text, model @extschema@.bk_model) (
+	SFUNC = @extschema@._bk_continue_trans,
+	STYPE = internal,
+	SSPACE = 1048576,
+	FINALFUNC = @extschema@._bk_train_final,
+	FINALFUNC_MODIFY = READ_ONLY,
+	PARALLEL = UNSAFE
+);
+
+CREATE AGGREGATE @extschema@.bk_continue(features @extschema@.bk_sparse, label int8, model @extschema@.bk_model, overrides jsonb) (
+	SFUNC = @extschema@._bk_continue_trans,
+	STYPE = internal,
+	SSPACE = 1048576,
+	FINALFUNC = @extschema@._bk_train_final,
+	FINALFUNC_MODIFY = READ_ONLY,
+	PARALLEL = UNSAFE
+);
+
+CREATE AGGREGATE @extschema@.bk_continue(features @extschema@.bk_sparse, label text, model @extschema@.bk_model, overrides jsonb) (
+	SFUNC = @extschema@._bk_continue_trans,
+	STYPE = internal,
+	SSPACE = 1048576,
+	FINALFUNC = @extschema@._bk_train_final,
+	FINALFUNC_MODIFY = READ_ONLY,
+	PARALLEL = UNSAFE
+);
+
+COMMENT ON AGGREGATE @extschema@.bk_continue(@extschema@.bk_sparse, int8, @extschema@.bk_model) IS
+	'continues training a model on sparse rows, with its parameters';
+COMMENT ON AGGREGATE @extschema@.bk_continue(@extschema@.bk_sparse, text, @extschema@.bk_model) IS
+	'continues training a model with text labels on sparse rows, with its parameters';
+COMMENT ON AGGREGATE @extschema@.bk_continue(@extschema@.bk_sparse, int8, @extschema@.bk_model, jsonb) IS
+	'continues training a model on sparse rows, with overrides';
+COMMENT ON AGGREGATE @extschema@.bk_continue(@extschema@.bk_sparse, text, @extschema@.bk_model, jsonb) IS
+	'continues training a model with text labels on sparse rows, with overrides';
+
+CREATE FUNCTION @extschema@.bk_predict(model @extschema@.bk_model, features @extschema@.bk_sparse)
+	RETURNS int8
+	AS 'MODULE_PATHNAME', 'bk_predict'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 100;
+
+CREATE FUNCTION @extschema@.bk_predict_label(model @extschema@.bk_model, features @extschema@.bk_sparse)
+	RETURNS text
+	AS 'MODULE_PATHNAME', 'bk_predict_label'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 100;
+
+CREATE FUNCTION @extschema@.bk_decision(model @extschema@.bk_model, features @extschema@.bk_sparse)
+	RETURNS float8
+	AS 'MODULE_PATHNAME', 'bk_decision'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 100;
+
+CREATE FUNCTION @extschema@.bk_scores(model @extschema@.bk_model, features @extschema@.bk_sparse)
+	RETURNS float8[]
+	AS 'MODULE_PATHNAME', 'bk_scores'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 100;
+
+CREATE FUNCTION @extschema@.bk_probabilities(model @extschema@.bk_model, features @extschema@.bk_sparse)
+	RETURNS float8[]
+	AS 'MODULE_PATHNAME', 'bk_probabilities'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 100;
+
+CREATE FUNCTION @extschema@.bk_predict_probability(model @extschema@.bk_model, features @extschema@.bk_sparse)
+	RETURNS float8
+	AS 'MODULE_PATHNAME', 'bk_predict_probability'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 100;
+
+COMMENT ON FUNCTION @extschema@.bk_predict(@extschema@.bk_model, @extschema@.bk_sparse) IS
+	'predicted class label of a sparse row';
+COMMENT ON FUNCTION @extschema@.bk_predict_label(@extschema@.bk_model, @extschema@.bk_sparse) IS
+	'predicted class label as text of a sparse row';
+COMMENT ON FUNCTION @extschema@.bk_decision(@extschema@.bk_model, @extschema@.bk_sparse) IS
+	'signed score of a sparse row: positive for the second class';
+COMMENT ON FUNCTION @extschema@.bk_scores(@extschema@.bk_model, @extschema@.bk_sparse) IS
+	'one score per class of a sparse row';
+COMMENT ON FUNCTION @extschema@.bk_probabilities(@extschema@.bk_model, @extschema@.bk_sparse) IS
+	'one probability per class of a sparse row (calibrated model)';
+COMMENT ON FUNCTION @extschema@.bk_predict_probability(@extschema@.bk_model, @extschema@.bk_sparse) IS
+	'the probability of the predicted class of a sparse row (calibrated model)';
+
+CREATE FUNCTION @extschema@._bk_calibrate_trans(internal, @extschema@.bk_model, @extschema@.bk_sparse, int8)
+	RETURNS internal
+	AS 'MODULE_PATHNAME', 'bk_calibrate_trans'
+	LANGUAGE C IMMUTABLE PARALLEL UNSAFE;
+
+CREATE FUNCTION @extschema@._bk_calibrate_trans(internal, @extschema@.bk_model, @extschema@.bk_sparse, text)
+	RETURNS internal
+	AS 'MODULE_PATHNAME', 'bk_calibrate_trans'
+	LANGUAGE C IMMUTABLE PARALLEL UNSAFE;
+
+COMMENT ON FUNCTION @extschema@._bk_calibrate_trans(internal, @extschema@.bk_model, @extschema@.bk_sparse, int8) IS
+	'transition function of bk_calibrate(bk_model, bk_sparse, int8)';
+COMMENT ON FUNCTION @extschema@._bk_calibrate_trans(internal, @extschema@.bk_model, @extschema@.bk_sparse, text) IS
+	'transition function of bk_calibrate(bk_model, bk_sparse, text)';
+
+CREATE AGGREGATE @extschema@.bk_calibrate(model @extschema@.bk_model, features @extschema@.bk_sparse, label int8) (
+	SFUNC = @extschema@._bk_calibrate_trans,
+	STYPE = internal,
+	FINALFUNC = @extschema@._bk_calibrate_final,
+	FINALFUNC_MODIFY = READ_WRITE,
+	PARALLEL = UNSAFE
+);
+
+CREATE AGGREGATE @extschema@.bk_calibrate(model @extschema@.bk_model, features @extschema@.bk_sparse, label text) (
+	SFUNC = @extschema@._bk_calibrate_trans,
+	STYPE = internal,
+	FINALFUNC = @extschema@._bk_calibrate_final,
+	FINALFUNC_MODIFY = READ_WRITE,
+	PARALLEL = UNSAFE
+);
+
+COMMENT ON AGGREGATE @extschema@.bk_calibrate(@extschema@.bk_model, @extschema@.bk_sparse, int8) IS
+	'the model with Platt scaling fitted on held-out sparse rows';
+COMMENT ON AGGREGATE @extschema@.bk_calibrate(@extschema@.bk_model, @extschema@.bk_sparse, text) IS
+	'the model with Platt scaling fitted on held-out sparse rows (text labels)';

@@ -161,7 +161,7 @@ bk_calibrate_trans(PG_FUNCTION_ARGS)
 		check_same_model(s, PG_GETARG_DATUM(1), false);
 
 	x = BkPgModelRow(s->model, PG_GETARG_DATUM(2),
-					 get_fn_expr_argtype(fcinfo->flinfo, 2) == JSONBOID, s->row,
+					 BkPgFeatureForm(get_fn_expr_argtype(fcinfo->flinfo, 2)), s->row,
 					 "the model's");
 	if (s->text_labels)
 	{

@@ -35,7 +35,8 @@ struct BkEpochRows
 	Tuplestorestate *store;
 	TupleDesc	desc;			/* features float8[] | jsonb, label int8 | text */
 	bool		text_labels;
-	bool		named;			/* features are jsonb */
+	BkFeatureForm form;			/* of the features */
+	Oid			features_type;
 	int64		n;
 };
 
@@ -52,7 +53,7 @@ epoch_rows_end(Datum arg)
 
 BkEpochRows *
 BkPgEpochRowsBegin(FunctionCallInfo fcinfo, MemoryContext cxt, bool text_labels,
-				   bool named, const char *fname, const char *why)
+				   Oid features_type, const char *fname, const char *why)
 {
 	MemoryContext old;
 	BkEpochRows *r;
@@ -67,9 +68,10 @@ BkPgEpochRowsBegin(FunctionCallInfo fcinfo, MemoryContext cxt, bool text_labels,
 	r = palloc0(sizeof(BkEpochRows));
 
 	r->text_labels = text_labels;
-	r->named = named;
+	r->features_type = features_type;
+	r->form = BkPgFeatureForm(features_type);
 	r->desc = CreateTemplateTupleDesc(2);
-	TupleDescInitEntry(r->desc, 1, "features", named ? JSONBOID : FLOAT8ARRAYOID, -1, 0);
+	TupleDescInitEntry(r->desc, 1, "features", features_type, -1, 0);
 	TupleDescInitEntry(r->desc, 2, "label", text_labels ? TEXTOID : INT8OID, -1, 0);
 	r->store = tuplestore_begin_heap(false, false, work_mem);
 	MemoryContextSwitchTo(old);
@@ -116,7 +118,7 @@ static void
 learn_row(BkModel *m, BkEpochRows *r, Datum features, Datum label,
 		  ReplayPosition *pos, BkProgress *progress)
 {
-	const double *x = BkPgModelRow(m, features, r->named, pos->row, "the model's");
+	const double *x = BkPgModelRow(m, features, r->form, pos->row, "the model's");
 
 	if (r->text_labels)
 	{
@@ -149,7 +151,7 @@ replay_pass(BkModel *m, BkEpochRows *r, uint64 seed, ReplayPosition *pos,
 	int64		i = 0;
 
 	TupleDescInitEntry(sortdesc, 1, "key", INT8OID, -1, 0);
-	TupleDescInitEntry(sortdesc, 2, "features", r->named ? JSONBOID : FLOAT8ARRAYOID, -1, 0);
+	TupleDescInitEntry(sortdesc, 2, "features", r->features_type, -1, 0);
 	TupleDescInitEntry(sortdesc, 3, "label", r->text_labels ? TEXTOID : INT8OID, -1, 0);
 	sort = tuplesort_begin_heap(sortdesc, 1, &key_col, &key_op, &key_coll,
 								&key_nulls_first, work_mem, NULL, TUPLESORT_NONE);

@@ -110,6 +110,37 @@ extern ArrayType *BkPgFloat8Array(const double *v, int n);
 extern void BkPgCheckDim(int n, int expected, int64 row, const char *whose);
 
 /* ------------------------------------------------------------------------
+ * bk_sparse.c: the bk_sparse type, a sparse vector of a declared dimension
+ * ------------------------------------------------------------------------
+ */
+typedef struct BkSparse
+{
+	int32		vl_len_;		/* varlena header */
+	int32		dim;
+	int32		nnz;
+	int32		unused;
+	int32		indices[FLEXIBLE_ARRAY_MEMBER];	/* 1-based, ascending; then
+												 * the values, aligned */
+} BkSparse;
+
+/* the nnz values of s */
+extern double *BkSparseValues(const BkSparse *s);
+/* a new vector of dimension dim and room for nnz values */
+extern BkSparse *BkPgSparseNew(int dim, int nnz);
+/* an error (22000) unless s is well formed; what names it in messages */
+extern void BkPgSparseCheck(const BkSparse *s, const char *what);
+
+/* The form of a features argument, from its SQL type */
+typedef enum BkFeatureForm
+{
+	BK_FORM_ARRAY,				/* float8[] */
+	BK_FORM_NAMED,				/* jsonb: named features */
+	BK_FORM_SPARSE				/* bk_sparse */
+} BkFeatureForm;
+
+extern BkFeatureForm BkPgFeatureForm(Oid type);
+
+/* ------------------------------------------------------------------------
  * bk_prepare.c: a features argument (float8[] or a jsonb object of named
  * values) through the model's preparation
  * ------------------------------------------------------------------------
@@ -121,10 +152,10 @@ extern void BkPgCheckDim(int n, int expected, int64 row, const char *whose);
  * preparation (its length checked against the dimension, whose: "the
  * model's", "the first row's"), else the prepared vector, palloc'd.
  */
-extern const double *BkPgModelRow(const BkModel *m, Datum features, bool named,
+extern const double *BkPgModelRow(BkModel *m, Datum features, BkFeatureForm form,
 								  int64 row, const char *whose);
 /* feed one training row's features to the fit of a preparation */
-extern void BkPgFitRow(BkPrepFit *f, Datum features, bool named, int64 row);
+extern void BkPgFitRow(BkPrepFit *f, Datum features, BkFeatureForm form, int64 row);
 
 /* ------------------------------------------------------------------------
  * bk_params_jsonb.c: jsonb parameters
@@ -153,7 +184,7 @@ extern int	BkPgEpochsFromJsonb(const JsonbValue *v, const char *document);
  */
 typedef struct BkEpochRows BkEpochRows;
 extern BkEpochRows *BkPgEpochRowsBegin(FunctionCallInfo fcinfo, MemoryContext cxt,
-										bool text_labels, bool named,
+										bool text_labels, Oid features_type,
 										const char *fname, const char *why);
 extern void BkPgEpochRowsPut(BkEpochRows *r, Datum features, Datum label);
 extern int64 BkPgEpochRowsCount(const BkEpochRows *r);
@@ -228,7 +259,8 @@ typedef struct BkTrainState
 	int			epochs;			/* passes over the rows ("epochs") */
 	BkEpochRows *rows;			/* the usable rows, kept when epochs > 1
 								 * or a preparation is fitted */
-	bool		named;			/* features are jsonb objects (else float8[]) */
+	BkFeatureForm form;			/* float8[], jsonb or bk_sparse features */
+	Oid			features_type;	/* their SQL type */
 	BkPrepSpec	spec;			/* the preparation asked for */
 	BkPrepFit  *fit;			/* fitting it: the model is made at the end */
 	BkProgress	progress;		/* budgetkernel.progress_interval */

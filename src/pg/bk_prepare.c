@@ -17,6 +17,7 @@
 
 #include <math.h>
 
+#include "access/htup_details.h"
 #include "catalog/pg_type.h"
 #include "mb/pg_wchar.h"
 #include "utils/array.h"
@@ -24,6 +25,7 @@
 #include "utils/jsonb.h"
 #include "utils/lsyscache.h"
 #include "utils/numeric.h"
+#include "utils/syscache.h"
 
 #include "bk_pg.h"
 
@@ -135,10 +137,84 @@ features_object(Datum d, int64 row)
 	return jb;
 }
 
-void
-BkPgFitRow(BkPrepFit *f, Datum features, bool named, int64 row)
+/*
+ * The form of a features argument of this type.  The SQL signatures take
+ * float8[], jsonb and bk_sparse; another array type comes only from the
+ * 0.1.0 objects of a database not yet updated, and is read as an array
+ * (whose reader names the fix).  bk_sparse is known by name, its OID
+ * remembered.
+ */
+BkFeatureForm
+BkPgFeatureForm(Oid type)
 {
-	if (!named)
+	static Oid	sparse_oid = InvalidOid;
+	HeapTuple	tup;
+	bool		sparse;
+
+	if (type == FLOAT8ARRAYOID)
+		return BK_FORM_ARRAY;
+	if (type == JSONBOID)
+		return BK_FORM_NAMED;
+	if (type == sparse_oid && OidIsValid(type))
+		return BK_FORM_SPARSE;
+	tup = SearchSysCache1(TYPEOID, ObjectIdGetDatum(type));
+	if (!HeapTupleIsValid(tup))
+		elog(ERROR, "cache lookup failed for type %u", type);
+	sparse = strcmp(NameStr(((Form_pg_type) GETSTRUCT(tup))->typname), "bk_sparse") == 0;
+	ReleaseSysCache(tup);
+	if (sparse)
+	{
+		sparse_oid = type;
+		return BK_FORM_SPARSE;
+	}
+	if (type_is_array(type))
+		return BK_FORM_ARRAY;
+	ereport(ERROR,
+			(errcode(ERRCODE_DATATYPE_MISMATCH),
+			 errmsg("features of type %s are not supported", format_type_be(type)),
+			 errhint("Pass float8[], jsonb or bk_sparse features.")));
+	return BK_FORM_ARRAY;		/* not reached */
+}
+
+static const char *
+form_text(BkFeatureForm form)
+{
+	return form == BK_FORM_NAMED ? "named features (jsonb)" :
+		form == BK_FORM_SPARSE ? "sparse features (bk_sparse)" : "features arrays";
+}
+
+/*
+ * A sparse row: checked against the model's dimension, densified (the
+ * learner copies a row it keeps as a support vector) and declared to the
+ * core, which computes its kernel rows from the non-zero values
+ */
+static const double *
+sparse_row(BkModel *m, Datum features, int64 row, const char *whose)
+{
+	const BkSparse *s = (const BkSparse *) DatumGetPointer(features);
+	const double *v;
+	double	   *x;
+	BkModelInfo info;
+
+	BkPgSparseCheck(s, row > 0 ? psprintf("features at row %lld", (long long) row) : "features");
+	BkModelGetInfo(m, &info);
+	if (s->dim != info.dim)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_EXCEPTION),
+				 errmsg("features%s have dimension %d, expected %d (%s dimension)",
+						row_text(row), s->dim, info.dim, whose)));
+	v = BkSparseValues(s);
+	x = palloc0(sizeof(double) * (Size) s->dim);
+	for (int k = 0; k < s->nnz; k++)
+		x[s->indices[k] - 1] = v[k];
+	BkModelSparseRow(m, x, s->indices, v, s->nnz);
+	return x;
+}
+
+void
+BkPgFitRow(BkPrepFit *f, Datum features, BkFeatureForm form, int64 row)
+{
+	if (form != BK_FORM_NAMED)
 	{
 		bool	   *isnull;
 		int			n;
@@ -199,13 +275,16 @@ BkPgFitRow(BkPrepFit *f, Datum features, bool named, int64 row)
 }
 
 const double *
-BkPgModelRow(const BkModel *m, Datum features, bool named, int64 row,
+BkPgModelRow(BkModel *m, Datum features, BkFeatureForm form, int64 row,
 			 const char *whose)
 {
 	const BkPrep *p = BkModelPrep(m);
+	bool		named = form == BK_FORM_NAMED;
 	double	   *out;
 
-	if (!named && p == NULL)
+	if (form == BK_FORM_SPARSE && p == NULL)
+		return sparse_row(m, PointerGetDatum(PG_DETOAST_DATUM(features)), row, whose);
+	if (form == BK_FORM_ARRAY && p == NULL)
 	{
 		BkModelInfo info;
 		int			n;
@@ -215,12 +294,12 @@ BkPgModelRow(const BkModel *m, Datum features, bool named, int64 row,
 		BkPgCheckDim(n, info.dim, row, whose);
 		return x;
 	}
-	if (p == NULL || BkPrepNamed(p) != named)
+	if (p == NULL || form == BK_FORM_SPARSE || BkPrepNamed(p) != named)
 		ereport(ERROR,
 				(errcode(ERRCODE_DATATYPE_MISMATCH),
 				 errmsg("the model was trained on %s, not on %s",
 						p != NULL && BkPrepNamed(p) ? "named features (jsonb)" : "features arrays",
-						named ? "named features (jsonb)" : "features arrays"),
+						form_text(form)),
 				 errhint("Pass the features in the form the model was trained on.")));
 	out = palloc(sizeof(double) * (Size) BkPrepDim(p));
 	if (!named)

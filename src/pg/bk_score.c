@@ -281,11 +281,11 @@ BkPgCachedModel(FunctionCallInfo fcinfo, int argno)
  * the model
  */
 static const double *
-bk_score_features(FunctionCallInfo fcinfo, int argno, const BkModel *m)
+bk_score_features(FunctionCallInfo fcinfo, int argno, BkModel *m)
 {
-	bool		named = get_fn_expr_argtype(fcinfo->flinfo, argno) == JSONBOID;
+	BkFeatureForm form = BkPgFeatureForm(get_fn_expr_argtype(fcinfo->flinfo, argno));
 
-	return BkPgModelRow(m, PG_GETARG_DATUM(argno), named, 0, "the model's");
+	return BkPgModelRow(m, PG_GETARG_DATUM(argno), form, 0, "the model's");
 }
 
 /*

@@ -63,8 +63,9 @@ bk_train_get_state(FunctionCallInfo fcinfo, const char *fname, bool *created)
 	st = BkPgTrainStateNew(aggcontext);
 	/* the same C functions serve the int8 and the text label forms */
 	st->text_labels = get_fn_expr_argtype(fcinfo->flinfo, 2) == TEXTOID;
-	/* and the float8[] and the jsonb (named) features */
-	st->named = get_fn_expr_argtype(fcinfo->flinfo, 1) == JSONBOID;
+	/* and the float8[], jsonb (named) and bk_sparse features */
+	st->features_type = get_fn_expr_argtype(fcinfo->flinfo, 1);
+	st->form = BkPgFeatureForm(st->features_type);
 	*created = true;
 	return st;
 }
@@ -143,18 +144,18 @@ bk_train_row(BkTrainState *st, FunctionCallInfo fcinfo)
 	}
 
 	/* per-row data (detoasted features, copies) stays in the tuple context */
-	features = st->named ? PointerGetDatum(PG_GETARG_JSONB_P(1)) :
-		PointerGetDatum(PG_GETARG_ARRAYTYPE_P(1));
+	features = PointerGetDatum(PG_DETOAST_DATUM(PG_GETARG_DATUM(1)));
 
 	/* the first row of plain arrays makes the model (errors name no row) */
-	if (st->model == NULL && st->fit == NULL)
+	x = NULL;
+	if (st->model == NULL && st->fit == NULL && st->form == BK_FORM_SPARSE)
+		bk_train_create_model(st, ((const BkSparse *) DatumGetPointer(features))->dim);
+	else if (st->model == NULL && st->fit == NULL)
 	{
 		a = DatumGetArrayTypeP(features);
 		x = BkPgReadFeatures(a, st->row, &n);
 		bk_train_create_model(st, n);
 	}
-	else
-		x = NULL;
 
 	/* errors of the core (an undeclared label, say) then name the row */
 	errcallback.callback = bk_train_error_context;
@@ -168,7 +169,7 @@ bk_train_row(BkTrainState *st, FunctionCallInfo fcinfo)
 	 */
 	if (st->fit != NULL)
 	{
-		BkPgFitRow(st->fit, features, st->named, st->row);
+		BkPgFitRow(st->fit, features, st->form, st->row);
 		if (st->text_labels)
 			BkPgEpochRowsPut(st->rows, features, PointerGetDatum(PG_GETARG_TEXT_PP(2)));
 		else
@@ -178,7 +179,7 @@ bk_train_row(BkTrainState *st, FunctionCallInfo fcinfo)
 	}
 
 	if (x == NULL)
-		x = BkPgModelRow(st->model, features, st->named, st->row, st->dim_source);
+		x = BkPgModelRow(st->model, features, st->form, st->row, st->dim_source);
 
 	if (st->text_labels)
 	{
@@ -221,21 +222,27 @@ bk_train_params_trans(PG_FUNCTION_ARGS)
 	{
 		st->fname = "bk_train";
 		st->dim_source = "the first row's";
-		BkPrepSpecInit(&st->spec, st->named);
+		BkPrepSpecInit(&st->spec, st->form == BK_FORM_NAMED);
 		BkPgParamsFromJsonb(&st->params, PG_GETARG_JSONB_P(3), &st->classes,
 							&st->epochs, &st->spec, st->mcxt);
-		if (st->named || BkPrepSpecActive(&st->spec))
+		if (st->form == BK_FORM_SPARSE && BkPrepSpecActive(&st->spec))
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("\"scale\" and \"impute\" do not apply to sparse features"),
+					 errdetail("Standardising would centre the zeros, and a sparse vector has no missing value."),
+					 errhint("Scale sparse features before training (for example by dividing each by its largest value).")));
+		if (st->form == BK_FORM_NAMED || BkPrepSpecActive(&st->spec))
 		{
 			/* every row is kept: the model exists once the preparation is fitted */
-			st->fit = BkPrepFitNew(&st->env, &st->spec, st->named);
-			st->rows = BkPgEpochRowsBegin(fcinfo, st->mcxt, st->text_labels, st->named,
-										  st->fname, st->named ?
+			st->fit = BkPrepFitNew(&st->env, &st->spec, st->form == BK_FORM_NAMED);
+			st->rows = BkPgEpochRowsBegin(fcinfo, st->mcxt, st->text_labels, st->features_type,
+										  st->fname, st->form == BK_FORM_NAMED ?
 										  "training on named features (jsonb)" :
 										  "fitting a preparation (\"scale\", \"impute\")");
 			st->progress.start = GetCurrentTimestamp();
 		}
 		else if (st->epochs > 1)
-			st->rows = BkPgEpochRowsBegin(fcinfo, st->mcxt, st->text_labels, false,
+			st->rows = BkPgEpochRowsBegin(fcinfo, st->mcxt, st->text_labels, st->features_type,
 										  st->fname, "\"epochs\"");
 	}
 
@@ -310,7 +317,7 @@ bk_train_model_trans(PG_FUNCTION_ARGS)
 		st->fname = "bk_continue";
 		st->epochs = overrides.epochs;
 		if (st->epochs > 1)
-			st->rows = BkPgEpochRowsBegin(fcinfo, st->mcxt, st->text_labels, st->named,
+			st->rows = BkPgEpochRowsBegin(fcinfo, st->mcxt, st->text_labels, st->features_type,
 										  st->fname, "\"epochs\"");
 		BkPgProgressStart(&st->progress, st->model);
 	}
