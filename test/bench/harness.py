@@ -1464,7 +1464,8 @@ def features_mode(args):
     """The cost of the feature forms: float8[] arrays as stored, arrays the
     model standardises itself ("scale"), and rows of named features (jsonb,
     stored or built from the row's columns by to_jsonb), training and
-    scoring, on covtype20k.binary's 54 columns (doc/performance-features.md)."""
+    scoring, on covtype20k.binary's 54 columns; sparse rows (bk_sparse)
+    against dense ones on a9a (doc/performance-features.md)."""
     mi = machine_info()
     os.makedirs(OUT, exist_ok=True)
     repeat = 1 if args.quick else 3
@@ -1542,6 +1543,54 @@ CREATE TABLE bench.f_model AS SELECT bk_train({expr}, label, '{js}') AS m FROM {
             L.append("| %s | %.3f | %.1f | %.2f | %.4f | %.3f | %.2f | %.2f |"
                      % (title, tt, tt / n_train * 1e6, tt / base_t, acc, ts, ts / n_test * 1e6, ts / base_s))
             log("  B=%d %-22s train %.3fs score %.3fs acc %.4f" % (budget, title, tt, ts, acc))
+    # sparse rows: a9a (123 binary features, about 14 non-zero a row), dense against sparse
+    a9a_train = os.path.abspath(os.path.join(args.data_dir, "a9a.train"))
+    a9a_test = os.path.abspath(os.path.join(args.data_dir, "a9a.test"))
+    psql_file(f"""
+DROP TABLE IF EXISTS bench.f_raw, bench.f_a9a, bench.f_a9a_test;
+CREATE TABLE bench.f_raw (id bigserial, line text);
+\\copy bench.f_raw(line) FROM '{a9a_train}'
+CREATE TABLE bench.f_a9a AS
+  SELECT row_number() OVER (ORDER BY md5('1:' || id)) AS id, d.label, d.features AS dense, s.features AS sparse
+  FROM bench.f_raw, LATERAL bk_libsvm(line, 123) d, LATERAL bk_libsvm_sparse(line, 123) s ORDER BY 1;
+TRUNCATE bench.f_raw;
+\\copy bench.f_raw(line) FROM '{a9a_test}'
+CREATE TABLE bench.f_a9a_test AS
+  SELECT d.label, d.features AS dense, s.features AS sparse
+  FROM bench.f_raw, LATERAL bk_libsvm(line, 123) d, LATERAL bk_libsvm_sparse(line, 123) s;
+DROP TABLE bench.f_raw;
+VACUUM ANALYZE bench.f_a9a, bench.f_a9a_test;
+""")
+    na = int(psql("SELECT count(*) FROM bench.f_a9a").strip())
+    nat = int(psql("SELECT count(*) FROM bench.f_a9a_test").strip())
+    L.append("\n## Sparse rows: a9a\n")
+    L.append("a9a.train (%d rows, in a seeded shuffle, stored in that order) and a9a.test (%d rows), "
+             "123 binary features, about 14 non-zero a row, as `float8[]` (`bk_libsvm`) and as "
+             "`bk_sparse` (`bk_libsvm_sparse`); BPA-NN, gamma 0.05, C 0.1. *Same model*: the two "
+             "models' bytes are equal.\n" % (na, nat))
+    L.append("| B | dense train s | sparse train s | sparse / dense | dense score s | sparse score s | sparse / dense | same model |")
+    L.append("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |")
+    for budget in (100, 500):
+        js = json.dumps({"algorithm": "bpa", "variant": "nn", "budget": budget, "gamma": 0.05, "C": 0.1})
+        res = {}
+        for form in ("dense", "sparse"):
+            psql_file(f"""
+DROP TABLE IF EXISTS bench.f_model_{form};
+CREATE TABLE bench.f_model_{form} AS SELECT bk_train({form}, label, '{js}') AS m FROM bench.f_a9a;
+""")
+            tt, _, _ = median_timed(f"SELECT length(bk_train({form}, label, '{js}')::bytea) FROM bench.f_a9a",
+                                    repeat, settings=SERIAL)
+            ts, _, _ = median_timed(f"SELECT avg((bk_predict((SELECT m FROM bench.f_model_{form}), {form}) = label)::int) "
+                                    f"FROM bench.f_a9a_test", repeat, settings=SERIAL)
+            res[form] = (tt, ts)
+        same = psql("SELECT (SELECT m FROM bench.f_model_dense) = (SELECT m FROM bench.f_model_sparse)").strip()
+        L.append("| %d | %.3f | %.3f | %.2f | %.3f | %.3f | %.2f | %s |"
+                 % (budget, res["dense"][0], res["sparse"][0], res["sparse"][0] / res["dense"][0],
+                    res["dense"][1], res["sparse"][1], res["sparse"][1] / res["dense"][1],
+                    "yes" if same == "t" else "no"))
+        log("  a9a B=%d dense %.3fs / %.3fs, sparse %.3fs / %.3fs, same %s"
+            % (budget, res["dense"][0], res["dense"][1], res["sparse"][0], res["sparse"][1], same))
+    psql("DROP TABLE IF EXISTS bench.f_a9a, bench.f_a9a_test, bench.f_model_dense, bench.f_model_sparse")
     # what building the object costs PostgreSQL itself (each float8 column to a jsonb numeric)
     tj, _, _ = median_timed("SELECT count(to_jsonb(t) - 'id' - 'label') FROM bench.f_cols t",
                             repeat, settings=SERIAL)
