@@ -109,5 +109,52 @@ FuzzModelSeeds(uint8_t **seeds, size_t *lens, size_t max)
 		BkModelFree(m);
 		n++;
 	}
+	/* a model that prepares named features: two numeric keys, one of text */
+	if (n < max)
+	{
+		BkParams	p;
+		BkPrepSpec	spec;
+		BkPrepFit  *f;
+		BkModel    *m;
+		char		err[BK_ERRMSG_LEN];
+		double		rows[40][2];
+		int			lv[40];
+		static const char *const levels[] = {"x", "yy", "zzz"};
+		double		out[8];
+
+		BkPrepSpecInit(&spec, true);
+		f = BkPrepFitNew(&fuzz_env, &spec, true);
+		for (int i = 0; i < 40; i++)
+		{
+			rows[i][0] = 10 * BkRngUniform(&rng);
+			rows[i][1] = BkRngUniform(&rng) - 0.5;
+			lv[i] = (int) BkRngBelow(&rng, 3);
+			BkPrepFitNumber(f, BkPrepFitKey(f, "a", 1), rows[i][0]);
+			BkPrepFitText(f, BkPrepFitKey(f, "b", 1), levels[lv[i]], strlen(levels[lv[i]]));
+			if (i % 5 != 0)		/* some missing */
+				BkPrepFitNumber(f, BkPrepFitKey(f, "c", 1), rows[i][1]);
+		}
+		BkParamsInit(&p);
+		if (!BkParamsFinish(&p, 5, err, sizeof(err)))
+			abort();
+		m = BkModelCreate(&fuzz_env, &p, 5);
+		BkModelSetPrep(m, BkPrepFitFinish(f, &fuzz_env));
+		for (int i = 0; i < 40; i++)
+		{
+			BkPrepRowBegin(m, out);
+			BkPrepPutNumber(m, BkPrepKey(m, 0, "a", 1), rows[i][0], out);
+			BkPrepPutText(m, BkPrepKey(m, 1, "b", 1), levels[lv[i]], strlen(levels[lv[i]]), out);
+			if (i % 5 != 0)
+				BkPrepPutNumber(m, BkPrepKey(m, 2, "c", 1), rows[i][1], out);
+			BkPrepRowEnd(m, out);
+			BkModelLearn(m, out, rows[i][1] > 0 ? 1 : -1);
+		}
+		if (!BkModelEncodedSize(m, (size_t) 1 << 30, &lens[n], err, sizeof(err)))
+			abort();
+		seeds[n] = malloc(lens[n]);
+		BkModelEncode(m, seeds[n], lens[n]);
+		BkModelFree(m);
+		n++;
+	}
 	return n;
 }
