@@ -27,6 +27,20 @@ FROM (VALUES ('bpa-s', '{"variant": "s", "budget": 40, "gamma": 20}'::jsonb),
              ('bpa-nn', '{"variant": "nn", "loss": "ramp", "budget": 40, "gamma": 20}'),
              ('bpa-p', '{"variant": "p", "budget": 40, "gamma": 20}'),
              ('pa', '{"algorithm": "pa", "gamma": 20}')) c(name, params);
+-- models that prepare their features (arrays, named features) and one
+-- trained on sparse rows
+CREATE FUNCTION named_row(f float8[]) RETURNS jsonb LANGUAGE sql IMMUTABLE AS
+$$ SELECT jsonb_build_object('u', f[1], 'v', f[2], 'side', CASE WHEN f[1] < 0.5 THEN 'left' ELSE 'right' END) $$;
+INSERT INTO models
+SELECT 'bpa-scaled', bk_train(features, label, '{"variant": "nn", "budget": 40, "gamma": 2, "scale": "standard"}' ORDER BY id)
+FROM pts
+UNION ALL
+SELECT 'bpa-named', bk_train(named_row(features), label, '{"variant": "nn", "budget": 40, "gamma": 2}' ORDER BY id)
+FROM pts
+UNION ALL
+SELECT 'bpa-sparse', bk_train(bk_sparse(ARRAY[1, 2], features, 2), label, '{"variant": "nn", "budget": 40, "gamma": 20}' ORDER BY id)
+FROM pts;
+CREATE TABLE sparse_rows AS SELECT id, bk_sparse(ARRAY[1, 2], features, 2) AS s FROM pts;
 \set ECHO none
 \i test/fixtures/defective_models.sql
 \set ECHO all
@@ -34,17 +48,26 @@ INSERT INTO models SELECT name, bytes::bk_model FROM bk_test.defective_models();
 CREATE TABLE reference AS
 SELECT name, md5(model::bytea) AS bytes_md5, bk_is_valid(model::bytea) AS valid,
        CASE WHEN bk_is_valid(model::bytea) THEN
-       (SELECT array_agg(bk_decision(model, features) ORDER BY id) FROM pts) END AS decisions
+       (SELECT array_agg(CASE WHEN bk_info(model)->'preparation'->>'features' = 'named'
+                              THEN bk_decision(model, named_row(features))
+                              ELSE bk_decision(model, features) END ORDER BY id) FROM pts) END AS decisions
 FROM models;
+CREATE TABLE sparse_reference AS SELECT id, s::text AS s FROM sparse_rows;
 SELECT name, valid FROM reference ORDER BY 1;
 -- the comparison each restored copy makes (restored with the tables)
 CREATE VIEW restored AS
 SELECT r.name,
        md5(m.model::bytea) = r.bytes_md5 AS same_bytes,
        r.decisions IS NULL OR
-       (SELECT array_agg(bk_decision(m.model, features) ORDER BY id) FROM pts) = r.decisions AS same_decisions,
+       (SELECT array_agg(CASE WHEN bk_info(m.model)->'preparation'->>'features' = 'named'
+                              THEN bk_decision(m.model, named_row(features))
+                              ELSE bk_decision(m.model, features) END ORDER BY id) FROM pts) = r.decisions
+         AS same_decisions,
        bk_is_valid(m.model::bytea) AS valid
 FROM models m JOIN reference r USING (name);
+CREATE VIEW restored_sparse AS
+SELECT count(*) AS rows, bool_and(s.s::text = r.s) AS same_vectors
+FROM sparse_rows s JOIN sparse_reference r USING (id);
 
 \! pg_dump --no-owner --no-privileges -d bk_dump_source -f results/bk_dump.sql && echo dumped
 \! psql -X -q -v ON_ERROR_STOP=1 -d bk_dump_target -f results/bk_dump.sql > results/bk_restore.log 2>&1 && echo restored
@@ -54,6 +77,7 @@ FROM models m JOIN reference r USING (name);
 
 \c bk_dump_target
 SELECT * FROM restored ORDER BY name;
+SELECT * FROM restored_sparse;
 -- a defective model, restored, is an error at use that says what to do
 \set VERBOSITY terse
 SELECT bk_predict(model, ARRAY[0.5, 0.5]) FROM models WHERE name = 'bpa_nn_huge_feature';
@@ -61,6 +85,7 @@ SELECT bk_predict(model, ARRAY[0.5, 0.5]) FROM models WHERE name = 'bpa_nn_huge_
 
 \c bk_dump_target2
 SELECT * FROM restored ORDER BY name;
+SELECT * FROM restored_sparse;
 -- binary COPY (the type's receive function) into an empty copy of the table
 CREATE TABLE models_bin (LIKE models);
 \copy models_bin FROM 'results/bk_models.bin' WITH (FORMAT binary)
