@@ -1147,9 +1147,21 @@ CREATE FUNCTION @extschema@._bk_sparse_out(@extschema@.bk_sparse)
 	AS 'MODULE_PATHNAME', 'bk_sparse_out'
 	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 
+CREATE FUNCTION @extschema@._bk_sparse_recv(internal)
+	RETURNS @extschema@.bk_sparse
+	AS 'MODULE_PATHNAME', 'bk_sparse_recv'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE FUNCTION @extschema@._bk_sparse_send(@extschema@.bk_sparse)
+	RETURNS bytea
+	AS 'MODULE_PATHNAME', 'bk_sparse_send'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
 CREATE TYPE @extschema@.bk_sparse (
 	INPUT = @extschema@._bk_sparse_in,
 	OUTPUT = @extschema@._bk_sparse_out,
+	RECEIVE = @extschema@._bk_sparse_recv,
+	SEND = @extschema@._bk_sparse_send,
 	INTERNALLENGTH = VARIABLE,
 	ALIGNMENT = double,
 	STORAGE = extended
@@ -1161,6 +1173,10 @@ COMMENT ON FUNCTION @extschema@._bk_sparse_in(cstring) IS
 	'input function of bk_sparse';
 COMMENT ON FUNCTION @extschema@._bk_sparse_out(@extschema@.bk_sparse) IS
 	'output function of bk_sparse';
+COMMENT ON FUNCTION @extschema@._bk_sparse_recv(internal) IS
+	'binary input function of bk_sparse';
+COMMENT ON FUNCTION @extschema@._bk_sparse_send(@extschema@.bk_sparse) IS
+	'binary output function of bk_sparse';
 
 CREATE FUNCTION @extschema@.bk_sparse(indices int4[], "values" float8[], dim int4)
 	RETURNS @extschema@.bk_sparse

@@ -18,6 +18,7 @@
 #include "fmgr.h"
 #include "funcapi.h"
 #include "lib/stringinfo.h"
+#include "libpq/pqformat.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/float.h"
@@ -26,6 +27,8 @@
 
 PG_FUNCTION_INFO_V1(bk_sparse_in);
 PG_FUNCTION_INFO_V1(bk_sparse_out);
+PG_FUNCTION_INFO_V1(bk_sparse_recv);
+PG_FUNCTION_INFO_V1(bk_sparse_send);
 PG_FUNCTION_INFO_V1(bk_sparse_make);
 PG_FUNCTION_INFO_V1(bk_sparse_dense);
 PG_FUNCTION_INFO_V1(bk_libsvm_sparse);
@@ -206,6 +209,50 @@ bk_sparse_out(PG_FUNCTION_ARGS)
 	}
 	appendStringInfo(&buf, "}/%d", s->dim);
 	PG_RETURN_CSTRING(buf.data);
+}
+
+/* binary form: int32 dim, int32 nnz, int32 unused, then nnz x int32, nnz x float8 */
+Datum
+bk_sparse_recv(PG_FUNCTION_ARGS)
+{
+	StringInfo	buf = (StringInfo) PG_GETARG_POINTER(0);
+	int32		dim = pq_getmsgint(buf, 4);
+	int32		nnz = pq_getmsgint(buf, 4);
+	BkSparse   *s;
+	double	   *v;
+
+	(void) pq_getmsgint(buf, 4);
+	if (dim < 1 || dim > BK_MAX_DIM || nnz < 0 || nnz > dim ||
+		(Size) nnz * 12 > (Size) (buf->len - buf->cursor))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
+				 errmsg("invalid binary bk_sparse: dimension %d, %d values", dim, nnz)));
+	s = BkPgSparseNew(dim, nnz);
+	v = BkSparseValues(s);
+	for (int k = 0; k < nnz; k++)
+		s->indices[k] = pq_getmsgint(buf, 4);
+	for (int k = 0; k < nnz; k++)
+		v[k] = pq_getmsgfloat8(buf);
+	BkPgSparseCheck(s, "bk_sparse");
+	PG_RETURN_POINTER(s);
+}
+
+Datum
+bk_sparse_send(PG_FUNCTION_ARGS)
+{
+	BkSparse   *s = (BkSparse *) PG_DETOAST_DATUM(PG_GETARG_DATUM(0));
+	const double *v = BkSparseValues(s);
+	StringInfoData buf;
+
+	pq_begintypsend(&buf);
+	pq_sendint32(&buf, s->dim);
+	pq_sendint32(&buf, s->nnz);
+	pq_sendint32(&buf, 0);
+	for (int k = 0; k < s->nnz; k++)
+		pq_sendint32(&buf, s->indices[k]);
+	for (int k = 0; k < s->nnz; k++)
+		pq_sendfloat8(&buf, v[k]);
+	PG_RETURN_BYTEA_P(pq_endtypsend(&buf));
 }
 
 /* bk_sparse(indices int4[], values float8[], dim int4) */

@@ -74,6 +74,7 @@ FROM sparse_rows s JOIN sparse_reference r USING (id);
 \! pg_dump --no-owner --no-privileges -Fc -d bk_dump_source -f results/bk_dump.custom && echo dumped
 \! pg_restore --no-owner --no-privileges --exit-on-error -d bk_dump_target2 results/bk_dump.custom > results/bk_restore2.log 2>&1 && echo restored
 \copy models TO 'results/bk_models.bin' WITH (FORMAT binary)
+\copy sparse_rows TO 'results/bk_sparse.bin' WITH (FORMAT binary)
 
 \c bk_dump_target
 SELECT * FROM restored ORDER BY name;
@@ -92,6 +93,10 @@ CREATE TABLE models_bin (LIKE models);
 SELECT count(*) AS rows,
        bool_and(md5(b.model::bytea) = r.bytes_md5) AS same_bytes
 FROM models_bin b JOIN reference r USING (name);
+CREATE TABLE sparse_bin (LIKE sparse_rows);
+\copy sparse_bin FROM 'results/bk_sparse.bin' WITH (FORMAT binary)
+SELECT count(*) AS rows, bool_and(b.s::text = r.s) AS same_vectors
+FROM sparse_bin b JOIN sparse_reference r USING (id);
 
 \c contrib_regression
 DROP DATABASE bk_dump_source;
