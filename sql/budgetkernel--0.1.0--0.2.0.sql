@@ -1216,3 +1216,47 @@ COMMENT ON AGGREGATE @extschema@.bk_calibrate(@extschema@.bk_model, @extschema@.
 	'the model with Platt scaling fitted on held-out sparse rows';
 COMMENT ON AGGREGATE @extschema@.bk_calibrate(@extschema@.bk_model, @extschema@.bk_sparse, text) IS
 	'the model with Platt scaling fitted on held-out sparse rows (text labels)';
+
+-- bk_metrics(actual, predicted, probabilities): the same report, and the
+-- log loss, the Brier score and (two classes) the ROC AUC of one
+-- probability per class, in the order of the report's classes (what
+-- bk_probabilities gives).  The state keeps every row's probabilities.
+CREATE FUNCTION @extschema@._bk_metrics_trans(internal, int8, int8, float8[])
+	RETURNS internal
+	AS 'MODULE_PATHNAME', 'bk_metrics_trans'
+	LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE FUNCTION @extschema@._bk_metrics_trans(internal, text, text, float8[])
+	RETURNS internal
+	AS 'MODULE_PATHNAME', 'bk_metrics_trans'
+	LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+COMMENT ON FUNCTION @extschema@._bk_metrics_trans(internal, int8, int8, float8[]) IS
+	'transition function of bk_metrics(int8, int8, float8[])';
+COMMENT ON FUNCTION @extschema@._bk_metrics_trans(internal, text, text, float8[]) IS
+	'transition function of bk_metrics(text, text, float8[])';
+
+CREATE AGGREGATE @extschema@.bk_metrics(actual int8, predicted int8, probabilities float8[]) (
+	SFUNC = @extschema@._bk_metrics_trans,
+	STYPE = internal,
+	FINALFUNC = @extschema@._bk_metrics_final,
+	COMBINEFUNC = @extschema@._bk_metrics_combine,
+	SERIALFUNC = @extschema@._bk_metrics_serialize,
+	DESERIALFUNC = @extschema@._bk_metrics_deserialize,
+	PARALLEL = SAFE
+);
+
+CREATE AGGREGATE @extschema@.bk_metrics(actual text, predicted text, probabilities float8[]) (
+	SFUNC = @extschema@._bk_metrics_trans,
+	STYPE = internal,
+	FINALFUNC = @extschema@._bk_metrics_final,
+	COMBINEFUNC = @extschema@._bk_metrics_combine,
+	SERIALFUNC = @extschema@._bk_metrics_serialize,
+	DESERIALFUNC = @extschema@._bk_metrics_deserialize,
+	PARALLEL = SAFE
+);
+
+COMMENT ON AGGREGATE @extschema@.bk_metrics(int8, int8, float8[]) IS
+	'classification report of (actual, predicted) labels with the log loss, Brier score and ROC AUC of per-class probabilities (bk_probabilities)';
+COMMENT ON AGGREGATE @extschema@.bk_metrics(text, text, float8[]) IS
+	'classification report of (actual, predicted) text labels with the log loss, Brier score and ROC AUC of per-class probabilities (bk_probabilities)';

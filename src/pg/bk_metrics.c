@@ -1,10 +1,11 @@
 /*
  * bk_metrics.c
- *	  bk_metrics(actual, predicted [, score]): a classification report as
- *	  jsonb — rows, accuracy, balanced accuracy, macro precision, recall
- *	  and F1, per-class precision, recall, F1 and support, the confusion
- *	  matrix, and with a score the ROC AUC of two classes — for int8 or
- *	  text labels.  PARALLEL SAFE: the state is a confusion matrix (and the
+ *	  bk_metrics(actual, predicted [, score | probabilities]): a
+ *	  classification report as jsonb — rows, accuracy, balanced accuracy,
+ *	  macro precision, recall and F1, per-class precision, recall, F1 and
+ *	  support, the confusion matrix; with a score the ROC AUC of two
+ *	  classes; with one probability per class (bk_probabilities) the log
+ *	  loss, the Brier score and the ROC AUC — for int8 or text labels.  PARALLEL SAFE: the state is a confusion matrix (and the
  *	  scores with their actual classes), which partial states add up
  *	  (combine), and which travels between processes as bytes (serialize,
  *	  deserialize).
@@ -22,6 +23,7 @@
 #include "catalog/pg_type.h"
 #include "fmgr.h"
 #include "libpq/pqformat.h"
+#include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/jsonb.h"
 #include "utils/memutils.h"
@@ -54,6 +56,16 @@ typedef struct MetricsState
 	int64		cap_scores;
 	double	   *scores;
 	int32	   *score_class;
+	/*
+	 * bk_metrics(actual, predicted, probabilities): every row's prob_len
+	 * probabilities (one per class, in canonical order) and actual class
+	 */
+	bool		probs_given;
+	int			prob_len;
+	int64		n_probs;
+	int64		cap_probs;
+	double	   *probs;
+	int32	   *prob_class;
 } MetricsState;
 
 /* the most scores a report keeps: 12 bytes each, under 1 GB */
@@ -84,6 +96,63 @@ add_score(MetricsState *s, double score, int cls)
 	s->scores[s->n_scores] = score;
 	s->score_class[s->n_scores] = cls;
 	s->n_scores++;
+}
+
+/* Keep one row's probabilities (n of them) with its actual class */
+static void
+add_probs(MetricsState *s, const double *p, int n, int cls, int64 row)
+{
+	if (s->prob_len == 0)
+		s->prob_len = n;
+	else if (n != s->prob_len)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_EXCEPTION),
+				 errmsg("bk_metrics: row %lld has %d probabilities, the rows before %d",
+						(long long) row, n, s->prob_len)));
+	if (s->n_probs == s->cap_probs)
+	{
+		int64		cap = s->cap_probs == 0 ? 1024 : 2 * s->cap_probs;
+
+		if ((s->n_probs + 1) * (int64) n > BK_METRICS_MAX_SCORES)
+			ereport(ERROR,
+					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+					 errmsg("bk_metrics with probabilities takes at most %lld values",
+							(long long) BK_METRICS_MAX_SCORES),
+					 errhint("Score a sample, or call bk_metrics without the probabilities.")));
+		if (cap * (int64) n > BK_METRICS_MAX_SCORES)
+			cap = BK_METRICS_MAX_SCORES / n;
+		s->probs = s->probs ? repalloc(s->probs, sizeof(double) * cap * n) :
+			palloc(sizeof(double) * cap * n);
+		s->prob_class = s->prob_class ? repalloc(s->prob_class, sizeof(int32) * cap) :
+			palloc(sizeof(int32) * cap);
+		s->cap_probs = cap;
+	}
+	memcpy(s->probs + s->n_probs * n, p, sizeof(double) * n);
+	s->prob_class[s->n_probs] = cls;
+	s->n_probs++;
+}
+
+/* A row's probabilities: a one-dimensional float8[] of values in [0, 1] */
+static const double *
+read_probs(ArrayType *a, int64 row, int *n)
+{
+	const double *p;
+
+	if (ARR_NDIM(a) != 1 || ARR_HASNULL(a) || ARR_ELEMTYPE(a) != FLOAT8OID)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_EXCEPTION),
+				 errmsg("bk_metrics: the probabilities of row %lld must be a one-dimensional float8[] without NULLs",
+						(long long) row)));
+	*n = ARR_DIMS(a)[0];
+	/* no NULL bitmap: the data follow the header (ARR_DATA_PTR draws -Wsign-compare) */
+	p = (const double *) ((const char *) a + ARR_OVERHEAD_NONULLS(1));
+	for (int i = 0; i < *n; i++)
+		if (!(p[i] >= 0.0 && p[i] <= 1.0))
+			ereport(ERROR,
+					(errcode(ERRCODE_DATA_EXCEPTION),
+					 errmsg("bk_metrics: probability %d of row %lld is %g, not in [0, 1]",
+							i + 1, (long long) row, p[i])));
+	return p;
 }
 
 static int
@@ -207,8 +276,13 @@ bk_metrics_trans(PG_FUNCTION_ARGS)
 	s = PG_ARGISNULL(0) ? new_state(agg, get_fn_expr_argtype(fcinfo->flinfo, 1) == TEXTOID) :
 		(MetricsState *) PG_GETARG_POINTER(0);
 	if (PG_NARGS() > 3)
-		s->scored = true;
-	if (PG_ARGISNULL(1) || PG_ARGISNULL(2) || (s->scored && PG_ARGISNULL(3)))
+	{
+		if (get_fn_expr_argtype(fcinfo->flinfo, 3) == FLOAT8ARRAYOID)
+			s->probs_given = true;
+		else
+			s->scored = true;
+	}
+	if (PG_ARGISNULL(1) || PG_ARGISNULL(2) || (PG_NARGS() > 3 && PG_ARGISNULL(3)))
 	{
 		s->skipped++;
 		PG_RETURN_POINTER(s);
@@ -234,6 +308,15 @@ bk_metrics_trans(PG_FUNCTION_ARGS)
 	{
 		old = MemoryContextSwitchTo(agg);
 		add_score(s, PG_GETARG_FLOAT8(3), a);
+		MemoryContextSwitchTo(old);
+	}
+	if (s->probs_given)
+	{
+		int			n;
+		const double *pr = read_probs(PG_GETARG_ARRAYTYPE_P(3), s->rows + s->skipped, &n);
+
+		old = MemoryContextSwitchTo(agg);
+		add_probs(s, pr, n, a, s->rows + s->skipped);
 		MemoryContextSwitchTo(old);
 	}
 	PG_RETURN_POINTER(s);
@@ -271,6 +354,10 @@ bk_metrics_combine(PG_FUNCTION_ARGS)
 	a->scored |= b->scored;
 	for (int64 i = 0; i < b->n_scores; i++)
 		add_score(a, b->scores[i], map[b->score_class[i]]);
+	a->probs_given |= b->probs_given;
+	for (int64 i = 0; i < b->n_probs; i++)
+		add_probs(a, b->probs + i * b->prob_len, b->prob_len, map[b->prob_class[i]],
+				  a->rows + a->skipped);
 	pfree(map);
 	MemoryContextSwitchTo(old);
 	PG_RETURN_POINTER(a);
@@ -304,6 +391,15 @@ bk_metrics_serialize(PG_FUNCTION_ARGS)
 	{
 		pq_sendfloat8(&buf, s->scores[i]);
 		pq_sendint32(&buf, s->score_class[i]);
+	}
+	pq_sendbyte(&buf, s->probs_given ? 1 : 0);
+	pq_sendint32(&buf, s->prob_len);
+	pq_sendint64(&buf, s->n_probs);
+	for (int64 i = 0; i < s->n_probs; i++)
+	{
+		for (int k = 0; k < s->prob_len; k++)
+			pq_sendfloat8(&buf, s->probs[i * s->prob_len + k]);
+		pq_sendint32(&buf, s->prob_class[i]);
 	}
 	PG_RETURN_BYTEA_P(pq_endtypsend(&buf));
 }
@@ -350,6 +446,28 @@ bk_metrics_deserialize(PG_FUNCTION_ARGS)
 				elog(ERROR, "invalid partial bk_metrics state");
 			add_score(s, sc, c);
 		}
+	}
+	s->probs_given = pq_getmsgbyte(&buf) == 1;
+	{
+		int			len = pq_getmsgint(&buf, 4);
+		int64		np = pq_getmsgint64(&buf);
+		double	   *p;
+
+		if (len < 0 || len > BK_METRICS_MAX_CLASSES || (np > 0 && len == 0))
+			elog(ERROR, "invalid partial bk_metrics state");
+		p = palloc(sizeof(double) * Max(len, 1));
+		for (int64 i = 0; i < np; i++)
+		{
+			int32		c;
+
+			for (int k = 0; k < len; k++)
+				p[k] = pq_getmsgfloat8(&buf);
+			c = pq_getmsgint(&buf, 4);
+			if (c < 0 || c >= s->n)
+				elog(ERROR, "invalid partial bk_metrics state");
+			add_probs(s, p, len, c, s->rows);
+		}
+		pfree(p);
 	}
 	pq_getmsgend(&buf);
 	MemoryContextSwitchTo(old);
@@ -399,34 +517,34 @@ cmp_scored(const void *a, const void *b)
  * roc_auc_score.  -1 if either class has no row.
  */
 static double
-roc_auc(const MetricsState *s, int pos)
+roc_auc(const double *scores, const int32 *classes, int64 n, int64 stride, int pos)
 {
-	ScoredRow  *r = palloc(sizeof(ScoredRow) * Max(s->n_scores, 1));
+	ScoredRow  *r = palloc(sizeof(ScoredRow) * Max(n, 1));
 	double		rank_sum = 0.0;
 	int64		n_pos = 0,
 				n_neg;
 	int64		i = 0;
 
-	for (int64 k = 0; k < s->n_scores; k++)
+	for (int64 k = 0; k < n; k++)
 	{
-		r[k].score = s->scores[k];
-		r[k].positive = s->score_class[k] == pos;
+		r[k].score = scores[k * stride];
+		r[k].positive = classes[k] == pos;
 		n_pos += r[k].positive;
 	}
-	n_neg = s->n_scores - n_pos;
+	n_neg = n - n_pos;
 	if (n_pos == 0 || n_neg == 0)
 	{
 		pfree(r);
 		return -1.0;
 	}
-	qsort(r, s->n_scores, sizeof(ScoredRow), cmp_scored);
+	qsort(r, n, sizeof(ScoredRow), cmp_scored);
 	/* ranks from 1; a run of equal scores shares its mean rank */
-	while (i < s->n_scores)
+	while (i < n)
 	{
 		int64		j = i;
 		int64		pos_in_run = 0;
 
-		while (j < s->n_scores && r[j].score == r[i].score)
+		while (j < n && r[j].score == r[i].score)
 			pos_in_run += r[j++].positive;
 		rank_sum += pos_in_run * ((double) (i + 1 + j) / 2.0);
 		i = j;
@@ -554,7 +672,8 @@ bk_metrics_final(PG_FUNCTION_ARGS)
 	 */
 	if (s->scored)
 	{
-		double		auc = s->n == 2 ? roc_auc(s, s->sorted[1]) : -1.0;
+		double		auc = s->n == 2 ?
+			roc_auc(s->scores, s->score_class, s->n_scores, 1, s->sorted[1]) : -1.0;
 
 		bk_push_key(&ps, "roc_auc");
 		if (auc >= 0.0)
@@ -566,6 +685,65 @@ bk_metrics_final(PG_FUNCTION_ARGS)
 			push_label(&ps, WJB_VALUE, s, s->sorted[1]);
 		else
 			bk_push_null(&ps, WJB_VALUE);
+	}
+
+	/*
+	 * With probabilities (one per class of the report, in "classes" order):
+	 * the log loss, mean -log p(actual class), p clipped to [1e-15, 1] as
+	 * scikit-learn's log_loss; the Brier score, mean (p(positive) - y)^2
+	 * for two classes (scikit-learn's brier_score_loss) and the mean over
+	 * rows of the sum over classes of (p_c - y_c)^2 for more; and for two
+	 * classes the ROC AUC of p(positive)
+	 */
+	if (s->probs_given && s->n_probs > 0)
+	{
+		int			K = s->prob_len;
+		int		   *canon = palloc(sizeof(int) * s->n);
+		double		ll = 0.0,
+					brier = 0.0;
+		int32	   *cls;
+
+		if (K != s->n)
+			ereport(ERROR,
+					(errcode(ERRCODE_DATA_EXCEPTION),
+					 errmsg("bk_metrics: the rows have %d probabilities each, and show %d classes",
+							K, s->n),
+					 errhint("Pass one probability per class, in the order of the classes of the report (bk_probabilities gives the model's); every class of the model must occur among the actual or predicted labels.")));
+		for (int k = 0; k < s->n; k++)
+			canon[s->sorted[k]] = k;
+		cls = palloc(sizeof(int32) * Max(s->n_probs, 1));
+		for (int64 i = 0; i < s->n_probs; i++)
+		{
+			const double *p = s->probs + i * K;
+			int			y = canon[s->prob_class[i]];
+
+			cls[i] = y;
+			ll -= log(Max(p[y], 1e-15));
+			if (K == 2)
+				brier += (p[1] - (y == 1)) * (p[1] - (y == 1));
+			else
+				for (int c = 0; c < K; c++)
+					brier += (p[c] - (c == y)) * (p[c] - (c == y));
+		}
+		bk_push_key(&ps, "log_loss");
+		bk_push_double(&ps, WJB_VALUE, ll / s->n_probs);
+		bk_push_key(&ps, "brier_score");
+		bk_push_double(&ps, WJB_VALUE, brier / s->n_probs);
+		if (!s->scored)
+		{
+			double		auc = K == 2 ? roc_auc(s->probs + 1, cls, s->n_probs, K, 1) : -1.0;
+
+			bk_push_key(&ps, "roc_auc");
+			if (auc >= 0.0)
+				bk_push_double(&ps, WJB_VALUE, auc);
+			else
+				bk_push_null(&ps, WJB_VALUE);
+			bk_push_key(&ps, "positive_class");
+			if (K == 2)
+				push_label(&ps, WJB_VALUE, s, s->sorted[1]);
+			else
+				bk_push_null(&ps, WJB_VALUE);
+		}
 	}
 
 	res = pushJsonbValue(&ps, WJB_END_OBJECT, NULL);

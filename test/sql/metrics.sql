@@ -101,4 +101,42 @@ EXPLAIN (COSTS OFF) SELECT bk_metrics(a, p, s) FROM mt_scored;
 SELECT (SELECT r->'roc_auc' FROM serial_auc) = bk_metrics(a, p, s)->'roc_auc' AS same_auc FROM mt_scored;
 RESET max_parallel_workers_per_gather; RESET parallel_setup_cost; RESET parallel_tuple_cost;
 RESET min_parallel_table_scan_size;
-DROP TABLE mt_train, mt_scored;
+
+-- probabilities, one per class in the report's class order: log loss,
+-- Brier score and (two classes) the ROC AUC of the second class's.  By
+-- hand: log loss -(ln .8 + ln .9 + ln .4 + ln .3) / 4 = 0.612192, Brier
+-- (.2^2 + .1^2 + .6^2 + .7^2) / 4 = 0.225, AUC 3 of 4 pairs = 0.75
+SELECT round((r->>'log_loss')::numeric, 6) AS log_loss, round((r->>'brier_score')::numeric, 6) AS brier,
+       r->'roc_auc' AS auc, r->'positive_class' AS positive
+FROM (SELECT bk_metrics(a, p, pr) AS r
+      FROM (VALUES (1::int8, 1::int8, ARRAY[0.2, 0.8]), (0, 0, ARRAY[0.9, 0.1]),
+                   (0, 1, ARRAY[0.4, 0.6]), (1, 0, ARRAY[0.7, 0.3])) v(a, p, pr)) s;
+-- three classes: Brier the mean of sum_c (p_c - y_c)^2 = (.14 + .86 + 0) / 3,
+-- log loss -(ln .7 + ln .3 + ln 1) / 3; a probability of 0 is clipped to 1e-15
+SELECT round((r->>'brier_score')::numeric, 6) AS brier, round((r->>'log_loss')::numeric, 6) AS log_loss,
+       r->'roc_auc' AS auc
+FROM (SELECT bk_metrics(a, p, pr) AS r
+      FROM (VALUES ('x', 'x', ARRAY[0.7, 0.2, 0.1]), ('y', 'z', ARRAY[0.1, 0.3, 0.6]),
+                   ('z', 'z', ARRAY[0.0, 0.0, 1.0])) v(a, p, pr)) s;
+SELECT round((bk_metrics(a, p, pr)->>'log_loss')::numeric, 4) AS clipped_log_loss
+FROM (VALUES (1::int8, 0::int8, ARRAY[1.0, 0.0])) v(a, p, pr);
+-- 20 000 rows' probabilities: in parallel workers as serially
+CREATE TABLE mt_probs AS
+SELECT g AS id, (g % 2)::int8 AS a, ((g * 7) % 2)::int8 AS p,
+       ARRAY[0.5 + 0.4 * sin(g), 0.5 - 0.4 * sin(g)] AS pr FROM generate_series(1, 20000) g;
+SET max_parallel_workers_per_gather = 0;
+CREATE TEMP TABLE serial_probs AS SELECT bk_metrics(a, p, pr) AS r FROM mt_probs;
+SET max_parallel_workers_per_gather = 2; SET parallel_setup_cost = 0; SET parallel_tuple_cost = 0;
+SET min_parallel_table_scan_size = 0;
+SELECT abs((SELECT (r->>'log_loss')::float8 FROM serial_probs) - (bk_metrics(a, p, pr)->>'log_loss')::float8) < 1e-12
+         AS same_log_loss,
+       (SELECT r->'roc_auc' FROM serial_probs) = bk_metrics(a, p, pr)->'roc_auc' AS same_auc
+FROM mt_probs;
+RESET max_parallel_workers_per_gather; RESET parallel_setup_cost; RESET parallel_tuple_cost;
+RESET min_parallel_table_scan_size;
+-- bad probabilities
+SELECT bk_metrics(a, p, pr) FROM (VALUES (1::int8, 1::int8, ARRAY[0.2, 0.8, 0.0])) v(a, p, pr);
+SELECT bk_metrics(a, p, pr) FROM (VALUES (1::int8, 1::int8, ARRAY[0.2, 1.8])) v(a, p, pr);
+SELECT bk_metrics(a, p, pr) FROM (VALUES (1::int8, 1::int8, ARRAY[0.2, 0.8]), (0, 0, ARRAY[1.0])) v(a, p, pr);
+SELECT bk_metrics(a, p, pr) FROM (VALUES (1::int8, 1::int8, ARRAY[0.2, NULL])) v(a, p, pr);
+DROP TABLE mt_train, mt_scored, mt_probs;
