@@ -7,6 +7,7 @@
 #   bash test/bench/run.sh --only perf      doc/performance.md only
 #   bash test/bench/run.sh --only scaleout  doc/performance-scaleout.md only
 #   bash test/bench/run.sh --only features  doc/performance-features.md only
+#   bash test/bench/run.sh --only curves    doc/learning-curves.md and .svg (gnuplot) only
 #   bash test/bench/run.sh --tune           choose C / gamma -> test/bench/params-000.tsv
 #   bash test/bench/run.sh --quick          fewer permutations / sizes (a first look)
 #   bash test/bench/run.sh --smoke          a few seconds; checks the harness (CI)
@@ -38,7 +39,7 @@ report=0
 extra=()
 while [[ $# -gt 0 ]]; do
 	case "$1" in
-		--only) only=${2:?--only needs table1, perf, scaleout or features}; shift 2 ;;
+		--only) only=${2:?--only needs table1, perf, scaleout, features or curves}; shift 2 ;;
 		--only=*) only=${1#--only=}; shift ;;
 		--quick) quick=(--quick); shift ;;
 		--smoke) smoke=1; shift ;;
@@ -48,7 +49,7 @@ while [[ $# -gt 0 ]]; do
 		*) extra+=("$1"); shift ;;
 	esac
 done
-case "$only" in all|table1|perf|scaleout|features) ;; *) bk_err "--only takes table1, perf, scaleout or features"; exit 2 ;; esac
+case "$only" in all|table1|perf|scaleout|features|curves) ;; *) bk_err "--only takes table1, perf, scaleout, features or curves"; exit 2 ;; esac
 
 # The command as typed, for the generated documents.
 cmdline="bash test/bench/run.sh"
@@ -58,7 +59,7 @@ cmdline="bash test/bench/run.sh"
 [[ "$only" != all ]] && cmdline+=" --only $only"
 [[ ${#extra[@]} -gt 0 ]] && cmdline+=" ${extra[*]}"
 
-BK_PACKAGES+=(python3 libsvm-tools gzip)
+BK_PACKAGES+=(python3 libsvm-tools gzip gnuplot-nox)
 
 if [[ $report -eq 1 ]]; then
 	# no server needed: re-render from test/bench/out/table-PAPER*.json
@@ -111,5 +112,9 @@ fi
 if [[ "$only" == all || "$only" == features ]]; then
 	section "Feature forms (doc/performance-features.md)"
 	"${harness[@]}" features --command "$cmdline" "${quick[@]}" "${extra[@]}" || rc=1
+fi
+if [[ "$only" == all || "$only" == curves ]]; then
+	section "Learning curves (doc/learning-curves.md)"
+	"${harness[@]}" curves --command "$cmdline" "${quick[@]}" "${extra[@]}" || rc=1
 fi
 exit $rc
