@@ -1691,7 +1691,7 @@ ORDER BY c.rows;
     # the figure: one panel per data set, the rate so far against rows (log scale)
     svg = os.path.join(ROOT, "doc", "learning-curves.svg")
     gp = ["set terminal svg size 960,720 font 'sans,11'", "set output '%s'" % svg,
-          "set multiplot layout 2,2", "set logscale x 2", "set format x '2^{%L}'",
+          "set multiplot layout 2,2", "set logscale x 4", "set format x '%.0f'", "set xtics rotate by -30",
           "set xlabel 'rows seen'", "set ylabel 'online mistake rate'", "set key top right",
           "set yrange [0:*]"]
     for title, tag in panels:
