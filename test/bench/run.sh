@@ -8,6 +8,7 @@
 #   bash test/bench/run.sh --only scaleout  doc/performance-scaleout.md only
 #   bash test/bench/run.sh --only features  doc/performance-features.md only
 #   bash test/bench/run.sh --only curves    doc/learning-curves.md and .svg (gnuplot) only
+#   bash test/bench/run.sh --only svc       doc/comparison-svc.md (scikit-learn's SVC beside) only
 #   bash test/bench/run.sh --tune           choose C / gamma -> test/bench/params-000.tsv
 #   bash test/bench/run.sh --quick          fewer permutations / sizes (a first look)
 #   bash test/bench/run.sh --smoke          a few seconds; checks the harness (CI)
@@ -39,7 +40,7 @@ report=0
 extra=()
 while [[ $# -gt 0 ]]; do
 	case "$1" in
-		--only) only=${2:?--only needs table1, perf, scaleout, features or curves}; shift 2 ;;
+		--only) only=${2:?--only needs table1, perf, scaleout, features, curves or svc}; shift 2 ;;
 		--only=*) only=${1#--only=}; shift ;;
 		--quick) quick=(--quick); shift ;;
 		--smoke) smoke=1; shift ;;
@@ -49,7 +50,7 @@ while [[ $# -gt 0 ]]; do
 		*) extra+=("$1"); shift ;;
 	esac
 done
-case "$only" in all|table1|perf|scaleout|features|curves) ;; *) bk_err "--only takes table1, perf, scaleout, features or curves"; exit 2 ;; esac
+case "$only" in all|table1|perf|scaleout|features|curves|svc) ;; *) bk_err "--only takes table1, perf, scaleout, features, curves or svc"; exit 2 ;; esac
 
 # The command as typed, for the generated documents.
 cmdline="bash test/bench/run.sh"
@@ -59,7 +60,7 @@ cmdline="bash test/bench/run.sh"
 [[ "$only" != all ]] && cmdline+=" --only $only"
 [[ ${#extra[@]} -gt 0 ]] && cmdline+=" ${extra[*]}"
 
-BK_PACKAGES+=(python3 libsvm-tools gzip gnuplot-nox)
+BK_PACKAGES+=(python3 libsvm-tools gzip gnuplot-nox python3-sklearn)
 
 if [[ $report -eq 1 ]]; then
 	# no server needed: re-render from test/bench/out/table-PAPER*.json
@@ -116,5 +117,9 @@ fi
 if [[ "$only" == all || "$only" == curves ]]; then
 	section "Learning curves (doc/learning-curves.md)"
 	"${harness[@]}" curves --command "$cmdline" "${quick[@]}" "${extra[@]}" || rc=1
+fi
+if [[ "$only" == all || "$only" == svc ]]; then
+	section "Beside scikit-learn's SVC (doc/comparison-svc.md)"
+	"${harness[@]}" svc --command "$cmdline" "${quick[@]}" "${extra[@]}" || rc=1
 fi
 exit $rc
