@@ -56,6 +56,7 @@ extern void test_overflow_guards(void);
 extern void test_validation_levels(void);
 extern void test_decode_memory(void);
 extern void test_canonical_class_order(void);
+extern void test_prep_format(void);
 
 /* ---- test_learners.c ---- */
 extern void test_learners_and_format(void);

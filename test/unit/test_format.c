@@ -440,3 +440,108 @@ test_canonical_class_order(void)
 	free(buf);
 	BkModelFree(m);
 }
+
+/*
+ * A model that prepares named features: decode and encode give back its
+ * bytes, the preparation's values survive, and malformed preparation
+ * sections (checksum fixed) are refused with the reason.
+ */
+void
+test_prep_format(void)
+{
+	BkPrepSpec	spec;
+	BkPrepFit  *f;
+	BkParams	p;
+	BkModel    *m,
+			   *d;
+	BkRng		rng;
+	char		err[BK_ERRMSG_LEN] = "";
+	BkErrCode	code;
+	uint8_t    *buf,
+			   *buf2,
+			   *bad;
+	size_t		len,
+				len2,
+				at = 0;
+	double		out[8];
+	static const char *const lv[] = {"blue", "green", "red"};
+
+	BkRngSeed(&rng, 12);
+	BkPrepSpecInit(&spec, true);
+	f = BkPrepFitNew(&bk_std_env, &spec, true);
+	for (int i = 0; i < 50; i++)
+	{
+		BkPrepFitNumber(f, BkPrepFitKey(f, "size", 4), 10 * BkRngUniform(&rng));
+		BkPrepFitText(f, BkPrepFitKey(f, "colour", 6), lv[i % 3], strlen(lv[i % 3]));
+	}
+	BkParamsInit(&p);
+	BkParamsFinish(&p, 4, err, sizeof(err));
+	m = BkModelCreate(&bk_std_env, &p, 4);
+	BkModelSetPrep(m, BkPrepFitFinish(f, &bk_std_env));
+	for (int i = 0; i < 50; i++)
+	{
+		BkPrepRowBegin(m, out);
+		BkPrepPutNumber(m, BkPrepKey(m, 0, "size", 4), 10 * BkRngUniform(&rng), out);
+		BkPrepPutText(m, BkPrepKey(m, 1, "colour", 6), lv[i % 3], strlen(lv[i % 3]), out);
+		BkPrepRowEnd(m, out);
+		BkModelLearn(m, out, i % 2);
+	}
+	buf = encode(m, &len);
+	CHECK(BkFormatValidate(buf, len, err, sizeof(err), &code), "a prepared model is valid (%s)", err);
+	d = BkModelDecode(&bk_std_env, buf, len, true);
+	buf2 = encode(d, &len2);
+	CHECK(len == len2 && memcmp(buf, buf2, len) == 0, "a prepared model decodes and encodes to its bytes");
+	CHECK(BkPrepInputs(BkModelPrep(d)) == 2 && BkPrepLevels(BkModelPrep(d), 0) == 3 &&
+		  BkPrepInputKind(BkModelPrep(d), 1) == BK_INPUT_NUMERIC,
+		  "the decoded preparation: colour (3 levels), then size");
+
+	/* the section starts at its n_inputs (2) followed by named=1, scale=1, impute=1 */
+	for (size_t i = 0; i + 8 < len; i++)
+		if (buf[i] == 2 && buf[i + 1] == 0 && buf[i + 2] == 0 && buf[i + 3] == 0 &&
+			buf[i + 4] == 1 && buf[i + 5] == 1 && buf[i + 6] == 1 && buf[i + 7] == 0 &&
+			buf[i + 8] == BK_INPUT_CATEGORICAL)
+			at = i;
+	CHECK(at > 0, "the preparation section found");
+	bad = malloc(len);
+	{
+		struct
+		{
+			size_t		off;
+			uint8_t		value;
+			const char *why;
+		}			cases[] = {
+			{0, 3, "preparation has"},	/* 3 inputs: the columns no longer add up */
+			{5, 2, "invalid preparation modes"},	/* scale 2 */
+			{8, 7, "has kind"},	/* input 0 of kind 7 */
+			{12, 1, "levels"},	/* colour's name length 1: "c", then bytes misread */
+			{16, 'z', "out of order"},	/* "zolour" before "size": names out of order */
+		};
+
+		for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++)
+		{
+			memcpy(bad, buf, len);
+			bad[at + cases[c].off] = cases[c].value;
+			fix_crc(bad, len);
+			err[0] = '\0';
+			CHECK(!BkFormatValidate(bad, len, err, sizeof(err), &code),
+				  "a mutated preparation (byte %zu = %u) is refused (%s)",
+				  cases[c].off, cases[c].value, err);
+		}
+	}
+	/* levels out of byte order: swap blue and green */
+	memcpy(bad, buf, len);
+	for (size_t i = at; i + 5 < len; i++)
+		if (memcmp(bad + i, "blue", 4) == 0)
+		{
+			memcpy(bad + i, "grxx", 4);
+			break;
+		}
+	fix_crc(bad, len);
+	CHECK(!BkFormatValidate(bad, len, err, sizeof(err), &code) && strstr(err, "out of order"),
+		  "levels out of order are refused (%s)", err);
+	free(bad);
+	free(buf);
+	free(buf2);
+	BkModelFree(d);
+	BkModelFree(m);
+}
