@@ -275,7 +275,8 @@ write_prep(Writer *w, const BkPrep *p)
 		w->buf[w->pos++] = 0;
 		w_u16(w, 0);
 		w_u32(w, in->name_len);
-		memcpy(w->buf + w->pos, in->name, in->name_len);
+		if (in->name_len > 0)
+			memcpy(w->buf + w->pos, in->name, in->name_len);
 		w->pos += in->name_len;
 		if (in->kind == BK_INPUT_NUMERIC)
 		{
@@ -1178,6 +1179,8 @@ r_bytes(Reader *r, uint32_t n, bool empty_ok, const char *what, const char **out
 		return false;
 	if (memchr(r->buf + r->pos, '\0', n) != NULL)
 		return fail(r, "%s holds a NUL byte", what);
+	if (!BkValidUtf8((const char *) r->buf + r->pos, n))
+		return fail(r, "%s is not valid UTF-8", what);
 	*out = (const char *) r->buf + r->pos;
 	r->pos += n;
 	return true;

@@ -283,9 +283,10 @@ BkPrepFitKey(BkPrepFit *f, const char *key, size_t len)
 	k = table_find(&f->keys, f->names, f->name_len, key, len, &where);
 	if (k >= 0)
 		return k;
-	if (len == 0 || len > BK_MAX_LABEL_LEN || memchr(key, '\0', len) != NULL)
+	if (len == 0 || len > BK_MAX_LABEL_LEN || memchr(key, '\0', len) != NULL ||
+		!BkValidUtf8(key, len))
 		BkRaise(&f->env, BK_ERR_DATA, NULL,
-				"a feature key must have 1 to %d bytes, none of them NUL",
+				"a feature key must have 1 to %d bytes of UTF-8, none of them NUL",
 				BK_MAX_LABEL_LEN);
 	if (f->n_inputs >= BK_MAX_INPUTS)
 		BkRaiseHint(&f->env, BK_ERR_LIMIT, NULL,
@@ -374,9 +375,9 @@ BkPrepFitText(BkPrepFit *f, int i, const char *s, size_t len)
 		BkRaise(&f->env, BK_ERR_LIMIT, NULL,
 				"a text value of key \"%s\" has %zu bytes, more than %d",
 				f->names[i], len, BK_MAX_LABEL_LEN);
-	if (memchr(s, '\0', len) != NULL)
+	if (memchr(s, '\0', len) != NULL || !BkValidUtf8(s, len))
 		BkRaise(&f->env, BK_ERR_DATA, NULL,
-				"a text value of key \"%s\" holds a NUL byte", f->names[i]);
+				"a text value of key \"%s\" holds a NUL byte or is not UTF-8", f->names[i]);
 	if (in->n_levels >= f->spec.max_levels)
 		BkRaiseHint(&f->env, BK_ERR_LIMIT, NULL,
 					"Leave the key out (an identifier or free text is no category), or raise \"max_levels\".",
@@ -431,14 +432,32 @@ sorted_items(const BkEnv *env, char *const *strs, const uint32_t *lens, int n)
 	return items;
 }
 
+/*
+ * Whether a column of variance var and this mean over n values is constant
+ * up to rounding: the running sums of a constant 0.7 leave a variance of
+ * about 1e-29, and dividing by its root would blow every other value up by
+ * 1e14.  The bound is scikit-learn's (_is_constant_feature): var <= n eps
+ * var + (n mean eps)^2.
+ */
+static bool
+constant_column(double var, double mean, double n)
+{
+	const double eps = 2.220446049250313e-16;	/* DBL_EPSILON */
+	double		b = n * mean * eps;
+
+	return var <= n * eps * var + b * b;
+}
+
 void
 BkPrepDerive(const BkPrep *p, BkPrepInput *in)
 {
 	double		mean = in->n > 0.0 ? in->sx / in->n : 0.0;
-	double		sd = in->n > 0.0 ? sqrt(in->sxx / in->n) : 0.0;
+	double		var = in->n > 0.0 ? in->sxx / in->n : 0.0;
+	double		sd = sqrt(var);
 
 	in->center = p->scale == BK_SCALE_STANDARD ? mean : 0.0;
-	in->scale = (p->scale == BK_SCALE_STANDARD && sd > 0.0 && isfinite(sd)) ? sd : 1.0;
+	in->scale = (p->scale == BK_SCALE_STANDARD && sd > 0.0 && isfinite(sd) &&
+				 !constant_column(var, mean, in->n)) ? sd : 1.0;
 	in->fill = p->impute == BK_IMPUTE_MEAN ? (mean - in->center) / in->scale : 0.0;
 }
 
@@ -924,8 +943,12 @@ remap_row(const BkPrep *from, const BkPrep *to, double *x, int dim, double *sqno
 		const BkPrepInput *f = &from->inputs[i];
 		const BkPrepInput *t = &to->inputs[i];
 
-		if (f->kind == BK_INPUT_NUMERIC &&
-			(f->center != t->center || f->scale != t->scale))
+		if (f->kind != BK_INPUT_NUMERIC)
+			continue;
+		/* a side that never saw a value of the input holds its fill: the missing value */
+		if (f->n == 0.0)
+			x[f->offset] = t->fill;
+		else if (f->center != t->center || f->scale != t->scale)
 			x[f->offset] = (x[f->offset] * f->scale + f->center - t->center) / t->scale;
 	}
 	*sqnorm = BkDot(x, x, dim);

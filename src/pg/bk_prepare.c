@@ -102,9 +102,12 @@ json_number(const JsonbValue *v, const char *key, int keylen, int64 row)
 	char	   *text = DatumGetCString(DirectFunctionCall1(numeric_out,
 														   NumericGetDatum(v->val.numeric)));
 	char	   *end;
-	double		d = BkParseDouble(text, &end);
+	double		d;
 
-	if (!isfinite(d) || *end != '\0')
+	errno = 0;
+	d = BkParseDouble(text, &end);
+	/* as float8's input: out of range, not rounded to 0 or infinity */
+	if (!isfinite(d) || *end != '\0' || (errno == ERANGE && d == 0.0))
 		ereport(ERROR,
 				(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
 				 errmsg("key \"%.*s\"%s holds a number out of the range of float8",

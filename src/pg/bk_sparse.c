@@ -140,7 +140,6 @@ bk_sparse_in(PG_FUNCTION_ARGS)
 			syntax_error(str, "An index must be followed by \":\" and its value.");
 		while (isspace((unsigned char) *p))
 			p++;
-		errno = 0;
 		if (nnz == cap)
 		{
 			if (cap >= BK_MAX_DIM)
@@ -150,9 +149,16 @@ bk_sparse_in(PG_FUNCTION_ARGS)
 			val = repalloc(val, sizeof(double) * cap);
 		}
 		idx[nnz] = (int32) i;
+		errno = 0;
 		val[nnz] = BkParseDouble(p, &end);
 		if (end == p)
 			syntax_error(str, "A value is not a number.");
+		/* as float8's input: out of range, not rounded to 0 or infinity */
+		if (errno == ERANGE && (val[nnz] == 0.0 || isinf(val[nnz])))
+			ereport(ERROR,
+					(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+					 errmsg("bk_sparse: \"%.*s\" is out of range for type double precision",
+							(int) (end - p), p)));
 		nnz++;
 		p = end;
 		while (isspace((unsigned char) *p))
@@ -162,6 +168,8 @@ bk_sparse_in(PG_FUNCTION_ARGS)
 			p++;
 			while (isspace((unsigned char) *p))
 				p++;
+			if (*p == '}')
+				syntax_error(str, "A \",\" must be followed by another index:value pair.");
 		}
 		else if (*p != '}')
 			syntax_error(str, "Pairs are separated by \",\" and the list ends with \"}\".");

@@ -156,5 +156,44 @@ FuzzModelSeeds(uint8_t **seeds, size_t *lens, size_t max)
 		BkModelFree(m);
 		n++;
 	}
+	/* a model that prepares arrays: standardised, a missing value imputed */
+	if (n < max)
+	{
+		BkParams	p;
+		BkPrepSpec	spec;
+		BkPrepFit  *f;
+		BkModel    *m;
+		char		err[BK_ERRMSG_LEN];
+		double		rows[40][3];
+		bool		nulls[3] = {false, false, true};
+		double		out[3];
+
+		spec.scale = BK_SCALE_STANDARD;
+		spec.impute = BK_IMPUTE_MEAN;
+		spec.max_levels = BK_DEFAULT_MAX_LEVELS;
+		f = BkPrepFitNew(&fuzz_env, &spec, false);
+		for (int i = 0; i < 40; i++)
+		{
+			for (int d = 0; d < 3; d++)
+				rows[i][d] = 100 * BkRngUniform(&rng);
+			BkPrepFitArray(f, rows[i], i % 4 == 0 ? nulls : NULL, 3);
+		}
+		BkParamsInit(&p);
+		if (!BkParamsFinish(&p, 3, err, sizeof(err)))
+			abort();
+		m = BkModelCreate(&fuzz_env, &p, 3);
+		BkModelSetPrep(m, BkPrepFitFinish(f, &fuzz_env));
+		for (int i = 0; i < 40; i++)
+		{
+			BkPrepApplyArray(m, rows[i], i % 4 == 0 ? nulls : NULL, 3, out);
+			BkModelLearn(m, out, rows[i][0] > 50 ? 1 : -1);
+		}
+		if (!BkModelEncodedSize(m, (size_t) 1 << 30, &lens[n], err, sizeof(err)))
+			abort();
+		seeds[n] = malloc(lens[n]);
+		BkModelEncode(m, seeds[n], lens[n]);
+		BkModelFree(m);
+		n++;
+	}
 	return n;
 }

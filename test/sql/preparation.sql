@@ -187,6 +187,13 @@ SELECT bk_predict(named, '[1, 2]'::jsonb) FROM prep_named;
 SELECT bk_predict(named, ARRAY[1.0, 2.0]) FROM prep_named;
 SELECT bk_predict(raw, '{"big": 1}'::jsonb) FROM prep_models;
 SELECT bk_predict(named, '{"big": 1e400}'::jsonb) FROM prep_named;
+SELECT bk_predict(named, '{"big": 1e-400}'::jsonb) FROM prep_named;
+-- a constant column is centred, not divided by the rounding noise of its
+-- sums (the sd of a constant 0.7 comes out near 5e-15): scale 1
+SELECT (bk_info(m)->'preparation'->'inputs'->0->>'scale')::float8 AS constant_scale,
+       bk_decision(m, '{"k": 0.8, "x": 3}'::jsonb) <> 0 AS other_values_still_score
+FROM (SELECT bk_train(jsonb_build_object('k', 0.7, 'x', (i % 10)::float8), (i % 10 > 4)::int::int8, '{"budget": 20}') AS m
+      FROM generate_series(1, 1000) i) s;
 -- not as a window function: the model exists once every row is seen
 SELECT bk_train(jsonb_build_object('x', i), i % 2, '{}') OVER (ORDER BY i) FROM generate_series(1, 3) i;
 -- an integer array with a NULL (int[] reaches float8[] by a cast)

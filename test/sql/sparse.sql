@@ -20,6 +20,8 @@ SELECT '{1:x}/5'::bk_sparse;
 SELECT '{1:1}'::bk_sparse;
 SELECT '{1:1}/0'::bk_sparse;
 SELECT '{1:NaN}/2'::bk_sparse;
+SELECT '{1:1,}/3'::bk_sparse;
+SELECT '{1:1e-400}/3'::bk_sparse;
 SELECT bk_sparse(ARRAY[1, 2], ARRAY[1.0], 3);
 SELECT bk_sparse(ARRAY[2, 1], ARRAY[1.0, 2.0], 3);
 SELECT bk_sparse(ARRAY[1, NULL], ARRAY[1.0, 2.0], 3);
