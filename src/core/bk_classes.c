@@ -84,13 +84,8 @@ BkClassCompare(const BkModel *m, int i, int j)
 	{
 		const char *a = m->class_names[i];
 		const char *b = m->class_names[j];
-		size_t		la = strlen(a),
-					lb = strlen(b);
-		int			r = memcmp(a, b, la < lb ? la : lb);
 
-		if (r != 0)
-			return r;
-		return la < lb ? -1 : (la > lb ? 1 : 0);
+		return BkBytesCompare(a, strlen(a), b, strlen(b));
 	}
 	return m->classes[i] < m->classes[j] ? -1 : (m->classes[i] > m->classes[j] ? 1 : 0);
 }

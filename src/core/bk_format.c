@@ -1186,23 +1186,6 @@ r_bytes(Reader *r, uint32_t n, bool empty_ok, const char *what, const char **out
 	return true;
 }
 
-static int
-r_bytes_cmp(const char *a, uint32_t alen, const char *b, uint32_t blen)
-{
-	int			c = memcmp(a, b, alen < blen ? alen : blen);
-
-	return c != 0 ? c : (alen < blen ? -1 : (alen > blen ? 1 : 0));
-}
-
-static char *
-copy_str(const BkEnv *env, const char *s, uint32_t n)
-{
-	char	   *c = BkAllocArray(env, (size_t) n + 1, 1);
-
-	memcpy(c, s, n);
-	return c;
-}
-
 /*
  * The preparation (see write_prep): inputs named in strictly ascending byte
  * order (or unnamed and numeric), levels in strictly ascending byte order,
@@ -1265,7 +1248,7 @@ parse_prep(Reader *r, int dim, BkModel *m)
 		{
 			if (!r_bytes(r, name_len, false, "an input's name", &name))
 				return false;
-			if (prev != NULL && r_bytes_cmp(prev, prev_len, name, name_len) >= 0)
+			if (prev != NULL && BkBytesCompare(prev, prev_len, name, name_len) >= 0)
 				return fail(r, "input names out of order at input %u", i);
 			prev = name;
 			prev_len = name_len;
@@ -1278,7 +1261,7 @@ parse_prep(Reader *r, int dim, BkModel *m)
 			in->offset = (int) cols;
 			in->name_len = name_len;
 			if (named)
-				in->name = copy_str(&m->env, name, name_len);
+				in->name = BkCopyBytes(&m->env, name, name_len);
 		}
 		if (kind == BK_INPUT_NUMERIC)
 		{
@@ -1324,13 +1307,13 @@ parse_prep(Reader *r, int dim, BkModel *m)
 				len = r_u32(r);
 				if (!r_bytes(r, len, true, "a level", &lv))
 					return false;
-				if (j > 0 && r_bytes_cmp(prev, prev_len, lv, len) >= 0)
+				if (j > 0 && BkBytesCompare(prev, prev_len, lv, len) >= 0)
 					return fail(r, "levels of input %u out of order", i);
 				prev = lv;
 				prev_len = len;
 				if (in)
 				{
-					in->levels[j] = copy_str(&m->env, lv, len);
+					in->levels[j] = BkCopyBytes(&m->env, lv, len);
 					in->level_len[j] = len;
 					in->n_levels = (int) j + 1;
 				}

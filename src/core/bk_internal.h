@@ -260,6 +260,9 @@ extern void BkRaiseHint(const BkEnv *env, BkErrCode code, const char *detail,
 						const char *hint, const char *fmt,...)
 			BK_PRINTF(5, 6) BK_NORETURN;
 extern void *BkAllocArray(const BkEnv *env, size_t n, size_t elsize);
+/* byte strings (bk_prep.c): their order (a prefix first), a NUL-terminated copy */
+extern int	BkBytesCompare(const char *a, size_t alen, const char *b, size_t blen);
+extern char *BkCopyBytes(const BkEnv *env, const char *s, size_t len);
 extern void *BkReallocArray(const BkEnv *env, void *ptr, size_t n, size_t elsize);
 extern void BkFree(const BkEnv *env, void *ptr);
 extern void BkCheckInterrupts(const BkEnv *env);

@@ -30,8 +30,8 @@
 
 /* ---- byte strings: order and a hash table of indices ---- */
 
-static int
-bytes_cmp(const char *a, size_t alen, const char *b, size_t blen)
+int
+BkBytesCompare(const char *a, size_t alen, const char *b, size_t blen)
 {
 	int			r = memcmp(a, b, alen < blen ? alen : blen);
 
@@ -115,8 +115,8 @@ table_grow(const BkEnv *env, StrTable *t, char *const *strs, const uint32_t *len
 	}
 }
 
-static char *
-copy_bytes(const BkEnv *env, const char *s, size_t len)
+char *
+BkCopyBytes(const BkEnv *env, const char *s, size_t len)
 {
 	char	   *c = BkAllocArray(env, len + 1, 1);
 
@@ -303,13 +303,35 @@ BkPrepFitKey(BkPrepFit *f, const char *key, size_t len)
 		f->cap = cap;
 	}
 	k = f->n_inputs;
-	f->names[k] = copy_bytes(&f->env, key, len);
+	f->names[k] = BkCopyBytes(&f->env, key, len);
 	f->name_len[k] = (uint32_t) len;
 	table_grow(&f->env, &f->keys, f->names, f->name_len, k);
 	(void) table_find(&f->keys, f->names, f->name_len, key, len, &where);
 	f->keys.slot[where] = k + 1;
 	f->n_inputs++;
 	return k;
+}
+
+/*
+ * Remember that the key at position pos of a row named input (-1: none):
+ * hint[pos] = input + 1, the array grown as positions come (rows of one
+ * table list the same keys in the same order)
+ */
+static void
+remember_position(const BkEnv *env, int **hint, int *cap, int pos, int input)
+{
+	if (pos >= *cap && pos < BK_MAX_INPUTS)
+	{
+		int			n = *cap ? *cap : 16;
+
+		while (n <= pos)
+			n *= 2;
+		*hint = BkReallocArray(env, *hint, (size_t) n, sizeof(int));
+		memset(*hint + *cap, 0, sizeof(int) * (size_t) (n - *cap));
+		*cap = n;
+	}
+	if (pos < *cap)
+		(*hint)[pos] = input + 1;
 }
 
 int
@@ -324,18 +346,7 @@ BkPrepFitKeyAt(BkPrepFit *f, int pos, const char *key, size_t len)
 			return k;
 	}
 	k = BkPrepFitKey(f, key, len);
-	if (pos >= f->hint_cap && pos < BK_MAX_INPUTS)
-	{
-		int			cap = f->hint_cap ? f->hint_cap : 16;
-
-		while (cap <= pos)
-			cap *= 2;
-		f->hint = BkReallocArray(&f->env, f->hint, (size_t) cap, sizeof(int));
-		memset(f->hint + f->hint_cap, 0, sizeof(int) * (size_t) (cap - f->hint_cap));
-		f->hint_cap = cap;
-	}
-	if (pos < f->hint_cap)
-		f->hint[pos] = k + 1;
+	remember_position(&f->env, &f->hint, &f->hint_cap, pos, k);
 	return k;
 }
 
@@ -392,7 +403,7 @@ BkPrepFitText(BkPrepFit *f, int i, const char *s, size_t len)
 									   sizeof(uint32_t));
 		in->cap_levels = cap;
 	}
-	in->levels[in->n_levels] = copy_bytes(&f->env, s, len);
+	in->levels[in->n_levels] = BkCopyBytes(&f->env, s, len);
 	in->level_len[in->n_levels] = (uint32_t) len;
 	table_grow(&f->env, &in->table, in->levels, in->level_len, in->n_levels);
 	(void) table_find(&in->table, in->levels, in->level_len, s, len, &where);
@@ -414,7 +425,7 @@ sort_item_cmp(const void *a, const void *b)
 	const SortItem *x = a,
 			   *y = b;
 
-	return bytes_cmp(x->s, x->len, y->s, y->len);
+	return BkBytesCompare(x->s, x->len, y->s, y->len);
 }
 
 static SortItem *
@@ -487,7 +498,7 @@ BkPrepFitFinish(const BkPrepFit *f, const BkEnv *env)
 
 		if (f->named)
 		{
-			in->name = copy_bytes(env, f->names[k], f->name_len[k]);
+			in->name = BkCopyBytes(env, f->names[k], f->name_len[k]);
 			in->name_len = f->name_len[k];
 		}
 		/* a key that was only ever null is a numeric input with no value */
@@ -519,7 +530,7 @@ BkPrepFitFinish(const BkPrepFit *f, const BkEnv *env)
 			in->level_len = BkAllocArray(env, nl, sizeof(uint32_t));
 			for (int j = 0; j < src->n_levels; j++)
 			{
-				in->levels[j] = copy_bytes(env, lv[j].s, lv[j].len);
+				in->levels[j] = BkCopyBytes(env, lv[j].s, lv[j].len);
 				in->level_len[j] = lv[j].len;
 			}
 			BkFree(env, lv);
@@ -707,7 +718,7 @@ find_input(const BkPrep *p, const char *key, size_t len)
 	while (lo <= hi)
 	{
 		int			mid = lo + (hi - lo) / 2;
-		int			c = bytes_cmp(p->inputs[mid].name, p->inputs[mid].name_len, key, len);
+		int			c = BkBytesCompare(p->inputs[mid].name, p->inputs[mid].name_len, key, len);
 
 		if (c == 0)
 			return mid;
@@ -735,18 +746,7 @@ BkPrepKey(const BkModel *m, int pos, const char *key, size_t len)
 	if (i < 0)
 	{
 		i = find_input(p, key, len);
-		if (pos >= p->hint_cap && pos < BK_MAX_INPUTS)
-		{
-			int			cap = p->hint_cap ? p->hint_cap : 16;
-
-			while (cap <= pos)
-				cap *= 2;
-			p->hint = BkReallocArray(&m->env, p->hint, (size_t) cap, sizeof(int));
-			memset(p->hint + p->hint_cap, 0, sizeof(int) * (size_t) (cap - p->hint_cap));
-			p->hint_cap = cap;
-		}
-		if (pos < p->hint_cap)
-			p->hint[pos] = i + 1;
+		remember_position(&m->env, &p->hint, &p->hint_cap, pos, i);
 	}
 	if (i >= 0)
 		p->stamp[i] = p->row;
@@ -793,7 +793,7 @@ BkPrepPutText(const BkModel *m, int i, const char *s, size_t len, double *out)
 	while (lo <= hi)
 	{
 		int			mid = lo + (hi - lo) / 2;
-		int			c = bytes_cmp(in->levels[mid], in->level_len[mid], s, len);
+		int			c = BkBytesCompare(in->levels[mid], in->level_len[mid], s, len);
 
 		if (c == 0)
 		{
@@ -840,7 +840,7 @@ BkPrepSameLayout(const BkPrep *a, const BkPrep *b)
 			x->n_levels != y->n_levels)
 			return false;
 		for (int j = 0; j < x->n_levels; j++)
-			if (bytes_cmp(x->levels[j], x->level_len[j], y->levels[j], y->level_len[j]) != 0)
+			if (BkBytesCompare(x->levels[j], x->level_len[j], y->levels[j], y->level_len[j]) != 0)
 				return false;
 	}
 	return true;
@@ -866,7 +866,7 @@ BkPrepCopy(const BkEnv *env, const BkPrep *p)
 
 		*out = *in;
 		if (in->name)
-			out->name = copy_bytes(env, in->name, in->name_len);
+			out->name = BkCopyBytes(env, in->name, in->name_len);
 		if (in->kind == BK_INPUT_CATEGORICAL)
 		{
 			size_t		nl = in->n_levels > 0 ? (size_t) in->n_levels : 1;
@@ -875,7 +875,7 @@ BkPrepCopy(const BkEnv *env, const BkPrep *p)
 			out->level_len = BkAllocArray(env, nl, sizeof(uint32_t));
 			for (int j = 0; j < in->n_levels; j++)
 			{
-				out->levels[j] = copy_bytes(env, in->levels[j], in->level_len[j]);
+				out->levels[j] = BkCopyBytes(env, in->levels[j], in->level_len[j]);
 				out->level_len[j] = in->level_len[j];
 			}
 		}
