@@ -129,6 +129,8 @@ extern double *BkSparseValues(const BkSparse *s);
 extern BkSparse *BkPgSparseNew(int dim, int nnz);
 /* an error (22000) unless s is well formed; what names it in messages */
 extern void BkPgSparseCheck(const BkSparse *s, const char *what);
+/* its dense values (dim of them, palloc'd) */
+extern double *BkPgSparseDense(const BkSparse *s);
 
 /* The form of a features argument, from its SQL type */
 typedef enum BkFeatureForm

@@ -127,6 +127,53 @@ refuse_json_value(const JsonbValue *v, const char *key, int keylen, int64 row)
 					"array" : "object")));
 }
 
+/* A JSON value as a feature: a number, text (UTF-8), or missing (null) */
+typedef enum JsonFeatureKind
+{
+	JSON_FEATURE_MISSING,
+	JSON_FEATURE_NUMBER,
+	JSON_FEATURE_TEXT
+} JsonFeatureKind;
+
+typedef struct JsonFeature
+{
+	JsonFeatureKind kind;
+	double		number;
+	const char *text;
+	size_t		len;
+} JsonFeature;
+
+/*
+ * The value v of key (keylen bytes, for messages) as a feature: strings in
+ * UTF-8, booleans as the text "true" or "false"; an array or an object is
+ * an error
+ */
+static void
+json_feature(const JsonbValue *v, const char *key, int keylen, int64 row, JsonFeature *jf)
+{
+	switch (v->type)
+	{
+		case jbvNull:
+			jf->kind = JSON_FEATURE_MISSING;
+			break;
+		case jbvNumeric:
+			jf->kind = JSON_FEATURE_NUMBER;
+			jf->number = json_number(v, key, keylen, row);
+			break;
+		case jbvString:
+			jf->kind = JSON_FEATURE_TEXT;
+			jf->text = utf8_of(v->val.string.val, v->val.string.len, &jf->len);
+			break;
+		case jbvBool:
+			jf->kind = JSON_FEATURE_TEXT;
+			jf->text = v->val.boolean ? "true" : "false";
+			jf->len = v->val.boolean ? 4 : 5;
+			break;
+		default:
+			refuse_json_value(v, key, keylen, row);
+	}
+}
+
 static Jsonb *
 features_object(Datum d, int64 row)
 {
@@ -195,7 +242,6 @@ static const double *
 sparse_row(BkModel *m, Datum features, int64 row, const char *whose)
 {
 	const BkSparse *s = (const BkSparse *) DatumGetPointer(features);
-	const double *v;
 	double	   *x;
 	BkModelInfo info;
 
@@ -206,11 +252,8 @@ sparse_row(BkModel *m, Datum features, int64 row, const char *whose)
 				(errcode(ERRCODE_DATA_EXCEPTION),
 				 errmsg("features%s have dimension %d, expected %d (%s dimension)",
 						row_text(row), s->dim, info.dim, whose)));
-	v = BkSparseValues(s);
-	x = palloc0(sizeof(double) * (Size) s->dim);
-	for (int k = 0; k < s->nnz; k++)
-		x[s->indices[k] - 1] = v[k];
-	BkModelSparseRow(m, x, s->indices, v, s->nnz);
+	x = BkPgSparseDense(s);
+	BkModelSparseRow(m, x, s->indices, BkSparseValues(s), s->nnz);
 	return x;
 }
 
@@ -250,28 +293,13 @@ BkPgFitRow(BkPrepFit *f, Datum features, BkFeatureForm form, int64 row)
 			}
 			else if (tok == WJB_VALUE)
 			{
-				switch (v.type)
-				{
-					case jbvNull:
-						break;
-					case jbvNumeric:
-						BkPrepFitNumber(f, input, json_number(&v, key, keylen, row));
-						break;
-					case jbvString:
-						{
-							size_t		len;
-							const char *str = utf8_of(v.val.string.val, v.val.string.len, &len);
+				JsonFeature jf;
 
-							BkPrepFitText(f, input, str, len);
-						}
-						break;
-					case jbvBool:
-						BkPrepFitText(f, input, v.val.boolean ? "true" : "false",
-									  v.val.boolean ? 4 : 5);
-						break;
-					default:
-						refuse_json_value(&v, key, keylen, row);
-				}
+				json_feature(&v, key, keylen, row, &jf);
+				if (jf.kind == JSON_FEATURE_NUMBER)
+					BkPrepFitNumber(f, input, jf.number);
+				else if (jf.kind == JSON_FEATURE_TEXT)
+					BkPrepFitText(f, input, jf.text, jf.len);
 			}
 		}
 	}
@@ -341,29 +369,15 @@ BkPgModelRow(BkModel *m, Datum features, BkFeatureForm form, int64 row,
 			}
 			else if (tok == WJB_VALUE && input >= 0)
 			{
-				switch (v.type)
-				{
-					case jbvNull:
-						BkPrepPutMissing(m, input, out);
-						break;
-					case jbvNumeric:
-						BkPrepPutNumber(m, input, json_number(&v, key, keylen, row), out);
-						break;
-					case jbvString:
-						{
-							size_t		len;
-							const char *str = utf8_of(v.val.string.val, v.val.string.len, &len);
+				JsonFeature jf;
 
-							BkPrepPutText(m, input, str, len, out);
-						}
-						break;
-					case jbvBool:
-						BkPrepPutText(m, input, v.val.boolean ? "true" : "false",
-									  v.val.boolean ? 4 : 5, out);
-						break;
-					default:
-						refuse_json_value(&v, key, keylen, row);
-				}
+				json_feature(&v, key, keylen, row, &jf);
+				if (jf.kind == JSON_FEATURE_NUMBER)
+					BkPrepPutNumber(m, input, jf.number, out);
+				else if (jf.kind == JSON_FEATURE_TEXT)
+					BkPrepPutText(m, input, jf.text, jf.len, out);
+				else
+					BkPrepPutMissing(m, input, out);
 			}
 		}
 		BkPrepRowEnd(m, out);

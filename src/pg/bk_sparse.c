@@ -59,6 +59,17 @@ BkPgSparseNew(int dim, int nnz)
 	return s;
 }
 
+/* a new vector of these indices and values */
+static BkSparse *
+sparse_of(int dim, int nnz, const int32 *idx, const double *val)
+{
+	BkSparse   *s = BkPgSparseNew(dim, nnz);
+
+	memcpy(s->indices, idx, sizeof(int32) * (Size) nnz);
+	memcpy(BkSparseValues(s), val, sizeof(double) * (Size) nnz);
+	return s;
+}
+
 /*
  * Check a sparse vector: its dimension, and indices ascending within it
  * with finite values.  what names it in messages ("bk_sparse", "features
@@ -190,9 +201,7 @@ bk_sparse_in(PG_FUNCTION_ARGS)
 		ereport(ERROR,
 				(errcode(ERRCODE_DATA_EXCEPTION),
 				 errmsg("bk_sparse: dimension %ld out of range 1..%d", dim, BK_MAX_DIM)));
-	s = BkPgSparseNew((int) dim, nnz);
-	memcpy(s->indices, idx, sizeof(int32) * nnz);
-	memcpy(BkSparseValues(s), val, sizeof(double) * nnz);
+	s = sparse_of((int) dim, nnz, idx, val);
 	BkPgSparseCheck(s, "bk_sparse");
 	PG_RETURN_POINTER(s);
 }
@@ -309,17 +318,24 @@ bk_sparse_make(PG_FUNCTION_ARGS)
 	PG_RETURN_POINTER(s);
 }
 
-/* bk_dense(bk_sparse) -> float8[] */
-Datum
-bk_sparse_dense(PG_FUNCTION_ARGS)
+double *
+BkPgSparseDense(const BkSparse *s)
 {
-	BkSparse   *s = (BkSparse *) PG_DETOAST_DATUM(PG_GETARG_DATUM(0));
 	const double *v = BkSparseValues(s);
 	double	   *x = palloc0(sizeof(double) * (Size) s->dim);
 
 	for (int k = 0; k < s->nnz; k++)
 		x[s->indices[k] - 1] = v[k];
-	PG_RETURN_ARRAYTYPE_P(BkPgFloat8Array(x, s->dim));
+	return x;
+}
+
+/* bk_dense(bk_sparse) -> float8[] */
+Datum
+bk_sparse_dense(PG_FUNCTION_ARGS)
+{
+	BkSparse   *s = (BkSparse *) PG_DETOAST_DATUM(PG_GETARG_DATUM(0));
+
+	PG_RETURN_ARRAYTYPE_P(BkPgFloat8Array(BkPgSparseDense(s), s->dim));
 }
 
 /* bk_libsvm_sparse(line text, dim int4, OUT label int8, OUT features bk_sparse) */
@@ -356,9 +372,7 @@ bk_libsvm_sparse(PG_FUNCTION_ARGS)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
 				 errmsg("invalid LIBSVM line: %s", err)));
-	s = BkPgSparseNew(dim, nnz);
-	memcpy(s->indices, idx, sizeof(int32) * nnz);
-	memcpy(BkSparseValues(s), val, sizeof(double) * nnz);
+	s = sparse_of(dim, nnz, idx, val);
 	values[0] = Int64GetDatum(label);
 	values[1] = PointerGetDatum(s);
 	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(BlessTupleDesc(desc), values, nulls)));
