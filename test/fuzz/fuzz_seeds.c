@@ -10,6 +10,19 @@
 
 #include <string.h>
 
+/* m's bytes as a seed; m is freed */
+static void
+keep_seed(BkModel *m, uint8_t **seed, size_t *len)
+{
+	char		err[BK_ERRMSG_LEN];
+
+	if (!BkModelEncodedSize(m, (size_t) 1 << 30, len, err, sizeof(err)))
+		abort();
+	*seed = malloc(*len);
+	BkModelEncode(m, *seed, *len);
+	BkModelFree(m);
+}
+
 size_t
 FuzzModelSeeds(uint8_t **seeds, size_t *lens, size_t max)
 {
@@ -102,11 +115,7 @@ FuzzModelSeeds(uint8_t **seeds, size_t *lens, size_t max)
 			else
 				BkModelLearn(m, x, c < 3 ? 2 * cls - 1 : cls);
 		}
-		if (!BkModelEncodedSize(m, (size_t) 1 << 30, &lens[n], err, sizeof(err)))
-			abort();
-		seeds[n] = malloc(lens[n]);
-		BkModelEncode(m, seeds[n], lens[n]);
-		BkModelFree(m);
+		keep_seed(m, &seeds[n], &lens[n]);
 		n++;
 	}
 	/* a model that prepares named features: two numeric keys, one of text */
@@ -149,11 +158,7 @@ FuzzModelSeeds(uint8_t **seeds, size_t *lens, size_t max)
 			BkPrepRowEnd(m, out);
 			BkModelLearn(m, out, rows[i][1] > 0 ? 1 : -1);
 		}
-		if (!BkModelEncodedSize(m, (size_t) 1 << 30, &lens[n], err, sizeof(err)))
-			abort();
-		seeds[n] = malloc(lens[n]);
-		BkModelEncode(m, seeds[n], lens[n]);
-		BkModelFree(m);
+		keep_seed(m, &seeds[n], &lens[n]);
 		n++;
 	}
 	/* a model that prepares arrays: standardised, a missing value imputed */
@@ -188,11 +193,7 @@ FuzzModelSeeds(uint8_t **seeds, size_t *lens, size_t max)
 			BkPrepApplyArray(m, rows[i], i % 4 == 0 ? nulls : NULL, 3, out);
 			BkModelLearn(m, out, rows[i][0] > 50 ? 1 : -1);
 		}
-		if (!BkModelEncodedSize(m, (size_t) 1 << 30, &lens[n], err, sizeof(err)))
-			abort();
-		seeds[n] = malloc(lens[n]);
-		BkModelEncode(m, seeds[n], lens[n]);
-		BkModelFree(m);
+		keep_seed(m, &seeds[n], &lens[n]);
 		n++;
 	}
 	return n;
