@@ -150,7 +150,8 @@ maintain_nearest(BkModel *m, BkMachine *mach, BkRow *row)
 			{
 				/* eq. 13: beta_N = gamma_j y_j k(x_N, x_j) / (k(x_N, x_N) y_N) */
 				beta = c * kjn * yn / knn;
-				beta = BkClamp(beta, -gn, C - gn);
+				/* the box of x_N's dual variable: C times its side's class weight */
+				beta = BkClamp(beta, -gn, C * BkRowSideWeight(row, cn) - gn);
 			}
 			/* eq. 14 with Delta gamma_j = gamma_j, Delta gamma_N = -beta */
 			v = -g + beta + c * svf[j] - beta * yn * svf[nb] -
@@ -259,7 +260,10 @@ maintain_projection(BkModel *m, BkMachine *mach, BkRow *row, bool exact)
 		return maintain_removal(m, mach, row);
 	}
 
-	/* the bounds of a_i: gamma_i + beta_i in [0, C], a_i = beta_i y_i */
+	/*
+	 * the bounds of a_i: gamma_i + beta_i in [0, C_i], a_i = beta_i y_i,
+	 * C_i = C times the class weight of x_i's side (C without weights)
+	 */
 	for (int i = 0; i < n; i++)
 	{
 		double		ci = mach->coef[i];
@@ -267,11 +271,11 @@ maintain_projection(BkModel *m, BkMachine *mach, BkRow *row, bool exact)
 		if (ci >= 0.0)
 		{
 			w.lo[i] = -ci;
-			w.hi[i] = C - ci;
+			w.hi[i] = C * row->w_pos - ci;
 		}
 		else
 		{
-			w.lo[i] = -C - ci;
+			w.lo[i] = -C * row->w_neg - ci;
 			w.hi[i] = -ci;
 		}
 	}

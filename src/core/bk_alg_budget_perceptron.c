@@ -26,7 +26,12 @@
 #include <math.h>
 #include <stdio.h>
 
-/* alpha_t of paper 003 Fig. 2 */
+/*
+ * alpha_t of paper 003 Fig. 2.  Class weights: a row of weight w takes
+ * alpha = w, caps mira's step at w and the SVM rule's at C w (the loss of
+ * the row counts w times).  The Tighter Budget Perceptron's removal still
+ * counts the evaluation set's errors unweighted.
+ */
 static double
 update_alpha(const BkParams *p, const BkRow *row)
 {
@@ -37,12 +42,12 @@ update_alpha(const BkParams *p, const BkRow *row)
 	{
 		case BK_UPDATE_MIRA:
 			a = -yf / row->ktt;
-			return BkClamp(a, 0.0, 1.0);
+			return BkClamp(a, 0.0, row->weight);
 		case BK_UPDATE_NOBIAS_SVM:
 			a = (1.0 - yf) / row->ktt;
-			return BkClamp(a, 0.0, p->C);
+			return BkClamp(a, 0.0, p->C * row->weight);
 		default:
-			return 1.0;
+			return row->weight;
 	}
 }
 

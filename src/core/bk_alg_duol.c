@@ -41,8 +41,9 @@ dual_ascent(double g, double d, double lt, double lb, double kt, double kb,
 
 /*
  * (gamma_t, d gamma_b) of paper 001 eq. 1.  The four cases are the
- * maximiser of D when it lies at the corner (C, C - gamma_b), on the edge
- * g = C, on the edge d = C - gamma_b, or inside the box.  With w_ab <= 0
+ * maximiser of D when it lies at the corner (C, Cb - gamma_b), on the edge
+ * g = C, on the edge d = Cb - gamma_b, or inside the box (g in [0, C],
+ * d in [-gamma_b, Cb - gamma_b]; Cb = C but under class weights).  With w_ab <= 0
  * and l_t, l_b >= 0 the gradient of D is positive at the lower bounds, so
  * these are the only places the maximum can be and exactly one case holds
  * — up to rounding at the borders between cases, or a singular system
@@ -51,10 +52,10 @@ dual_ascent(double g, double d, double lt, double lb, double kt, double kb,
  * without the division by zero.
  */
 void
-BkDuolDoubleUpdate(double C, double lt, double lb, double kt, double kb,
-				   double w, double gb, double *g_out, double *d_out)
+BkDuolDoubleUpdate(double C, double Cb, double lt, double lb, double kt,
+				   double kb, double w, double gb, double *g_out, double *d_out)
 {
-	double		dmax = C - gb;
+	double		dmax = Cb - gb;
 	double		det = kt * kb - w * w;
 	double		cand[4][2];
 	int			best = 0;
@@ -198,7 +199,10 @@ BkDuolStep(BkModel *m, BkMachine *mach, BkRow *row)
 		double	   *kb_row = row->work;
 		double		db;
 
-		BkDuolDoubleUpdate(p->C, lt, lb, row->ktt, kb, wmin, gb, &gt, &db);
+		/* class weights: each dual variable's box is C times its class weight */
+		BkDuolDoubleUpdate(p->C * row->weight,
+						   p->C * BkRowSideWeight(row, mach->coef[b]),
+						   lt, lb, row->ktt, kb, wmin, gb, &gt, &db);
 		/* f(x_i) += gamma_t y_t k(x_i, x_t) + d gamma_b y_b k(x_i, x_b) */
 		BkKernelRow(p, mach, m->dim, mach->sv + (size_t) b * m->dim,
 					mach->sqnorm[b], kb_row, kb_row);
@@ -212,8 +216,8 @@ BkDuolStep(BkModel *m, BkMachine *mach, BkRow *row)
 	{
 		/* lines 30-35: the single update */
 		gt = lt / row->ktt;
-		if (gt > p->C)
-			gt = p->C;
+		if (gt > p->C * row->weight)
+			gt = p->C * row->weight;
 		for (int i = 0; i < mach->n_sv; i++)
 			svf[i] += gt * y * row->krow[i];
 		slot = BkMachineAppend(mach, m->dim, row->x, row->sqx, gt * y);

@@ -100,7 +100,8 @@ BkForgetronStep(BkModel *m, BkMachine *mach, BkRow *row)
 
 	if (n < m->params.budget)
 	{
-		int			slot = BkMachineAppend(mach, m->dim, row->x, row->sqx, row->y);
+		int			slot = BkMachineAppend(mach, m->dim, row->x, row->sqx,
+										   row->weight * row->y);
 
 		mach->born[slot] = m->rows_seen;
 		return true;
@@ -113,10 +114,11 @@ BkForgetronStep(BkModel *m, BkMachine *mach, BkRow *row)
 	sigma = fabs(mach->coef[r]);
 	yr = mach->coef[r] < 0.0 ? -1.0 : 1.0;
 
-	/* mu = y_r f'_t(x_r), f'_t = f_t + y_t k(x_t, .) */
+	/* mu = y_r f'_t(x_r), f'_t = f_t + w y_t k(x_t, .) (w: class weight) */
 	BkKernelRow(&m->params, mach, m->dim, mach->sv + (size_t) r * m->dim,
 				mach->sqnorm[r], row->work, row->work);
-	mu = yr * (BkMachineScore(mach, row->work) + row->y * row->krow[r]);
+	mu = yr * (BkMachineScore(mach, row->work) +
+			   row->weight * row->y * row->krow[r]);
 
 	phi = BkForgetronPhi(sigma, mu, mach->degradation,
 						 (double) mach->updates + 1.0);
@@ -140,7 +142,8 @@ BkForgetronStep(BkModel *m, BkMachine *mach, BkRow *row)
 		mach->degradation = (15.0 / 32.0) * ((double) mach->updates + 1.0);
 
 	/* remove r; x_t, shrunk with the others, takes its slot */
-	BkMachineReplace(mach, m->dim, r, row->x, row->sqx, row->y * phi);
+	BkMachineReplace(mach, m->dim, r, row->x, row->sqx,
+					 row->weight * row->y * phi);
 	mach->born[r] = m->rows_seen;
 	BkBudgetCountMaintenance(m, mach);
 	return true;

@@ -38,7 +38,9 @@ BkBogdStep(BkModel *m, BkMachine *mach, BkRow *row)
 {
 	const BkParams *p = &m->params;
 	double		shrink = 1.0 - p->eta * p->lambda;
-	double		bound = p->max_coef * p->eta;
+	/* class weights: a row of weight w steps w eta; the bound follows the largest */
+	double		bound = p->max_coef * p->eta *
+		(row->w_pos > row->w_neg ? row->w_pos : row->w_neg);
 	int			n = mach->n_sv;
 	bool		loss = 1.0 - row->y * row->f > 0.0 && row->ktt > 0.0;
 
@@ -66,7 +68,7 @@ BkBogdStep(BkModel *m, BkMachine *mach, BkRow *row)
 			mach->coef[i] = mach->coef[i] >= 0.0 ? a : -a;
 		}
 	}
-	BkMachineAppend(mach, m->dim, row->x, row->sqx, p->eta * row->y);
+	BkMachineAppend(mach, m->dim, row->x, row->sqx, p->eta * row->weight * row->y);
 	return true;
 }
 
@@ -95,7 +97,9 @@ BkOgdStep(BkModel *m, BkMachine *mach, BkRow *row)
 	if (row->y * row->f >= 1.0 || row->ktt <= 0.0)
 		return false;
 	BkBudgetReserveUnbudgeted(m, mach);
-	BkMachineAppend(mach, m->dim, row->x, row->sqx, m->params.eta * row->y);
+	/* class weights: the hinge loss of a row of weight w steps w eta */
+	BkMachineAppend(mach, m->dim, row->x, row->sqx,
+					m->params.eta * row->weight * row->y);
 	return true;
 }
 

@@ -32,6 +32,9 @@
  *	  Under the ramp loss the update is made only when -1 <= y_t f_t <= 1,
  *	  where the ramp and hinge losses agree, and the step keeps the margin
  *	  above -1, so Q is the same expression for both losses.
+ *
+ *	  Class weights: the loss of a row of weight w counts w C H in eq. 1
+ *	  (cost-sensitive PA-I), so every step takes C w in place of C.
  */
 #include "bk_learner.h"
 
@@ -128,7 +131,7 @@ BkPaStep(BkModel *m, BkMachine *mach, BkRow *row)
 		return false;
 	BkBudgetReserveUnbudgeted(m, mach);
 	BkMachineAppend(mach, m->dim, row->x, row->sqx,
-					row->y * pa_tau(m->params.C, loss, row->ktt));
+					row->y * pa_tau(m->params.C * row->weight, loss, row->ktt));
 	return true;
 }
 
@@ -146,7 +149,7 @@ BkPaRandomStep(BkModel *m, BkMachine *mach, BkRow *row)
 		return false;
 	BkBudgetRemoveRandomIfFull(m, mach);
 	BkMachineAppend(mach, m->dim, row->x, row->sqx,
-					row->y * pa_tau(m->params.C, loss, row->ktt));
+					row->y * pa_tau(m->params.C * row->weight, loss, row->ktt));
 	return true;
 }
 
@@ -160,9 +163,9 @@ bpa_s_full(BkModel *m, BkMachine *mach, const BkRow *row, double loss)
 	const BkParams *p = &m->params;
 	double		ktt = row->ktt;
 	double		tau;
-	double		common = step_objective(p->C, loss, ktt, ktt, &tau);
+	double		common = step_objective(p->C * row->weight, loss, ktt, ktt, &tau);
 	int			best = -1;
-	double		bestq = objective(p->C, loss, 0.0, 0.0);	/* r = t: w_t */
+	double		bestq = objective(p->C * row->weight, loss, 0.0, 0.0);	/* r = t: w_t */
 	double		alpha;
 	double		beta;
 
@@ -238,7 +241,7 @@ bpa_nn_full(BkModel *m, BkMachine *mach, const BkRow *row, double loss)
 	const BkParams *p = &m->params;
 	double		ktt = row->ktt;
 	double		tau;
-	double		common = step_objective(p->C, loss, ktt, ktt, &tau);
+	double		common = step_objective(p->C * row->weight, loss, ktt, ktt, &tau);
 	double		d2;
 	int			nt;
 	double		qt = 0.0;
@@ -262,7 +265,7 @@ bpa_nn_full(BkModel *m, BkMachine *mach, const BkRow *row, double loss)
 		if (knn > 0.0)
 			qt = row->krow[nt] * row->krow[nt] / knn;
 	}
-	bestq = step_objective(p->C, loss, qt, ktt, &taut);
+	bestq = step_objective(p->C * row->weight, loss, qt, ktt, &taut);
 
 	for (int r = 0; r < mach->n_sv; r++)
 	{
@@ -310,7 +313,7 @@ bpa_p_full(BkModel *m, BkMachine *mach, const BkRow *row, double loss)
 	BkGramInverse *g = &mach->ginv;
 	double		ktt = row->ktt;
 	double		tau;
-	double		common = step_objective(p->C, loss, ktt, ktt, &tau);
+	double		common = step_objective(p->C * row->weight, loss, ktt, ktt, &tau);
 	double	   *a = row->work;
 	BkSpan		span = BkGramSpan(g, row->krow, ktt, a);	/* a = K^-1 k_t */
 	double		q = span.q;
@@ -324,7 +327,7 @@ bpa_p_full(BkModel *m, BkMachine *mach, const BkRow *row, double loss)
 				beta;
 
 	/* r = t: project x_t onto all SVs, beta = tau y_t K^-1 k_t (eq. 9) */
-	bestq = step_objective(p->C, loss, q, ktt, &taut);
+	bestq = step_objective(p->C * row->weight, loss, q, ktt, &taut);
 
 	/*
 	 * r != t: D_r = 1 / G_rr with G the inverse kernel matrix of all B + 1
@@ -415,7 +418,7 @@ BkBpaStep(BkModel *m, BkMachine *mach, BkRow *row)
 
 	if (mach->n_sv < p->budget)
 	{
-		double		tau = pa_tau(p->C, loss, row->ktt);
+		double		tau = pa_tau(p->C * row->weight, loss, row->ktt);
 
 		if (p->variant == BK_VARIANT_P)
 			bpa_p_fill(m, mach, row, tau);

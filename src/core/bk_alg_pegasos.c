@@ -441,16 +441,22 @@ BkPegasosStep(BkModel *m, BkMachine *mach, BkRow *row, int cls)
 
 	if (loss > 0.0)
 	{
-		/* line 3: add x_t with +eta_t for y_t and -eta_t for r_t */
+		/*
+		 * line 3: add x_t with +eta_t for y_t and -eta_t for r_t; with
+		 * class weights the loss of a row of weight w counts w times, and
+		 * so does its subgradient: w eta_t (the shrink of line 1 stays)
+		 */
+		double		step = eta * row->weight;
+
 		if (p->ball_projection)
 		{
 			/* 2 beta.f(x_t) of the shrunk w, plus ||beta||^2 k_tt */
 			double		bf = sc[cls] - (r >= 0 ? sc[r] : 0.0);
 
-			mach->wnorm2 += 2.0 * eta * shrink * bf +
-				(r >= 0 ? 2.0 : 1.0) * eta * eta * row->ktt;
+			mach->wnorm2 += 2.0 * step * shrink * bf +
+				(r >= 0 ? 2.0 : 1.0) * step * step * row->ktt;
 		}
-		if (add_sv(m, mach, row, cls, r, eta / mach->scale) &&
+		if (add_sv(m, mach, row, cls, r, step / mach->scale) &&
 			p->maintenance != BK_MAINT_NONE && mach->n_sv > p->budget)
 			maintain(m, mach, row);
 	}

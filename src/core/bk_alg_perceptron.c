@@ -12,6 +12,10 @@
  *	  rbp       random budget perceptron (Cesa-Bianchi and Gentile 2007):
  *	            on a mistake with B SVs stored, remove one chosen uniformly
  *	            at random (the model's seeded generator), then add x_t.
+ *
+ *	  Class weights: a mistake on a row of weight w adds x_t with
+ *	  coefficient w y_t, the subgradient step of the perceptron loss
+ *	  w max(0, -y f(x)).
  */
 #include "bk_learner.h"
 
@@ -24,7 +28,7 @@ BkPerceptronStep(BkModel *m, BkMachine *mach, BkRow *row)
 	if (row->ktt <= 0.0)
 		return false;
 	BkBudgetReserveUnbudgeted(m, mach);
-	BkMachineAppend(mach, m->dim, row->x, row->sqx, row->y);
+	BkMachineAppend(mach, m->dim, row->x, row->sqx, row->weight * row->y);
 	return true;
 }
 
@@ -40,7 +44,7 @@ BkStoptronStep(BkModel *m, BkMachine *mach, BkRow *row)
 {
 	if (!mistake(row) || mach->n_sv >= m->params.budget)
 		return false;
-	BkMachineAppend(mach, m->dim, row->x, row->sqx, row->y);
+	BkMachineAppend(mach, m->dim, row->x, row->sqx, row->weight * row->y);
 	return true;
 }
 
@@ -50,7 +54,7 @@ BkRbpStep(BkModel *m, BkMachine *mach, BkRow *row)
 	if (!mistake(row))
 		return false;
 	BkBudgetRemoveRandomIfFull(m, mach);
-	BkMachineAppend(mach, m->dim, row->x, row->sqx, row->y);
+	BkMachineAppend(mach, m->dim, row->x, row->sqx, row->weight * row->y);
 	return true;
 }
 

@@ -88,13 +88,13 @@ BkProjectronStep(BkModel *m, BkMachine *mach, BkRow *row)
 		if (mach->n_sv < p->budget && span.outside)
 		{
 			BkGramBorder(&m->env, g, d, span.s, row->ktt);
-			BkMachineAppend(mach, m->dim, row->x, row->sqx, row->y);
+			BkMachineAppend(mach, m->dim, row->x, row->sqx, row->weight * row->y);
 			BkGramNoteUpdate(&m->env, g, p, mach, m->dim);
 			return true;
 		}
 		if (!(q > 0.0))
 			return false;		/* the projection is 0 */
-		add_projection(mach, d, row->y);
+		add_projection(mach, d, row->weight * row->y);
 		if (mach->n_sv >= p->budget)
 			BkBudgetCountMaintenance(m, mach);
 		return true;
@@ -120,7 +120,8 @@ BkProjectronStep(BkModel *m, BkMachine *mach, BkRow *row)
 		tau = 2.0 * gain / q;
 	if (tau > 1.0)
 		tau = 1.0;
-	add_projection(mach, d, tau * row->y);
+	/* class weights: the step of a row of weight w is w times as long */
+	add_projection(mach, d, row->weight * tau * row->y);
 	return true;
 }
 

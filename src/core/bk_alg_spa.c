@@ -28,16 +28,22 @@ BkSpaStep(BkModel *m, BkMachine *mach, BkRow *row)
 {
 	const BkParams *p = &m->params;
 	double		loss = 1.0 - row->y * row->f;
-	double		rho,
+	double		wloss,
+				rho,
 				tau;
 	int			slot;
 
 	if (loss <= 0.0 || row->ktt <= 0.0)
 		return false;
-	rho = (loss < p->alpha ? loss : p->alpha) / p->beta;
+	/*
+	 * class weights: a row of weight w has the loss w l_t in the objective,
+	 * in its sampling probability and in its step's bound (w eta)
+	 */
+	wloss = row->weight * loss;
+	rho = (wloss < p->alpha ? wloss : p->alpha) / p->beta;
 	if (!(BkRngUniform(&m->rng) < rho))
 		return false;			/* Z_t = 0: no update */
-	tau = p->eta / rho;
+	tau = p->eta * row->weight / rho;
 	if (loss / row->ktt < tau)
 		tau = loss / row->ktt;
 	BkBudgetReserveUnbudgeted(m, mach);

@@ -64,7 +64,8 @@ BkClassAppend(BkModel *m, int64_t label, const char *text, size_t len)
 static void
 check_label_type(BkModel *m, bool text)
 {
-	if (m->n_classes == 0)
+	/* class weights given per label fix the type too */
+	if (m->n_classes == 0 && (m->weights == NULL || m->weights->n == 0))
 	{
 		m->text_labels = text;
 		return;

@@ -445,6 +445,37 @@ extern void BkModelDeclareClassText(BkModel *m, const char *label, size_t len);
 extern void BkModelSkip(BkModel *m, uint64_t n);
 
 /*
+ * Class weights (the "class_weight" parameter, bk_class_weight.c): the loss
+ * of a row of class c counts w_c times.  Explicit: BkModelWeightExplicit,
+ * then one BkModelWeightClass(Text) per label given (a label not given
+ * weighs 1).  Balanced: w_c = N / (K n_c) from the rows of each class seen
+ * since the weights were set.  Setting them again keeps those counts;
+ * BkModelWeightClear removes them.  A weight out of
+ * [BK_MIN_CLASS_WEIGHT, BK_MAX_CLASS_WEIGHT] or a label given twice is an
+ * error (BK_ERR_PARAM).
+ */
+#define BK_WEIGHT_NONE		0
+#define BK_WEIGHT_EXPLICIT	1
+#define BK_WEIGHT_BALANCED	2
+#define BK_MIN_CLASS_WEIGHT 1e-6
+#define BK_MAX_CLASS_WEIGHT 1e6
+extern void BkModelWeightExplicit(BkModel *m);
+extern void BkModelWeightBalanced(BkModel *m);
+extern void BkModelWeightClear(BkModel *m);
+extern void BkModelWeightClass(BkModel *m, int64_t label, double w);
+extern void BkModelWeightClassText(BkModel *m, const char *label, size_t len,
+								   double w);
+/* what bk_info shows: the mode, the explicit entries in label order */
+extern int	BkModelWeightMode(const BkModel *m);
+extern int	BkModelWeightEntries(const BkModel *m);
+extern double BkModelWeightEntry(const BkModel *m, int i, int64_t *label,
+								 const char **text);
+/* rows of class c counted since the weights were set; class c's weight now */
+extern uint64_t BkModelWeightRows(const BkModel *m, int c);
+extern double BkModelClassWeight(BkModel *m, int c);
+
+
+/*
  * One score per class, in class order (scores has n_classes entries):
  * for a binary machine f(x) [-f, f], for one-vs-rest f_k(x) of class k's
  * machine, for Pegasos the class's f^(i)(x).  The prediction is the first

@@ -34,6 +34,7 @@
  *	        u64 since[n] | f64 kv[n_sv][n]
  *	    version 2, flag bit 3: f64 (A, B) per class (Platt's calibration)
  *	    version 2, flag bit 4: the preparation of the inputs (write_prep)
+ *	    version 2, flag bit 5: the class weights (write_weights)
  *	    version 2: u32 n + u64 curve[n] (the learning curve), then
  *	      u32 n + n x 32 bytes (the parents' fingerprints)
  *	    u32 crc32c of every byte before it
@@ -58,8 +59,9 @@ static const uint8_t bk_magic[4] = {'B', 'K', 'M', 'D'};
 #define FLAG_LABELS_UTF8	4u
 #define FLAG_CALIBRATED		8u	/* version 2: Platt's (A, B) per class at the end */
 #define FLAG_PREPARED		16u	/* version 2: the preparation of the inputs at the end */
+#define FLAG_WEIGHTED		32u	/* version 2: the class weights at the end */
 #define FLAGS_KNOWN			(FLAG_TEXT_LABELS | FLAG_DECLARED | FLAG_LABELS_UTF8 | \
-							 FLAG_CALIBRATED | FLAG_PREPARED)
+							 FLAG_CALIBRATED | FLAG_PREPARED | FLAG_WEIGHTED)
 #define MACHINE_HEADER		(16 + 48)
 #define BK_MAX_STORED_PARAMS 64
 #define HEADER_LEN	12			/* magic, version, flags, length */
@@ -297,6 +299,51 @@ write_prep(Writer *w, const BkPrep *p)
 	}
 }
 
+/*
+ * The class weights (flag bit 5): u8 mode | u8 0 | u16 0 | u32 n, then n
+ * entries in label order, each the label (i64, or u32 length + bytes) and
+ * f64 weight, then u64 rows of each class counted since the weights were
+ * set, n_classes of them.
+ */
+static size_t
+weights_size(const BkModel *m)
+{
+	const BkClassWeights *cw = m->weights;
+	size_t		total = 8 + 8 * (size_t) m->n_classes;
+
+	for (int i = 0; i < cw->n; i++)
+		total += 8 + (m->text_labels ? 4 + strlen(cw->names[i]) : 8);
+	return total;
+}
+
+static void
+write_weights(Writer *w, const BkModel *m)
+{
+	const BkClassWeights *cw = m->weights;
+
+	w->buf[w->pos++] = (uint8_t) cw->mode;
+	w->buf[w->pos++] = 0;
+	w_u16(w, 0);
+	w_u32(w, (uint32_t) cw->n);
+	for (int i = 0; i < cw->n; i++)
+	{
+		if (m->text_labels)
+		{
+			size_t		len = strlen(cw->names[i]);
+
+			w_u32(w, (uint32_t) len);
+			memcpy(w->buf + w->pos, cw->names[i], len);
+			w->pos += len;
+		}
+		else
+			w_u64(w, (uint64_t) cw->labels[i]);
+		w_f64s(w, &cw->w[i], 1);
+	}
+	/* a class added since the counts last grew has none yet */
+	for (int c = 0; c < m->n_classes; c++)
+		w_u64(w, c < cw->count_n ? cw->count[c] : 0);
+}
+
 bool
 BkModelEncodedSize(const BkModel *m, size_t limit, size_t *size, char *err,
 				   size_t errlen)
@@ -337,6 +384,8 @@ BkModelEncodedSize(const BkModel *m, size_t limit, size_t *size, char *err,
 	ok &= BkAddSize(total, 4 + BK_FINGERPRINT_LEN * (size_t) m->n_parents, &total);
 	if (m->prep != NULL)
 		ok &= BkAddSize(total, prep_size(m->prep), &total);
+	if (m->weights != NULL)
+		ok &= BkAddSize(total, weights_size(m), &total);
 	if (!ok || total > limit || total > UINT32_MAX)
 	{
 		snprintf(err, errlen, "encoded model would exceed the size limit of %zu bytes",
@@ -361,7 +410,8 @@ BkModelEncode(const BkModel *m, uint8_t *buf, size_t size)
 						  (m->classes_declared ? FLAG_DECLARED : 0) |
 						  (m->text_labels && m->labels_utf8 ? FLAG_LABELS_UTF8 : 0) |
 						  (m->platt != NULL ? FLAG_CALIBRATED : 0) |
-						  (m->prep != NULL ? FLAG_PREPARED : 0)));
+						  (m->prep != NULL ? FLAG_PREPARED : 0) |
+						  (m->weights != NULL ? FLAG_WEIGHTED : 0)));
 	w_u32(&w, (uint32_t) size);
 	w_u32(&w, (uint32_t) m->dim);
 	w_u32(&w, (uint32_t) np);
@@ -451,6 +501,8 @@ BkModelEncode(const BkModel *m, uint8_t *buf, size_t size)
 		w_f64s(&w, m->platt, 2 * (size_t) m->n_classes);
 	if (m->prep != NULL)
 		write_prep(&w, m->prep);
+	if (m->weights != NULL)
+		write_weights(&w, m);
 	w_u32(&w, (uint32_t) m->curve_n);
 	for (int i = 0; i < m->curve_n; i++)
 		w_u64(&w, m->curve[i]);
@@ -573,7 +625,7 @@ fail_value(Reader *r, const char *fmt,...)
  */
 static bool
 parse_header(Reader *r, BkModel *hdr, BkErrCode *code, bool check_crc,
-			 bool *calibrated, bool *prepared)
+			 bool *calibrated, bool *prepared, bool *weighted)
 {
 	const uint8_t *buf = r->buf;
 	size_t		len = r->len;
@@ -604,12 +656,15 @@ parse_header(Reader *r, BkModel *hdr, BkErrCode *code, bool check_crc,
 	hdr->labels_utf8 = (flags & FLAG_LABELS_UTF8) != 0;
 	*calibrated = (flags & FLAG_CALIBRATED) != 0;
 	*prepared = (flags & FLAG_PREPARED) != 0;
+	*weighted = (flags & FLAG_WEIGHTED) != 0;
 	if (hdr->labels_utf8 && !hdr->text_labels)
 		return fail(r, "UTF-8 flag without text labels");
 	if (*calibrated && version < 2)
 		return fail(r, "calibration flag in a version %u model", version);
 	if (*prepared && version < 2)
 		return fail(r, "preparation flag in a version %u model", version);
+	if (*weighted && version < 2)
+		return fail(r, "class weight flag in a version %u model", version);
 	if ((size_t) total != len)
 		return fail(r, "length field says %u bytes, got %zu", total, len);
 	if (check_crc && BkCrc32c(0, buf, len - 4) != get_u32(buf + len - 4))
@@ -1333,6 +1388,112 @@ parse_prep(Reader *r, int dim, BkModel *m)
 }
 
 /*
+ * The class weights (see write_weights): a known mode, explicit entries
+ * only for explicit weights, labels of the model's type in strictly
+ * ascending order (as classes: 1 to BK_MAX_LABEL_LEN bytes, no NUL, UTF-8
+ * with the flag), weights in [BK_MIN_CLASS_WEIGHT, BK_MAX_CLASS_WEIGHT],
+ * and counts that the rows seen can give.  Decoded into m when not NULL.
+ */
+static bool
+parse_weights(Reader *r, const BkModel *hdr, BkModel *m)
+{
+	int			mode;
+	uint32_t	n;
+	const uint8_t *prev = NULL;
+	uint32_t	prev_len = 0;
+	int64_t		prev_label = 0;
+	uint64_t	sum = 0;
+	BkClassWeights *cw = NULL;
+
+	if (!need(r, 8, "class weights"))
+		return false;
+	mode = r->buf[r->pos];
+	if ((mode != BK_WEIGHT_EXPLICIT && mode != BK_WEIGHT_BALANCED) ||
+		r->buf[r->pos + 1] != 0 || get_u16(r->buf + r->pos + 2) != 0)
+		return fail(r, "invalid class weight mode at offset %zu", r->pos);
+	r->pos += 4;
+	n = r_u32(r);
+	if (n > BK_MAX_CLASSES || (mode == BK_WEIGHT_BALANCED && n != 0))
+		return fail(r, "%u class weight entries for mode %d", n, mode);
+	if (m)
+	{
+		if (mode == BK_WEIGHT_BALANCED)
+			BkModelWeightBalanced(m);
+		else
+			BkModelWeightExplicit(m);
+		cw = m->weights;
+	}
+	for (uint32_t i = 0; i < n; i++)
+	{
+		double		w;
+		const char *text = NULL;
+		uint32_t	len = 0;
+		int64_t		label = 0;
+
+		if (hdr->text_labels)
+		{
+			if (!need(r, 4, "class weight label length"))
+				return false;
+			len = r_u32(r);
+			if (len == 0 || len > BK_MAX_LABEL_LEN)
+				return fail(r, "class weight label %u has length %u", i, len);
+			if (!need(r, len, "class weight label"))
+				return false;
+			text = (const char *) r->buf + r->pos;
+			if (memchr(text, 0, len) != NULL)
+				return fail(r, "class weight label %u holds a NUL byte", i);
+			if (hdr->labels_utf8 && !BkValidUtf8(text, len))
+				return fail(r, "class weight label %u is not valid UTF-8", i);
+			if (i > 0 && BkBytesCompare((const char *) prev, prev_len, text, len) >= 0)
+				return fail(r, "class weight label %u is out of order", i);
+			prev = (const uint8_t *) text;
+			prev_len = len;
+			r->pos += len;
+		}
+		else
+		{
+			if (!need(r, 8, "class weight label"))
+				return false;
+			label = (int64_t) r_u64(r);
+			if (i > 0 && label <= prev_label)
+				return fail(r, "class weight label %u is out of order", i);
+			prev_label = label;
+		}
+		if (!need(r, 8, "class weight"))
+			return false;
+		w = bits_to_double(r_u64(r));
+		if (!(w >= BK_MIN_CLASS_WEIGHT && w <= BK_MAX_CLASS_WEIGHT))
+			return fail(r, "class weight %u is %g, outside [%g, %g]", i, w,
+						BK_MIN_CLASS_WEIGHT, BK_MAX_CLASS_WEIGHT);
+		if (m)
+		{
+			/* in order and in range: appended as they come */
+			cw->labels = BkReallocArray(&m->env, cw->labels, (size_t) i + 1, sizeof(int64_t));
+			cw->names = BkReallocArray(&m->env, cw->names, (size_t) i + 1, sizeof(char *));
+			cw->w = BkReallocArray(&m->env, cw->w, (size_t) i + 1, sizeof(double));
+			cw->labels[i] = label;
+			cw->names[i] = text ? BkCopyBytes(&m->env, text, len) : NULL;
+			cw->w[i] = w;
+			cw->n = (int) i + 1;
+		}
+	}
+	if (!need(r, 8 * (size_t) hdr->n_classes, "class weight counts"))
+		return false;
+	for (int c = 0; c < hdr->n_classes; c++)
+	{
+		uint64_t	v = r_u64(r);
+
+		if (v > hdr->rows_seen - sum)
+			return fail(r, "class weight counts sum beyond the %llu rows seen",
+						(unsigned long long) hdr->rows_seen);
+		sum += v;
+		if (m)
+			cw->count[c] = v;
+	}
+	return true;
+}
+
+/*
  * Parse buf.  With m == NULL only validate; otherwise m->env and
  * m->training are set, and the machines are allocated (room to go on
  * learning if m->training) and filled.  numeric: check the values of the
@@ -1347,10 +1508,11 @@ parse(const uint8_t *buf, size_t len, BkModel *m, char *err, size_t errlen,
 	uint32_t	n_machines = 0;
 	bool		calibrated = false;
 	bool		prepared = false;
+	bool		weighted = false;
 
 	*code = BK_ERR_CORRUPT;
 	memset(&hdr, 0, sizeof(hdr));
-	if (!parse_header(&r, &hdr, code, check_crc, &calibrated, &prepared) ||
+	if (!parse_header(&r, &hdr, code, check_crc, &calibrated, &prepared, &weighted) ||
 		!parse_params(&r, &hdr) ||
 		!parse_classes(&r, &hdr, m) ||
 		!parse_counters(&r, &hdr, &n_machines))
@@ -1416,6 +1578,8 @@ parse(const uint8_t *buf, size_t len, BkModel *m, char *err, size_t errlen,
 			return false;
 	}
 	if (prepared && !parse_prep(&r, hdr.dim, m))
+		return false;
+	if (weighted && !parse_weights(&r, &hdr, m))
 		return false;
 	/*
 	 * Version 2: the learning curve, none or one point per power of two of

@@ -171,6 +171,24 @@ extern bool BkPrepSameSums(const BkPrep *a, const BkPrep *b);
 extern void BkPrepPool(BkPrep *a, const BkPrep *b);
 extern void BkPrepRemapModel(BkModel *m, const BkPrep *to);
 
+/*
+ * Class weights (bk_class_weight.c): the explicit entries in label order
+ * (integers ascending, text by bytes), and the rows of each class counted
+ * since the weights were set, aligned with the model's classes.
+ */
+typedef struct BkClassWeights
+{
+	int			mode;			/* BK_WEIGHT_EXPLICIT or BK_WEIGHT_BALANCED */
+	int			n;				/* explicit entries */
+	int64_t    *labels;
+	char	  **names;			/* text labels, NUL-terminated */
+	double	   *w;
+	uint64_t   *count;			/* count_n classes counted */
+	int			count_n;
+	int			count_cap;
+	double	   *scratch;		/* count_cap: the weights of one row */
+} BkClassWeights;
+
 typedef struct BkModel
 {
 	BkEnv		env;
@@ -224,6 +242,8 @@ typedef struct BkModel
 	int			n_parents;
 	/* the preparation of its inputs, or NULL: rows come prepared */
 	BkPrep	   *prep;
+	/* its class weights, or NULL: every row weighs 1 */
+	BkClassWeights *weights;
 	/*
 	 * The sparse form of the dense row x of the next learning or scoring
 	 * call (BkModelSparseRow), used once: x is NULL, or the row's pointer
@@ -505,7 +525,22 @@ typedef struct BkRow
 	double	   *dots;			/* x . sv_i */
 	double	   *krow;			/* k(x, sv_i) */
 	double	   *work;			/* scratch of the model */
+	/*
+	 * Class weights (bk_class_weight.c; 1 without): the weight of this
+	 * row's loss, and the weights of the machine's positive and negative
+	 * sides, which bound the dual variables of the SVs of each side
+	 */
+	double		weight;
+	double		w_pos;
+	double		w_neg;
 } BkRow;
+
+/* the class weight of an SV stored with coefficient coef on row's machine */
+static inline double
+BkRowSideWeight(const BkRow *row, double coef)
+{
+	return coef >= 0.0 ? row->w_pos : row->w_neg;
+}
 
 /* true if the step changed the machine */
 extern bool BkPerceptronStep(BkModel *m, BkMachine *mach, BkRow *row);
@@ -519,10 +554,13 @@ extern bool BkTighterBudgetPerceptronStep(BkModel *m, BkMachine *mach, BkRow *ro
 extern bool BkSpaStep(BkModel *m, BkMachine *mach, BkRow *row);
 extern bool BkOgdStep(BkModel *m, BkMachine *mach, BkRow *row);
 extern bool BkDuolStep(BkModel *m, BkMachine *mach, BkRow *row);
-/* (gamma_t, d gamma_b) of paper 001 eq. 1 */
-extern void BkDuolDoubleUpdate(double C, double lt, double lb, double kt,
-							   double kb, double w, double gb, double *g,
-							   double *d);
+/*
+ * (gamma_t, d gamma_b) of paper 001 eq. 1, gamma_t in [0, C] and
+ * gamma_b + d in [0, Cb] (the boxes differ under class weights)
+ */
+extern void BkDuolDoubleUpdate(double C, double Cb, double lt, double lb,
+							   double kt, double kb, double w, double gb,
+							   double *g, double *d);
 extern bool BkBogdStep(BkModel *m, BkMachine *mach, BkRow *row);
 
 /*
@@ -642,6 +680,16 @@ extern void BkModelCanonicalClasses(BkModel *m);
 extern int	BkClassFind(const BkModel *m, int64_t label, const char *text, size_t len);
 /* add a class that no row has shown yet, in its canonical place; its index */
 extern int	BkClassAdd(BkModel *m, int64_t label, const char *text, size_t len);
+
+/* ---- bk_class_weight.c ---- */
+extern void BkWeightsFree(const BkEnv *env, BkClassWeights *cw);
+/* count a row of class cls and set every machine's row weights */
+extern void BkWeightsForRow(BkModel *m, int cls, BkRow *rows);
+/* the classes moved: new class i is old class perm[i] */
+extern void BkWeightsPermute(BkModel *m, const int *perm);
+/* merging: the same weights; b's counts added to a's (same classes) */
+extern bool BkWeightsSame(const BkModel *a, const BkModel *b);
+extern void BkWeightsAddCounts(BkModel *a, const BkModel *b);
 
 /* ---- bk_run.c: what one run of training saw ---- */
 /* note a row of class cls, predicted as pred (-1: its class was new) */

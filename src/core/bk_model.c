@@ -386,6 +386,7 @@ BkModelPermuteClasses(BkModel *m, const int *perm)
 		BkFree(&m->env, old);
 	}
 	BkRunPermute(m, inv, n);
+	BkWeightsPermute(m, perm);
 	BkFree(&m->env, names);
 	BkFree(&m->env, labels);
 	BkFree(&m->env, inv);
@@ -420,6 +421,7 @@ BkModelFree(BkModel *m)
 	BkRunFree(m);
 	BkFree(&env, m->platt);
 	BkPrepFree(&env, m->prep);
+	BkWeightsFree(&env, m->weights);
 	BkFree(&env, m->scratch);
 	BkFree(&env, m->rows);
 	BkFree(&env, m);
@@ -708,6 +710,7 @@ BkModelLearnClass(BkModel *m, const double *x, int cls, bool is_new)
 		(UINT64_C(1) << m->curve_n) == m->rows_seen)
 		m->curve[m->curve_n++] = m->mistakes;
 	BkRunNote(m, cls, pred);
+	BkWeightsForRow(m, cls, rows);
 
 	if (L->multiclass)
 	{

@@ -128,6 +128,9 @@ check_compatible(const BkModel *a, const BkModel *b)
 			BkRaiseHint(env, BK_ERR_PARAM, NULL, hint,
 						"cannot merge models whose declared classes differ");
 	}
+	if (!BkWeightsSame(a, b))
+		BkRaiseHint(env, BK_ERR_PARAM, NULL, hint,
+					"cannot merge models whose class weights differ");
 }
 
 /*
@@ -625,10 +628,26 @@ merge_machine(BkModel *dst, const BkModel *src, int k, double wa, double wb)
 	if (a->born)
 		memcpy(a->born, u.born, sizeof(uint64_t) * (size_t) u.n_sv);
 	BkMachineFree(&dst->env, &u);
-	/* DUOL's dual variables stay in their box (0, C] */
+	/*
+	 * DUOL's dual variables stay in their box (0, C]; with class weights,
+	 * (0, C w_max] for the largest class weight, a bound of every class's
+	 */
 	if (BkLearnerOf(p)->dual_box)
+	{
+		double		box = p->C;
+
+		if (dst->weights != NULL)
+		{
+			double		wmax = 0.0;
+
+			for (int c = 0; c < dst->n_classes; c++)
+				if (BkModelClassWeight(dst, c) > wmax)
+					wmax = BkModelClassWeight(dst, c);
+			box = p->C * (wmax > 0.0 ? wmax : 1.0);
+		}
 		for (size_t i = 0; i < (size_t) a->n_sv * a->n_coef; i++)
-			a->coef[i] = BkClamp(a->coef[i], -p->C, p->C);
+			a->coef[i] = BkClamp(a->coef[i], -box, box);
+	}
 	a->scale = 1.0;
 	a->degradation = wa * a->degradation + wb * b->degradation;
 	a->updates += b->updates;
@@ -673,6 +692,7 @@ BkModelMerge(BkModel *dst, BkModel *src)
 	add_missing_classes(src, dst);
 	if (dst->n_machines != src->n_machines)
 		BkRaise(&dst->env, BK_ERR_INTERNAL, NULL, "merged models differ in layout");
+	BkWeightsAddCounts(dst, src);
 
 	t = dst->rows_seen + src->rows_seen;
 	wa = t > 0 ? (double) dst->rows_seen / (double) t : 0.5;

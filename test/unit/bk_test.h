@@ -57,6 +57,7 @@ extern void test_validation_levels(void);
 extern void test_decode_memory(void);
 extern void test_canonical_class_order(void);
 extern void test_prep_format(void);
+extern void test_weights_format(void);
 
 /* ---- test_learners.c ---- */
 extern void test_learners_and_format(void);

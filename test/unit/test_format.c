@@ -545,3 +545,126 @@ test_prep_format(void)
 	BkModelFree(d);
 	BkModelFree(m);
 }
+
+/*
+ * Class weights in the format: explicit text weights and balanced counts
+ * decode and encode to their bytes (and keep training the same way), the
+ * counts follow a class that sorts first, and malformed weight sections
+ * (checksum fixed) are refused with the reason.
+ */
+void
+test_weights_format(void)
+{
+	const char *pp[][2] = {{"algorithm", "pa"}, {"gamma", "4"}};
+	BkParams	p;
+	BkModel    *m,
+			   *d,
+			   *b;
+	BkRng		rng;
+	char		err[BK_ERRMSG_LEN] = "";
+	BkErrCode	code;
+	uint8_t    *buf,
+			   *buf2,
+			   *bad;
+	size_t		len,
+				len2,
+				at = 0;
+	double		x[2];
+	static const char *const lv[] = {"rare", "often", "some"};
+
+	BkRngSeed(&rng, 21);
+	make_params(&p, pp, 2, 2);
+	m = BkModelCreate(&bk_std_env, &p, 2);
+	BkModelWeightExplicit(m);
+	BkModelWeightClassText(m, "rare", 4, 8.0);
+	BkModelWeightClassText(m, "absent", 6, 0.5);
+	for (int i = 0; i < 60; i++)
+	{
+		const char *l = lv[i % 7 == 0 ? 0 : 1 + i % 2];
+
+		x[0] = BkRngUniform(&rng);
+		x[1] = BkRngUniform(&rng);
+		BkModelLearnText(m, x, l, strlen(l));
+	}
+	CHECK(BkModelWeightEntries(m) == 2 && BkModelClassWeight(m, BkModelClassIndex(m, 0, "rare", 4)) == 8.0 &&
+		  BkModelClassWeight(m, BkModelClassIndex(m, 0, "often", 5)) == 1.0,
+		  "explicit weights: 8 for rare, 1 for a label not given");
+	buf = encode(m, &len);
+	CHECK(BkFormatValidate(buf, len, err, sizeof(err), &code), "a weighted model is valid (%s)", err);
+	d = BkModelDecode(&bk_std_env, buf, len, true);
+	buf2 = encode(d, &len2);
+	CHECK(len == len2 && memcmp(buf, buf2, len) == 0, "a weighted model decodes and encodes to its bytes");
+	free(buf2);
+	/* the decoded model goes on as the original does */
+	for (int i = 0; i < 20; i++)
+	{
+		x[0] = BkRngUniform(&rng);
+		x[1] = BkRngUniform(&rng);
+		BkModelLearnText(m, x, lv[i % 3], strlen(lv[i % 3]));
+		BkModelLearnText(d, x, lv[i % 3], strlen(lv[i % 3]));
+	}
+	buf2 = encode(d, &len2);
+	free(buf);
+	buf = encode(m, &len);
+	CHECK(len == len2 && memcmp(buf, buf2, len) == 0, "a decoded weighted model trains on as the original");
+	free(buf2);
+	BkModelFree(d);
+
+	/* balanced: counts per class, following a class that sorts before the others */
+	make_params(&p, pp, 2, 2);
+	b = BkModelCreate(&bk_std_env, &p, 2);
+	BkModelWeightBalanced(b);
+	for (int i = 0; i < 30; i++)
+	{
+		x[0] = BkRngUniform(&rng);
+		x[1] = BkRngUniform(&rng);
+		BkModelLearn(b, x, i < 20 ? 5 : (i < 27 ? 9 : 1));
+	}
+	CHECK(BkModelWeightRows(b, 0) == 3 && BkModelWeightRows(b, 1) == 20 && BkModelWeightRows(b, 2) == 7,
+		  "balanced counts of classes 1, 5, 9: %llu %llu %llu",
+		  (unsigned long long) BkModelWeightRows(b, 0), (unsigned long long) BkModelWeightRows(b, 1),
+		  (unsigned long long) BkModelWeightRows(b, 2));
+	CHECK(fabs(BkModelClassWeight(b, 0) - 30.0 / 9.0) < 1e-15 && fabs(BkModelClassWeight(b, 1) - 0.5) < 1e-15,
+		  "balanced weights N / (K n_c): %g %g", BkModelClassWeight(b, 0), BkModelClassWeight(b, 1));
+	free(buf);
+	buf = encode(b, &len);
+	d = BkModelDecode(&bk_std_env, buf, len, true);
+	CHECK(BkModelWeightMode(d) == BK_WEIGHT_BALANCED && BkModelWeightRows(d, 2) == 7,
+		  "balanced weights and their counts decode");
+	BkModelFree(d);
+	/* the section: mode 2, three zero bytes, n = 0, then counts 3, 20, 7 */
+	for (size_t i = 0; i + 32 <= len; i++)
+		if (buf[i] == 2 && buf[i + 1] == 0 && buf[i + 2] == 0 && buf[i + 3] == 0 &&
+			buf[i + 4] == 0 && buf[i + 8] == 3 && buf[i + 16] == 20 && buf[i + 24] == 7)
+			at = i;
+	CHECK(at > 0, "the class weight section found");
+	bad = malloc(len);
+	{
+		struct
+		{
+			size_t		off;
+			uint8_t		value;
+			const char *why;
+		}			cases[] = {
+			{0, 3, "mode"},		/* no such mode */
+			{1, 1, "mode"},		/* a reserved byte set */
+			{4, 1, "entries"},	/* an entry in a balanced section */
+			{16, 200, "sum beyond"},	/* more rows than seen */
+		};
+
+		for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++)
+		{
+			memcpy(bad, buf, len);
+			bad[at + cases[c].off] = cases[c].value;
+			fix_crc(bad, len);
+			err[0] = '\0';
+			CHECK(!BkFormatValidate(bad, len, err, sizeof(err), &code) && strstr(err, cases[c].why) != NULL,
+				  "a mutated class weight section (byte %zu = %u) is refused (%s)",
+				  cases[c].off, cases[c].value, err);
+		}
+	}
+	free(bad);
+	free(buf);
+	BkModelFree(b);
+	BkModelFree(m);
+}

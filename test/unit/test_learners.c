@@ -314,8 +314,9 @@ test_stoptron_stops(void)
 /*
  * Paper 001 eq. 1: (gamma_t, d gamma_b) maximises the dual ascent
  * D(g, d) = g l_t + d l_b - (k_t g^2 + k_b d^2 + 2 w g d) / 2 over the box
- * g in [0, C], d in [-gamma_b, C - gamma_b]: no point of a fine grid does
- * better, on random instances covering the four cases.
+ * g in [0, C], d in [-gamma_b, Cb - gamma_b]: no point of a fine grid does
+ * better, on random instances covering the four cases, with Cb = C and
+ * with the boxes of two class weights (Cb != C).
  */
 void
 test_duol_double_update(void)
@@ -333,21 +334,22 @@ test_duol_double_update(void)
 		double		w = -BkRngUniform(&rng) * sqrt(kt * kb);
 		double		lt = 2.0 * BkRngUniform(&rng) + 1e-3,
 					lb = 2.0 * BkRngUniform(&rng);
-		double		gb = C * BkRngUniform(&rng);
+		double		Cb = it % 2 == 0 ? C : C * (0.2 + 3.0 * BkRngUniform(&rng));
+		double		gb = Cb * BkRngUniform(&rng);
 		double		g,
 					d,
 					v,
 					gridmax = -1e300;
 
-		BkDuolDoubleUpdate(C, lt, lb, kt, kb, w, gb, &g, &d);
-		if (g < 0.0 || g > C || d < -gb || d > C - gb)
+		BkDuolDoubleUpdate(C, Cb, lt, lb, kt, kb, w, gb, &g, &d);
+		if (g < 0.0 || g > C || d < -gb || d > Cb - gb)
 			outside++;
 		v = g * lt + d * lb - 0.5 * (kt * g * g + kb * d * d + 2.0 * w * g * d);
 		for (int i = 0; i <= 200; i++)
 			for (int k = 0; k <= 200; k++)
 			{
 				double		gg = C * i / 200.0;
-				double		dd = -gb + C * k / 200.0;
+				double		dd = -gb + Cb * k / 200.0;
 				double		vv = gg * lt + dd * lb -
 					0.5 * (kt * gg * gg + kb * dd * dd + 2.0 * w * gg * dd);
 
