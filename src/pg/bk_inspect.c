@@ -170,6 +170,12 @@ bk_info(PG_FUNCTION_ARGS)
 		if (pv[i].is_string && strcmp(pv[i].key, "kernel") == 0)
 			kernel = pv[i].string;
 	}
+	/* the class weights, when the model has them */
+	if (BkModelWeightMode(m) != BK_WEIGHT_NONE)
+	{
+		bk_push_key(&ps, "class_weight");
+		BkPgPushClassWeights(&ps, m);
+	}
 	pushJsonbValue(&ps, WJB_END_OBJECT, NULL);
 
 	bk_push_key(&ps, "kernel");

@@ -2,7 +2,8 @@
  * bk_overrides.c
  *	  The overrides document of bk_continue(features, label, model,
  *	  overrides): what may change when a stored model is trained further.
- *	  "allow_new_classes" and "epochs" are about this run; every other key
+ *	  "allow_new_classes" and "epochs" are about this run; "class_weight"
+ *	  sets the class weights anew (bk_class_weights.c); every other key
  *	  is a parameter of the model's learner that may change (its step size,
  *	  its bound on the next steps, its regulariser, "seed"), which the core
  *	  checks and records in the model.
@@ -65,6 +66,14 @@ BkPgOverridesFromJsonb(Jsonb *jb, BkOverrides *o, BkModel *m)
 			o->epochs = BkPgEpochsFromJsonb(&v, "overrides");
 			continue;
 		}
+		if (strcmp(key, "class_weight") == 0)
+		{
+			BkModelInfo info;
+
+			BkModelGetInfo(m, &info);
+			BkPgApplyClassWeights(m, JsonbValueToJsonb(&v), info.text_labels);
+			continue;
+		}
 		if (strcmp(key, "allow_new_classes") != 0)
 		{
 			BkParamInput in;
@@ -76,7 +85,7 @@ BkPgOverridesFromJsonb(Jsonb *jb, BkOverrides *o, BkModel *m)
 				ereport(ERROR,
 						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 						 errmsg("%s", err[0] ? err : "invalid override"),
-						 errhint("Overrides take \"allow_new_classes\", \"epochs\", and the parameters of the model's learner that can change.")));
+						 errhint("Overrides take \"allow_new_classes\", \"epochs\", \"class_weight\", and the parameters of the model's learner that can change.")));
 			continue;
 		}
 		if (v.type != jbvBool)

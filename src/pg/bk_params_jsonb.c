@@ -66,13 +66,16 @@ BkPgParamInput(const JsonbValue *v, BkParamInput *in)
 
 /*
  * BkParamsInit, then BkParamsSet for every key of the top-level object.
- * Two keys are not settings of the learner: "classes" (a list of labels)
- * is handed back as a jsonb array allocated in classes_cxt, or NULL, and
- * "epochs" (passes over the rows, of this run) in *epochs, or 1.
+ * Three keys are not settings of the learner: "classes" (a list of labels)
+ * is handed back as a jsonb array allocated in classes_cxt, or NULL,
+ * "class_weight" as its jsonb value there too (the model keeps it once its
+ * label type is known), and "epochs" (passes over the rows, of this run)
+ * in *epochs, or 1.
  */
 void
-BkPgParamsFromJsonb(BkParams *p, Jsonb *jb, Jsonb **classes, int *epochs,
-					BkPrepSpec *spec, MemoryContext classes_cxt)
+BkPgParamsFromJsonb(BkParams *p, Jsonb *jb, Jsonb **classes,
+					Jsonb **class_weight, int *epochs, BkPrepSpec *spec,
+					MemoryContext classes_cxt)
 {
 	JsonbIterator *it;
 	JsonbValue	v;
@@ -107,6 +110,15 @@ BkPgParamsFromJsonb(BkParams *p, Jsonb *jb, Jsonb **classes, int *epochs,
 		if (strcmp(key, "epochs") == 0)
 		{
 			*epochs = BkPgEpochsFromJsonb(&v, "params");
+			pfree(key);
+			continue;
+		}
+		if (strcmp(key, "class_weight") == 0)
+		{
+			MemoryContext old = MemoryContextSwitchTo(classes_cxt);
+
+			*class_weight = JsonbValueToJsonb(&v);
+			MemoryContextSwitchTo(old);
 			pfree(key);
 			continue;
 		}

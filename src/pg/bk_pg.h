@@ -61,6 +61,16 @@ extern const char *BkPgClassName(const BkModel *m, int c);
 
 /* a text label of the database as the model keeps it (UTF-8 or as is) */
 extern const char *BkPgLabelIn(const BkModel *m, const char *s, size_t *len);
+extern const char *BkPgModelText(const BkModel *m, const char *s);
+
+/* bk_class_weights.c: the "class_weight" parameter and override */
+/*
+ * set m's class weights from the jsonb value ("balanced", "none", an
+ * object); text_labels: the stream's labels are text
+ */
+extern void BkPgApplyClassWeights(BkModel *m, Jsonb *value, bool text_labels);
+/* bk_info's "class_weight": null, "balanced" or {label: weight} */
+extern void BkPgPushClassWeights(JsonbParseState **ps, const BkModel *m);
 
 /* the labels of a 0.1.0 model must be valid in this database (22021) */
 extern void BkPgCheckLegacyLabels(const BkModel *m);
@@ -202,7 +212,8 @@ extern void BkPgOverridesFromJsonb(Jsonb *jb, BkOverrides *o, BkModel *m);
 /* what a jsonb value is, for the core's parameter checks (BkParamInput) */
 extern void BkPgParamInput(const JsonbValue *v, BkParamInput *in);
 
-extern void BkPgParamsFromJsonb(BkParams *p, Jsonb *jb, Jsonb **classes, int *epochs,
+extern void BkPgParamsFromJsonb(BkParams *p, Jsonb *jb, Jsonb **classes,
+								Jsonb **class_weight, int *epochs,
 								BkPrepSpec *spec, MemoryContext classes_cxt);
 extern void BkPgDeclareClasses(BkModel *m, Jsonb *classes, bool text_labels);
 
@@ -253,6 +264,7 @@ typedef struct BkTrainState
 	BkParams	params;			/* read from the first row's jsonb */
 	BkModel    *model;			/* NULL until the first usable row */
 	Jsonb	   *classes;		/* the "classes" parameter, or NULL */
+	Jsonb	   *class_weight;	/* the "class_weight" parameter, or NULL */
 	bool		text_labels;	/* the label argument is text (else int8) */
 	const char *dim_source;		/* what the expected dimension is */
 	const char *fname;			/* bk_train or bk_continue, for messages */

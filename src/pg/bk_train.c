@@ -105,6 +105,8 @@ bk_train_create_model(BkTrainState *st, int dim)
 	st->skipped = 0;
 	if (st->classes != NULL)
 		BkPgDeclareClasses(st->model, st->classes, st->text_labels);
+	if (st->class_weight != NULL)
+		BkPgApplyClassWeights(st->model, st->class_weight, st->text_labels);
 	BkPgProgressStart(&st->progress, st->model);
 }
 
@@ -224,7 +226,7 @@ bk_train_params_trans(PG_FUNCTION_ARGS)
 		st->dim_source = "the first row's";
 		BkPrepSpecInit(&st->spec, st->form == BK_FORM_NAMED);
 		BkPgParamsFromJsonb(&st->params, PG_GETARG_JSONB_P(3), &st->classes,
-							&st->epochs, &st->spec, st->mcxt);
+							&st->class_weight, &st->epochs, &st->spec, st->mcxt);
 		if (st->form == BK_FORM_SPARSE && BkPrepSpecActive(&st->spec))
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -466,6 +468,8 @@ BkPgTrainPrepared(const BkTrainState *st, MemoryContext cxt)
 	BkModelSkip(m, (uint64_t) st->skipped);
 	if (st->classes != NULL)
 		BkPgDeclareClasses(m, st->classes, st->text_labels);
+	if (st->class_weight != NULL)
+		BkPgApplyClassWeights(m, st->class_weight, st->text_labels);
 	BkPgProgressStart(&progress, m);
 	progress.start = st->progress.start;
 	BkPgRowsLearnInOrder(m, st->rows, st->fname, &progress);

@@ -261,7 +261,13 @@ bk_is_valid(PG_FUNCTION_ARGS)
 const char *
 BkPgClassName(const BkModel *m, int c)
 {
-	const char *s = BkModelClassText(m, c);
+	return BkPgModelText(m, BkModelClassText(m, c));
+}
+
+/* A label the model keeps (a class, a class weight's) in the database encoding */
+const char *
+BkPgModelText(const BkModel *m, const char *s)
+{
 	BkModelInfo info;
 
 	BkModelGetInfo(m, &info);
