@@ -196,5 +196,41 @@ FuzzModelSeeds(uint8_t **seeds, size_t *lens, size_t max)
 		keep_seed(m, &seeds[n], &lens[n]);
 		n++;
 	}
+	/* class weights: explicit ones of text labels, and balanced counts of integer ones */
+	for (int k = 0; k < 2 && n < max; k++)
+	{
+		static const char *const names[] = {"ant", "bee", "cow"};
+		BkParams	p;
+		BkModel    *m;
+		char		err[BK_ERRMSG_LEN];
+		double		x[3];
+
+		BkParamsInit(&p);
+		if (!BkParamsFinish(&p, 3, err, sizeof(err)))
+			abort();
+		m = BkModelCreate(&fuzz_env, &p, 3);
+		if (k == 0)
+		{
+			BkModelWeightExplicit(m);
+			BkModelWeightClassText(m, "bee", 3, 4.0);
+			BkModelWeightClassText(m, "yak", 3, 0.25);
+		}
+		else
+			BkModelWeightBalanced(m);
+		for (int i = 0; i < 40; i++)
+		{
+			int			cls;
+
+			for (int d = 0; d < 3; d++)
+				x[d] = BkRngUniform(&rng);
+			cls = (int) (3 * x[0]);
+			if (k == 0)
+				BkModelLearnText(m, x, names[cls], 3);
+			else
+				BkModelLearn(m, x, cls);
+		}
+		keep_seed(m, &seeds[n], &lens[n]);
+		n++;
+	}
 	return n;
 }
