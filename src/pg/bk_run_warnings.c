@@ -25,7 +25,8 @@ label_text(const BkModel *m, int c)
 
 #define COLLAPSE_HINT \
 	"Check C and gamma (a C too small, or a gamma far from 1/dim on standardised features), " \
-	"the class balance (\"class_weight\": \"balanced\"), and that the rows are shuffled."
+	"the class weights (\"class_weight\": \"balanced\" for imbalanced classes, smaller ones if " \
+	"a rare class is predicted everywhere), and that the rows are shuffled."
 
 void
 BkPgWarnRun(const BkModel *first_pass, const BkModel *m, const char *fname)
