@@ -667,8 +667,9 @@ CREATE FUNCTION @extschema@.bk_cross_validate(
 	               model @extschema@.bk_model)
 	LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
 	SET search_path FROM CURRENT
-	-- the WARNINGs of the single models (a useless setting): the scores tell
-	SET client_min_messages = error
+	-- the WARNINGs of the single models (a useless setting): the scores
+	-- tell; their progress NOTICEs (budgetkernel.progress_interval) pass
+	SET budgetkernel.run_warnings = off
 AS $fn$
 DECLARE
 	settings	jsonb := '[{}]';

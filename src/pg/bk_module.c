@@ -59,6 +59,13 @@ _PG_init(void)
 							0, 0, INT_MAX,
 							PGC_USERSET, 0,
 							NULL, NULL, NULL);
+	DefineCustomBoolVariable("budgetkernel.run_warnings",
+							 "Whether bk_train and bk_continue warn of a suspicious run (a sorted stream, a constant or useless model).",
+							 "bk_cross_validate turns them off for its many models, whose scores tell the same.",
+							 &bk_run_warnings,
+							 true,
+							 PGC_USERSET, 0,
+							 NULL, NULL, NULL);
 	MarkGUCPrefixReserved("budgetkernel");
 
 #ifdef RTLD_DEFAULT

@@ -93,6 +93,8 @@ extern void bk_push_integer_param(JsonbParseState **ps, JsonbIteratorToken tok, 
  * bk_train or bk_continue): the order of the first pass, and the model
  * returned (the same, or the copy trained on more passes)
  */
+/* budgetkernel.run_warnings: off, no warning at all */
+extern bool bk_run_warnings;
 extern void BkPgWarnRun(const BkModel *first_pass, const BkModel *m,
 						const char *fname);
 

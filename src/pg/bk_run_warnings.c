@@ -28,11 +28,15 @@ label_text(const BkModel *m, int c)
 	"the class weights (\"class_weight\": \"balanced\" for imbalanced classes, smaller ones if " \
 	"a rare class is predicted everywhere), and that the rows are shuffled."
 
+bool		bk_run_warnings = true;
+
 void
 BkPgWarnRun(const BkModel *first_pass, const BkModel *m, const char *fname)
 {
 	BkRunReport r;
 
+	if (!bk_run_warnings)
+		return;
 	BkModelRunReport(first_pass, &r);
 	if (r.sorted)
 	{

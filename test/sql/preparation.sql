@@ -79,10 +79,13 @@ FROM prep_rows;
 RESET client_min_messages;
 -- NULL elements stay an error without imputation, with a hint
 SELECT bk_train(ARRAY[big, gappy], label, '{}') FROM prep_rows;
-\set VERBOSITY verbose
+-- the SQLSTATE, then the message and hint (verbose output would show source lines)
+\set VERBOSITY sqlstate
 SELECT bk_train(ARRAY[big, gappy], label, '{"scale": "standard"}') FROM prep_rows;
 SELECT bk_predict(prepared, ARRAY[big, small, NULL]) FROM prep_models, prep_rows WHERE id = 1;
 \set VERBOSITY default
+SELECT bk_train(ARRAY[big, gappy], label, '{"scale": "standard"}') FROM prep_rows;
+SELECT bk_predict(prepared, ARRAY[big, small, NULL]) FROM prep_models, prep_rows WHERE id = 1;
 SELECT bk_decision(prepared, ARRAY[big, NULL]) = bk_decision(prepared, ARRAY[big, mg]) AS imputes_the_mean_at_scoring
 FROM prep_impute, prep_rows, (SELECT avg(gappy) AS mg FROM prep_rows WHERE id <= 400) g WHERE id = 1;
 SELECT bk_train(ARRAY[big], label, '{"scale": "minmax"}') FROM prep_rows;

@@ -16,6 +16,9 @@ SELECT bk_info(bk_train(features, label, '{"gamma": 20, "epochs": 2}' ORDER BY i
 SELECT bk_info(bk_continue(features, label, m ORDER BY id))->>'rows_seen' AS rows_seen
 FROM pg_rows, (SELECT bk_train(features, label, '{"gamma": 20}' ORDER BY id) AS m FROM pg_rows WHERE id <= 300) s
 WHERE id > 300 GROUP BY m;
+-- the models of a search report their progress too (one setting, two folds of 500 rows)
+SELECT params, fold_scores IS NOT NULL AS scored
+FROM bk_cross_validate('pg_rows', 'features', 'label', 'id', '{"gamma": 20}', folds => 2);
 \set VERBOSITY default
 SET budgetkernel.progress_interval = -1;
 RESET budgetkernel.progress_interval;

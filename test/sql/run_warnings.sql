@@ -64,3 +64,10 @@ FROM (SELECT bk_train(features, label, '{"gamma": 20}') OVER (ORDER BY label, id
 -- too few rows to judge: no warning
 SELECT bk_info(bk_train(features, label, '{"gamma": 20}' ORDER BY label, id))->>'rows_seen' AS rows_seen
 FROM cb WHERE id <= 15;
+
+-- budgetkernel.run_warnings = off: the sorted stream is not warned of
+-- (bk_cross_validate trains its many models so)
+SET budgetkernel.run_warnings = off;
+SELECT bk_info(bk_train(features, label, '{"gamma": 20}' ORDER BY label, id))->>'rows_seen' AS rows_seen_quiet
+FROM cb;
+RESET budgetkernel.run_warnings;
