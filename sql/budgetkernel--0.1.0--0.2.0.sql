@@ -360,7 +360,7 @@ CREATE FUNCTION @extschema@.bk_cross_validate(
 	folds int4 DEFAULT 5, seed int8 DEFAULT 0, metric text DEFAULT 'accuracy',
 	samples int4 DEFAULT NULL, refit boolean DEFAULT false)
 	RETURNS TABLE (params jsonb, mean float8, stddev float8, fold_scores float8[],
-	               model @extschema@.bk_model)
+	               train_seconds float8, model @extschema@.bk_model)
 	LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
 	SET search_path FROM CURRENT
 	-- the WARNINGs of the single models (a useless setting): the scores
@@ -498,19 +498,22 @@ BEGIN
 			SELECT (si - 1)::int AS setting, s AS params
 			FROM jsonb_array_elements($1) WITH ORDINALITY AS a(s, si)
 		), models AS (
-			SELECT st.setting, f.fold, bk_train(r.x, r.y, st.params ORDER BY r.k, r.kt) AS model
+			-- _bk_train_seconds shares bk_train's state: the time of the same training
+			SELECT st.setting, f.fold, bk_train(r.x, r.y, st.params ORDER BY r.k, r.kt) AS model,
+			       _bk_train_seconds(r.x, r.y, st.params ORDER BY r.k, r.kt) AS seconds
 			FROM rows r CROSS JOIN settings st CROSS JOIN generate_series(0, $3 - 1) AS f(fold)
 			WHERE r.fold <> f.fold
 			GROUP BY st.setting, f.fold
 		), scored AS (
-			SELECT m.setting, m.fold, sc.report ->> $4 AS score
+			SELECT m.setting, m.fold, m.seconds, sc.report ->> $4 AS score
 			FROM models m,
 			     LATERAL (SELECT bk_metrics(r.y::text, bk_predict_label(m.model, r.x)) AS report
 			              FROM rows r WHERE r.fold = m.fold) AS sc
 		), result AS (
 			SELECT st.setting, st.params, avg(sc.score::float8) AS mean,
 			       stddev_samp(sc.score::float8) AS stddev,
-			       array_agg(sc.score::float8 ORDER BY sc.fold) AS fold_scores
+			       array_agg(sc.score::float8 ORDER BY sc.fold) AS fold_scores,
+			       sum(sc.seconds) AS train_seconds
 			FROM scored sc JOIN settings st USING (setting)
 			GROUP BY st.setting, st.params
 		), best AS (
@@ -520,7 +523,7 @@ BEGIN
 			SELECT bk_train(r.x, r.y, (SELECT params FROM best) ORDER BY r.k, r.kt) AS model
 			FROM rows r WHERE $5
 		)
-		SELECT res.params, res.mean, res.stddev, res.fold_scores,
+		SELECT res.params, res.mean, res.stddev, res.fold_scores, res.train_seconds,
 		       CASE WHEN res.setting = (SELECT setting FROM best)
 		            THEN (SELECT model FROM refitted) END
 		FROM result res
@@ -546,7 +549,7 @@ END
 $fn$;
 
 COMMENT ON FUNCTION @extschema@.bk_cross_validate(text, text, text, text, jsonb, int4, int8, text, int4, boolean) IS
-	'k-fold cross-validation of every setting of a parameter grid (or of samples drawn from it) in one query: mean, standard deviation and per-fold scores, best first, and with refit the best setting trained on every row';
+	'k-fold cross-validation of every setting of a parameter grid (or of samples drawn from it) in one query: mean, standard deviation and per-fold scores, the seconds its models took to train, best first, and with refit the best setting trained on every row';
 
 -- Parallel training and merging.  0.1.0's bk_train aggregates had no
 -- combine function; CREATE AGGREGATE cannot be repeated and dropping them
@@ -1261,3 +1264,94 @@ COMMENT ON AGGREGATE @extschema@.bk_metrics(int8, int8, float8[]) IS
 	'classification report of (actual, predicted) labels with the log loss, Brier score and ROC AUC of per-class probabilities (bk_probabilities)';
 COMMENT ON AGGREGATE @extschema@.bk_metrics(text, text, float8[]) IS
 	'classification report of (actual, predicted) text labels with the log loss, Brier score and ROC AUC of per-class probabilities (bk_probabilities)';
+
+-- _bk_train_seconds (availability: 0.2.0): the seconds a bk_train call of
+-- the same arguments took in the same query (bk_cross_validate's
+-- train_seconds).  Same transition function and state as bk_train, both
+-- final functions read-only: PostgreSQL shares the state, so the model is
+-- trained once.
+CREATE FUNCTION @extschema@._bk_train_seconds_final(internal)
+	RETURNS float8
+	AS 'MODULE_PATHNAME', 'bk_train_seconds_final'
+	LANGUAGE C VOLATILE PARALLEL SAFE;
+
+COMMENT ON FUNCTION @extschema@._bk_train_seconds_final(internal) IS
+	'final function of _bk_train_seconds: the seconds since the training state took its first row';
+
+CREATE AGGREGATE @extschema@._bk_train_seconds(features float8[], label int8, params jsonb) (
+	SFUNC = @extschema@._bk_train_trans,
+	STYPE = internal,
+	SSPACE = 1048576,
+	FINALFUNC = @extschema@._bk_train_seconds_final,
+	FINALFUNC_MODIFY = READ_ONLY,
+	COMBINEFUNC = @extschema@._bk_train_combine,
+	SERIALFUNC = @extschema@._bk_train_serialize,
+	DESERIALFUNC = @extschema@._bk_train_deserialize,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE @extschema@._bk_train_seconds(float8[], int8, jsonb) IS
+	'the seconds bk_train of the same arguments took in the same query (bk_cross_validate)';
+
+CREATE AGGREGATE @extschema@._bk_train_seconds(features float8[], label text, params jsonb) (
+	SFUNC = @extschema@._bk_train_trans,
+	STYPE = internal,
+	SSPACE = 1048576,
+	FINALFUNC = @extschema@._bk_train_seconds_final,
+	FINALFUNC_MODIFY = READ_ONLY,
+	COMBINEFUNC = @extschema@._bk_train_combine,
+	SERIALFUNC = @extschema@._bk_train_serialize,
+	DESERIALFUNC = @extschema@._bk_train_deserialize,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE @extschema@._bk_train_seconds(float8[], text, jsonb) IS
+	'the seconds bk_train of the same arguments took in the same query (bk_cross_validate)';
+
+CREATE AGGREGATE @extschema@._bk_train_seconds(features jsonb, label int8, params jsonb) (
+	SFUNC = @extschema@._bk_train_trans,
+	STYPE = internal,
+	SSPACE = 1048576,
+	FINALFUNC = @extschema@._bk_train_seconds_final,
+	FINALFUNC_MODIFY = READ_ONLY,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE @extschema@._bk_train_seconds(jsonb, int8, jsonb) IS
+	'the seconds bk_train of the same arguments took in the same query (bk_cross_validate)';
+
+CREATE AGGREGATE @extschema@._bk_train_seconds(features jsonb, label text, params jsonb) (
+	SFUNC = @extschema@._bk_train_trans,
+	STYPE = internal,
+	SSPACE = 1048576,
+	FINALFUNC = @extschema@._bk_train_seconds_final,
+	FINALFUNC_MODIFY = READ_ONLY,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE @extschema@._bk_train_seconds(jsonb, text, jsonb) IS
+	'the seconds bk_train of the same arguments took in the same query (bk_cross_validate)';
+
+CREATE AGGREGATE @extschema@._bk_train_seconds(features @extschema@.bk_sparse, label int8, params jsonb) (
+	SFUNC = @extschema@._bk_train_trans,
+	STYPE = internal,
+	SSPACE = 1048576,
+	FINALFUNC = @extschema@._bk_train_seconds_final,
+	FINALFUNC_MODIFY = READ_ONLY,
+	COMBINEFUNC = @extschema@._bk_train_combine,
+	SERIALFUNC = @extschema@._bk_train_serialize,
+	DESERIALFUNC = @extschema@._bk_train_deserialize,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE @extschema@._bk_train_seconds(@extschema@.bk_sparse, int8, jsonb) IS
+	'the seconds bk_train of the same arguments took in the same query (bk_cross_validate)';
+
+CREATE AGGREGATE @extschema@._bk_train_seconds(features @extschema@.bk_sparse, label text, params jsonb) (
+	SFUNC = @extschema@._bk_train_trans,
+	STYPE = internal,
+	SSPACE = 1048576,
+	FINALFUNC = @extschema@._bk_train_seconds_final,
+	FINALFUNC_MODIFY = READ_ONLY,
+	COMBINEFUNC = @extschema@._bk_train_combine,
+	SERIALFUNC = @extschema@._bk_train_serialize,
+	DESERIALFUNC = @extschema@._bk_train_deserialize,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE @extschema@._bk_train_seconds(@extschema@.bk_sparse, text, jsonb) IS
+	'the seconds bk_train of the same arguments took in the same query (bk_cross_validate)';

@@ -280,6 +280,7 @@ typedef struct BkTrainState
 	BkPrepSpec	spec;			/* the preparation asked for */
 	BkPrepFit  *fit;			/* fitting it: the model is made at the end */
 	BkProgress	progress;		/* budgetkernel.progress_interval */
+	TimestampTz first_row;		/* when the state took its first row */
 } BkTrainState;
 
 /* a new, empty state in its own child context of parent */

@@ -27,6 +27,7 @@
 PG_FUNCTION_INFO_V1(bk_train_params_trans);
 PG_FUNCTION_INFO_V1(bk_train_model_trans);
 PG_FUNCTION_INFO_V1(bk_train_final);
+PG_FUNCTION_INFO_V1(bk_train_seconds_final);
 PG_FUNCTION_INFO_V1(bk_train_text_trans);
 
 
@@ -41,6 +42,7 @@ BkPgTrainStateNew(MemoryContext parent)
 	st->mcxt = mcxt;
 	BkPgEnvInit(&st->env, mcxt);
 	st->epochs = 1;
+	st->first_row = GetCurrentTimestamp();
 	return st;
 }
 
@@ -444,6 +446,32 @@ bk_train_final(PG_FUNCTION_ARGS)
 		MemoryContextDelete(replay);
 
 	PG_RETURN_POINTER(result);
+}
+
+/*
+ * _bk_train_seconds final function: the seconds since the state took its
+ * first row.  Its aggregates take bk_train's arguments, transition
+ * function and state, and have read-only final functions, so that in one
+ * query with bk_train of the same arguments PostgreSQL shares the one
+ * state: the model is trained once, and this reads the time it took.
+ * Finalised after bk_train (later in the select list), the time includes
+ * bk_train's final work (the passes of "epochs", a prepared model's
+ * training).  Under ORDER BY in the call, a group's rows reach the
+ * transition function one after the other when the group is finished, so
+ * the time is that group's; without it, the groups' rows interleave and
+ * it is the span of the scan.
+ */
+Datum
+bk_train_seconds_final(PG_FUNCTION_ARGS)
+{
+	BkTrainState *st;
+
+	if (!AggCheckCallContext(fcinfo, NULL))
+		elog(ERROR, "%s called in non-aggregate context", "bk_train_seconds_final");
+	if (PG_ARGISNULL(0))
+		PG_RETURN_NULL();
+	st = (BkTrainState *) PG_GETARG_POINTER(0);
+	PG_RETURN_FLOAT8((double) (GetCurrentTimestamp() - st->first_row) / USECS_PER_SEC);
 }
 
 BkModel *

@@ -11,6 +11,7 @@
 #   bash test/bench/run.sh --only svc       doc/comparison-svc.md (scikit-learn's SVC beside) only
 #   bash test/bench/run.sh --only weights   doc/class-weights.md (class weights on w8a) only
 #   bash test/bench/run.sh --only targets   doc/comparison-libsvm.md (the recommended setting and LIBSVM) only
+#   bash test/bench/run.sh --only search    doc/performance-search.md (the cost of bk_cross_validate) only
 #   bash test/bench/run.sh --tune           choose C / gamma -> test/bench/params-000.tsv
 #   bash test/bench/run.sh --quick          fewer permutations / sizes (a first look)
 #   bash test/bench/run.sh --smoke          a few seconds; checks the harness (CI)
@@ -42,17 +43,17 @@ report=0
 extra=()
 while [[ $# -gt 0 ]]; do
 	case "$1" in
-		--only) only=${2:?--only needs table1, perf, scaleout, features, curves, svc, weights or targets}; shift 2 ;;
+		--only) only=${2:?--only needs table1, perf, scaleout, features, curves, svc, weights, targets or search}; shift 2 ;;
 		--only=*) only=${1#--only=}; shift ;;
 		--quick) quick=(--quick); shift ;;
 		--smoke) smoke=1; shift ;;
 		--tune) tune=1; shift ;;
 		--report) report=1; shift ;;
-		-h|--help) sed -n '3,24p' "${BASH_SOURCE[0]}"; exit 0 ;;
+		-h|--help) sed -n '3,25p' "${BASH_SOURCE[0]}"; exit 0 ;;
 		*) extra+=("$1"); shift ;;
 	esac
 done
-case "$only" in all|table1|perf|scaleout|features|curves|svc|weights|targets) ;; *) bk_err "--only takes table1, perf, scaleout, features, curves, svc, weights or targets"; exit 2 ;; esac
+case "$only" in all|table1|perf|scaleout|features|curves|svc|weights|targets|search) ;; *) bk_err "--only takes table1, perf, scaleout, features, curves, svc, weights, targets or search"; exit 2 ;; esac
 
 # The command as typed, for the generated documents.
 cmdline="bash test/bench/run.sh"
@@ -131,5 +132,9 @@ fi
 if [[ "$only" == all || "$only" == targets ]]; then
 	section "The recommended setting beside LIBSVM (doc/comparison-libsvm.md)"
 	"${harness[@]}" targets --command "$cmdline" "${quick[@]}" "${extra[@]}" || rc=1
+fi
+if [[ "$only" == all || "$only" == search ]]; then
+	section "The cost of a search (doc/performance-search.md)"
+	"${harness[@]}" search --command "$cmdline" "${quick[@]}" "${extra[@]}" || rc=1
 fi
 exit $rc
