@@ -51,6 +51,7 @@ weights_reset(BkModel *m, int mode)
 			BkFree(&m->env, cw->names[i]);
 	cw->n = 0;
 	cw->mode = mode;
+	cw->cached_n = -1;
 	return cw;
 }
 
@@ -146,6 +147,7 @@ add_entry(BkModel *m, int64_t label, const char *text, size_t len, double w)
 	cw->names[at] = text ? BkCopyBytes(&m->env, text, len) : NULL;
 	cw->w[at] = w;
 	cw->n++;
+	cw->cached_n = -1;
 }
 
 /* the first label of a model, class or weight, fixes the label type */
@@ -156,8 +158,8 @@ fix_label_type(BkModel *m, bool text)
 		m->text_labels = text;
 	else if (m->text_labels != text)
 		BkRaise(&m->env, BK_ERR_PARAM, NULL,
-				"the model has %s labels: its class weights need %s labels",
-				m->text_labels ? "text" : "integer", m->text_labels ? "text" : "integer");
+				"the model has %s labels, got a class weight of a%s label",
+				m->text_labels ? "text" : "integer", text ? " text" : "n integer");
 }
 
 void
@@ -200,8 +202,16 @@ class_weights(const BkModel *m, BkClassWeights *cw)
 {
 	if (cw->mode == BK_WEIGHT_EXPLICIT)
 	{
-		for (int c = 0; c < m->n_classes; c++)
-			cw->scratch[c] = explicit_weight(m, cw, c);
+		/*
+		 * looked up once per class table: a row then costs O(K), not a
+		 * search of the entries for each of its K classes
+		 */
+		if (cw->cached_n != m->n_classes)
+		{
+			for (int c = 0; c < m->n_classes; c++)
+				cw->scratch[c] = explicit_weight(m, cw, c);
+			cw->cached_n = m->n_classes;
+		}
 		return;
 	}
 	{
@@ -307,6 +317,7 @@ BkWeightsPermute(BkModel *m, const int *perm)
 		memcpy(cw->count, tmp, sizeof(uint64_t) * (size_t) m->n_classes);
 		BkFree(&m->env, tmp);
 	}
+	cw->cached_n = -1;
 }
 
 bool
@@ -318,6 +329,9 @@ BkWeightsSame(const BkModel *a, const BkModel *b)
 	if (x == NULL || y == NULL)
 		return x == y;
 	if (x->mode != y->mode || x->n != y->n)
+		return false;
+	/* entries of integer and of text labels are never the same */
+	if (x->n > 0 && a->text_labels != b->text_labels)
 		return false;
 	for (int i = 0; i < x->n; i++)
 	{

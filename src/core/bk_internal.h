@@ -187,6 +187,8 @@ typedef struct BkClassWeights
 	int			count_n;
 	int			count_cap;
 	double	   *scratch;		/* count_cap: the weights of one row */
+	/* explicit: scratch holds the weights of these many classes (-1: none) */
+	int			cached_n;
 } BkClassWeights;
 
 typedef struct BkModel

@@ -73,7 +73,10 @@ check_compatible(const BkModel *a, const BkModel *b)
 	if (a->dim != b->dim)
 		BkRaiseHint(env, BK_ERR_PARAM, NULL, hint,
 					"cannot merge models of dimension %d and %d", a->dim, b->dim);
-	if (a->n_classes > 0 && b->n_classes > 0 && a->text_labels != b->text_labels)
+	/* the label type: of the classes, or of the class weights' entries */
+	if ((a->n_classes > 0 || (a->weights && a->weights->n > 0)) &&
+		(b->n_classes > 0 || (b->weights && b->weights->n > 0)) &&
+		a->text_labels != b->text_labels)
 		BkRaiseHint(env, BK_ERR_PARAM, NULL, hint,
 					"cannot merge a model of %s labels with one of %s labels",
 					a->text_labels ? "text" : "integer",
@@ -597,7 +600,12 @@ merge_machine(BkModel *dst, const BkModel *src, int k, double wa, double wb)
 	BkMachine	u;
 	EvalPoints	pts;
 	double	   *work;
+	double		inmax = 0.0;	/* the largest |coefficient| of either side */
 
+	for (size_t i = 0; i < (size_t) a->n_sv * a->n_coef; i++)
+		inmax = fmax(inmax, fabs(a->coef[i] * a->scale));
+	for (size_t i = 0; i < (size_t) b->n_sv * b->n_coef; i++)
+		inmax = fmax(inmax, fabs(b->coef[i] * b->scale));
 	if (!BkParamsBudgeted(p) && n > limit)
 		BkRaiseHint(&dst->env, BK_ERR_LIMIT, NULL,
 					"Raise max_sv, or merge fewer models.",
@@ -630,7 +638,10 @@ merge_machine(BkModel *dst, const BkModel *src, int k, double wa, double wb)
 	BkMachineFree(&dst->env, &u);
 	/*
 	 * DUOL's dual variables stay in their box (0, C]; with class weights,
-	 * (0, C w_max] for the largest class weight, a bound of every class's
+	 * (0, C w_max] for the largest class weight now, a bound of every
+	 * class's, or the largest variable of either side if larger (balanced
+	 * weights shrink as a rare class becomes common, and a variable set
+	 * under an earlier, larger weight keeps its value in training)
 	 */
 	if (BkLearnerOf(p)->dual_box)
 	{
@@ -643,7 +654,7 @@ merge_machine(BkModel *dst, const BkModel *src, int k, double wa, double wb)
 			for (int c = 0; c < dst->n_classes; c++)
 				if (BkModelClassWeight(dst, c) > wmax)
 					wmax = BkModelClassWeight(dst, c);
-			box = p->C * (wmax > 0.0 ? wmax : 1.0);
+			box = fmax(p->C * (wmax > 0.0 ? wmax : 1.0), inmax);
 		}
 		for (size_t i = 0; i < (size_t) a->n_sv * a->n_coef; i++)
 			a->coef[i] = BkClamp(a->coef[i], -box, box);

@@ -58,6 +58,7 @@ extern void test_decode_memory(void);
 extern void test_canonical_class_order(void);
 extern void test_prep_format(void);
 extern void test_weights_format(void);
+extern void test_weights_merge(void);
 
 /* ---- test_learners.c ---- */
 extern void test_learners_and_format(void);

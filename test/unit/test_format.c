@@ -668,3 +668,91 @@ test_weights_format(void)
 	BkModelFree(b);
 	BkModelFree(m);
 }
+
+/* Whether merging b into a reports an error of class code. */
+static bool
+merge_fails(BkModel *a, BkModel *b, BkErrCode code)
+{
+	jmp_buf		jb;
+	volatile bool failed = false;
+
+	bk_std_jump = &jb;
+	if (setjmp(jb) == 0)
+		BkModelMerge(a, b);
+	else
+		failed = bk_std_last_code == code;
+	bk_std_jump = NULL;
+	return failed;
+}
+
+/*
+ * Class weights and merging: a model of no class but integer weights and
+ * a text model of text weights are refused both ways (their entries once
+ * compared equal, and the merge left a text model with an integer entry);
+ * a DUOL model trained under balanced weights, merged with itself, keeps
+ * its dual variables (the box of the weights at merge time is smaller
+ * than the ones set while the rare class was rarer).
+ */
+void
+test_weights_merge(void)
+{
+	const char *pp[][2] = {{"algorithm", "pa"}, {"gamma", "4"}};
+	const char *pd[][2] = {{"algorithm", "duol"}, {"gamma", "4"}, {"C", "1"}};
+	BkParams	p;
+	BkModel    *a,
+			   *b,
+			   *c,
+			   *d;
+	double		x[2] = {0.3, 0.7};
+	double		before = 0.0,
+				after = 0.0;
+	BkRng		rng;
+
+	make_params(&p, pp, 2, 2);
+	a = BkModelCreate(&bk_std_env, &p, 2);
+	BkModelWeightExplicit(a);
+	BkModelWeightClass(a, 0, 2.0);
+	b = BkModelCreate(&bk_std_env, &p, 2);
+	BkModelSetLabelsUtf8(b, true);
+	BkModelWeightExplicit(b);
+	BkModelWeightClassText(b, "y", 1, 2.0);
+	BkModelLearnText(b, x, "x", 1);
+	CHECK(merge_fails(a, b, BK_ERR_PARAM) && merge_fails(b, a, BK_ERR_PARAM),
+		  "integer and text class weights do not merge, either way round");
+	BkModelFree(a);
+	BkModelFree(b);
+
+	/* 200 rows of class 0, one of class 1 (weight 100.5), then both in turn */
+	BkRngSeed(&rng, 5);
+	make_params(&p, pd, 3, 2);
+	c = BkModelCreate(&bk_std_env, &p, 2);
+	BkModelWeightBalanced(c);
+	for (int i = 0; i < 601; i++)
+	{
+		x[0] = BkRngUniform(&rng);
+		x[1] = BkRngUniform(&rng);
+		BkModelLearn(c, x, i < 200 ? 0 : (i == 200 ? 1 : i % 2));
+	}
+	{
+		size_t		len;
+		uint8_t    *buf = encode(c, &len);
+
+		d = BkModelDecode(&bk_std_env, buf, len, true);
+		free(buf);
+	}
+	for (int j = 0; j < BkModelSvCount(c, 0); j++)
+		before = fmax(before, fabs(BkModelSvCoef(c, 0, j, 0)));
+	BkModelMerge(c, d);
+	/* the same model twice: its decisions, each copy's SVs at half weight */
+	for (int i = 0; i < 50; i++)
+	{
+		x[0] = BkRngUniform(&rng);
+		x[1] = BkRngUniform(&rng);
+		after = fmax(after, fabs(BkModelDecision(c, x) - BkModelDecision(d, x)));
+	}
+	CHECK(before > 1.5 && after < 1e-9,
+		  "a balanced DUOL model (largest dual variable %g, above C w_max) merged with itself decides as it did (largest difference %g)",
+		  before, after);
+	BkModelFree(c);
+	BkModelFree(d);
+}

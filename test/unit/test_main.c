@@ -59,6 +59,7 @@ main(void)
 	test_canonical_class_order();
 	test_prep_format();
 	test_weights_format();
+	test_weights_merge();
 	test_registry_ids();
 	test_registry_format_doc();
 	test_registry_learners();
