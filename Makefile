@@ -28,10 +28,13 @@ REGRESS_OPTS = --inputdir=test --load-extension=$(EXTENSION)
 # LAPACKE and BLAS (Debian: liblapacke-dev, libopenblas-dev)
 LINALG_CFLAGS := $(shell pkg-config --cflags lapacke blas 2>/dev/null)
 LINALG_LIBS   := $(or $(shell pkg-config --libs lapacke blas 2>/dev/null),-llapacke -lblas)
+# glibc's vector math library (the kernel rows' exponentials, src/core/bk_kernel.c)
+# (glibc ships it on x86-64, where bk_kernel.c calls it)
+MATH_LIBS     := $(if $(filter x86_64,$(shell uname -m)),-lmvec) -lm
 
 PG_CPPFLAGS += -Isrc/core $(LINALG_CFLAGS)
 PG_CFLAGS   += -Wall -Wextra -Wno-unused-parameter
-SHLIB_LINK  += $(LINALG_LIBS) -lm
+SHLIB_LINK  += $(LINALG_LIBS) $(MATH_LIBS)
 
 # The programs on the core without PostgreSQL (unit tests, fuzz targets,
 # the fixture writer, the benchmark driver) share its C library
@@ -60,7 +63,7 @@ $(PGL_SRCS:.c=.o): src/pg/bk_pg.h src/core/bk_core.h
 $(CORE_SRCS:.c=.o): $(wildcard src/core/*.h)
 
 $(UNIT_BIN): $(UNIT_SRCS) test/unit/bk_test.h $(CORE_DEPS)
-	$(UNIT_CC) $(UNIT_CFLAGS) -o $@ $(UNIT_SRCS) $(STDENV) $(CORE_SRCS) $(LINALG_LIBS) -lm
+	$(UNIT_CC) $(UNIT_CFLAGS) -o $@ $(UNIT_SRCS) $(STDENV) $(CORE_SRCS) $(LINALG_LIBS) $(MATH_LIBS)
 
 .PHONY: unittest
 unittest: $(UNIT_BIN)
@@ -88,11 +91,11 @@ BK_FUZZ_ITERATIONS ?= 100000
 EXTRA_CLEAN     += $(FUZZ_TARGETS:%=test/fuzz/fuzz_%_check) $(FUZZ_TARGETS:%=test/fuzz/fuzz_%_libfuzzer)
 
 test/fuzz/fuzz_%_check: test/fuzz/fuzz_%.c test/fuzz/driver.c $(FUZZ_SHARED) test/fuzz/fuzz_common.h $(CORE_DEPS)
-	$(UNIT_CC) $(UNIT_CFLAGS) -O1 -g $(FUZZ_SAN) -o $@ $< test/fuzz/driver.c $(FUZZ_SHARED) $(STDENV) $(CORE_SRCS) $(LINALG_LIBS) -lm
+	$(UNIT_CC) $(UNIT_CFLAGS) -O1 -g $(FUZZ_SAN) -o $@ $< test/fuzz/driver.c $(FUZZ_SHARED) $(STDENV) $(CORE_SRCS) $(LINALG_LIBS) $(MATH_LIBS)
 
 test/fuzz/fuzz_%_libfuzzer: test/fuzz/fuzz_%.c $(FUZZ_SHARED) test/fuzz/fuzz_common.h $(CORE_DEPS)
 	clang -std=c99 -O1 -g -Isrc/core -Itest/common $(LINALG_CFLAGS) -fsanitize=$(LIBFUZZER_SAN) \
-		-o $@ $< $(FUZZ_SHARED) $(STDENV) $(CORE_SRCS) $(LINALG_LIBS) -lm
+		-o $@ $< $(FUZZ_SHARED) $(STDENV) $(CORE_SRCS) $(LINALG_LIBS) $(MATH_LIBS)
 
 .PHONY: fuzzcheck fuzz
 fuzzcheck: $(FUZZ_TARGETS:%=test/fuzz/fuzz_%_check)
@@ -117,7 +120,7 @@ CRAFT_BIN    = test/fixtures/bk_craft
 EXTRA_CLEAN += $(CRAFT_BIN)
 
 $(CRAFT_BIN): test/fixtures/bk_craft.c $(CORE_DEPS)
-	$(UNIT_CC) $(UNIT_CFLAGS) -o $@ $< $(STDENV) $(CORE_SRCS) $(LINALG_LIBS) -lm
+	$(UNIT_CC) $(UNIT_CFLAGS) -o $@ $< $(STDENV) $(CORE_SRCS) $(LINALG_LIBS) $(MATH_LIBS)
 
 installcheck: $(CRAFT_BIN)
 
@@ -148,7 +151,7 @@ BENCH_BIN    = test/bench/bk_bench
 EXTRA_CLEAN += $(BENCH_BIN)
 
 $(BENCH_BIN): test/bench/bk_bench.c $(CORE_DEPS)
-	$(UNIT_CC) $(UNIT_CFLAGS) -D_GNU_SOURCE -o $@ $< $(STDENV) $(CORE_SRCS) $(LINALG_LIBS) -lm
+	$(UNIT_CC) $(UNIT_CFLAGS) -D_GNU_SOURCE -o $@ $< $(STDENV) $(CORE_SRCS) $(LINALG_LIBS) $(MATH_LIBS)
 
 .PHONY: bench-core
 bench-core: $(BENCH_BIN)

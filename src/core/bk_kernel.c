@@ -16,6 +16,7 @@
 
 #include <cblas.h>
 #include <math.h>
+#include <string.h>
 
 /*
  * Plain dot product.  Squared norms are always computed here, so the same
@@ -77,6 +78,64 @@ BkKernelSelf(const BkParams *p, double sq)
 	return 0.0;
 }
 
+#if defined(__x86_64__) && defined(__GNUC__) && defined(__GLIBC__)
+#define BK_VECTOR_EXP 1
+/* glibc's vector math library (libmvec): exp of four doubles with AVX2 */
+typedef double bk_v4d __attribute__((vector_size(32)));
+extern bk_v4d _ZGVdN4v_exp(bk_v4d x) __attribute__((target("avx2,fma")));
+
+__attribute__((target("avx2,fma")))
+static void
+exp_array_avx2(double *v, int n)
+{
+	int			i = 0;
+
+	for (; i + 4 <= n; i += 4)
+	{
+		bk_v4d		x;
+
+		memcpy(&x, v + i, sizeof(x));
+		x = _ZGVdN4v_exp(x);
+		memcpy(v + i, &x, sizeof(x));
+	}
+	if (i < n)
+	{
+		/* the tail through the same routine: a value never depends on its slot */
+		bk_v4d		x = {0.0, 0.0, 0.0, 0.0};
+
+		memcpy(&x, v + i, sizeof(double) * (size_t) (n - i));
+		x = _ZGVdN4v_exp(x);
+		memcpy(v + i, &x, sizeof(double) * (size_t) (n - i));
+	}
+}
+#endif
+
+/*
+ * v[i] = exp(v[i]).  The B exponentials of a kernel row are a fifth to
+ * two fifths of the fast learners' time: on x86-64 CPUs with AVX2 they go
+ * four at a time through libmvec (within 1 ulp of exp, as exp itself is
+ * of the true value), elsewhere one at a time.  So a model's last bits may
+ * differ between machines with and without AVX2, as they already do with
+ * the BLAS kernels OpenBLAS picks per CPU.
+ */
+static void
+exp_array(double *v, int n)
+{
+#ifdef BK_VECTOR_EXP
+	static int	avx2 = -1;
+
+	if (avx2 < 0)
+		avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+	if (avx2)
+	{
+		exp_array_avx2(v, n);
+		return;
+	}
+#endif
+	for (int i = 0; i < n; i++)
+		v[i] = exp(v[i]);
+}
+
 /* krow from the dot products of x with the machine's SVs */
 static void
 kernel_of_dots(const BkParams *p, const BkMachine *mach, double sqx,
@@ -88,7 +147,8 @@ kernel_of_dots(const BkParams *p, const BkMachine *mach, double sqx,
 	{
 		case BK_KERNEL_RBF:
 			for (int i = 0; i < n; i++)
-				krow[i] = exp(-p->gamma * BkDist2(dots[i], mach->sqnorm[i], sqx));
+				krow[i] = -p->gamma * BkDist2(dots[i], mach->sqnorm[i], sqx);
+			exp_array(krow, n);
 			break;
 		case BK_KERNEL_LINEAR:
 			for (int i = 0; i < n; i++)
