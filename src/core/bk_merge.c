@@ -30,7 +30,15 @@
 #include <cblas.h>
 #include <math.h>
 
-#define GOLDEN_STEPS 30
+/*
+ * Golden-section steps: each shrinks the interval of h by 0.618, so 18
+ * leave 0.618^18 = 1.7e-4 and the midpoint is within 9e-5 of the search's
+ * optimum (BudgetedSVM stops at 1e-4).  30 steps (5e-7) cost 1.5x the
+ * time of a whole Pegasos-merge run on a9a (B = 100) for a test accuracy
+ * within the spread of the row order (83.34 % against 83.48 % over three
+ * orders; on usps the same mistakes).
+ */
+#define GOLDEN_STEPS 18
 
 /*
  * Best h for merging two SVs whose coefficient sums are aa = sum a^2,
