@@ -16,16 +16,24 @@
 #include "bk_internal.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
+
+/* the text labels of the explicit entries */
+static void
+free_names(const BkEnv *env, BkClassWeights *cw)
+{
+	if (cw->names != NULL)
+		for (int i = 0; i < cw->n; i++)
+			BkFree(env, cw->names[i]);
+}
 
 void
 BkWeightsFree(const BkEnv *env, BkClassWeights *cw)
 {
 	if (cw == NULL)
 		return;
-	for (int i = 0; i < cw->n; i++)
-		if (cw->names != NULL)
-			BkFree(env, cw->names[i]);
+	free_names(env, cw);
 	BkFree(env, cw->names);
 	BkFree(env, cw->labels);
 	BkFree(env, cw->w);
@@ -46,9 +54,7 @@ weights_reset(BkModel *m, int mode)
 		memset(cw, 0, sizeof(*cw));
 		m->weights = cw;
 	}
-	for (int i = 0; i < cw->n; i++)
-		if (cw->names != NULL)
-			BkFree(&m->env, cw->names[i]);
+	free_names(&m->env, cw);
 	cw->n = 0;
 	cw->mode = mode;
 	cw->cached_n = -1;
@@ -103,40 +109,48 @@ entry_compare(const BkModel *m, const BkClassWeights *cw, int i, int64_t label,
 	return cw->labels[i] < label ? -1 : (cw->labels[i] > label ? 1 : 0);
 }
 
-/* add an entry in label order */
+/* a label as messages show it, in quotes */
+static const char *
+quoted_label(int64_t label, const char *text, size_t len, char *buf, size_t buflen)
+{
+	if (text)
+		snprintf(buf, buflen, "\"%.*s\"", (int) len, text);
+	else
+		snprintf(buf, buflen, "\"%lld\"", (long long) label);
+	return buf;
+}
+
+/*
+ * Add an entry in label order, checking its weight and that its label is
+ * new.  Entries given in order (a stored model's) are appended after one
+ * comparison each; others are placed by a search.
+ */
 static void
 add_entry(BkModel *m, int64_t label, const char *text, size_t len, double w)
 {
 	BkClassWeights *cw = m->weights;
+	char		buf[BK_MAX_LABEL_LEN + 32];
 	int			at;
+	int			c = -1;
 
 	if (cw == NULL || cw->mode != BK_WEIGHT_EXPLICIT)
 		BkRaise(&m->env, BK_ERR_INTERNAL, NULL, "class weights are not explicit");
-	at = cw->n;
 	if (!(w >= BK_MIN_CLASS_WEIGHT && w <= BK_MAX_CLASS_WEIGHT))
 		BkRaise(&m->env, BK_ERR_PARAM, NULL,
-				"a class weight must be between %g and %g, got %g",
+				"the class weight of label %s must be between %g and %g, got %g",
+				quoted_label(label, text, len, buf, sizeof(buf)),
 				BK_MIN_CLASS_WEIGHT, BK_MAX_CLASS_WEIGHT, w);
 	if (cw->n >= BK_MAX_CLASSES)
 		BkRaise(&m->env, BK_ERR_LIMIT, NULL, "at most %d class weights", BK_MAX_CLASSES);
-	for (int i = 0; i < cw->n; i++)
-	{
-		int			c = entry_compare(m, cw, i, label, text, len);
-
-		if (c == 0)
-		{
-			if (text)
-				BkRaise(&m->env, BK_ERR_PARAM, NULL,
-						"the class weight of label \"%.*s\" is given twice", (int) len, text);
-			BkRaise(&m->env, BK_ERR_PARAM, NULL,
-					"the class weight of label %lld is given twice", (long long) label);
-		}
-		if (c > 0)
-		{
-			at = i;
-			break;
-		}
-	}
+	at = cw->n;
+	if (cw->n > 0 && entry_compare(m, cw, cw->n - 1, label, text, len) >= 0)
+		for (at = 0; at < cw->n; at++)
+			if ((c = entry_compare(m, cw, at, label, text, len)) >= 0)
+				break;
+	if (c == 0)
+		BkRaise(&m->env, BK_ERR_PARAM, NULL,
+				"the class weight of label %s is given twice",
+				quoted_label(label, text, len, buf, sizeof(buf)));
 	cw->labels = BkReallocArray(&m->env, cw->labels, (size_t) cw->n + 1, sizeof(int64_t));
 	cw->names = BkReallocArray(&m->env, cw->names, (size_t) cw->n + 1, sizeof(char *));
 	cw->w = BkReallocArray(&m->env, cw->w, (size_t) cw->n + 1, sizeof(double));
@@ -240,6 +254,21 @@ BkModelClassWeight(BkModel *m, int c)
 	weights_cover_classes(m, cw);
 	class_weights(m, cw);
 	return cw->scratch[c];
+}
+
+double
+BkWeightsLargest(BkModel *m)
+{
+	BkClassWeights *cw = m->weights;
+	double		top = 0.0;
+
+	if (cw == NULL)
+		return 1.0;
+	weights_cover_classes(m, cw);
+	class_weights(m, cw);
+	for (int c = 0; c < m->n_classes; c++)
+		top = fmax(top, cw->scratch[c]);
+	return top > 0.0 ? top : 1.0;
 }
 
 void

@@ -689,6 +689,8 @@ extern void BkWeightsFree(const BkEnv *env, BkClassWeights *cw);
 extern void BkWeightsForRow(BkModel *m, int cls, BkRow *rows);
 /* the classes moved: new class i is old class perm[i] */
 extern void BkWeightsPermute(BkModel *m, const int *perm);
+/* the largest class weight now (1 without weights, or before any row) */
+extern double BkWeightsLargest(BkModel *m);
 /* merging: the same weights; b's counts added to a's (same classes) */
 extern bool BkWeightsSame(const BkModel *a, const BkModel *b);
 extern void BkWeightsAddCounts(BkModel *a, const BkModel *b);

@@ -588,7 +588,8 @@ rebuild(BkModel *m, BkMachine *mach, const EvalPoints *pts, double *work)
 
 /* Machine k of dst becomes the merge of itself and machine k of src. */
 static void
-merge_machine(BkModel *dst, const BkModel *src, int k, double wa, double wb)
+merge_machine(BkModel *dst, const BkModel *src, int k, double wa, double wb,
+			  double wmax)
 {
 	const BkParams *p = &dst->params;
 	BkMachine  *a = &dst->machines[k];
@@ -645,17 +646,8 @@ merge_machine(BkModel *dst, const BkModel *src, int k, double wa, double wb)
 	 */
 	if (BkLearnerOf(p)->dual_box)
 	{
-		double		box = p->C;
+		double		box = dst->weights != NULL ? fmax(p->C * wmax, inmax) : p->C;
 
-		if (dst->weights != NULL)
-		{
-			double		wmax = 0.0;
-
-			for (int c = 0; c < dst->n_classes; c++)
-				if (BkModelClassWeight(dst, c) > wmax)
-					wmax = BkModelClassWeight(dst, c);
-			box = fmax(p->C * (wmax > 0.0 ? wmax : 1.0), inmax);
-		}
 		for (size_t i = 0; i < (size_t) a->n_sv * a->n_coef; i++)
 			a->coef[i] = BkClamp(a->coef[i], -box, box);
 	}
@@ -676,7 +668,8 @@ BkModelMerge(BkModel *dst, BkModel *src)
 {
 	uint64_t	t;
 	double		wa,
-				wb;
+				wb,
+				wmax;
 
 	if (!dst->training || !src->training)
 		BkRaise(&dst->env, BK_ERR_INTERNAL, NULL, "models to merge must be decoded for training");
@@ -704,12 +697,13 @@ BkModelMerge(BkModel *dst, BkModel *src)
 	if (dst->n_machines != src->n_machines)
 		BkRaise(&dst->env, BK_ERR_INTERNAL, NULL, "merged models differ in layout");
 	BkWeightsAddCounts(dst, src);
+	wmax = BkWeightsLargest(dst);
 
 	t = dst->rows_seen + src->rows_seen;
 	wa = t > 0 ? (double) dst->rows_seen / (double) t : 0.5;
 	wb = t > 0 ? (double) src->rows_seen / (double) t : 0.5;
 	for (int k = 0; k < dst->n_machines; k++)
-		merge_machine(dst, src, k, wa, wb);
+		merge_machine(dst, src, k, wa, wb, wmax);
 
 	dst->rows_seen = t;
 	dst->rows_skipped += src->rows_skipped;

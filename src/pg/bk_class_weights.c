@@ -90,13 +90,9 @@ BkPgApplyClassWeights(BkModel *m, Jsonb *value, bool text_labels)
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 					 errmsg("the class weight of label \"%s\" must be a number", key),
 					 errhint(CLASS_WEIGHT_HINT)));
+		/* beyond float8, +-Infinity: the core refuses it with the range */
 		w = DatumGetFloat8(DirectFunctionCall1(numeric_float8_no_overflow,
 											   NumericGetDatum(v.val.numeric)));
-		if (!(w >= BK_MIN_CLASS_WEIGHT && w <= BK_MAX_CLASS_WEIGHT))
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("the class weight of label \"%s\" must be between %g and %g, got %g",
-							key, BK_MIN_CLASS_WEIGHT, BK_MAX_CLASS_WEIGHT, w)));
 		if (text_labels)
 		{
 			size_t		len = strlen(key);
