@@ -300,6 +300,31 @@ write_prep(Writer *w, const BkPrep *p)
 }
 
 /*
+ * A label as the class table and the class weights write it: an i64, or
+ * (text labels) a u32 length and the bytes.
+ */
+static size_t
+label_size(bool text_labels, const char *text)
+{
+	return text_labels ? 4 + strlen(text) : 8;
+}
+
+static void
+w_label(Writer *w, bool text_labels, int64_t label, const char *text)
+{
+	if (text_labels)
+	{
+		size_t		len = strlen(text);
+
+		w_u32(w, (uint32_t) len);
+		memcpy(w->buf + w->pos, text, len);
+		w->pos += len;
+	}
+	else
+		w_u64(w, (uint64_t) label);
+}
+
+/*
  * The class weights (flag bit 5): u8 mode | u8 0 | u16 0 | u32 n, then n
  * entries in label order, each the label (i64, or u32 length + bytes) and
  * f64 weight, then u64 rows of each class counted since the weights were
@@ -312,7 +337,7 @@ weights_size(const BkModel *m)
 	size_t		total = 8 + 8 * (size_t) m->n_classes;
 
 	for (int i = 0; i < cw->n; i++)
-		total += 8 + (m->text_labels ? 4 + strlen(cw->names[i]) : 8);
+		total += 8 + label_size(m->text_labels, cw->names[i]);
 	return total;
 }
 
@@ -327,16 +352,7 @@ write_weights(Writer *w, const BkModel *m)
 	w_u32(w, (uint32_t) cw->n);
 	for (int i = 0; i < cw->n; i++)
 	{
-		if (m->text_labels)
-		{
-			size_t		len = strlen(cw->names[i]);
-
-			w_u32(w, (uint32_t) len);
-			memcpy(w->buf + w->pos, cw->names[i], len);
-			w->pos += len;
-		}
-		else
-			w_u64(w, (uint64_t) cw->labels[i]);
+		w_label(w, m->text_labels, cw->labels[i], m->text_labels ? cw->names[i] : NULL);
 		w_f64s(w, &cw->w[i], 1);
 	}
 	/* a class added since the counts last grew has none yet */
@@ -361,7 +377,7 @@ BkModelEncodedSize(const BkModel *m, size_t limit, size_t *size, char *err,
 	}
 	total = HEADER_LEN + 4 + 4 + (size_t) np * 16 + 4 + 6 * 8 + 4 * 8 + 4 + 4;
 	for (int i = 0; i < m->n_classes; i++)
-		total += m->text_labels ? 4 + strlen(m->class_names[i]) : 8;
+		total += label_size(m->text_labels, m->class_names[i]);
 	for (int i = 0; i < m->n_machines; i++)
 	{
 		const BkMachine *mach = &m->machines[i];
@@ -424,18 +440,7 @@ BkModelEncode(const BkModel *m, uint8_t *buf, size_t size)
 	}
 	w_u32(&w, (uint32_t) m->n_classes);
 	for (int i = 0; i < m->n_classes; i++)
-	{
-		if (m->text_labels)
-		{
-			size_t		len = strlen(m->class_names[i]);
-
-			w_u32(&w, (uint32_t) len);
-			memcpy(w.buf + w.pos, m->class_names[i], len);
-			w.pos += len;
-		}
-		else
-			w_u64(&w, (uint64_t) m->classes[i]);
-	}
+		w_label(&w, m->text_labels, m->classes[i], m->text_labels ? m->class_names[i] : NULL);
 	w_u64(&w, m->rows_seen);
 	w_u64(&w, m->rows_skipped);
 	w_u64(&w, m->rows_updated);
@@ -734,7 +739,36 @@ parse_params(Reader *r, BkModel *hdr)
 	return true;
 }
 
-/* Whether text label i (at r->pos, len bytes) equals an earlier one. */
+/*
+ * A text label of the class table or of the class weights (what names
+ * it in messages): a u32 length of 1 to BK_MAX_LABEL_LEN and as many
+ * bytes without NUL, UTF-8 with the flag.  Leaves r after it, the bytes
+ * in *text.
+ */
+static bool
+r_text_label(Reader *r, const BkModel *hdr, const char *what, uint32_t i,
+			 const char **text, uint32_t *len)
+{
+	char		lw[64];
+
+	snprintf(lw, sizeof(lw), "%s length", what);
+	if (!need(r, 4, lw))
+		return false;
+	*len = get_u32(r->buf + r->pos);
+	if (*len == 0 || *len > BK_MAX_LABEL_LEN)
+		return fail(r, "%s %u has length %u", what, i, *len);
+	if (!need(r, 4 + (size_t) *len, what))
+		return false;
+	*text = (const char *) r->buf + r->pos + 4;
+	if (memchr(*text, 0, *len) != NULL)
+		return fail(r, "%s %u holds a NUL byte", what, i);
+	if (hdr->labels_utf8 && !BkValidUtf8(*text, *len))
+		return fail(r, "%s %u is not valid UTF-8", what, i);
+	r->pos += 4 + (size_t) *len;
+	return true;
+}
+
+/* Whether text label i (at pos, len bytes) equals an earlier one. */
 static bool
 text_seen(const Reader *r, size_t first, uint32_t i, size_t pos, uint32_t len)
 {
@@ -781,34 +815,20 @@ parse_classes(Reader *r, BkModel *hdr, BkModel *m)
 	{
 		if (hdr->text_labels)
 		{
+			const char *text;
 			uint32_t	len;
 
-			if (!need(r, 4, "class label length"))
+			if (!r_text_label(r, hdr, "class label", i, &text, &len))
 				return false;
-			len = get_u32(r->buf + r->pos);
-			if (len == 0 || len > BK_MAX_LABEL_LEN)
-				return fail(r, "class label %u has length %u", i, len);
-			if (!need(r, 4 + (size_t) len, "class label"))
-				return false;
-			if (memchr(r->buf + r->pos + 4, 0, len) != NULL)
-				return fail(r, "class label %u holds a NUL byte", i);
-			if (hdr->labels_utf8 &&
-				!BkValidUtf8((const char *) r->buf + r->pos + 4, len))
-				return fail(r, "class label %u is not valid UTF-8", i);
-			if (text_seen(r, first, i, r->pos + 4, len))
+			if (text_seen(r, first, i, (size_t) ((const uint8_t *) text - r->buf), len))
 				return fail(r, "class label %u appears twice", i);
-			if (canonical && i > 0)
-			{
-				int			c = memcmp(prev, r->buf + r->pos + 4, prev_len < len ? prev_len : len);
-
-				if (c > 0 || (c == 0 && prev_len > len))
-					return fail(r, "class label %u is out of canonical order", i);
-			}
-			prev = r->buf + r->pos + 4;
+			if (canonical && i > 0 &&
+				BkBytesCompare((const char *) prev, prev_len, text, len) > 0)
+				return fail(r, "class label %u is out of canonical order", i);
+			prev = (const uint8_t *) text;
 			prev_len = len;
 			if (m)
-				BkClassAppend(m, 0, (const char *) r->buf + r->pos + 4, len);
-			r->pos += 4 + (size_t) len;
+				BkClassAppend(m, 0, text, len);
 		}
 		else
 		{
@@ -1432,23 +1452,12 @@ parse_weights(Reader *r, const BkModel *hdr, BkModel *m)
 
 		if (hdr->text_labels)
 		{
-			if (!need(r, 4, "class weight label length"))
+			if (!r_text_label(r, hdr, "class weight label", i, &text, &len))
 				return false;
-			len = r_u32(r);
-			if (len == 0 || len > BK_MAX_LABEL_LEN)
-				return fail(r, "class weight label %u has length %u", i, len);
-			if (!need(r, len, "class weight label"))
-				return false;
-			text = (const char *) r->buf + r->pos;
-			if (memchr(text, 0, len) != NULL)
-				return fail(r, "class weight label %u holds a NUL byte", i);
-			if (hdr->labels_utf8 && !BkValidUtf8(text, len))
-				return fail(r, "class weight label %u is not valid UTF-8", i);
 			if (i > 0 && BkBytesCompare((const char *) prev, prev_len, text, len) >= 0)
 				return fail(r, "class weight label %u is out of order", i);
 			prev = (const uint8_t *) text;
 			prev_len = len;
-			r->pos += len;
 		}
 		else
 		{
@@ -1465,17 +1474,11 @@ parse_weights(Reader *r, const BkModel *hdr, BkModel *m)
 		if (!(w >= BK_MIN_CLASS_WEIGHT && w <= BK_MAX_CLASS_WEIGHT))
 			return fail(r, "class weight %u is %g, outside [%g, %g]", i, w,
 						BK_MIN_CLASS_WEIGHT, BK_MAX_CLASS_WEIGHT);
-		if (m)
-		{
-			/* in order and in range: appended as they come */
-			cw->labels = BkReallocArray(&m->env, cw->labels, (size_t) i + 1, sizeof(int64_t));
-			cw->names = BkReallocArray(&m->env, cw->names, (size_t) i + 1, sizeof(char *));
-			cw->w = BkReallocArray(&m->env, cw->w, (size_t) i + 1, sizeof(double));
-			cw->labels[i] = label;
-			cw->names[i] = text ? BkCopyBytes(&m->env, text, len) : NULL;
-			cw->w[i] = w;
-			cw->n = (int) i + 1;
-		}
+		/* checked above: in order and in range, each is appended */
+		if (m && text)
+			BkModelWeightClassText(m, text, len, w);
+		else if (m)
+			BkModelWeightClass(m, label, w);
 	}
 	if (!need(r, 8 * (size_t) hdr->n_classes, "class weight counts"))
 		return false;
