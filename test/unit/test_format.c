@@ -441,6 +441,40 @@ test_canonical_class_order(void)
 	BkModelFree(m);
 }
 
+/* One byte of a section set to a value, and what the refusal must say. */
+typedef struct ByteMutation
+{
+	size_t		off;
+	uint8_t		value;
+	const char *why;
+} ByteMutation;
+
+/*
+ * Each mutation of the section at offset at of buf (checksum fixed) is
+ * refused by the validator with a message that says its why.
+ */
+static void
+mutations_refused(const uint8_t *buf, size_t len, size_t at,
+				  const ByteMutation *cases, size_t n, const char *what)
+{
+	uint8_t    *bad = malloc(len);
+	char		err[BK_ERRMSG_LEN];
+	BkErrCode	code;
+
+	for (size_t c = 0; c < n; c++)
+	{
+		memcpy(bad, buf, len);
+		bad[at + cases[c].off] = cases[c].value;
+		fix_crc(bad, len);
+		err[0] = '\0';
+		CHECK(!BkFormatValidate(bad, len, err, sizeof(err), &code) &&
+			  strstr(err, cases[c].why) != NULL,
+			  "a mutated %s (byte %zu = %u) is refused (%s)",
+			  what, cases[c].off, cases[c].value, err);
+	}
+	free(bad);
+}
+
 /*
  * A model that prepares named features: decode and encode give back its
  * bytes, the preparation's values survive, and malformed preparation
@@ -502,32 +536,18 @@ test_prep_format(void)
 			buf[i + 8] == BK_INPUT_CATEGORICAL)
 			at = i;
 	CHECK(at > 0, "the preparation section found");
-	bad = malloc(len);
 	{
-		struct
-		{
-			size_t		off;
-			uint8_t		value;
-			const char *why;
-		}			cases[] = {
-			{0, 3, "preparation has"},	/* 3 inputs: the columns no longer add up */
+		static const ByteMutation cases[] = {
+			{0, 3, "input 2 has kind"},	/* 3 inputs: a third is read from the bytes after */
 			{5, 2, "invalid preparation modes"},	/* scale 2 */
 			{8, 7, "has kind"},	/* input 0 of kind 7 */
 			{12, 1, "levels"},	/* colour's name length 1: "c", then bytes misread */
 			{16, 'z', "out of order"},	/* "zolour" before "size": names out of order */
 		};
 
-		for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++)
-		{
-			memcpy(bad, buf, len);
-			bad[at + cases[c].off] = cases[c].value;
-			fix_crc(bad, len);
-			err[0] = '\0';
-			CHECK(!BkFormatValidate(bad, len, err, sizeof(err), &code),
-				  "a mutated preparation (byte %zu = %u) is refused (%s)",
-				  cases[c].off, cases[c].value, err);
-		}
+		mutations_refused(buf, len, at, cases, sizeof(cases) / sizeof(cases[0]), "preparation");
 	}
+	bad = malloc(len);
 	/* levels out of byte order: swap blue and green */
 	memcpy(bad, buf, len);
 	for (size_t i = at; i + 5 < len; i++)
@@ -564,8 +584,7 @@ test_weights_format(void)
 	char		err[BK_ERRMSG_LEN] = "";
 	BkErrCode	code;
 	uint8_t    *buf,
-			   *buf2,
-			   *bad;
+			   *buf2;
 	size_t		len,
 				len2,
 				at = 0;
@@ -638,32 +657,16 @@ test_weights_format(void)
 			buf[i + 4] == 0 && buf[i + 8] == 3 && buf[i + 16] == 20 && buf[i + 24] == 7)
 			at = i;
 	CHECK(at > 0, "the class weight section found");
-	bad = malloc(len);
 	{
-		struct
-		{
-			size_t		off;
-			uint8_t		value;
-			const char *why;
-		}			cases[] = {
+		static const ByteMutation cases[] = {
 			{0, 3, "mode"},		/* no such mode */
 			{1, 1, "mode"},		/* a reserved byte set */
 			{4, 1, "entries"},	/* an entry in a balanced section */
 			{16, 200, "sum beyond"},	/* more rows than seen */
 		};
 
-		for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++)
-		{
-			memcpy(bad, buf, len);
-			bad[at + cases[c].off] = cases[c].value;
-			fix_crc(bad, len);
-			err[0] = '\0';
-			CHECK(!BkFormatValidate(bad, len, err, sizeof(err), &code) && strstr(err, cases[c].why) != NULL,
-				  "a mutated class weight section (byte %zu = %u) is refused (%s)",
-				  cases[c].off, cases[c].value, err);
-		}
+		mutations_refused(buf, len, at, cases, sizeof(cases) / sizeof(cases[0]), "class weight section");
 	}
-	free(bad);
 	free(buf);
 	BkModelFree(b);
 	BkModelFree(m);
