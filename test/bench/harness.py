@@ -154,6 +154,20 @@ def md5key(s):
     return hashlib.md5(s.encode()).hexdigest()
 
 
+def split_order(n):
+    """Row numbers 1..n in the harness's seeded order of random splits: a
+    split takes its first rows for one part and the next for the other."""
+    return sorted(range(1, n + 1), key=lambda i: md5key("split:%d" % i))
+
+
+def write_doc(name, lines):
+    """A generated page of doc/, from its lines."""
+    out_md = os.path.join(ROOT, "doc", name)
+    with open(out_md, "w") as f:
+        f.write("\n".join(lines) + "\n")
+    log("== wrote %s" % os.path.relpath(out_md, ROOT))
+
+
 def read_libsvm(path, dim, label_map=None, limit=None):
     opener = gzip.open if path.endswith(".gz") else open
     rows = []
@@ -222,8 +236,7 @@ def load_dataset(name, spec, data_dir, limit=None, tag=None, keep_raw=False):
     lm = spec.get("label_map")
     if "file" in spec:
         rows = read_libsvm(os.path.join(data_dir, spec["file"]), spec["dim"], lm)
-        ids = list(range(1, len(rows) + 1))
-        order = sorted(ids, key=lambda i: md5key("split:%d" % i))
+        order = split_order(len(rows))
         ntr = spec["train_rows"]
         tr_ids = sorted(order[:ntr])
         te_ids = sorted(order[ntr:ntr + spec["test_rows"]] if "test_rows" in spec else order[ntr:])
@@ -1473,10 +1486,7 @@ VACUUM ANALYZE bench.s_models;
     psql("DROP TABLE IF EXISTS bench.s_models")
     L.append("")
     L.append("Total time of this run: %.0f s.\n" % (time.time() - t_all))
-    out_md = os.path.join(ROOT, "doc", "performance-scaleout.md")
-    with open(out_md, "w") as f:
-        f.write("\n".join(L) + "\n")
-    log("== wrote %s" % os.path.relpath(out_md, ROOT))
+    write_doc("performance-scaleout.md", L)
 
 
 def features_mode(args):
@@ -1623,10 +1633,7 @@ CREATE TABLE bench.f_model_{form} AS SELECT bk_train({form}, label, '{js}') AS m
          "bench.f_cover_train, bench.f_cover_test, bench.f_cover_stats, bench.f_cover_rawtrain, "
          "bench.f_cover_rawtest")
     L.append("")
-    out_md = os.path.join(ROOT, "doc", "performance-features.md")
-    with open(out_md, "w") as f:
-        f.write("\n".join(L) + "\n")
-    log("== wrote %s" % os.path.relpath(out_md, ROOT))
+    write_doc("performance-features.md", L)
 
 
 # The learning curves: data sets of papers 000 (checkerboard, the long
@@ -1796,7 +1803,7 @@ SELECT * FROM bk_cross_validate($q${train_sql}$q$, '{feat}', 'label', 'id', '{js
             Xte, yte = load_svmlight_file(os.path.join(d, tef), n_features=dim)
         else:
             X, y = Xtr, ytr
-            order = sorted(range(X.shape[0]), key=lambda i: md5key("split:%d" % (i + 1)))
+            order = [i - 1 for i in split_order(X.shape[0])]
             tr, te = sorted(order[:15000]), sorted(order[15000:20000])
             Xtr, ytr, Xte, yte = X[tr], y[tr], X[te], y[te]
         sacc, st = svc_side(Xtr.toarray(), ytr, Xte.toarray(), yte)
@@ -1856,10 +1863,7 @@ CREATE TABLE bench.v_csv ({cols});
         log("  %-22s SVC %.4f (%.1fs)  budgetkernel %.4f (%.1fs) %s" % (title, sacc, st, bacc, bt, best))
     psql("DROP TABLE IF EXISTS bench.v_train, bench.v_test, bench.v_csv, bench.v_search")
     L.append("")
-    out_md = os.path.join(ROOT, "doc", "comparison-svc.md")
-    with open(out_md, "w") as f:
-        f.write("\n".join(L) + "\n")
-    log("== wrote %s" % os.path.relpath(out_md, ROOT))
+    write_doc("comparison-svc.md", L)
 
 
 def weights_mode(args):
@@ -1868,8 +1872,7 @@ def weights_mode(args):
     mi = machine_info()
     d = os.path.abspath(args.data_dir)
     rows = read_libsvm(os.path.join(d, "w8a.train"), 300)
-    ids = list(range(1, len(rows) + 1))
-    order = sorted(ids, key=lambda i: md5key("split:%d" % i))
+    order = split_order(len(rows))
     ntest = len(rows) // 5
     te_ids, tr_ids = sorted(order[:ntest]), sorted(order[ntest:])
     copy_rows("w_train", [rows[i - 1] for i in tr_ids], tr_ids)
@@ -1917,10 +1920,7 @@ CREATE TABLE bench.w_model AS SELECT bk_train(features, label, '{json.dumps(p)}'
                 % (title, way, rep["accuracy"], rep["balanced_accuracy"], t))
     psql("DROP TABLE IF EXISTS bench.w_train, bench.w_test, bench.w_model")
     L.append("")
-    out_md = os.path.join(ROOT, "doc", "class-weights.md")
-    with open(out_md, "w") as f:
-        f.write("\n".join(L) + "\n")
-    log("== wrote %s" % os.path.relpath(out_md, ROOT))
+    write_doc("class-weights.md", L)
 
 
 def targets_mode(args):
@@ -1959,8 +1959,7 @@ def targets_mode(args):
         if tef:
             te = read_libsvm(os.path.join(d, tef), dim, lm)
         else:
-            ids = list(range(1, len(tr) + 1))
-            order = sorted(ids, key=lambda i: md5key("split:%d" % i))
+            order = split_order(len(tr))
             te = [tr[i - 1] for i in sorted(order[ntr:ntr + 5000])]
             tr = [tr[i - 1] for i in sorted(order[:ntr])]
         # standardise with the training rows' statistics (population sd; constant: centred)
@@ -2016,10 +2015,7 @@ FROM bench.t_test t, (SELECT bk_train(features, label, '{json.dumps(p)}' ORDER B
         log("  %-22s LIBSVM %.4f  budgetkernel %.4f / %.4f (3 epochs)" % (title, best[0], accs[0], accs[1]))
     psql("DROP TABLE IF EXISTS bench.t_train, bench.t_test, bench.t_search")
     L.append("")
-    out_md = os.path.join(ROOT, "doc", "comparison-libsvm.md")
-    with open(out_md, "w") as f:
-        f.write("\n".join(L) + "\n")
-    log("== wrote %s" % os.path.relpath(out_md, ROOT))
+    write_doc("comparison-libsvm.md", L)
 
 
 def search_mode(args):
@@ -2093,10 +2089,7 @@ WHERE r.fold <> f GROUP BY st.p::text, f) m""")
             % (title, med["search"], med["scan"], nset * folds, med["scans"], med["one"]))
     psql("DROP TABLE IF EXISTS bench.s_rows")
     L.append("")
-    out_md = os.path.join(ROOT, "doc", "performance-search.md")
-    with open(out_md, "w") as f:
-        f.write("\n".join(L) + "\n")
-    log("== wrote %s" % os.path.relpath(out_md, ROOT))
+    write_doc("performance-search.md", L)
 
 
 def main():
