@@ -34,6 +34,24 @@ HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 # shellcheck source=test/lib.sh
 source "$HERE/../lib.sh" || exit 1
 
+# The --only modes, in the order a whole run takes them: the name given to
+# --only, the harness's mode, and the section's title.
+only_modes=(
+	"table1 table Paper 000 Table 1 (doc/reproduction-000.md)"
+	"perf perf Performance (doc/performance.md)"
+	"scaleout scaleout Scale-out (doc/performance-scaleout.md)"
+	"features features Feature forms (doc/performance-features.md)"
+	"curves curves Learning curves (doc/learning-curves.md)"
+	"svc svc Beside scikit-learn's SVC (doc/comparison-svc.md)"
+	"weights weights Class weights against oversampling (doc/class-weights.md)"
+	"targets targets The recommended setting beside LIBSVM (doc/comparison-libsvm.md)"
+	"search search The cost of a search (doc/performance-search.md)"
+)
+only_names=""
+for m in "${only_modes[@]}"; do
+	only_names+="${only_names:+, }${m%% *}"
+done
+
 only=all
 mode_args=()
 quick=()
@@ -43,7 +61,7 @@ report=0
 extra=()
 while [[ $# -gt 0 ]]; do
 	case "$1" in
-		--only) only=${2:?--only needs table1, perf, scaleout, features, curves, svc, weights, targets or search}; shift 2 ;;
+		--only) only=${2:?--only needs one of: $only_names}; shift 2 ;;
 		--only=*) only=${1#--only=}; shift ;;
 		--quick) quick=(--quick); shift ;;
 		--smoke) smoke=1; shift ;;
@@ -53,7 +71,10 @@ while [[ $# -gt 0 ]]; do
 		*) extra+=("$1"); shift ;;
 	esac
 done
-case "$only" in all|table1|perf|scaleout|features|curves|svc|weights|targets|search) ;; *) bk_err "--only takes table1, perf, scaleout, features, curves, svc, weights, targets or search"; exit 2 ;; esac
+if [[ "$only" != all && " ${only_names//,/} " != *" $only "* ]]; then
+	bk_err "--only takes one of: $only_names"
+	exit 2
+fi
 
 # The command as typed, for the generated documents.
 cmdline="bash test/bench/run.sh"
@@ -101,40 +122,11 @@ if [[ $tune -eq 1 ]]; then
 	"${harness[@]}" tune --command "$cmdline" "${quick[@]}" "${extra[@]}" || exit 1
 	exit 0
 fi
-if [[ "$only" == all || "$only" == table1 ]]; then
-	section "Paper 000 Table 1 (doc/reproduction-000.md)"
-	"${harness[@]}" table --command "$cmdline" "${quick[@]}" "${extra[@]}" || rc=1
-fi
-if [[ "$only" == all || "$only" == perf ]]; then
-	section "Performance (doc/performance.md)"
-	"${harness[@]}" perf --command "$cmdline" "${quick[@]}" "${extra[@]}" || rc=1
-fi
-if [[ "$only" == all || "$only" == scaleout ]]; then
-	section "Scale-out (doc/performance-scaleout.md)"
-	"${harness[@]}" scaleout --command "$cmdline" "${quick[@]}" "${extra[@]}" || rc=1
-fi
-if [[ "$only" == all || "$only" == features ]]; then
-	section "Feature forms (doc/performance-features.md)"
-	"${harness[@]}" features --command "$cmdline" "${quick[@]}" "${extra[@]}" || rc=1
-fi
-if [[ "$only" == all || "$only" == curves ]]; then
-	section "Learning curves (doc/learning-curves.md)"
-	"${harness[@]}" curves --command "$cmdline" "${quick[@]}" "${extra[@]}" || rc=1
-fi
-if [[ "$only" == all || "$only" == svc ]]; then
-	section "Beside scikit-learn's SVC (doc/comparison-svc.md)"
-	"${harness[@]}" svc --command "$cmdline" "${quick[@]}" "${extra[@]}" || rc=1
-fi
-if [[ "$only" == all || "$only" == weights ]]; then
-	section "Class weights against oversampling (doc/class-weights.md)"
-	"${harness[@]}" weights --command "$cmdline" "${quick[@]}" "${extra[@]}" || rc=1
-fi
-if [[ "$only" == all || "$only" == targets ]]; then
-	section "The recommended setting beside LIBSVM (doc/comparison-libsvm.md)"
-	"${harness[@]}" targets --command "$cmdline" "${quick[@]}" "${extra[@]}" || rc=1
-fi
-if [[ "$only" == all || "$only" == search ]]; then
-	section "The cost of a search (doc/performance-search.md)"
-	"${harness[@]}" search --command "$cmdline" "${quick[@]}" "${extra[@]}" || rc=1
-fi
+for m in "${only_modes[@]}"; do
+	read -r name mode title <<<"$m"
+	if [[ "$only" == all || "$only" == "$name" ]]; then
+		section "$title"
+		"${harness[@]}" "$mode" --command "$cmdline" "${quick[@]}" "${extra[@]}" || rc=1
+	fi
+done
 exit $rc
