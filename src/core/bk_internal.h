@@ -495,10 +495,13 @@ typedef struct BkMergeChoice
 	double		degradation;	/* ||Delta w||^2 in stored coefficients */
 } BkMergeChoice;
 
+/* one pair's best h and degradation at L = gamma d2, kmn = exp(-L) */
+extern double BkMergePair(double L, double kmn, double aa, double bb, double ab,
+						  double *h);
 extern void BkMergeChoose(const BkEnv *env, const BkParams *p,
 						  const BkMachine *mach, int dim, int mi, double *work,
 						  BkMergeChoice *c);
-/* the same choice by the golden-section search of every partner (tests) */
+/* the same choice by the search of every partner, without pruning (tests) */
 extern void BkMergeChooseExhaustive(const BkEnv *env, const BkParams *p,
 									const BkMachine *mach, int dim, int mi,
 									double *work, BkMergeChoice *c);

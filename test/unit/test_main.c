@@ -15,6 +15,7 @@ main(void)
 	test_params();
 	test_platt_fit();
 	test_merge_pruning();
+	test_merge_search();
 	test_legacy_ridge();
 	test_parse_double();
 	test_kernels();
