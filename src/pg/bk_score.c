@@ -285,6 +285,7 @@ bk_score_features(FunctionCallInfo fcinfo, int argno, BkModel *m)
 {
 	BkFeatureForm form = BkPgFeatureForm(get_fn_expr_argtype(fcinfo->flinfo, argno));
 
+	BkPgPrefetchNextRow(PG_GETARG_DATUM(argno));
 	return BkPgModelRow(m, PG_GETARG_DATUM(argno), form, 0, "the model's");
 }
 
