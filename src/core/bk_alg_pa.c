@@ -198,6 +198,32 @@ bpa_s_full(BkModel *m, BkMachine *mach, const BkRow *row, double loss)
  */
 
 /*
+ * krn[r] = k(x_r, x_n(r)) for every SV r and its nearest SV n(r) (0 where
+ * r has none), from the kept distances: for the Gaussian kernel the B
+ * exponentials in one vectorised call (BkExpArray) rather than one by one
+ * in the loop over r, where they were the largest part of a full-budget
+ * step.
+ */
+static void
+nearest_kernels(const BkParams *p, const BkMachine *mach, double *krn)
+{
+	for (int r = 0; r < mach->n_sv; r++)
+	{
+		int			n = mach->nearest.idx[r];
+
+		if (n < 0)
+			krn[r] = p->kernel == BK_KERNEL_RBF ? -INFINITY : 0.0;
+		else if (p->kernel == BK_KERNEL_RBF)
+			krn[r] = -p->gamma * mach->nearest.dist2[r];
+		else
+			krn[r] = kernel_from_dist2(p, mach->nearest.dist2[r],
+									   mach->sqnorm[r], mach->sqnorm[n]);
+	}
+	if (p->kernel == BK_KERNEL_RBF)
+		BkExpArray(krn, mach->n_sv);
+}
+
+/*
  * Projection of Phi(x_r) onto span{Phi(x_n), Phi(x_t)}: coefficients
  * (p_n, p_t) = K^-1 k_r with the 2 x 2 K of eq. 9 as §3.1.3 writes it;
  * returns D_r = k_rr - k_r^T K^-1 k_r.  When Phi(x_n) and Phi(x_t) are
@@ -205,7 +231,7 @@ bpa_s_full(BkModel *m, BkMachine *mach, const BkRow *row, double loss)
  */
 static double
 nn_projection(const BkParams *p, const BkMachine *mach, const BkRow *row,
-			  int r, double *pn, double *pt)
+			  int r, double krn, double *pn, double *pt)
 {
 	int			n = mach->nearest.idx[r];
 	double		krr = BkKernelSelf(p, mach->sqnorm[r]);
@@ -217,8 +243,6 @@ nn_projection(const BkParams *p, const BkMachine *mach, const BkRow *row,
 	{
 		double		knn = BkKernelSelf(p, mach->sqnorm[n]);
 		double		knt = row->krow[n];
-		double		krn = kernel_from_dist2(p, mach->nearest.dist2[r],
-											mach->sqnorm[r], mach->sqnorm[n]);
 		double		det = knn * ktt - knt * knt;
 
 		if (det > BK_DET_TOL * knn * ktt)
@@ -251,6 +275,7 @@ bpa_nn_full(BkModel *m, BkMachine *mach, const BkRow *row, double loss)
 	double		alpha,
 				pn,
 				pt;
+	double	   *krn = row->work;	/* n_sv kernel values, until the replace */
 	int			n;
 
 	/*
@@ -267,10 +292,11 @@ bpa_nn_full(BkModel *m, BkMachine *mach, const BkRow *row, double loss)
 	}
 	bestq = step_objective(p->C * row->weight, loss, qt, ktt, &taut);
 
+	nearest_kernels(p, mach, krn);
 	for (int r = 0; r < mach->n_sv; r++)
 	{
 		double		a = mach->coef[r];
-		double		q = 0.5 * a * a * nn_projection(p, mach, row, r, &pn, &pt) + common;
+		double		q = 0.5 * a * a * nn_projection(p, mach, row, r, krn[r], &pn, &pt) + common;
 
 		if (q < bestq)
 		{
@@ -291,7 +317,7 @@ bpa_nn_full(BkModel *m, BkMachine *mach, const BkRow *row, double loss)
 
 	/* eq. 8-9: alpha_n += alpha_r p_n; x_t gets alpha_r p_t + tau y_t */
 	alpha = mach->coef[best];
-	(void) nn_projection(p, mach, row, best, &pn, &pt);
+	(void) nn_projection(p, mach, row, best, krn[best], &pn, &pt);
 	n = mach->nearest.idx[best];
 	if (n >= 0)
 		mach->coef[n] += alpha * pn;

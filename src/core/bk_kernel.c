@@ -136,6 +136,12 @@ exp_array(double *v, int n)
 		v[i] = exp(v[i]);
 }
 
+void
+BkExpArray(double *v, int n)
+{
+	exp_array(v, n);
+}
+
 /* krow from the dot products of x with the machine's SVs */
 static void
 kernel_of_dots(const BkParams *p, const BkMachine *mach, double sqx,
