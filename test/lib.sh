@@ -368,7 +368,7 @@ start_cluster()
 # --- budgetkernel test cluster (test/lib.sh) ---
 listen_addresses = ''
 max_connections = 20
-shared_buffers = 128MB
+shared_buffers = ${BK_CLUSTER_SHARED_BUFFERS:-128MB}
 work_mem = 16MB
 maintenance_work_mem = 64MB
 fsync = off

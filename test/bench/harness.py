@@ -200,6 +200,25 @@ def copy_rows(table, rows, ids=None):
     psql("COPY bench.%s FROM STDIN" % table, stdin_data="".join(buf))
 
 
+# How every table of the harness stores its features column, as the README
+# advises: inline (STORAGE MAIN), compressed with lz4 where that makes the
+# row smaller.  With PostgreSQL's defaults, rows of more than about 250
+# standardised features (which do not compress) move out of line into the
+# TOAST table, and each row read costs an index look-up there: usps
+# trained 1.5x slower (doc/reference.md, "Storing the features").
+FEATURES_STORAGE = ("ALTER TABLE bench.%s ALTER COLUMN features SET STORAGE MAIN, "
+                    "ALTER COLUMN features SET COMPRESSION lz4;")
+
+
+def create_table_as(dst, select):
+    """CREATE TABLE bench.<dst> AS <select>, with the features stored as
+    FEATURES_STORAGE says (set before the rows are written)."""
+    return (f"DROP TABLE IF EXISTS bench.{dst};\n"
+            f"CREATE TABLE bench.{dst} AS {select} WITH NO DATA;\n"
+            + FEATURES_STORAGE % dst + "\n"
+            f"INSERT INTO bench.{dst} {select};\n")
+
+
 def standardize_sql(name, raw_train, raw_test, train, test):
     """mean 0 / std 1 with the training part's statistics (population std;
     a constant feature is only centred), applied to both parts."""
@@ -215,13 +234,11 @@ SELECT array_agg(mean ORDER BY i) AS mean, array_agg(sd ORDER BY i) AS sd FROM (
     for src, dst in ((raw_train, train), (raw_test, test)):
         if src is None:
             continue
-        sql += f"""
-DROP TABLE IF EXISTS bench.{dst};
-CREATE TABLE bench.{dst} AS
+        sql += create_table_as(dst, f"""
 SELECT r.id, r.label,
        (SELECT array_agg((u.v - s.mean[u.i]) / s.sd[u.i] ORDER BY u.i)
         FROM unnest(r.features) WITH ORDINALITY AS u(v, i)) AS features
-FROM bench.{src} r, bench.{name}_stats s;
+FROM bench.{src} r, bench.{name}_stats s""") + f"""
 ALTER TABLE bench.{dst} ADD PRIMARY KEY (id);
 ANALYZE bench.{dst};
 """
@@ -373,20 +390,22 @@ def machine_info():
     except OSError:
         pass
     pgv = psql("SHOW server_version").strip()
+    sb = psql("SHOW shared_buffers").strip()
     ext = psql("SELECT extversion FROM pg_extension WHERE extname = 'budgetkernel'").strip()
     rev = subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"],
                          capture_output=True, text=True).stdout.strip() or "unknown"
     dirty = subprocess.run(["git", "-C", ROOT, "status", "--porcelain", "--", "src", "sql"],
                            capture_output=True, text=True).stdout.strip()
     return {"nproc": os.cpu_count(), "cpu": cpu, "mem": mem, "kernel": platform.release(),
-            "pg": pgv, "ext": ext, "rev": rev + (" (with uncommitted changes in src/ or sql/)" if dirty else ""),
+            "pg": pgv, "shared_buffers": sb, "ext": ext, "rev": rev + (" (with uncommitted changes in src/ or sql/)" if dirty else ""),
             "date": datetime.datetime.utcnow().strftime("%Y-%m-%d %H:%M UTC")}
 
 
 def machine_md(mi):
-    return ("Machine: %s, %s logical CPUs (`nproc`), %s RAM, Linux %s; PostgreSQL %s, "
-            "budgetkernel %s at commit %s; run %s."
-            % (mi["cpu"], mi["nproc"], mi["mem"], mi["kernel"], mi["pg"], mi["ext"], mi["rev"], mi["date"]))
+    return ("Machine: %s, %s logical CPUs (`nproc`), %s RAM, Linux %s; PostgreSQL %s "
+            "(shared_buffers %s), budgetkernel %s at commit %s; run %s."
+            % (mi["cpu"], mi["nproc"], mi["mem"], mi["kernel"], mi["pg"], mi.get("shared_buffers", "not recorded"),
+               mi["ext"], mi["rev"], mi["date"]))
 
 
 def fmt_sv(n):
@@ -862,11 +881,9 @@ SELECT jsonb_build_object('before', current_setting('bench.before')::jsonb, 'aft
 def make_stream_table(src, dst, perm, limit=None):
     ord_ = "id" if perm == 0 else "md5(%d || ':' || id)" % perm
     lim = "" if limit is None else " LIMIT %d" % limit
-    psql_file(f"""
-DROP TABLE IF EXISTS bench.{dst};
-CREATE TABLE bench.{dst} AS
+    psql_file(create_table_as(dst, f"""
   SELECT row_number() OVER (ORDER BY {ord_}) AS id, label, features
-  FROM (SELECT * FROM bench.{src} ORDER BY {ord_}{lim}) s ORDER BY 1;
+  FROM (SELECT * FROM bench.{src} ORDER BY {ord_}{lim}) s ORDER BY 1""") + f"""
 ALTER TABLE bench.{dst} ADD PRIMARY KEY (id);
 VACUUM ANALYZE bench.{dst};
 """)
