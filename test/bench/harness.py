@@ -952,7 +952,10 @@ def perf_mode(args):
     L.append("## 1. In-database versus the bare core\n")
     L.append("Same rows, same order, same parameters on both sides. The training part is "
              "loaded and standardised in SQL (statistics of the training part), stored in a "
-             "table in stream order (permutation 1: ORDER BY md5(1 || ':' || id)), and "
+             "table in stream order (permutation 1: ORDER BY md5(1 || ':' || id)) whose features "
+             "column is kept inline (`STORAGE MAIN`, `COMPRESSION lz4`, as doc/reference.md "
+             "\"Storing the features\" advises; standardised usps rows would otherwise go out "
+             "of line), and "
              "exported from that table as a LIBSVM file for `test/bench/bk_bench` (the bare "
              "core: the same src/core sources, compiled with the unit tests' flags, rows in "
              "memory, only the learning / scoring loops timed with "
