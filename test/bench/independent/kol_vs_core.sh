@@ -2,8 +2,8 @@
 # kol_vs_core.sh IMPL ALG GAMMA B SEED DIR
 #   One run of BOGD or the Forgetron on the files of prep_a9a.py in DIR, by
 #   the bare core (IMPL=core: test/bench/bk_bench, built by make bench-core)
-#   or by LIBOKL/KOL (IMPL=kol: DIR/KOL/build/bin/KOL, built from
-#   https://github.com/LIBOL/KOL with cmake -DEIGEN_DIR=/usr/include/eigen3/Eigen),
+#   or by LIBOKL/KOL (IMPL=kol: its program at DIR/KOL/build/bin/KOL, built
+#   beforehand from KOL's own sources; this project does not build it),
 #   with this project's defaults (eta 0.1, lambda 1e-4) on both sides.
 #   Prints: impl alg gamma B seed online_mistake_rate test_accuracy fraction_predicted_positive
 set -euo pipefail
