@@ -59,7 +59,8 @@ typedef struct BkMachine
 	int			n_sv;
 	int			capacity;		/* rows allocated in sv / sqnorm / coef */
 	int			n_coef;			/* coefficients per SV (1 for binary) */
-	double	   *sv;				/* capacity x dim, row-major */
+	double	   *sv;				/* capacity x dim, row-major, 64-byte aligned */
+	void	   *sv_block;		/* the allocation sv lies in (bk_svstore.c) */
 	double	   *sqnorm;			/* ||sv_i||^2 */
 	double	   *coef;			/* capacity x n_coef */
 	bool		has_nearest;
