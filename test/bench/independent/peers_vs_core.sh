@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# peers_vs_core.sh IMPL ALG B SEED DIR [PROGRAM]
+#   One timed run on the files of prep_a9a.py in DIR (a9a standardised,
+#   training rows shuffled with SEED), gamma 0.0002541 (GAMMA overrides),
+#   by the bare core or by an already-built peer program; this project
+#   builds no peer (see doc/comparison-peers.md):
+#     IMPL=core         test/bench/bk_bench (make bench-core)
+#     IMPL=budgetedsvm  BudgetedSVM's BSGD; PROGRAM is the directory holding
+#                       budgetedsvm-train and budgetedsvm-predict
+#                       (default DIR/BudgetedSVM/bin)
+#     IMPL=kol          LIBOKL/KOL; PROGRAM is its KOL program
+#                       (default DIR/KOL/build/bin/KOL)
+#   ALG: pegasos_merge (core, budgetedsvm); bogd, forgetron, projectron,
+#   projectron_pp, rbp, bpa_s (core, kol).  Our defaults on both sides:
+#   lambda 1e-4, one epoch, no bias; BOGD eta 0.1; BPA-S C 1.
+#   Prints: impl alg gamma B seed train_s wall_s test_accuracy n_sv
+#   train_s: core, the learning loop (bk_bench's train_s, file reading
+#   excluded); budgetedsvm, its own "Training completed in" (the learning
+#   loop, CPU clock, file reading excluded); kol, its own "Learning time"
+#   (wall clock of the pass, which includes reading and parsing the
+#   training file in KOL's reader thread, or with KOL_CACHE=DIR reading
+#   KOL's binary cache of it; the first run with a new DIR writes the
+#   caches).  wall_s: /usr/bin/time -f %e of the whole process(es), reading
+#   both files, training and scoring.
+set -euo pipefail
+impl=$1 alg=$2 B=$3 seed=$4 dir=$5 prog=${6:-}
+g=${GAMMA:-0.0002541}
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+tr=$dir/a9a.std.shuf.$seed.train te=$dir/a9a.std.test
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+wall() { /usr/bin/time -f %e -o "$tmp/t" "$@"; cat "$tmp/t" >>"$tmp/walls"; }
+case $impl in
+core)
+	case $alg in
+	pegasos_merge) p="algorithm=pegasos,maintenance=merge" ;;
+	bpa_s) p="algorithm=bpa,variant=s,C=1" ;;
+	*) p="algorithm=$alg" ;;
+	esac
+	OPENBLAS_NUM_THREADS=1 wall "$here/../bk_bench" --train "$tr" --test "$te" --dim 123 \
+		--params "$p,budget=$B,gamma=$g" >"$tmp/out"
+	ts=$(sed 's/.*"train_s": \([0-9.]*\).*/\1/' "$tmp/out")
+	acc=$(sed 's/.*"accuracy": \([0-9.]*\).*/\1/' "$tmp/out")
+	nsv=$(sed 's/.*"n_sv": \([0-9]*\).*/\1/' "$tmp/out")
+	;;
+budgetedsvm)
+	[[ $alg == pegasos_merge ]] || { echo "budgetedsvm runs pegasos_merge only" >&2; exit 2; }
+	bin=${prog:-$dir/BudgetedSVM/bin}
+	# its Gaussian kernel is exp(-0.5 g ||x - x'||^2): g = 2 gamma
+	g2=$(awk -v g="$g" 'BEGIN {printf "%.10g", 2 * g}')
+	wall "$bin/budgetedsvm-train" -A 4 -m 1 -B "$B" -L 0.0001 -g "$g2" -e 1 -b 0 -r 0 -D 123 -v 1 \
+		"$tr" "$tmp/model" >"$tmp/out"
+	wall "$bin/budgetedsvm-predict" -v 1 "$te" "$tmp/model" "$tmp/pred" >"$tmp/pout"
+	ts=$(awk '/Training completed in/{print $4}' "$tmp/out")
+	acc=$(cut -d' ' -f1 "$te" | paste - "$tmp/pred" | awk '{n++; c += ($1 + 0 == $2 + 0)} END {printf "%.6f", c / n}')
+	nsv=$(awk '/^NUMBER_OF_WEIGHTS/{print $2}' "$tmp/model")
+	;;
+kol)
+	case $alg in
+	bpa_s) o=kernel-bpas ;;
+	projectron_pp) o=kernel-projectronpp ;;
+	*) o=kernel-$alg ;;
+	esac
+	# KOL_CACHE=DIR: KOL reads (or, the first time, writes) its binary
+	# cache of each file there instead of parsing the text
+	c=()
+	[[ -n ${KOL_CACHE:-} ]] && c=(-c "$KOL_CACHE/kol.$seed.train" -tc "$KOL_CACHE/kol.test")
+	wall "${prog:-$dir/KOL/build/bin/KOL}" -i "$tr" -t "$te" "${c[@]}" -opt "$o" -B "$B" -gamma "$g" \
+		-eta 0.1 -lambda 0.0001 -cbpas 1 | tr -d '\0' >"$tmp/out"
+	ts=$(awk '/Learning time/{print $3}' "$tmp/out")
+	acc=$(awk '/Test acuracy/{printf "%.6f", $3/100}' "$tmp/out")
+	nsv=$(awk -F: '/^#SV/{print $2}' "$tmp/out")
+	;;
+*) echo "IMPL is core, budgetedsvm or kol" >&2; exit 2 ;;
+esac
+w=$(awk '{s += $1} END {printf "%.2f", s}' "$tmp/walls")
+printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$impl" "$alg" "$g" "$B" "$seed" "$ts" "$w" "$acc" "$nsv"
