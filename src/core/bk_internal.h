@@ -334,12 +334,13 @@ extern double BkKernelFromDot(const BkParams *p, double dot, double sqa,
 /* k(a, a) given ||a||^2 */
 extern double BkKernelSelf(const BkParams *p, double sq);
 
+/* v[i] = exp(v[i]), vectorised where the CPU allows (bk_kernel.c) */
+extern void BkExpArray(double *v, int n);
+
 /*
  * dots[i] = sv_i . x for the n_sv SVs of a machine (one BLAS dgemv), then
  * krow[i] = k(sv_i, x).  dots and krow may be the same array.
  */
-/* v[i] = exp(v[i]), vectorised where the CPU allows (bk_kernel.c) */
-extern void BkExpArray(double *v, int n);
 extern void BkKernelRow(const BkParams *p, const BkMachine *mach, int dim,
 						const double *x, double sqx, double *dots,
 						double *krow);

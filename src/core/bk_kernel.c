@@ -118,8 +118,8 @@ exp_array_avx2(double *v, int n)
  * differ between machines with and without AVX2, as they already do with
  * the BLAS kernels OpenBLAS picks per CPU.
  */
-static void
-exp_array(double *v, int n)
+void
+BkExpArray(double *v, int n)
 {
 #ifdef BK_VECTOR_EXP
 	static int	avx2 = -1;
@@ -136,12 +136,6 @@ exp_array(double *v, int n)
 		v[i] = exp(v[i]);
 }
 
-void
-BkExpArray(double *v, int n)
-{
-	exp_array(v, n);
-}
-
 /* krow from the dot products of x with the machine's SVs */
 static void
 kernel_of_dots(const BkParams *p, const BkMachine *mach, double sqx,
@@ -154,7 +148,7 @@ kernel_of_dots(const BkParams *p, const BkMachine *mach, double sqx,
 		case BK_KERNEL_RBF:
 			for (int i = 0; i < n; i++)
 				krow[i] = -p->gamma * BkDist2(dots[i], mach->sqnorm[i], sqx);
-			exp_array(krow, n);
+			BkExpArray(krow, n);
 			break;
 		case BK_KERNEL_LINEAR:
 			for (int i = 0; i < n; i++)

@@ -27,6 +27,23 @@ alloc_sv(const BkEnv *env, BkMachine *mach, size_t cells)
 	mach->sv = (double *) ((p + SV_ALIGN - 1) & ~(uintptr_t) (SV_ALIGN - 1));
 }
 
+/*
+ * The SV matrix from old_cells to new_cells values, the new ones zero: in a
+ * new aligned block, as realloc would keep the old block's offset.
+ */
+static void
+grow_sv(const BkEnv *env, BkMachine *mach, size_t old_cells, size_t new_cells)
+{
+	void	   *old_block = mach->sv_block;
+	const double *old_sv = mach->sv;
+
+	alloc_sv(env, mach, new_cells);
+	if (old_cells > 0)
+		memcpy(mach->sv, old_sv, old_cells * sizeof(double));
+	memset(mach->sv + old_cells, 0, (new_cells - old_cells) * sizeof(double));
+	BkFree(env, old_block);
+}
+
 void
 BkMachineInit(const BkEnv *env, BkMachine *mach, int dim, int n_coef,
 			  int capacity)
@@ -91,17 +108,7 @@ BkMachineGrow(const BkEnv *env, BkMachine *mach, int dim, int newcap)
 	size_t		old = (size_t) mach->capacity;
 	size_t		cap = (size_t) newcap;
 
-	{
-		/* a new aligned block: realloc would keep the old offset from it */
-		void	   *old_block = mach->sv_block;
-		const double *old_sv = mach->sv;
-
-		alloc_sv(env, mach, cap * dim);
-		if (old > 0)
-			memcpy(mach->sv, old_sv, old * dim * sizeof(double));
-		memset(mach->sv + old * dim, 0, (cap - old) * dim * sizeof(double));
-		BkFree(env, old_block);
-	}
+	grow_sv(env, mach, old * dim, cap * dim);
 	mach->sqnorm = grow_zeroed(env, mach->sqnorm, old, cap, sizeof(double));
 	mach->coef = grow_zeroed(env, mach->coef, old * mach->n_coef,
 							 cap * mach->n_coef, sizeof(double));

@@ -769,14 +769,11 @@ def bare(train_file, test_file, dim, params, repeat=1, max_rows=None):
     return json.loads(p.stdout.strip().splitlines()[-1])
 
 
-def indb_stream(tbl, test_tbl, params, repeat=1):
+def indb_stream(tbl, test_tbl, params):
     """In-database training over bench.<tbl> (rows stored in stream order):
     bk_train without ORDER BY (scan order) and with ORDER BY id, and scoring
-    with bk_predict; medians of repeat runs, times from clock_timestamp()."""
-    res = {"scan": [], "ordered": [], "score": [], "score_sub": []}
-    last = None
-    for _ in range(repeat):
-        sql = f"""
+    with bk_predict, in one session; times from clock_timestamp()."""
+    sql = f"""
 DO $$
 DECLARE t0 timestamptz; t1 timestamptz; t2 timestamptz; t3 timestamptz; t4 timestamptz; m1 bk_model; m2 bk_model; acc float8;
 BEGIN
@@ -803,17 +800,7 @@ BEGIN
       'same_model', m1::text = m2::text))::text, false);
 END $$;
 SELECT current_setting('bench.out');"""
-        r = psql_json(sql)
-        res["scan"].append(r["scan_s"])
-        res["ordered"].append(r["ordered_s"])
-        res["score"].append(r["score_s"])
-        res["score_sub"].append(r["score_sub_s"])
-        last = r
-    last["scan_s"] = statistics.median(res["scan"])
-    last["ordered_s"] = statistics.median(res["ordered"])
-    last["score_s"] = statistics.median(res["score"])
-    last["score_sub_s"] = statistics.median(res["score_sub"])
-    return last
+    return psql_json(sql)
 
 
 def bare_and_indb(train_file, test_file, dim, params, tbl, test_tbl, repeat):
@@ -824,7 +811,7 @@ def bare_and_indb(train_file, test_file, dim, params, tbl, test_tbl, repeat):
     bs, ins = [], []
     for _ in range(repeat):
         bs.append(bare(train_file, test_file, dim, params, repeat=3 if repeat > 1 else 1))
-        ins.append(indb_stream(tbl, test_tbl, params, repeat=1))
+        ins.append(indb_stream(tbl, test_tbl, params))
     br, ir = bs[-1], ins[-1]
     for k in ("train_s", "score_s"):
         br[k] = statistics.median(b[k] for b in bs)
