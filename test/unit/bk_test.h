@@ -94,6 +94,7 @@ extern void test_new_learner_params(void);
 extern void test_crc(void);
 extern void test_rng(void);
 extern void test_kernels(void);
+extern void test_kernel_row(void);
 extern void test_gram(void);
 extern void test_libsvm(void);
 

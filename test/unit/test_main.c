@@ -19,6 +19,7 @@ main(void)
 	test_legacy_ridge();
 	test_parse_double();
 	test_kernels();
+	test_kernel_row();
 	test_gram();
 	test_libsvm();
 	test_bpa_oracle("s", "hinge");

@@ -101,6 +101,62 @@ gram_error(const BkParams *p, const BkMachine *mach, const BkGramInverse *g, int
 	return worst;
 }
 
+/*
+ * BkKernelRow's RBF row (a vectorised path on CPUs with AVX2) against the
+ * scalar recipe: from its dot products, the arguments
+ * -gamma max(|sv|^2 + |x|^2 - 2 sv.x, 0) then BkExpArray, bit for bit, for every length modulo 4; against exp()
+ * of BkKernelFromDot to 1e-15; an SV equal to x (rounding may make its
+ * distance negative) gives 1.
+ */
+void
+test_kernel_row(void)
+{
+	const char *pp[][2] = {{"algorithm", "bpa"}, {"variant", "s"}, {"budget", "40"}, {"gamma", "0.7"}};
+	BkParams	p;
+	BkModel    *m;
+	BkMachine  *mach;
+	BkRng		rng;
+	double		x[5],
+				dots[40],
+				krow[40],
+				want[40];
+	int			same = 1,
+				close = 1;
+
+	make_params(&p, pp, 4, 5);
+	m = BkModelCreate(&bk_std_env, &p, 5);
+	mach = &m->machines[0];
+	BkRngSeed(&rng, 11);
+	for (int d = 0; d < 5; d++)
+		x[d] = 3.0 * BkRngUniform(&rng) - 1.5;
+	for (int n = 1; n <= 40; n++)
+	{
+		double		sv[5];
+		double		sqx = BkDot(x, x, 5);
+
+		for (int d = 0; d < 5; d++)
+			sv[d] = n == 7 ? x[d] : 3.0 * BkRngUniform(&rng) - 1.5;
+		if (mach->n_sv == mach->capacity)
+			BkMachineGrow(&bk_std_env, mach, 5, 2 * mach->capacity);
+		BkMachineAppend(mach, 5, sv, BkDot(sv, sv, 5), 1.0);
+		BkKernelRow(&p, mach, 5, x, sqx, dots, krow);
+		for (int i = 0; i < n; i++)
+			want[i] = -p.gamma * BkDist2(dots[i], mach->sqnorm[i], sqx);
+		BkExpArray(want, n);
+		for (int i = 0; i < n; i++)
+		{
+			double		k = BkKernelFromDot(&p, BkDot(mach->sv + i * 5, x, 5), mach->sqnorm[i], sqx);
+
+			same &= memcmp(&krow[i], &want[i], sizeof(double)) == 0;
+			close &= fabs(krow[i] - k) <= 1e-15;
+		}
+	}
+	CHECK(same, "RBF kernel row equals the scalar arguments' BkExpArray bit for bit");
+	CHECK(close, "RBF kernel row within 1e-15 of exp()");
+	CHECK(krow[6] == 1.0, "an SV equal to x has kernel 1 (got %.17g)", krow[6]);
+	BkModelFree(m);
+}
+
 void
 test_gram(void)
 {
