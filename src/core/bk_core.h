@@ -320,6 +320,8 @@ typedef struct BkModelInfo
 } BkModelInfo;
 
 extern void BkModelGetInfo(const BkModel *m, BkModelInfo *info);
+/* its number of features (BkModelInfo.dim), for the per-row checks */
+extern int	BkModelDim(const BkModel *m);
 
 /* The integer label of class c (0 <= c < n_classes, not text_labels). */
 extern int64_t BkModelClassLabel(const BkModel *m, int c);

@@ -1526,6 +1526,7 @@ parse(const uint8_t *buf, size_t len, BkModel *m, char *err, size_t errlen,
 		int		   *caps;
 
 		m->params = hdr.params;
+		m->grow_limit = BkModelGrowLimit(&m->params);
 		m->dim = hdr.dim;
 		m->format_version = hdr.format_version;
 		m->text_labels = hdr.text_labels;

@@ -196,6 +196,11 @@ typedef struct BkModel
 {
 	BkEnv		env;
 	BkParams	params;			/* finished: defaults filled in */
+	/*
+	 * The capacity a budgeted learner's machines grow to (BkModelCapacity),
+	 * 0 for an unbudgeted one: set with params, read at every row
+	 */
+	int			grow_limit;
 	int			dim;
 	int			format_version; /* of the bytes it was decoded from */
 
@@ -691,6 +696,7 @@ extern bool BkModelNeedsScores(const BkParams *p);
 extern int	BkModelEvalCap(const BkParams *p);	/* 0: no evaluation set */
 extern bool BkModelNeedsBorn(const BkParams *p);
 extern int	BkModelCapacity(const BkParams *p);	/* SV slots for training */
+extern int	BkModelGrowLimit(const BkParams *p);	/* BkModel.grow_limit */
 /* SV slots a training machine starts with, holding n_sv SVs */
 extern int	BkModelInitialCapacity(const BkParams *p, int n_sv);
 extern void BkModelAllocMachines(BkModel *m, const int *caps, int capacity);

@@ -93,6 +93,13 @@ BkModelCapacity(const BkParams *p)
 	return (int) p->budget + BkLearnerOf(p)->extra_slots;
 }
 
+/* BkModel.grow_limit of a model with these parameters */
+int
+BkModelGrowLimit(const BkParams *p)
+{
+	return BkParamsBudgeted(p) ? BkModelCapacity(p) : 0;
+}
+
 /*
  * Initial SV slots of a training machine holding n_sv SVs: at least 16,
  * at most the full capacity.  Machines grow by doubling as SVs arrive
@@ -400,6 +407,7 @@ BkModelCreate(const BkEnv *env, const BkParams *p, int dim)
 	memset(m, 0, sizeof(*m));
 	m->env = *env;
 	m->params = *p;
+	m->grow_limit = BkModelGrowLimit(p);
 	m->dim = dim;
 	m->format_version = BK_FORMAT_VERSION;
 	m->training = true;
@@ -685,9 +693,9 @@ BkModelLearnClass(BkModel *m, const double *x, int cls, bool is_new)
 	 * learner below its budget doubles first (before the kernel rows, which
 	 * the scratch lays out by capacity).
 	 */
-	if (BkParamsBudgeted(&m->params))
+	if (m->grow_limit > 0)
 	{
-		int			full = BkModelCapacity(&m->params);
+		int			full = m->grow_limit;
 
 		for (int k = 0; k < m->n_machines; k++)
 		{

@@ -9,6 +9,12 @@
 
 #include <string.h>
 
+int
+BkModelDim(const BkModel *m)
+{
+	return m->dim;
+}
+
 void
 BkModelGetInfo(const BkModel *m, BkModelInfo *info)
 {

@@ -317,12 +317,11 @@ BkPgModelRow(BkModel *m, Datum features, BkFeatureForm form, int64 row,
 		return sparse_row(m, PointerGetDatum(PG_DETOAST_DATUM(features)), row, whose);
 	if (form == BK_FORM_ARRAY && p == NULL)
 	{
-		BkModelInfo info;
 		int			n;
 		const double *x = BkPgReadFeatures(DatumGetArrayTypeP(features), row, &n);
 
-		BkModelGetInfo(m, &info);
-		BkPgCheckDim(n, info.dim, row, whose);
+		if (n != BkModelDim(m))
+			BkPgCheckDim(n, BkModelDim(m), row, whose);
 		return x;
 	}
 	if (p == NULL || form == BK_FORM_SPARSE || BkPrepNamed(p) != named)

@@ -25,16 +25,15 @@ BkPgProgressStart(BkProgress *pr, const BkModel *m)
 	pr->mistakes_at_last = info.mistakes;
 }
 
+/* BkPgProgress with progress on (bk_pg.h) */
 void
-BkPgProgress(BkProgress *pr, const BkModel *m, const char *fname, int pass)
+BkPgProgressReport(BkProgress *pr, const BkModel *m, const char *fname, int pass)
 {
 	BkModelInfo info;
 	uint64		rows;
 	double		seconds;
 	char		where[32] = "";
 
-	if (bk_progress_interval <= 0)
-		return;
 	BkModelGetInfo(m, &info);
 	rows = info.rows_seen - pr->rows_at_last;
 	if (rows < (uint64) bk_progress_interval)

@@ -149,7 +149,7 @@ bk_train_row(BkTrainState *st, FunctionCallInfo fcinfo)
 
 	/* per-row data (detoasted features, copies) stays in the tuple context */
 	BkPgPrefetchNextRow(PG_GETARG_DATUM(1));
-	features = PointerGetDatum(PG_DETOAST_DATUM(PG_GETARG_DATUM(1)));
+	features = BkPgDetoastRow(PG_GETARG_DATUM(1), &st->row_buf);
 
 	/* the first row of plain arrays makes the model (errors name no row) */
 	x = NULL;
