@@ -155,7 +155,8 @@ BkPgDetoastRow(Datum raw, BkPgShortBuf *buf)
 {
 	struct varlena *v = (struct varlena *) DatumGetPointer(raw);
 
-	if (VARATT_IS_SHORT(v))
+	/* a 1-byte header is also that of a TOAST pointer (VARATT_IS_EXTERNAL) */
+	if (VARATT_IS_SHORT(v) && !VARATT_IS_EXTERNAL(v))
 	{
 		Size		len = VARSIZE_SHORT(v) - VARHDRSZ_SHORT;
 

@@ -142,3 +142,61 @@ FROM (SELECT s.version, avg((bk_predict(s.model, p.features) = p.label)::int) AS
       FROM store s, pts p GROUP BY s.version) a;
 
 DROP TABLE pts, cfg, m, store;
+
+-- features in every form PostgreSQL stores a value: a short inline array
+-- (1-byte header), inline (PLAIN), compressed inline (MAIN), out of line
+-- (EXTERNAL, a TOAST pointer, whose header also has one byte), compressed
+-- out of line (EXTENDED, values that compress too little to fit); the
+-- same rows give the same model from every table, in training and scoring
+-- (the training glue copies short values itself, bk_pg.h BkPgDetoastRow)
+CREATE TABLE forms_src (id int, label int, features float8[], wide float8[]);
+ALTER TABLE forms_src ALTER features SET STORAGE PLAIN, ALTER wide SET STORAGE EXTERNAL;
+INSERT INTO forms_src
+SELECT i, CASE WHEN i % 3 = 0 THEN 1 ELSE -1 END,
+       (SELECT array_agg(CASE WHEN j % 7 = i % 7 THEN round(sin(i * j)::numeric, 2)::float8 ELSE 0 END ORDER BY j)
+        FROM generate_series(1, 300) j),
+       (SELECT array_agg(round(sin(i * j)::numeric, 1)::float8 ORDER BY j) FROM generate_series(1, 4000) j)
+FROM generate_series(1, 60) i;
+CREATE TABLE forms_plain (id int, label int, features float8[]);
+ALTER TABLE forms_plain ALTER features SET STORAGE PLAIN;
+CREATE TABLE forms_main (LIKE forms_plain);
+ALTER TABLE forms_main ALTER features SET STORAGE MAIN, ALTER features SET COMPRESSION pglz;
+CREATE TABLE forms_external (LIKE forms_plain);
+ALTER TABLE forms_external ALTER features SET STORAGE EXTERNAL;
+INSERT INTO forms_plain SELECT id, label, features FROM forms_src;
+INSERT INTO forms_main SELECT id, label, features FROM forms_src;
+INSERT INTO forms_external SELECT id, label, features FROM forms_src;
+-- four values: 53 bytes on disk, a 1-byte header (56 with a 4-byte one)
+CREATE TABLE forms_short (id int, label int, features float8[]);
+INSERT INTO forms_short SELECT id, label, features[1:4] FROM forms_src;
+CREATE TABLE forms_wide (id int, label int, features float8[] COMPRESSION pglz);
+INSERT INTO forms_wide SELECT id, label, wide FROM forms_src;
+CREATE TABLE forms_wide_plain (LIKE forms_wide);
+ALTER TABLE forms_wide_plain ALTER features SET STORAGE EXTERNAL;
+INSERT INTO forms_wide_plain SELECT id, label, wide FROM forms_src;
+-- the forms the tables hold
+SELECT (SELECT count(*) FROM forms_plain WHERE pg_column_compression(features) IS NULL) AS plain_uncompressed,
+       (SELECT count(*) FROM forms_main WHERE pg_column_compression(features) = 'pglz') AS main_compressed,
+       (SELECT pg_relation_size(reltoastrelid) > 0 FROM pg_class WHERE relname = 'forms_main') AS main_toasted,
+       (SELECT count(*) FROM forms_external WHERE pg_column_compression(features) IS NULL) AS external_uncompressed,
+       (SELECT pg_relation_size(reltoastrelid) > 0 FROM pg_class WHERE relname = 'forms_external') AS external_toasted,
+       (SELECT count(*) FROM forms_wide WHERE pg_column_compression(features) = 'pglz') AS wide_compressed,
+       (SELECT pg_relation_size(reltoastrelid) > 0 FROM pg_class WHERE relname = 'forms_wide') AS wide_toasted,
+       (SELECT count(*) FROM forms_wide_plain WHERE pg_column_compression(features) IS NULL) AS wide_plain_uncompressed,
+       (SELECT max(pg_column_size(features)) FROM forms_short) AS short_bytes;
+WITH m AS (
+  SELECT 'plain' AS t, bk_train(features, label, '{"budget": 8, "gamma": 0.05}' ORDER BY id) AS model FROM forms_plain
+  UNION ALL SELECT 'main', bk_train(features, label, '{"budget": 8, "gamma": 0.05}' ORDER BY id) FROM forms_main
+  UNION ALL SELECT 'external', bk_train(features, label, '{"budget": 8, "gamma": 0.05}' ORDER BY id) FROM forms_external
+  UNION ALL SELECT 'short', bk_train(features, label, '{"budget": 8, "gamma": 0.05}' ORDER BY id) FROM forms_short
+  UNION ALL SELECT 'short_in_query', bk_train(features[1:4], label, '{"budget": 8, "gamma": 0.05}' ORDER BY id) FROM forms_plain)
+SELECT count(DISTINCT model::bytea) FILTER (WHERE t IN ('plain', 'main', 'external')) AS distinct_models_300,
+       count(DISTINCT model::bytea) FILTER (WHERE t LIKE 'short%') AS distinct_models_4,
+       min((bk_info(model)->>'rows_seen')::int) AS rows_seen
+FROM m;
+SELECT count(DISTINCT m::bytea) AS distinct_wide_models,
+       count(DISTINCT acc) AS distinct_wide_accuracies
+FROM (SELECT (SELECT bk_train(features, label, '{"budget": 8, "gamma": 0.002}' ORDER BY id) FROM forms_wide) AS m
+      UNION ALL SELECT (SELECT bk_train(features, label, '{"budget": 8, "gamma": 0.002}' ORDER BY id) FROM forms_wide_plain)) s,
+     LATERAL (SELECT avg((bk_predict(s.m, w.features) = w.label)::int) AS acc FROM forms_wide w) a;
+DROP TABLE forms_src, forms_plain, forms_main, forms_external, forms_short, forms_wide, forms_wide_plain;
