@@ -111,10 +111,34 @@ BkCheckInterrupts(const BkEnv *env)
 		env->check_interrupts(env->ctx);
 }
 
+/*
+ * x - x is 0 for a finite x and NaN for an infinite or NaN one, and a sum
+ * of zeros is 0 in any order: four running sums (which the compiler keeps
+ * in vector registers) say whether every value is finite in about two
+ * instructions a value, where a test and branch per value took seven.
+ * Only a row that fails is searched for its first bad value.
+ */
 int
 BkFirstNonFinite(const double *x, int n)
 {
-	for (int i = 0; i < n; i++)
+	double		s0 = 0.0,
+				s1 = 0.0,
+				s2 = 0.0,
+				s3 = 0.0;
+	int			i = 0;
+
+	for (; i + 4 <= n; i += 4)
+	{
+		s0 += x[i] - x[i];
+		s1 += x[i + 1] - x[i + 1];
+		s2 += x[i + 2] - x[i + 2];
+		s3 += x[i + 3] - x[i + 3];
+	}
+	for (; i < n; i++)
+		s0 += x[i] - x[i];
+	if ((s0 + s1) + (s2 + s3) == 0.0)
+		return -1;
+	for (i = 0; i < n; i++)
 		if (!isfinite(x[i]))
 			return i;
 	return -1;

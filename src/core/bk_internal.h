@@ -337,6 +337,28 @@ extern double BkKernelFromDot(const BkParams *p, double dot, double sqa,
 							  double sqb);
 
 
+/*
+ * The AVX2 paths (x86-64 with GCC and glibc).  BkCpuHasAvx2: whether the
+ * CPU runs AVX2 + FMA (asked once); the vector exp (BkExpArray) then
+ * runs, within 1 ulp of exp().  BkVectorLanes: whether the lane paths run
+ * too, which compute four doubles at a time, each lane the scalar code's
+ * expressions in its order, so with the same bits as the scalar code (the
+ * build passes -ffp-contract=off, so no a*b+c becomes one FMA);
+ * BkVectorLanesEnable(false) turns them off, for the tests that compare.
+ */
+#if defined(__x86_64__) && defined(__GNUC__) && defined(__GLIBC__)
+#define BK_VECTOR_AVX2 1
+typedef double bk_v4d __attribute__((vector_size(32)));
+typedef long long bk_v4i __attribute__((vector_size(32)));
+
+/* a where mask is set, else b (mask: a vector comparison's result) */
+#define BK_BLEND4(mask, a, b) \
+	((bk_v4d) ((((bk_v4i) (a)) & (mask)) | (((bk_v4i) (b)) & ~(mask))))
+#endif
+extern bool BkCpuHasAvx2(void);
+extern bool BkVectorLanes(void);
+extern void BkVectorLanesEnable(bool on);
+
 /* v[i] = exp(v[i]), vectorised where the CPU allows (bk_kernel.c) */
 extern void BkExpArray(double *v, int n);
 

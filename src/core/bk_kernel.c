@@ -47,10 +47,37 @@ BkKernelFromDot(const BkParams *p, double dot, double sqa, double sqb)
 	return 0.0;
 }
 
-#if defined(__x86_64__) && defined(__GNUC__) && defined(__GLIBC__)
+/* -1: not asked yet; 0 or 1: whether the CPU runs AVX2 + FMA */
+static int	cpu_avx2 = -1;
+static bool lanes_off = false;
+
+bool
+BkCpuHasAvx2(void)
+{
+#ifdef BK_VECTOR_AVX2
+	if (cpu_avx2 < 0)
+		cpu_avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+	return cpu_avx2 != 0;
+#else
+	return false;
+#endif
+}
+
+bool
+BkVectorLanes(void)
+{
+	return !lanes_off && BkCpuHasAvx2();
+}
+
+void
+BkVectorLanesEnable(bool on)
+{
+	lanes_off = !on;
+}
+
+#ifdef BK_VECTOR_AVX2
 #define BK_VECTOR_EXP 1
 /* glibc's vector math library (libmvec): exp of four doubles with AVX2 */
-typedef double bk_v4d __attribute__((vector_size(32)));
 extern bk_v4d _ZGVdN4v_exp(bk_v4d x) __attribute__((target("avx2,fma")));
 
 __attribute__((target("avx2,fma")))
@@ -78,25 +105,12 @@ exp_array_avx2(double *v, int n)
 	}
 }
 
-/* whether this CPU runs the AVX2 + FMA paths (asked once) */
-static bool
-has_avx2(void)
-{
-	static int	avx2 = -1;
-
-	if (avx2 < 0)
-		avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-	return avx2 != 0;
-}
-
 /*
  * krow[i] = exp(-gamma max(sqnorm[i] + sqx - 2 dots[i], 0)), four at a
  * time: the same operations, in the same order, as the scalar loop of
  * kernel_of_dots (the build keeps the compiler from fusing them into FMAs,
  * see the Makefile), so the values are the same bits on either path.
  */
-typedef long long bk_v4i __attribute__((vector_size(32)));
-
 __attribute__((target("avx2,fma")))
 static void
 rbf_of_dots_avx2(double gamma, const double *sqnorm, double sqx,
@@ -141,7 +155,7 @@ void
 BkExpArray(double *v, int n)
 {
 #ifdef BK_VECTOR_EXP
-	if (has_avx2())
+	if (BkCpuHasAvx2())
 	{
 		exp_array_avx2(v, n);
 		return;
@@ -162,7 +176,7 @@ kernel_of_dots(const BkParams *p, const BkMachine *mach, double sqx,
 	{
 		case BK_KERNEL_RBF:
 #ifdef BK_VECTOR_EXP
-			if (has_avx2())
+			if (BkVectorLanes())
 			{
 				rbf_of_dots_avx2(p->gamma, mach->sqnorm, sqx, dots, krow, n);
 				break;

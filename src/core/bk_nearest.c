@@ -10,6 +10,7 @@
 #include "bk_internal.h"
 
 #include <cblas.h>
+#include <string.h>
 
 void
 BkNearestInit(const BkEnv *env, BkMachine *mach, int capacity)
@@ -19,14 +20,71 @@ BkNearestInit(const BkEnv *env, BkMachine *mach, int capacity)
 	mach->nearest.dist2 = BkAllocArray(env, (size_t) capacity, sizeof(double));
 }
 
+#ifdef BK_VECTOR_AVX2
+/*
+ * BkNearestOf's search over j < n (n a multiple of 4), four SVs at a
+ * time: each lane keeps its first minimum as the scalar loop does (an
+ * empty lane takes any distance), and the lanes' least distance wins, on a
+ * tie the lowest j: the same SV and distance as the scalar loop.
+ */
+__attribute__((target("avx2,fma")))
+static int
+nearest_avx2(const double *sqnorm, const double *dots, double sqx,
+			 int exclude, int n, double *bestd)
+{
+	const bk_v4d sx = {sqx, sqx, sqx, sqx};
+	const bk_v4d two = {2.0, 2.0, 2.0, 2.0};
+	const bk_v4d zero = {0.0, 0.0, 0.0, 0.0};
+	const bk_v4i four = {4, 4, 4, 4};
+	const bk_v4i none = {-1, -1, -1, -1};
+	const bk_v4i ex = {exclude, exclude, exclude, exclude};
+	bk_v4d		lane_d = zero;
+	bk_v4i		lane_j = none;
+	bk_v4i		jv = {0, 1, 2, 3};
+	int			best = -1;
+
+	for (int j = 0; j < n; j += 4, jv += four)
+	{
+		bk_v4d		sq,
+					dot,
+					d;
+		bk_v4i		better;
+
+		memcpy(&sq, sqnorm + j, sizeof(sq));
+		memcpy(&dot, dots + j, sizeof(dot));
+		d = sq + sx - two * dot;
+		d = (bk_v4d) ((bk_v4i) d & (d > zero));
+		better = ((lane_j == none) | (d < lane_d)) & (jv != ex);
+		lane_d = BK_BLEND4(better, d, lane_d);
+		lane_j = (jv & better) | (lane_j & ~better);
+	}
+	for (int l = 0; l < 4; l++)
+		if (lane_j[l] >= 0 &&
+			(best < 0 || lane_d[l] < *bestd || (lane_d[l] == *bestd && lane_j[l] < best)))
+		{
+			*bestd = lane_d[l];
+			best = (int) lane_j[l];
+		}
+	return best;
+}
+#endif
+
 int
 BkNearestOf(const BkMachine *mach, const double *dots, double sqx,
 			int exclude, double *dist2)
 {
 	int			best = -1;
 	double		bestd = 0.0;
+	int			j0 = 0;
 
-	for (int j = 0; j < mach->n_sv; j++)
+#ifdef BK_VECTOR_AVX2
+	if (mach->n_sv >= 8 && BkVectorLanes())
+	{
+		j0 = mach->n_sv - mach->n_sv % 4;
+		best = nearest_avx2(mach->sqnorm, dots, sqx, exclude, j0, &bestd);
+	}
+#endif
+	for (int j = j0; j < mach->n_sv; j++)
 	{
 		double		d;
 

@@ -95,6 +95,8 @@ extern void test_crc(void);
 extern void test_rng(void);
 extern void test_kernels(void);
 extern void test_kernel_row(void);
+extern void test_vector_paths(void);
+extern void test_first_non_finite(void);
 extern void test_gram(void);
 extern void test_libsvm(void);
 

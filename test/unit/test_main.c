@@ -20,6 +20,8 @@ main(void)
 	test_parse_double();
 	test_kernels();
 	test_kernel_row();
+	test_vector_paths();
+	test_first_non_finite();
 	test_gram();
 	test_libsvm();
 	test_bpa_oracle("s", "hinge");

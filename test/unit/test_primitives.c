@@ -157,6 +157,91 @@ test_kernel_row(void)
 	BkModelFree(m);
 }
 
+/*
+ * The AVX2 lane paths (kernel rows, BPA-NN's candidates, nearest-SV
+ * searches) against the scalar code (the vector exp stays on in both): the same model, byte for byte, from learners
+ * that use them, at budgets that are and are not multiples of 4.  On a
+ * CPU without AVX2 both runs are scalar and the check says so.
+ */
+void
+test_vector_paths(void)
+{
+	static const char *configs[][6][2] = {
+		{{"algorithm", "bpa"}, {"variant", "s"}, {"gamma", "3"}, {"budget", "16"}, {"C", "1"}, {"seed", "1"}},
+		{{"algorithm", "bpa"}, {"variant", "nn"}, {"gamma", "3"}, {"budget", "16"}, {"C", "1"}, {"seed", "1"}},
+		{{"algorithm", "bpa"}, {"variant", "nn"}, {"gamma", "3"}, {"budget", "13"}, {"C", "1"}, {"seed", "1"}},
+		{{"algorithm", "bpa"}, {"variant", "p"}, {"gamma", "3"}, {"budget", "13"}, {"C", "1"}, {"seed", "1"}},
+		{{"algorithm", "bduol"}, {"maintenance", "nearest"}, {"gamma", "3"}, {"budget", "14"}, {"C", "1"}, {"seed", "1"}},
+		{{"algorithm", "pegasos"}, {"maintenance", "merge"}, {"gamma", "3"}, {"budget", "15"}, {"lambda", "0.001"}, {"seed", "1"}},
+	};
+	const int	n = 1500;
+	double	   *x = malloc(sizeof(double) * 2 * n);
+	int64_t    *y = malloc(sizeof(int64_t) * n);
+	BkRng		rng;
+	bool		avx2 = BkCpuHasAvx2();
+
+	BkRngSeed(&rng, 5);
+	checkerboard(&rng, n, x, y, 0.1);
+	for (size_t c = 0; c < sizeof(configs) / sizeof(configs[0]); c++)
+	{
+		BkModel    *mv,
+				   *ms;
+		uint8_t    *bv,
+				   *bs;
+		size_t		lv,
+					ls;
+
+		BkVectorLanesEnable(true);
+		mv = train(configs[c], 6, x, y, 0, n, NULL);
+		BkVectorLanesEnable(false);
+		ms = train(configs[c], 6, x, y, 0, n, NULL);
+		BkVectorLanesEnable(true);
+		bv = encode(mv, &lv);
+		bs = encode(ms, &ls);
+		CHECK(lv == ls && memcmp(bv, bs, lv) == 0,
+			  "%s %s B = %s: the same model with and without the AVX2 paths%s",
+			  configs[c][0][1], configs[c][1][1], configs[c][3][1],
+			  avx2 ? "" : " (this CPU has no AVX2: both scalar)");
+		free(bv);
+		free(bs);
+		BkModelFree(mv);
+		BkModelFree(ms);
+	}
+	free(x);
+	free(y);
+}
+
+/* BkFirstNonFinite: the first NaN or infinity at every position and length */
+void
+test_first_non_finite(void)
+{
+	const double bad[3] = {NAN, INFINITY, -INFINITY};
+	double		x[19];
+	bool		ok = true;
+
+	for (int n = 0; n <= 19; n++)
+	{
+		for (int i = 0; i < n; i++)
+			x[i] = i % 2 ? 1e308 : -(double) i;
+		ok &= BkFirstNonFinite(x, n) == -1;
+		for (int b = 0; b < 3; b++)
+			for (int at = 0; at < n; at++)
+			{
+				x[at] = bad[b];
+				ok &= BkFirstNonFinite(x, n) == at;
+				/* a second bad value after it does not move the answer */
+				if (at + 2 < n)
+				{
+					x[at + 2] = bad[(b + 1) % 3];
+					ok &= BkFirstNonFinite(x, n) == at;
+					x[at + 2] = 0.0;
+				}
+				x[at] = 0.5;
+			}
+	}
+	CHECK(ok, "BkFirstNonFinite finds the first NaN or infinity at every position, -1 if none");
+}
+
 void
 test_gram(void)
 {
