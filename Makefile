@@ -37,6 +37,12 @@ PG_CPPFLAGS += -Isrc/core $(LINALG_CFLAGS)
 # two) in the AVX2 paths; C99 mode, the unit tests' and the benchmark
 # driver's, implies it, so both builds compute the same bits
 PG_CFLAGS   += -Wall -Wextra -Wno-unused-parameter -ffp-contract=off
+
+# The learning core is compiled as its unit tests compile it: PostgreSQL's
+# -fwrapv (signed overflow wraps) and -fno-strict-aliasing are for the
+# server's own code; under them the core's loops over x[i + k] lost their
+# vector instructions and reloaded through pointers (the glue keeps them)
+$(CORE_SRCS:.c=.o): CFLAGS += -fno-wrapv -fstrict-aliasing
 SHLIB_LINK  += $(LINALG_LIBS) $(MATH_LIBS)
 
 # The programs on the core without PostgreSQL (unit tests, fuzz targets,

@@ -125,20 +125,26 @@ BkFirstNonFinite(const double *x, int n)
 				s1 = 0.0,
 				s2 = 0.0,
 				s3 = 0.0;
-	int			i = 0;
+	const double *p = x;
+	const double *end4 = x + (n - n % 4);
 
-	for (; i + 4 <= n; i += 4)
+	/*
+	 * A pointer, not an int index: under PostgreSQL's -fwrapv, x[i + 1]
+	 * might wrap, and the compiler then neither pairs the loads into vector
+	 * instructions nor drops the sign extensions (six instructions a value).
+	 */
+	for (; p < end4; p += 4)
 	{
-		s0 += x[i] - x[i];
-		s1 += x[i + 1] - x[i + 1];
-		s2 += x[i + 2] - x[i + 2];
-		s3 += x[i + 3] - x[i + 3];
+		s0 += p[0] - p[0];
+		s1 += p[1] - p[1];
+		s2 += p[2] - p[2];
+		s3 += p[3] - p[3];
 	}
-	for (; i < n; i++)
-		s0 += x[i] - x[i];
+	for (; p < x + n; p++)
+		s0 += *p - *p;
 	if ((s0 + s1) + (s2 + s3) == 0.0)
 		return -1;
-	for (i = 0; i < n; i++)
+	for (int i = 0; i < n; i++)
 		if (!isfinite(x[i]))
 			return i;
 	return -1;
