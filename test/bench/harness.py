@@ -222,7 +222,11 @@ def create_table_as(dst, select):
 def standardize_sql(name, raw_train, raw_test, train, test):
     """mean 0 / std 1 with the training part's statistics (population std;
     a constant feature is only centred), applied to both parts."""
+    # serial: partial sums of parallel workers add up in varying order, and
+    # the last bits of the statistics (so ncb1m's mistake counts) then
+    # changed from run to run
     sql = f"""
+SET max_parallel_workers_per_gather = 0;
 DROP TABLE IF EXISTS bench.{name}_stats;
 CREATE TABLE bench.{name}_stats AS
 SELECT array_agg(mean ORDER BY i) AS mean, array_agg(sd ORDER BY i) AS sd FROM (
@@ -230,6 +234,7 @@ SELECT array_agg(mean ORDER BY i) AS mean, array_agg(sd ORDER BY i) AS sd FROM (
            CASE WHEN stddev_pop(u.v) > 0 THEN stddev_pop(u.v) ELSE 1 END AS sd
     FROM bench.{raw_train} r, unnest(r.features) WITH ORDINALITY AS u(v, i)
     GROUP BY u.i) s;
+RESET max_parallel_workers_per_gather;
 """
     for src, dst in ((raw_train, train), (raw_test, test)):
         if src is None:
