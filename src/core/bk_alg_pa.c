@@ -288,7 +288,6 @@ nn_candidates_rbf_avx2(const BkMachine *mach, const BkRow *row,
 	bk_v4i		rv = {0, 1, 2, 3};
 	const bk_v4i four = {4, 4, 4, 4};
 	const int  *nidx = mach->nearest.idx;
-	int			best = -1;
 
 	for (int r = 0; r < n; r += 4, rv += four)
 	{
@@ -330,15 +329,7 @@ nn_candidates_rbf_avx2(const BkMachine *mach, const BkRow *row,
 		lane_q = BK_BLEND4(better, q, lane_q);
 		lane_r = (rv & better) | (lane_r & ~better);
 	}
-	/* the lanes' first minima: the least q, on a tie the first r */
-	for (int l = 0; l < 4; l++)
-		if (lane_r[l] >= 0 &&
-			(best < 0 || lane_q[l] < *bestq || (lane_q[l] == *bestq && lane_r[l] < best)))
-		{
-			*bestq = lane_q[l];
-			best = (int) lane_r[l];
-		}
-	return best;
+	return BkLanesFirstMin(lane_q, lane_r, bestq);
 }
 #endif
 

@@ -354,6 +354,16 @@ typedef long long bk_v4i __attribute__((vector_size(32)));
 /* a where mask is set, else b (mask: a vector comparison's result) */
 #define BK_BLEND4(mask, a, b) \
 	((bk_v4d) ((((bk_v4i) (a)) & (mask)) | (((bk_v4i) (b)) & ~(mask))))
+
+/*
+ * The end of a lane search for a first minimum: lane l holds the least
+ * value v[l] of its indices, first one first, at index at[l] (-1: none).
+ * Returns the least of them, on a tie the lowest index, which is the
+ * first minimum a scalar loop finds, and sets *best to its value; -1 if
+ * no lane has one.
+ */
+extern int	BkLanesFirstMin(bk_v4d v, bk_v4i at, double *best)
+			__attribute__((target("avx2,fma")));
 #endif
 extern bool BkCpuHasAvx2(void);
 extern bool BkVectorLanes(void);

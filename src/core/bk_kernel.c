@@ -76,6 +76,23 @@ BkVectorLanesEnable(bool on)
 }
 
 #ifdef BK_VECTOR_AVX2
+__attribute__((target("avx2,fma")))
+int
+BkLanesFirstMin(bk_v4d v, bk_v4i at, double *best)
+{
+	int			found = -1;
+
+	for (int l = 0; l < 4; l++)
+		if (at[l] >= 0 && (found < 0 || v[l] < *best || (v[l] == *best && at[l] < found)))
+		{
+			*best = v[l];
+			found = (int) at[l];
+		}
+	return found;
+}
+#endif
+
+#ifdef BK_VECTOR_AVX2
 #define BK_VECTOR_EXP 1
 /* glibc's vector math library (libmvec): exp of four doubles with AVX2 */
 extern bk_v4d _ZGVdN4v_exp(bk_v4d x) __attribute__((target("avx2,fma")));

@@ -41,7 +41,6 @@ nearest_avx2(const double *sqnorm, const double *dots, double sqx,
 	bk_v4d		lane_d = zero;
 	bk_v4i		lane_j = none;
 	bk_v4i		jv = {0, 1, 2, 3};
-	int			best = -1;
 
 	for (int j = 0; j < n; j += 4, jv += four)
 	{
@@ -58,14 +57,7 @@ nearest_avx2(const double *sqnorm, const double *dots, double sqx,
 		lane_d = BK_BLEND4(better, d, lane_d);
 		lane_j = (jv & better) | (lane_j & ~better);
 	}
-	for (int l = 0; l < 4; l++)
-		if (lane_j[l] >= 0 &&
-			(best < 0 || lane_d[l] < *bestd || (lane_d[l] == *bestd && lane_j[l] < best)))
-		{
-			*bestd = lane_d[l];
-			best = (int) lane_j[l];
-		}
-	return best;
+	return BkLanesFirstMin(lane_d, lane_j, bestd);
 }
 #endif
 
