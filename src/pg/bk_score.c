@@ -73,6 +73,7 @@ struct BkModelCache
 	int			cap;
 	BkCacheEntry **ent;
 	MemoryContextCallback reset_cb; /* fn_mcxt goes away: unlink */
+	BkPgShortBuf row_buf;		/* the current row's short features */
 };
 
 /* Every cached model of the backend, and their memory */
@@ -284,9 +285,12 @@ static const double *
 bk_score_features(FunctionCallInfo fcinfo, int argno, BkModel *m)
 {
 	BkFeatureForm form = BkPgFeatureForm(get_fn_expr_argtype(fcinfo->flinfo, argno));
+	Datum		raw = PG_GETARG_DATUM(argno);
 
-	BkPgPrefetchNextRow(PG_GETARG_DATUM(argno));
-	return BkPgModelRow(m, PG_GETARG_DATUM(argno), form, 0, "the model's");
+	BkPgPrefetchNextRow(raw);
+	/* a short value goes into the call site's buffer, not a palloc'd copy per row */
+	return BkPgModelRow(m, BkPgDetoastRow(raw, &bk_cache_of(fcinfo)->row_buf),
+						form, 0, "the model's");
 }
 
 /*

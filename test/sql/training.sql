@@ -199,4 +199,19 @@ SELECT count(DISTINCT m::bytea) AS distinct_wide_models,
 FROM (SELECT (SELECT bk_train(features, label, '{"budget": 8, "gamma": 0.002}' ORDER BY id) FROM forms_wide) AS m
       UNION ALL SELECT (SELECT bk_train(features, label, '{"budget": 8, "gamma": 0.002}' ORDER BY id) FROM forms_wide_plain)) s,
      LATERAL (SELECT avg((bk_predict(s.m, w.features) = w.label)::int) AS acc FROM forms_wide w) a;
+-- scoring reads every form too (the scoring glue copies short values
+-- itself as well): the same scores, bit for bit, from each table
+WITH m AS (SELECT bk_train(features, label, '{"budget": 8, "gamma": 0.05}' ORDER BY id) AS model FROM forms_plain),
+     m4 AS (SELECT bk_train(features, label, '{"budget": 8, "gamma": 0.05}' ORDER BY id) AS model FROM forms_short),
+     s AS (
+  SELECT 'plain' AS t, f.id, bk_scores(m.model, f.features)::text AS sc FROM forms_plain f, m
+  UNION ALL SELECT 'main', f.id, bk_scores(m.model, f.features)::text FROM forms_main f, m
+  UNION ALL SELECT 'external', f.id, bk_scores(m.model, f.features)::text FROM forms_external f, m
+  UNION ALL SELECT 'short', f.id, bk_scores(m4.model, f.features)::text FROM forms_short f, m4
+  UNION ALL SELECT 'short_in_query', f.id, bk_scores(m4.model, f.features[1:4])::text FROM forms_plain f, m4)
+SELECT count(*) FILTER (WHERE n_300 = 1) AS rows_one_score_300,
+       count(*) FILTER (WHERE n_4 = 1) AS rows_one_score_4
+FROM (SELECT id, count(DISTINCT sc) FILTER (WHERE t IN ('plain', 'main', 'external')) AS n_300,
+             count(DISTINCT sc) FILTER (WHERE t LIKE 'short%') AS n_4
+      FROM s GROUP BY id) g;
 DROP TABLE forms_src, forms_plain, forms_main, forms_external, forms_short, forms_wide, forms_wide_plain;
