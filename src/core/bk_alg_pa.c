@@ -287,6 +287,7 @@ nn_candidates_rbf_avx2(const BkMachine *mach, const BkRow *row,
 	bk_v4i		lane_r = {-1, -1, -1, -1};
 	bk_v4i		rv = {0, 1, 2, 3};
 	const bk_v4i four = {4, 4, 4, 4};
+	const bk_v4i none = {-1, -1, -1, -1};
 	const int  *nidx = mach->nearest.idx;
 
 	for (int r = 0; r < n; r += 4, rv += four)
@@ -305,17 +306,15 @@ nn_candidates_rbf_avx2(const BkMachine *mach, const BkRow *row,
 					ok,
 					better;
 		bk_v4i		nb = {nidx[r], nidx[r + 1], nidx[r + 2], nidx[r + 3]};
-		const bk_v4i none = {-1, -1, -1, -1};
 
 		memcpy(&krt, row->krow + r, sizeof(krt));
 		memcpy(&kr, krn + r, sizeof(kr));
 		memcpy(&a, mach->coef + r, sizeof(a));
-		/* k_{n t} of each lane's nearest SV (slot 0 where it has none) */
-		knt = (bk_v4d) {row->krow[nidx[r] < 0 ? 0 : nidx[r]],
-			row->krow[nidx[r + 1] < 0 ? 0 : nidx[r + 1]],
-			row->krow[nidx[r + 2] < 0 ? 0 : nidx[r + 2]],
-		row->krow[nidx[r + 3] < 0 ? 0 : nidx[r + 3]]};
 		has = nb > none;
+		/* k_{n t} of each lane's nearest SV (slot 0 where it has none) */
+		nb &= has;
+		knt = (bk_v4d) {row->krow[nb[0]], row->krow[nb[1]],
+		row->krow[nb[2]], row->krow[nb[3]]};
 		det = one * vktt - knt * knt;
 		ok = has & (det > tol * one * vktt);
 		pn = (vktt * kr - knt * krt) / det;

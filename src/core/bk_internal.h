@@ -356,6 +356,21 @@ typedef long long bk_v4i __attribute__((vector_size(32)));
 	((bk_v4d) ((((bk_v4i) (a)) & (mask)) | (((bk_v4i) (b)) & ~(mask))))
 
 /*
+ * BkDist2 in four lanes: sq + sqx - 2 dot, below 0 or NaN to 0, with
+ * BkDist2's operations in its order, so the same bits
+ */
+__attribute__((target("avx2,fma")))
+static inline bk_v4d
+BkDist2x4(bk_v4d dot, bk_v4d sq, bk_v4d sqx)
+{
+	const bk_v4d two = {2.0, 2.0, 2.0, 2.0};
+	const bk_v4d zero = {0.0, 0.0, 0.0, 0.0};
+	bk_v4d		d = sq + sqx - two * dot;
+
+	return (bk_v4d) ((bk_v4i) d & (d > zero));
+}
+
+/*
  * The end of a lane search for a first minimum: lane l holds the least
  * value v[l] of its indices, first one first, at index at[l] (-1: none).
  * Returns the least of them, on a tie the lowest index, which is the

@@ -135,8 +135,6 @@ rbf_of_dots_avx2(double gamma, const double *sqnorm, double sqx,
 {
 	const bk_v4d ng = {-gamma, -gamma, -gamma, -gamma};
 	const bk_v4d sx = {sqx, sqx, sqx, sqx};
-	const bk_v4d two = {2.0, 2.0, 2.0, 2.0};
-	const bk_v4d zero = {0.0, 0.0, 0.0, 0.0};
 	int			i = 0;
 
 	for (; i + 4 <= n; i += 4)
@@ -147,10 +145,7 @@ rbf_of_dots_avx2(double gamma, const double *sqnorm, double sqx,
 
 		memcpy(&sq, sqnorm + i, sizeof(sq));
 		memcpy(&dot, dots + i, sizeof(dot));
-		d = sq + sx - two * dot;
-		/* d > 0 ? d : 0, NaN to 0 as in BkDist2 */
-		d = (bk_v4d) ((bk_v4i) d & (d > zero));
-		d = _ZGVdN4v_exp(ng * d);
+		d = _ZGVdN4v_exp(ng * BkDist2x4(dot, sq, sx));
 		memcpy(krow + i, &d, sizeof(d));
 	}
 	for (; i < n; i++)

@@ -33,7 +33,6 @@ nearest_avx2(const double *sqnorm, const double *dots, double sqx,
 			 int exclude, int n, double *bestd)
 {
 	const bk_v4d sx = {sqx, sqx, sqx, sqx};
-	const bk_v4d two = {2.0, 2.0, 2.0, 2.0};
 	const bk_v4d zero = {0.0, 0.0, 0.0, 0.0};
 	const bk_v4i four = {4, 4, 4, 4};
 	const bk_v4i none = {-1, -1, -1, -1};
@@ -51,8 +50,7 @@ nearest_avx2(const double *sqnorm, const double *dots, double sqx,
 
 		memcpy(&sq, sqnorm + j, sizeof(sq));
 		memcpy(&dot, dots + j, sizeof(dot));
-		d = sq + sx - two * dot;
-		d = (bk_v4d) ((bk_v4i) d & (d > zero));
+		d = BkDist2x4(dot, sq, sx);
 		better = ((lane_j == none) | (d < lane_d)) & (jv != ex);
 		lane_d = BK_BLEND4(better, d, lane_d);
 		lane_j = (jv & better) | (lane_j & ~better);
