@@ -212,34 +212,43 @@ test_vector_paths(void)
 	free(y);
 }
 
-/* BkFirstNonFinite: the first NaN or infinity at every position and length */
+/*
+ * BkFirstNonFinite: the first NaN or infinity at every position and length
+ * (past two of the AVX2 form's eight-value steps), in its lane form and in
+ * its scalar form
+ */
 void
 test_first_non_finite(void)
 {
 	const double bad[3] = {NAN, INFINITY, -INFINITY};
-	double		x[19];
+	double		x[27];
 	bool		ok = true;
 
-	for (int n = 0; n <= 19; n++)
+	for (int lanes = 0; lanes < 2; lanes++)
 	{
-		for (int i = 0; i < n; i++)
-			x[i] = i % 2 ? 1e308 : -(double) i;
-		ok &= BkFirstNonFinite(x, n) == -1;
-		for (int b = 0; b < 3; b++)
-			for (int at = 0; at < n; at++)
-			{
-				x[at] = bad[b];
-				ok &= BkFirstNonFinite(x, n) == at;
-				/* a second bad value after it does not move the answer */
-				if (at + 2 < n)
+		BkVectorLanesEnable(lanes == 1);
+		for (int n = 0; n <= 27; n++)
+		{
+			for (int i = 0; i < n; i++)
+				x[i] = i % 2 ? 1e308 : -(double) i;
+			ok &= BkFirstNonFinite(x, n) == -1;
+			for (int b = 0; b < 3; b++)
+				for (int at = 0; at < n; at++)
 				{
-					x[at + 2] = bad[(b + 1) % 3];
+					x[at] = bad[b];
 					ok &= BkFirstNonFinite(x, n) == at;
-					x[at + 2] = 0.0;
+					/* a second bad value after it does not move the answer */
+					if (at + 2 < n)
+					{
+						x[at + 2] = bad[(b + 1) % 3];
+						ok &= BkFirstNonFinite(x, n) == at;
+						x[at + 2] = 0.0;
+					}
+					x[at] = 0.5;
 				}
-				x[at] = 0.5;
-			}
+		}
 	}
+	BkVectorLanesEnable(true);
 	CHECK(ok, "BkFirstNonFinite finds the first NaN or infinity at every position, -1 if none");
 }
 
