@@ -41,8 +41,13 @@ PG_CFLAGS   += -Wall -Wextra -Wno-unused-parameter -ffp-contract=off
 # The learning core is compiled as its unit tests compile it: PostgreSQL's
 # -fwrapv (signed overflow wraps) and -fno-strict-aliasing are for the
 # server's own code; under them the core's loops over x[i + k] lost their
-# vector instructions and reloaded through pointers (the glue keeps them)
-$(CORE_SRCS:.c=.o): CFLAGS += -fno-wrapv -fstrict-aliasing
+# vector instructions and reloaded through pointers (the glue keeps them).
+# -fvisibility=hidden: the core's functions are the library's own, not
+# symbols the backend exports to every other library it loads; its calls
+# between files are then direct, not through the PLT (0.6 % of the core's
+# instructions on two-feature rows), and the glue's SQL functions, which
+# must stay visible, are not in the core.
+$(CORE_SRCS:.c=.o): CFLAGS += -fno-wrapv -fstrict-aliasing -fvisibility=hidden
 SHLIB_LINK  += $(LINALG_LIBS) $(MATH_LIBS)
 
 # The programs on the core without PostgreSQL (unit tests, fuzz targets,
