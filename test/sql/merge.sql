@@ -144,15 +144,38 @@ EXPLAIN (COSTS OFF)
 SELECT bk_train(features, label, '{"budget": 100, "gamma": 30}' ORDER BY id) FROM merge_train;
 EXPLAIN (COSTS OFF)
 SELECT bk_train(features, label, '{"budget": 100, "gamma": 30}') FROM merge_train;
--- (a plain SELECT: CREATE TABLE AS and PL/pgSQL may not run in parallel;
--- how many parts had rows depends on how fast the workers start, so the
--- count of merged parts is checked on partitions below)
+-- (a plain SELECT; how many parts had rows depends on how fast the
+-- workers start, so the count of merged parts is checked on partitions
+-- below)
 SELECT (bk_info(m)->>'merged_models')::int BETWEEN 1 AND 3 AS merged_parts,
        bk_info(m)->'rows_seen' AS rows_seen,
        (bk_info(m)->>'n_sv')::int <= 100 AS within_budget,
        bk_is_valid(m::bytea) AS valid
 FROM (SELECT bk_train(features, label, '{"algorithm": "bpa", "variant": "nn", "budget": 100, "gamma": 30}') AS m
       FROM merge_train) p;
+-- INSERT ... SELECT and PL/pgSQL's SELECT ... INTO run without workers
+-- (PostgreSQL 15 plans no Gather under an INSERT, and runs a statement that
+-- stops after a number of rows, as INTO does, in one process): the same
+-- bytes as the serial training in scan order
+SET max_parallel_workers_per_gather = 0;
+CREATE TEMP TABLE merge_serial AS
+SELECT bk_train(features, label, '{"budget": 100, "gamma": 30}') AS m FROM merge_train;
+SET max_parallel_workers_per_gather = 2;
+CREATE TEMP TABLE merge_stmt (how text, m bk_model);
+-- (CREATE TABLE AS can: its plan gathers partial models)
+EXPLAIN (COSTS OFF)
+CREATE TEMP TABLE merge_ctas AS SELECT bk_train(features, label, '{"budget": 100, "gamma": 30}') AS m FROM merge_train;
+EXPLAIN (COSTS OFF)
+INSERT INTO merge_stmt SELECT 'insert', bk_train(features, label, '{"budget": 100, "gamma": 30}') FROM merge_train;
+INSERT INTO merge_stmt SELECT 'insert', bk_train(features, label, '{"budget": 100, "gamma": 30}') FROM merge_train;
+DO $$
+DECLARE m bk_model;
+BEGIN
+  SELECT bk_train(features, label, '{"budget": 100, "gamma": 30}') INTO m FROM merge_train;
+  INSERT INTO merge_stmt VALUES ('select into', m);
+END $$;
+SELECT how, bk_info(t.m)->'merged_models' AS merged_models, t.m::bytea = s.m::bytea AS same_as_serial
+FROM merge_stmt t, merge_serial s ORDER BY how;
 -- the text-labelled form and more passes per part, too
 SELECT bk_info(bk_train(features, CASE WHEN label > 0 THEN 'pos' ELSE 'neg' END,
                         '{"budget": 50, "gamma": 30, "epochs": 2}'))->'classes' AS classes
