@@ -243,6 +243,16 @@ median(double *v, int n)
 	return (n % 2) ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
+/* , "name": [v0, v1, ...] for the JSON line */
+static void
+print_runs(const char *name, const double *v, int n)
+{
+	printf(", \"%s\": [", name);
+	for (int r = 0; r < n; r++)
+		printf("%s%.6f", r ? ", " : "", v[r]);
+	printf("]");
+}
+
 int
 main(int argc, char **argv)
 {
@@ -379,17 +389,9 @@ main(int argc, char **argv)
 				   (long long) test.n, ts, ts > 0 ? test.n / ts : 0.0,
 				   (double) correct / test.n);
 		/* every repeat's time, fastest first (median() sorted them) */
-		printf(", \"train_runs_s\": [");
-		for (int r = 0; r < repeat; r++)
-			printf("%s%.6f", r ? ", " : "", t_train[r]);
-		printf("]");
+		print_runs("train_runs_s", t_train, repeat);
 		if (test.n > 0)
-		{
-			printf(", \"score_runs_s\": [");
-			for (int r = 0; r < repeat; r++)
-				printf("%s%.6f", r ? ", " : "", t_score[r]);
-			printf("]");
-		}
+			print_runs("score_runs_s", t_score, repeat);
 		printf("}\n");
 	}
 	BkModelFree(model);

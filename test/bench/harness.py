@@ -858,7 +858,6 @@ def bare_and_indb(train_file, test_file, dim, params, tbl, test_tbl, repeat):
     # the fastest of all the runs on each side: the machine's noise only adds time
     br["train_min_s"] = min(t for b in bs for t in b["train_runs_s"])
     ir["scan_min_s"] = min(t for i in ins for t in i["scan_runs_s"])
-    br["runs"] = sum(len(b["train_runs_s"]) for b in bs)
     return br, ir
 
 
