@@ -31,6 +31,12 @@ SELECT bk_train(f, 1, '{}' ORDER BY o)
 FROM (VALUES (1, ARRAY[1,2]::float8[]), (2, ARRAY[3,4]), (3, ARRAY['NaN',1]::float8[])) v(o, f);
 SELECT bk_train(f, 1, '{}') FROM (VALUES (ARRAY[1,'Infinity']::float8[])) v(f);
 SELECT bk_train(f, 1, '{}') FROM (VALUES (ARRAY['-Infinity',0]::float4[])) v(f);
+-- rows of eight values or more are checked eight at a time: the first bad
+-- value is still the one named, after the last full step of eight
+SELECT bk_train(f, o, '{}' ORDER BY o)
+FROM (SELECT o, array_agg(CASE WHEN o = 2 AND j IN (18, 20) THEN 'Infinity'::float8
+                               WHEN o = 2 AND j = 19 THEN 'NaN' ELSE j END ORDER BY j) AS f
+      FROM generate_series(1, 2) o, generate_series(1, 20) j GROUP BY o) v;
 
 -- a different length than the first row
 SELECT bk_train(f, 1, '{}' ORDER BY o)
