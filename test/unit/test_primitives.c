@@ -159,7 +159,7 @@ test_kernel_row(void)
 
 /*
  * The AVX2 lane paths (kernel rows, BPA-NN's candidates, nearest-SV
- * searches) against the scalar code (the vector exp stays on in both):
+ * searches, the rank-one updates of K^-1) against the scalar code (the vector exp stays on in both):
  * the same model, byte for byte, from learners that use them, at budgets
  * that are and are not multiples of 4.  On a CPU without AVX2 both runs
  * are scalar and the check says so.
@@ -174,6 +174,8 @@ test_vector_paths(void)
 		{{"algorithm", "bpa"}, {"variant", "p"}, {"gamma", "3"}, {"budget", "13"}, {"C", "1"}, {"seed", "1"}},
 		{{"algorithm", "bduol"}, {"maintenance", "nearest"}, {"gamma", "3"}, {"budget", "14"}, {"C", "1"}, {"seed", "1"}},
 		{{"algorithm", "pegasos"}, {"maintenance", "merge"}, {"gamma", "3"}, {"budget", "15"}, {"lambda", "0.001"}, {"seed", "1"}},
+		{{"algorithm", "pegasos"}, {"maintenance", "projection"}, {"gamma", "3"}, {"budget", "14"}, {"lambda", "0.001"}, {"seed", "1"}},
+		{{"algorithm", "projectron_pp"}, {"kernel", "rbf"}, {"gamma", "3"}, {"budget", "17"}, {"eta", "0.5"}, {"seed", "1"}},
 	};
 	const int	n = 1500;
 	double	   *x = malloc(sizeof(double) * 2 * n);
