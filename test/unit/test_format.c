@@ -32,6 +32,14 @@ test_validator(void)
 	m = train(pp, 4, xs, ys, 0, 300, NULL);
 	buf = encode(m, &len);
 	CHECK(BkFormatValidate(buf, len, err, sizeof(err), &code), "valid model accepted");
+	{
+		size_t		len2;
+		uint8_t    *again = encode(m, &len2);
+
+		CHECK(len2 == len && memcmp(buf, again, len) == 0,
+			  "the encoder writes every byte: two encodings over different fillings are equal");
+		free(again);
+	}
 
 	bad = malloc(len);
 	/* every single-bit flip is caught (CRC-32C detects all of them) */
