@@ -844,7 +844,8 @@ SELECT current_setting('bench.out');"""
 # A setting whose bare run takes less than this (seconds) gets SHORT_ROUNDS
 # rounds instead of `repeat`: the machine's spells last seconds, so a short
 # setting's few runs can fall in one spell on one side only, and its ratio
-# moved most between pages (a9a BOGD, B = 100: 1.00, then 1.21 on the same code).
+# moved most between pages (a9a BOGD, B = 100: 1.00, then 1.21, with no change
+# to its code).
 SHORT_S = 0.5
 SHORT_ROUNDS = 5
 
