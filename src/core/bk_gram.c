@@ -106,11 +106,13 @@ singular(const BkEnv *env)
  * loop scalar (its cheapest vectorising model will not add the tail loop
  * an n of any size needs), so the lanes are written out: each element
  * gets the scalar loop's product and difference, in four lanes at a time
- * (no FMA: the build passes -ffp-contract=off), so the same bits.
+ * (no FMA: the build passes -ffp-contract=off), so the same bits.  The
+ * lanes take the leading multiple of four and return where they stopped;
+ * the scalar loop does the rest (all of it without AVX2).
  */
 #ifdef BK_VECTOR_AVX2
 __attribute__((target("avx2,fma")))
-static void
+static int
 row_minus_multiple_avx2(double *restrict row, const double *restrict v,
 						double f, int n)
 {
@@ -127,8 +129,7 @@ row_minus_multiple_avx2(double *restrict row, const double *restrict v,
 		r -= vf * x;
 		memcpy(row + j, &r, sizeof(r));
 	}
-	for (; j < n; j++)
-		row[j] -= f * v[j];
+	return j;
 }
 #endif
 
@@ -136,14 +137,13 @@ static void
 row_minus_multiple(double *restrict row, const double *restrict v, double f,
 				   int n)
 {
+	int			j = 0;
+
 #ifdef BK_VECTOR_AVX2
 	if (BkVectorLanes())
-	{
-		row_minus_multiple_avx2(row, v, f, n);
-		return;
-	}
+		j = row_minus_multiple_avx2(row, v, f, n);
 #endif
-	for (int j = 0; j < n; j++)
+	for (; j < n; j++)
 		row[j] -= f * v[j];
 }
 
