@@ -159,10 +159,10 @@ test_kernel_row(void)
 
 /*
  * The AVX2 lane paths (kernel rows, BPA-NN's candidates, nearest-SV
- * searches, the rank-one updates of K^-1) against the scalar code (the vector exp stays on in both):
- * the same model, byte for byte, from learners that use them, at budgets
- * that are and are not multiples of 4.  On a CPU without AVX2 both runs
- * are scalar and the check says so.
+ * searches, the rank-one updates of K^-1) against the scalar code (the
+ * vector exp stays on in both): the same model, byte for byte, from
+ * learners that use them, at budgets that are and are not multiples of
+ * 4.  On a CPU without AVX2 both runs are scalar and the check says so.
  */
 void
 test_vector_paths(void)
