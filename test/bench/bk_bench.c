@@ -374,15 +374,30 @@ main(int argc, char **argv)
 		double		ts = median(t_score, repeat);
 		int			n_sv = (int) BkModelSvTotal(model);
 		BkModelInfo info;
+		uint32_t	model_crc;
 
 		BkModelGetInfo(model, &info);
+		/* the encoded model's CRC-32C: equal on two builds = the same model */
+		{
+			size_t		size;
+			uint8_t    *buf;
+
+			if (!BkModelEncodedSize(model, SIZE_MAX, &size, NULL, 0))
+				die("the model cannot be encoded", NULL);
+			buf = malloc(size);
+			if (!buf)
+				die("out of memory", NULL);
+			BkModelEncode(model, buf, size);
+			model_crc = BkCrc32c(0, buf, size);
+			free(buf);
+		}
 		printf("{\"train_rows\": %lld, \"train_s\": %.6f, \"train_rows_per_s\": %.1f, "
 			   "\"n_sv\": %d, \"online_mistakes\": %llu, \"online_mistake_rate\": %.6f, "
-			   "\"repeat\": %d",
+			   "\"repeat\": %d, \"model_crc32c\": \"%08x\"",
 			   (long long) train.n, tt, tt > 0 ? train.n / tt : 0.0, n_sv,
 			   (unsigned long long) info.mistakes,
 			   info.rows_seen ? (double) info.mistakes / info.rows_seen : 0.0,
-			   repeat);
+			   repeat, model_crc);
 		if (test.n > 0)
 			printf(", \"test_rows\": %lld, \"score_s\": %.6f, \"score_rows_per_s\": %.1f, "
 				   "\"accuracy\": %.6f",
