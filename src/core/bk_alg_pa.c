@@ -200,28 +200,24 @@ bpa_s_full(BkModel *m, BkMachine *mach, const BkRow *row, double loss)
 
 /*
  * krn[r] = k(x_r, x_n(r)) for every SV r and its nearest SV n(r) (0 where
- * r has none), from the kept distances: for the Gaussian kernel the B
- * exponentials in one vectorised call (BkExpArray) rather than one by one
- * in the loop over r, where they were the largest part of a full-budget
- * step.
+ * r has none), from the kept distances: for the Gaussian kernel the
+ * neighbour cache's memoised values (BkNearestRbf), else computed into
+ * work (room for n_sv doubles).
  */
-static void
-nearest_kernels(const BkParams *p, const BkMachine *mach, double *krn)
+static const double *
+nearest_kernels(const BkParams *p, BkMachine *mach, double *work)
 {
+	if (p->kernel == BK_KERNEL_RBF)
+		return BkNearestRbf(mach, p->gamma);
 	for (int r = 0; r < mach->n_sv; r++)
 	{
 		int			n = mach->nearest.idx[r];
 
-		if (n < 0)
-			krn[r] = p->kernel == BK_KERNEL_RBF ? -INFINITY : 0.0;
-		else if (p->kernel == BK_KERNEL_RBF)
-			krn[r] = -p->gamma * mach->nearest.dist2[r];
-		else
-			krn[r] = kernel_from_dist2(p, mach->nearest.dist2[r],
-									   mach->sqnorm[r], mach->sqnorm[n]);
+		work[r] = n < 0 ? 0.0 :
+			kernel_from_dist2(p, mach->nearest.dist2[r],
+							  mach->sqnorm[r], mach->sqnorm[n]);
 	}
-	if (p->kernel == BK_KERNEL_RBF)
-		BkExpArray(krn, mach->n_sv);
+	return work;
 }
 
 /*
@@ -348,7 +344,7 @@ bpa_nn_full(BkModel *m, BkMachine *mach, const BkRow *row, double loss)
 	double		alpha,
 				pn,
 				pt;
-	double	   *krn = row->work;	/* n_sv kernel values, until the replace */
+	const double *krn;			/* k(x_r, x_n(r)), until the replace */
 	int			n;
 	int			r0;
 
@@ -366,7 +362,7 @@ bpa_nn_full(BkModel *m, BkMachine *mach, const BkRow *row, double loss)
 	}
 	bestq = step_objective(p->C * row->weight, loss, qt, ktt, &taut);
 
-	nearest_kernels(p, mach, krn);
+	krn = nearest_kernels(p, mach, row->work);
 	r0 = 0;
 #ifdef BK_VECTOR_AVX2
 	if (p->kernel == BK_KERNEL_RBF && mach->n_coef == 1 && BkVectorLanes())

@@ -19,6 +19,12 @@ typedef struct BkNearest
 {
 	int32_t    *idx;			/* nearest other SV, -1 if none */
 	double	   *dist2;			/* squared Euclidean distance to it */
+	/*
+	 * Gaussian kernel to it, exp(rbf_arg[r]), memoised by the exponent
+	 * (BkNearestRbf): NaN where none was computed.
+	 */
+	double	   *rbf_arg;
+	double	   *rbf;
 } BkNearest;
 
 /* Inverse kernel matrix of the SVs, kept by rank-one updates (BPA-P). */
@@ -485,8 +491,10 @@ extern void BkMachinePermuteColumns(BkMachine *mach, const int *perm, double *tm
 
 /* ---- bk_nearest.c: nearest-neighbour bookkeeping (paper 000 §3.1.3) ---- */
 extern void BkNearestInit(const BkEnv *env, BkMachine *mach, int capacity);
+extern void BkNearestForget(BkMachine *mach, int from, int to);
 /* the SV just appended at slot n_sv-1; dots = its dot with the others */
 extern void BkNearestOnAppend(BkMachine *mach, const double *dots);
+extern const double *BkNearestRbf(BkMachine *mach, double gamma);
 /* slot r was overwritten by a new vector; dots = new vector . old SVs */
 extern void BkNearestOnReplace(const BkEnv *env, BkMachine *mach, int dim,
 							   int r, const double *dots, double *work);

@@ -74,6 +74,8 @@ BkMachineFree(const BkEnv *env, BkMachine *mach)
 	{
 		BkFree(env, mach->nearest.idx);
 		BkFree(env, mach->nearest.dist2);
+		BkFree(env, mach->nearest.rbf_arg);
+		BkFree(env, mach->nearest.rbf);
 	}
 	if (mach->has_ginv)
 		BkFree(env, mach->ginv.m);
@@ -122,6 +124,11 @@ BkMachineGrow(const BkEnv *env, BkMachine *mach, int dim, int newcap)
 										sizeof(int32_t));
 		mach->nearest.dist2 = grow_zeroed(env, mach->nearest.dist2, old, cap,
 										  sizeof(double));
+		mach->nearest.rbf_arg = BkReallocArray(env, mach->nearest.rbf_arg, cap,
+											   sizeof(double));
+		mach->nearest.rbf = BkReallocArray(env, mach->nearest.rbf, cap,
+										   sizeof(double));
+		BkNearestForget(mach, (int) old, newcap);
 	}
 	if (mach->has_ginv)
 		BkGramGrow(env, &mach->ginv, newcap + 1);

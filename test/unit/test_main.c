@@ -21,6 +21,7 @@ main(void)
 	test_kernels();
 	test_kernel_row();
 	test_vector_paths();
+	test_nearest_rbf();
 	test_first_non_finite();
 	test_gram();
 	test_libsvm();

@@ -215,6 +215,56 @@ test_vector_paths(void)
 }
 
 /*
+ * BPA-NN's kept values k(x_r, x_n(r)) (BkNearestRbf) against all of them
+ * evaluated afresh, bit for bit, every 50 rows of a run, with and without
+ * the lane check: a value kept past a change of its neighbour or distance
+ * fails this.
+ */
+void
+test_nearest_rbf(void)
+{
+	const char *pp[][2] = {{"algorithm", "bpa"}, {"variant", "nn"}, {"gamma", "3"},
+	{"budget", "13"}, {"C", "1"}};
+	const int	n = 1500;
+	double	   *x = malloc(sizeof(double) * 2 * n);
+	int64_t    *y = malloc(sizeof(int64_t) * n);
+	BkRng		rng;
+	bool		ok = true;
+	int			checks = 0;
+
+	BkRngSeed(&rng, 9);
+	checkerboard(&rng, n, x, y, 0.1);
+	for (int lanes = 0; lanes < 2; lanes++)
+	{
+		BkModel    *m = NULL;
+
+		BkVectorLanesEnable(lanes == 1);
+		for (int from = 0; from < n; from += 50)
+		{
+			BkMachine  *mach;
+			double		want[13];
+			const double *got;
+
+			m = train(pp, 5, x, y, from, from + 50, m);
+			mach = &m->machines[0];
+			for (int r = 0; r < mach->n_sv; r++)
+				want[r] = mach->nearest.idx[r] < 0 ? -INFINITY :
+					-3.0 * mach->nearest.dist2[r];
+			BkExpArray(want, mach->n_sv);
+			got = BkNearestRbf(mach, 3.0);
+			ok &= memcmp(got, want, sizeof(double) * mach->n_sv) == 0;
+			checks++;
+		}
+		BkModelFree(m);
+	}
+	BkVectorLanesEnable(true);
+	CHECK(ok, "BPA-NN's kept k(x_r, x_n(r)) equal a fresh evaluation bit for bit (%d checks)",
+		  checks);
+	free(x);
+	free(y);
+}
+
+/*
  * BkFirstNonFinite: the first NaN or infinity at every position and length
  * (past two of the AVX2 form's eight-value steps), in its lane form and in
  * its scalar form
