@@ -374,10 +374,14 @@ main(int argc, char **argv)
 		double		ts = median(t_score, repeat);
 		int			n_sv = (int) BkModelSvTotal(model);
 		BkModelInfo info;
-		uint32_t	model_crc;
+		uint64_t	model_hash;
 
 		BkModelGetInfo(model, &info);
-		/* the encoded model's CRC-32C: equal on two builds = the same model */
+		/*
+		 * FNV-1a over the encoded model: equal on two builds = the same
+		 * model (not its CRC-32C, which ends the bytes, so a CRC over
+		 * them all is the same for every model)
+		 */
 		{
 			size_t		size;
 			uint8_t    *buf;
@@ -388,16 +392,18 @@ main(int argc, char **argv)
 			if (!buf)
 				die("out of memory", NULL);
 			BkModelEncode(model, buf, size);
-			model_crc = BkCrc32c(0, buf, size);
+			model_hash = UINT64_C(14695981039346656037);
+			for (size_t i = 0; i < size; i++)
+				model_hash = (model_hash ^ buf[i]) * UINT64_C(1099511628211);
 			free(buf);
 		}
 		printf("{\"train_rows\": %lld, \"train_s\": %.6f, \"train_rows_per_s\": %.1f, "
 			   "\"n_sv\": %d, \"online_mistakes\": %llu, \"online_mistake_rate\": %.6f, "
-			   "\"repeat\": %d, \"model_crc32c\": \"%08x\"",
+			   "\"repeat\": %d, \"model_fnv1a\": \"%016llx\"",
 			   (long long) train.n, tt, tt > 0 ? train.n / tt : 0.0, n_sv,
 			   (unsigned long long) info.mistakes,
 			   info.rows_seen ? (double) info.mistakes / info.rows_seen : 0.0,
-			   repeat, model_crc);
+			   repeat, (unsigned long long) model_hash);
 		if (test.n > 0)
 			printf(", \"test_rows\": %lld, \"score_s\": %.6f, \"score_rows_per_s\": %.1f, "
 				   "\"accuracy\": %.6f",
