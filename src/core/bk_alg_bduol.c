@@ -76,7 +76,7 @@ take_out(BkModel *m, BkMachine *mach, const BkRow *row, int j, double *kr)
 {
 	double		c = mach->coef[j];
 
-	BkKernelRow(&m->params, mach, m->dim, mach->sv + (size_t) j * m->dim,
+	BkKernelRow(&m->params, mach, m->dim, BkSvRow(mach, j),
 				mach->sqnorm[j], kr, kr);
 	for (int i = 0; i < mach->n_sv; i++)
 		mach->sv_scores[i] -= c * kr[i];
@@ -172,7 +172,7 @@ maintain_nearest(BkModel *m, BkMachine *mach, BkRow *row)
 	if (bestn >= 0 && bestbeta != 0.0)
 	{
 		an = bestbeta * BkCoefLabel(mach->coef[bestn]);
-		BkKernelRow(p, mach, m->dim, mach->sv + (size_t) bestn * m->dim,
+		BkKernelRow(p, mach, m->dim, BkSvRow(mach, bestn),
 					mach->sqnorm[bestn], kr_n, kr_n);
 		for (int i = 0; i < mach->n_sv; i++)
 			svf[i] += an * kr_n[i];
@@ -247,7 +247,7 @@ maintain_projection(BkModel *m, BkMachine *mach, BkRow *row, bool exact)
 
 	/* K, symmetric: row i from its kernel row, the upper triangle mirrored */
 	for (int i = 0; i < n; i++)
-		BkKernelRow(p, mach, m->dim, mach->sv + (size_t) i * m->dim,
+		BkKernelRow(p, mach, m->dim, BkSvRow(mach, i),
 					mach->sqnorm[i], w.K + (size_t) i * n, w.K + (size_t) i * n);
 	for (int i = 0; i < n; i++)
 		for (int k = 0; k < i; k++)

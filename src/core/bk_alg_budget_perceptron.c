@@ -83,7 +83,7 @@ remove_best_classified(BkModel *m, BkMachine *mach, BkRow *row)
 
 	/* f(x_j) -= alpha_i y_i k(x_i, x_j): the kernel row of x_i */
 	a = mach->coef[best];
-	BkKernelRow(&m->params, mach, m->dim, mach->sv + (size_t) best * m->dim,
+	BkKernelRow(&m->params, mach, m->dim, BkSvRow(mach, best),
 				mach->sqnorm[best], dots, dots);
 	for (int j = 0; j < n; j++)
 		svf[j] -= a * dots[j];

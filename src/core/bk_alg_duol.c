@@ -204,7 +204,7 @@ BkDuolStep(BkModel *m, BkMachine *mach, BkRow *row)
 						   p->C * BkRowSideWeight(row, mach->coef[b]),
 						   lt, lb, row->ktt, kb, wmin, gb, &gt, &db);
 		/* f(x_i) += gamma_t y_t k(x_i, x_t) + d gamma_b y_b k(x_i, x_b) */
-		BkKernelRow(p, mach, m->dim, mach->sv + (size_t) b * m->dim,
+		BkKernelRow(p, mach, m->dim, BkSvRow(mach, b),
 					mach->sqnorm[b], kb_row, kb_row);
 		for (int i = 0; i < mach->n_sv; i++)
 			svf[i] += gt * y * row->krow[i] + db * yb * kb_row[i];

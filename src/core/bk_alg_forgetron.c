@@ -115,7 +115,7 @@ BkForgetronStep(BkModel *m, BkMachine *mach, BkRow *row)
 	yr = mach->coef[r] < 0.0 ? -1.0 : 1.0;
 
 	/* mu = y_r f'_t(x_r), f'_t = f_t + w y_t k(x_t, .) (w: class weight) */
-	BkKernelRow(&m->params, mach, m->dim, mach->sv + (size_t) r * m->dim,
+	BkKernelRow(&m->params, mach, m->dim, BkSvRow(mach, r),
 				mach->sqnorm[r], row->work, row->work);
 	mu = yr * (BkMachineScore(mach, row->work) +
 			   row->weight * row->y * row->krow[r]);

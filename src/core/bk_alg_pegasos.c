@@ -122,7 +122,7 @@ exact_wnorm2(const BkModel *m, const BkMachine *mach, double *work)
 		const double *ai = mach->coef + (size_t) i * K;
 
 		cblas_dgemv(CblasRowMajor, CblasNoTrans, n, m->dim, 1.0, mach->sv,
-					m->dim, mach->sv + (size_t) i * m->dim, 1, 0.0, work, 1);
+					mach->sv_ld, BkSvRow(mach, i), 1, 0.0, work, 1);
 		for (int j = 0; j < n; j++)
 		{
 			double		k = i == j ? BkKernelSelf(&m->params, mach->sqnorm[i]) :
@@ -269,7 +269,7 @@ remove_sv(BkModel *m, BkMachine *mach, const BkRow *row, int pi)
 		const double *ap = mach->coef + (size_t) pi * K;
 
 		/* ||w - a_p Phi_p||^2 = ||w||^2 - 2 a_p.f(x_p) + ||a_p||^2 k_pp */
-		scores_at(m, mach, mach->sv + (size_t) pi * m->dim, mach->sqnorm[pi],
+		scores_at(m, mach, BkSvRow(mach, pi), mach->sqnorm[pi],
 				  row->work, F);
 		mach->wnorm2 += -2.0 * mach->scale * dot_k(ap, F, K) + delta;
 		BkFree(&m->env, F);
@@ -300,9 +300,9 @@ merge_sv(BkModel *m, BkMachine *mach, const BkRow *row, int mi)
 
 		scores_at(m, mach, zbuf, BkDot(zbuf, zbuf, m->dim), tmp, F);
 		wd = dot_k(az, F, K);
-		scores_at(m, mach, mach->sv + (size_t) c.m * m->dim, mach->sqnorm[c.m], tmp, F);
+		scores_at(m, mach, BkSvRow(mach, c.m), mach->sqnorm[c.m], tmp, F);
 		wd -= dot_k(mach->coef + (size_t) c.m * K, F, K);
-		scores_at(m, mach, mach->sv + (size_t) c.n * m->dim, mach->sqnorm[c.n], tmp, F);
+		scores_at(m, mach, BkSvRow(mach, c.n), mach->sqnorm[c.n], tmp, F);
 		wd -= dot_k(mach->coef + (size_t) c.n * K, F, K);
 		mach->wnorm2 += 2.0 * mach->scale * wd + c.degradation * s2;
 		BkFree(&m->env, F);

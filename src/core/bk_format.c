@@ -466,7 +466,8 @@ BkModelEncode(const BkModel *m, uint8_t *buf, size_t size)
 		w_u64(&w, double_to_bits(mach->scale));
 		w_u64(&w, double_to_bits(mach->degradation));
 		w_u64(&w, double_to_bits(mach->wnorm2));
-		w_f64s(&w, mach->sv, n * m->dim);
+		for (size_t i = 0; i < n; i++)
+			w_f64s(&w, BkSvRow(mach, (int) i), m->dim);
 		w_f64s(&w, mach->coef, n * mach->n_coef);
 		if (aux & AUX_NEAREST)
 		{
@@ -1184,8 +1185,23 @@ parse_machine(Reader *r, const BkModel *hdr, uint32_t k, BkMachine *mach)
 		!check_coefs(r, p, n_sv, n_coef, scale))
 		return false;
 	if (mach)
+	{
+		/*
+		 * Read as n_sv rows of dim values: each row moves to its stride,
+		 * the last first so that none is overwritten before it moves.
+		 */
+		if ((size_t) mach->sv_ld != dim)
+			for (uint32_t i = n_sv; i-- > 0;)
+			{
+				double	   *row = BkSvRow(mach, (int) i);
+
+				memmove(row, mach->sv + (size_t) i * dim, sizeof(double) * dim);
+				memset(row + dim, 0, sizeof(double) * (mach->sv_ld - dim));
+			}
 		for (uint32_t i = 0; i < n_sv; i++)
-			mach->sqnorm[i] = BkDot(mach->sv + i * dim, mach->sv + i * dim, (int) dim);
+			mach->sqnorm[i] = BkDot(BkSvRow(mach, (int) i), BkSvRow(mach, (int) i),
+									(int) dim);
+	}
 
 	if (aux & AUX_NEAREST)
 	{

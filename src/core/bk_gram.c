@@ -275,7 +275,7 @@ BkGramRefresh(const BkEnv *env, BkGramInverse *g, const BkParams *p,
 	}
 	k = BkAllocArray(env, (size_t) n * n, sizeof(double));
 	cblas_dsyrk(CblasRowMajor, CblasUpper, CblasNoTrans, n, dim, 1.0,
-				mach->sv, dim, 0.0, k, n);
+				mach->sv, mach->sv_ld, 0.0, k, n);
 	for (int i = 0; i < n; i++)
 	{
 		k[(size_t) i * n + i] = (1.0 + g->ridge) * BkKernelSelf(p, mach->sqnorm[i]);

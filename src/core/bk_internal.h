@@ -65,7 +65,12 @@ typedef struct BkMachine
 	int			n_sv;
 	int			capacity;		/* rows allocated in sv / sqnorm / coef */
 	int			n_coef;			/* coefficients per SV (1 for binary) */
-	double	   *sv;				/* capacity x dim, row-major, 64-byte aligned */
+	/*
+	 * capacity rows of sv_ld doubles, row-major, 64-byte aligned: SV i is
+	 * BkSvRow(mach, i), its first dim values (BkSvStride)
+	 */
+	double	   *sv;
+	int			sv_ld;
 	void	   *sv_block;		/* the allocation sv lies in (bk_svstore.c) */
 	double	   *sqnorm;			/* ||sv_i||^2 */
 	double	   *coef;			/* capacity x n_coef */
@@ -99,6 +104,13 @@ typedef struct BkMachine
 	uint64_t	updates;		/* rows that changed this machine */
 	uint64_t	maintenance;	/* budget-maintenance steps */
 } BkMachine;
+
+/* SV i's dim values */
+static inline double *
+BkSvRow(const BkMachine *mach, int i)
+{
+	return mach->sv + (size_t) i * (size_t) mach->sv_ld;
+}
 
 typedef struct BkRng
 {
@@ -465,6 +477,9 @@ BkCoefLabel(double coef)
 }
 
 /* ---- bk_svstore.c: the SVs of one machine ---- */
+/* doubles from one SV's row to the next for dimension dim */
+extern int	BkSvStride(int dim);
+extern void BkSvPaddingEnable(bool on);
 extern void BkMachineInit(const BkEnv *env, BkMachine *mach, int dim,
 						  int n_coef, int capacity);
 extern void BkMachineFree(const BkEnv *env, BkMachine *mach);

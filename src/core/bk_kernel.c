@@ -217,8 +217,8 @@ BkKernelRow(const BkParams *p, const BkMachine *mach, int dim,
 
 	if (n == 0)
 		return;
-	cblas_dgemv(CblasRowMajor, CblasNoTrans, n, dim, 1.0, mach->sv, dim,
-				x, 1, 0.0, dots, 1);
+	cblas_dgemv(CblasRowMajor, CblasNoTrans, n, dim, 1.0, mach->sv,
+				mach->sv_ld, x, 1, 0.0, dots, 1);
 	kernel_of_dots(p, mach, sqx, dots, krow);
 }
 
@@ -237,7 +237,7 @@ BkKernelRowSparse(const BkParams *p, const BkMachine *mach, int dim,
 		return;
 	for (int i = 0; i < n; i++)
 	{
-		const double *sv = mach->sv + (size_t) i * dim - 1;	/* 1-based */
+		const double *sv = BkSvRow(mach, i) - 1;	/* 1-based */
 		double		s = 0.0;
 
 		for (int k = 0; k < nnz; k++)

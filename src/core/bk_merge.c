@@ -222,8 +222,8 @@ choose(const BkEnv *env, const BkParams *p, const BkMachine *mach, int dim,
 	c->h = 0.0;
 	c->degradation = 0.0;
 	/* dots of x_m with every SV: one dgemv */
-	cblas_dgemv(CblasRowMajor, CblasNoTrans, mach->n_sv, dim, 1.0, mach->sv, dim,
-				mach->sv + (size_t) mi * dim, 1, 0.0, work, 1);
+	cblas_dgemv(CblasRowMajor, CblasNoTrans, mach->n_sv, dim, 1.0, mach->sv,
+				mach->sv_ld, BkSvRow(mach, mi), 1, 0.0, work, 1);
 	for (int k = 0; k < K; k++)
 		aa += am[k] * am[k];
 
@@ -294,8 +294,8 @@ BkMergePoint(const BkParams *p, const BkMachine *mach, int dim,
 			 double *az)
 {
 	int			K = mach->n_coef;
-	const double *xm = mach->sv + (size_t) c->m * dim;
-	const double *xn = mach->sv + (size_t) c->n * dim;
+	const double *xm = BkSvRow(mach, c->m);
+	const double *xn = BkSvRow(mach, c->n);
 	const double *am = mach->coef + (size_t) c->m * K;
 	const double *an = mach->coef + (size_t) c->n * K;
 	double		d2 = BkDist2(work[c->n], mach->sqnorm[c->m], mach->sqnorm[c->n]);
@@ -318,7 +318,7 @@ BkMergeApply(BkMachine *mach, int dim, const BkMergeChoice *c,
 	for (int k = 0; k < K; k++)
 		mach->coef[(size_t) c->m * K + k] = az[k];
 	for (int j = 0; j < dim; j++)
-		mach->sv[(size_t) c->m * dim + j] = zbuf[j];
+		BkSvRow(mach, c->m)[j] = zbuf[j];
 	mach->sqnorm[c->m] = BkDot(zbuf, zbuf, dim);
 	BkMachineRemove(mach, dim, c->n);
 }

@@ -125,8 +125,12 @@ machine_bytes(const BkParams *p, int dim, int n_coef, size_t *out)
 	size_t		part;
 	bool		ok = true;
 
-	/* one SV: the vector, its norm, coefficients, NN bookkeeping */
-	ok &= BkMulSize((size_t) dim + n_coef + 3, sizeof(double), &row);
+	/*
+	 * one SV: the vector (its stride), its norm, coefficients, NN
+	 * bookkeeping (and the kept kernel values to the neighbour)
+	 */
+	ok &= BkMulSize((size_t) BkSvStride(dim) + n_coef + 3 +
+					(BkModelNeedsNearest(p) ? 2 : 0), sizeof(double), &row);
 	ok &= BkMulSize(cap, row, &total);
 	/* kernel row and dot products of the scratch */
 	ok &= BkMulSize(2 * (cap + 1), sizeof(double), &part);

@@ -90,7 +90,7 @@ BkModelSvCount(const BkModel *m, int k)
 const double *
 BkModelSv(const BkModel *m, int k, int j)
 {
-	return m->machines[k].sv + (size_t) j * (size_t) m->dim;
+	return BkSvRow(&m->machines[k], j);
 }
 
 int

@@ -222,8 +222,7 @@ append_side(BkMachine *u, int dim, const BkMachine *src, double w,
 	{
 		int			slot = u->n_sv++;
 
-		memcpy(u->sv + (size_t) slot * dim, src->sv + (size_t) j * dim,
-			   sizeof(double) * dim);
+		memcpy(BkSvRow(u, slot), BkSvRow(src, j), sizeof(double) * dim);
 		u->sqnorm[slot] = src->sqnorm[j];
 		for (int c = 0; c < K; c++)
 			u->coef[(size_t) slot * K + c] = w * src->scale * src->coef[(size_t) j * K + c];
@@ -367,14 +366,15 @@ reduce_in_blocks(BkModel *m, BkMachine *u, int limit)
 			(int) ((int64_t) limit * b / nb);
 
 		blk.n_sv = to - from;
-		memcpy(blk.sv, u->sv + (size_t) from * dim, sizeof(double) * (size_t) blk.n_sv * dim);
+		/* whole rows, padding included: the same stride on both sides */
+		memcpy(blk.sv, BkSvRow(u, from), sizeof(double) * (size_t) blk.n_sv * u->sv_ld);
 		memcpy(blk.sqnorm, u->sqnorm + from, sizeof(double) * (size_t) blk.n_sv);
 		memcpy(blk.coef, u->coef + (size_t) from * K, sizeof(double) * (size_t) blk.n_sv * K);
 		if (u->born)
 			memcpy(blk.born, u->born + from, sizeof(uint64_t) * (size_t) blk.n_sv);
 		reduce_union(m, &blk, target);
 		/* kept <= from: the block's survivors move down into u */
-		memmove(u->sv + (size_t) kept * dim, blk.sv, sizeof(double) * (size_t) blk.n_sv * dim);
+		memmove(BkSvRow(u, kept), blk.sv, sizeof(double) * (size_t) blk.n_sv * u->sv_ld);
 		memmove(u->sqnorm + kept, blk.sqnorm, sizeof(double) * (size_t) blk.n_sv);
 		memmove(u->coef + (size_t) kept * K, blk.coef, sizeof(double) * (size_t) blk.n_sv * K);
 		if (u->born)
@@ -474,7 +474,7 @@ svs_points(const BkModel *m, EvalPoints *pts, const BkMachine *u,
 	pts->since = BkAllocArray(&m->env, n, sizeof(uint64_t));
 	for (int j = 0; j < u->n_sv; j++)
 	{
-		const double *x = u->sv + (size_t) j * m->dim;
+		const double *x = BkSvRow(u, j);
 		int			i = pts->n++;
 		bool		found = false;
 
@@ -529,7 +529,7 @@ rebuild(BkModel *m, BkMachine *mach, const EvalPoints *pts, double *work)
 		for (int j = 0; j < n; j++)
 		{
 			cblas_dgemv(CblasRowMajor, CblasNoTrans, n, m->dim, 1.0, mach->sv,
-						m->dim, mach->sv + (size_t) j * m->dim, 1, 0.0, work, 1);
+						mach->sv_ld, BkSvRow(mach, j), 1, 0.0, work, 1);
 			mach->nearest.idx[j] = BkNearestOf(mach, work, mach->sqnorm[j], j,
 											   &mach->nearest.dist2[j]);
 		}
@@ -540,7 +540,7 @@ rebuild(BkModel *m, BkMachine *mach, const EvalPoints *pts, double *work)
 	if (mach->sv_scores)
 		for (int j = 0; j < n; j++)
 		{
-			kernel_row(m, mach, mach->sv + (size_t) j * m->dim, mach->sqnorm[j], work);
+			kernel_row(m, mach, BkSvRow(mach, j), mach->sqnorm[j], work);
 			mach->sv_scores[j] = BkMachineScore(mach, work);
 		}
 	mach->wnorm2 = 0.0;
@@ -548,7 +548,7 @@ rebuild(BkModel *m, BkMachine *mach, const EvalPoints *pts, double *work)
 	{
 		for (int j = 0; j < n; j++)
 		{
-			kernel_row(m, mach, mach->sv + (size_t) j * m->dim, mach->sqnorm[j], work);
+			kernel_row(m, mach, BkSvRow(mach, j), mach->sqnorm[j], work);
 			for (int c = 0; c < K; c++)
 			{
 				double		f = 0.0;
@@ -631,7 +631,7 @@ merge_machine(BkModel *dst, const BkModel *src, int k, double wa, double wb,
 	if (u.n_sv > a->capacity)
 		BkMachineGrow(&dst->env, a, dst->dim, u.n_sv);
 	a->n_sv = u.n_sv;
-	memcpy(a->sv, u.sv, sizeof(double) * (size_t) u.n_sv * dst->dim);
+	memcpy(a->sv, u.sv, sizeof(double) * (size_t) u.n_sv * u.sv_ld);
 	memcpy(a->sqnorm, u.sqnorm, sizeof(double) * (size_t) u.n_sv);
 	memcpy(a->coef, u.coef, sizeof(double) * (size_t) u.n_sv * a->n_coef);
 	if (a->born)

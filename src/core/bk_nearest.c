@@ -254,8 +254,8 @@ BkNearestOnReplace(const BkEnv *env, BkMachine *mach, int dim, int r,
 		if (idx[j] != -2)
 			continue;
 		/* one dgemv of sv_j against all SVs: O(B d) */
-		cblas_dgemv(CblasRowMajor, CblasNoTrans, n, dim, 1.0, mach->sv, dim,
-					mach->sv + (size_t) j * dim, 1, 0.0, work, 1);
+		cblas_dgemv(CblasRowMajor, CblasNoTrans, n, dim, 1.0, mach->sv,
+					mach->sv_ld, BkSvRow(mach, j), 1, 0.0, work, 1);
 		idx[j] = BkNearestOf(mach, work, mach->sqnorm[j], j, &dist2[j]);
 		BkCheckInterrupts(env);
 	}
@@ -291,7 +291,7 @@ BkNearestRemove(const BkEnv *env, BkMachine *mach, int dim, int r,
 		if (idx[j] != -2)
 			continue;
 		cblas_dgemv(CblasRowMajor, CblasNoTrans, mach->n_sv, dim, 1.0, mach->sv,
-					dim, mach->sv + (size_t) j * dim, 1, 0.0, work, 1);
+					mach->sv_ld, BkSvRow(mach, j), 1, 0.0, work, 1);
 		idx[j] = BkNearestOf(mach, work, mach->sqnorm[j], j, &dist2[j]);
 		BkCheckInterrupts(env);
 	}

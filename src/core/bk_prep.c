@@ -971,7 +971,7 @@ BkPrepRemapModel(BkModel *m, const BkPrep *to)
 		BkMachine  *mach = &m->machines[k];
 
 		for (int j = 0; j < mach->n_sv; j++)
-			remap_row(from, to, mach->sv + (size_t) j * dim, dim, &mach->sqnorm[j]);
+			remap_row(from, to, BkSvRow(mach, j), dim, &mach->sqnorm[j]);
 		if (mach->eval)
 			for (int j = 0; j < mach->eval->n; j++)
 				remap_row(from, to, mach->eval->x + (size_t) j * dim, dim,

@@ -1,7 +1,8 @@
 /*
  * bk_svstore.c
  *	  The support vectors of one kernel expansion: a contiguous row-major
- *	  capacity x dim matrix, the cached squared norms and the coefficients.
+ *	  capacity x dim matrix (rows BkSvStride(dim) doubles apart), the cached
+ *	  squared norms and the coefficients.
  */
 #include "bk_internal.h"
 
@@ -16,6 +17,31 @@
  * for capacity x dim doubles and the shift to the boundary.
  */
 #define SV_ALIGN 64
+
+/*
+ * Each SV's row starts on a 32-byte boundary too, for dim >= 16: the
+ * stride is dim rounded up to a multiple of 4 doubles (the padding stays
+ * zero and no computation reads it).  OpenBLAS's dgemv over 100 SVs of
+ * dimension 123 took 1.18 us with rows 123 doubles apart and 1.01 us 124
+ * apart, 500 SVs 5.96 against 4.94 us, with the same bits: the stride
+ * changes where its loads start, not what it adds in which order.  Below
+ * 16 no stride was faster, and the padding would be a large share of the
+ * memory.
+ */
+static bool sv_padding = true;
+
+int
+BkSvStride(int dim)
+{
+	return !sv_padding || dim < 16 || dim % 4 == 0 ? dim : dim + (4 - dim % 4);
+}
+
+/* machines initialised from now on pad their rows or not (for the tests) */
+void
+BkSvPaddingEnable(bool on)
+{
+	sv_padding = on;
+}
 
 static void
 alloc_sv(const BkEnv *env, BkMachine *mach, size_t cells)
@@ -51,7 +77,8 @@ BkMachineInit(const BkEnv *env, BkMachine *mach, int dim, int n_coef,
 	size_t		cells;
 
 	memset(mach, 0, sizeof(*mach));
-	if (!BkMulSize((size_t) capacity, (size_t) dim, &cells))
+	mach->sv_ld = BkSvStride(dim);
+	if (!BkMulSize((size_t) capacity, (size_t) mach->sv_ld, &cells))
 		BkRaise(env, BK_ERR_LIMIT, NULL, "support vector matrix too large");
 	mach->scale = 1.0;
 	mach->n_coef = n_coef;
@@ -110,7 +137,7 @@ BkMachineGrow(const BkEnv *env, BkMachine *mach, int dim, int newcap)
 	size_t		old = (size_t) mach->capacity;
 	size_t		cap = (size_t) newcap;
 
-	grow_sv(env, mach, old * dim, cap * dim);
+	grow_sv(env, mach, old * mach->sv_ld, cap * mach->sv_ld);
 	mach->sqnorm = grow_zeroed(env, mach->sqnorm, old, cap, sizeof(double));
 	mach->coef = grow_zeroed(env, mach->coef, old * mach->n_coef,
 							 cap * mach->n_coef, sizeof(double));
@@ -175,7 +202,7 @@ void
 BkMachineReplace(BkMachine *mach, int dim, int r, const double *x,
 				 double sqx, double coef)
 {
-	memcpy(mach->sv + (size_t) r * dim, x, sizeof(double) * dim);
+	memcpy(BkSvRow(mach, r), x, sizeof(double) * dim);
 	mach->sqnorm[r] = sqx;
 	mach->coef[(size_t) r * mach->n_coef] = coef;
 	for (int c = 1; c < mach->n_coef; c++)
@@ -193,8 +220,7 @@ BkMachineRemove(BkMachine *mach, int dim, int r)
 
 	if (r != last)
 	{
-		memcpy(mach->sv + (size_t) r * dim, mach->sv + (size_t) last * dim,
-			   sizeof(double) * dim);
+		memcpy(BkSvRow(mach, r), BkSvRow(mach, last), sizeof(double) * dim);
 		mach->sqnorm[r] = mach->sqnorm[last];
 		memcpy(mach->coef + (size_t) r * mach->n_coef,
 			   mach->coef + (size_t) last * mach->n_coef,
@@ -224,7 +250,7 @@ BkMachineCopy(const BkEnv *env, BkMachine *dst, const BkMachine *src, int dim,
 	dst->wnorm2 = src->wnorm2;
 	dst->updates = src->updates;
 	dst->maintenance = src->maintenance;
-	memcpy(dst->sv, src->sv, sizeof(double) * n * dim);
+	memcpy(dst->sv, src->sv, sizeof(double) * n * (size_t) src->sv_ld);
 	memcpy(dst->sqnorm, src->sqnorm, sizeof(double) * n);
 	for (size_t i = 0; i < n * src->n_coef; i++)
 		dst->coef[i] = sign * src->coef[i];

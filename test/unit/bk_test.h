@@ -97,6 +97,7 @@ extern void test_kernels(void);
 extern void test_kernel_row(void);
 extern void test_vector_paths(void);
 extern void test_nearest_rbf(void);
+extern void test_sv_stride(void);
 extern void test_first_non_finite(void);
 extern void test_gram(void);
 extern void test_libsvm(void);

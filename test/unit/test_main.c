@@ -22,6 +22,7 @@ main(void)
 	test_kernel_row();
 	test_vector_paths();
 	test_nearest_rbf();
+	test_sv_stride();
 	test_first_non_finite();
 	test_gram();
 	test_libsvm();

@@ -215,6 +215,155 @@ test_vector_paths(void)
 }
 
 /*
+ * SV rows padded to a multiple of 4 doubles (dimension 19: rows 20 apart)
+ * against rows dim apart: every learner trains the same model, byte for
+ * byte, in one run and when the first half's model is encoded under one
+ * layout and decoded and continued under the other; two halves merged
+ * give the same model too.  The padding changes where the rows lie, never
+ * a value.
+ */
+void
+test_sv_stride(void)
+{
+	static const char *configs[][5][2] = {
+		{{"algorithm", "bpa"}, {"variant", "s"}, {"budget", "20"}, {"gamma", "2"}, {"C", "1"}},
+		{{"algorithm", "bpa"}, {"variant", "nn"}, {"budget", "20"}, {"gamma", "2"}, {"C", "1"}},
+		{{"algorithm", "bpa"}, {"variant", "p"}, {"budget", "20"}, {"gamma", "2"}, {"C", "1"}},
+		{{"algorithm", "pa"}, {"gamma", "2"}, {"C", "1"}, {"max_sv", "5000"}, {"loss", "hinge"}},
+		{{"algorithm", "perceptron"}, {"gamma", "2"}, {"max_sv", "5000"}, {"kernel", "rbf"}, {"seed", "2"}},
+		{{"algorithm", "stoptron"}, {"gamma", "2"}, {"budget", "20"}, {"kernel", "rbf"}, {"seed", "2"}},
+		{{"algorithm", "rbp"}, {"gamma", "2"}, {"budget", "20"}, {"kernel", "rbf"}, {"seed", "2"}},
+		{{"algorithm", "pa_random"}, {"gamma", "2"}, {"budget", "20"}, {"C", "1"}, {"seed", "2"}},
+		{{"algorithm", "budget_perceptron"}, {"gamma", "2"}, {"budget", "20"}, {"update", "mira"}, {"margin", "0.5"}},
+		{{"algorithm", "tighter_budget_perceptron"}, {"gamma", "2"}, {"budget", "20"}, {"eval_set", "random"}, {"eval_size", "50"}},
+		{{"algorithm", "spa"}, {"gamma", "2"}, {"alpha", "1"}, {"beta", "2"}, {"eta", "1"}},
+		{{"algorithm", "ogd"}, {"gamma", "2"}, {"eta", "0.5"}, {"max_sv", "5000"}, {"kernel", "rbf"}},
+		{{"algorithm", "duol"}, {"gamma", "2"}, {"C", "10"}, {"max_sv", "5000"}, {"rho", "0"}},
+		{{"algorithm", "bduol"}, {"gamma", "2"}, {"C", "10"}, {"budget", "20"}, {"maintenance", "nearest"}},
+		{{"algorithm", "bduol"}, {"gamma", "2"}, {"C", "10"}, {"budget", "20"}, {"maintenance", "projection"}},
+		{{"algorithm", "bogd"}, {"gamma", "2"}, {"eta", "0.5"}, {"budget", "20"}, {"seed", "3"}},
+		{{"algorithm", "forgetron"}, {"gamma", "2"}, {"budget", "20"}, {"kernel", "rbf"}, {"seed", "2"}},
+		{{"algorithm", "projectron"}, {"gamma", "2"}, {"budget", "20"}, {"kernel", "rbf"}, {"seed", "2"}},
+		{{"algorithm", "projectron_pp"}, {"gamma", "2"}, {"budget", "20"}, {"eta", "0.1"}, {"seed", "2"}},
+		{{"algorithm", "pegasos"}, {"maintenance", "merge"}, {"budget", "20"}, {"gamma", "2"}, {"seed", "1"}},
+		{{"algorithm", "pegasos"}, {"maintenance", "projection"}, {"budget", "20"}, {"gamma", "2"}, {"seed", "1"}},
+		{{"algorithm", "pegasos"}, {"maintenance", "smallest"}, {"budget", "20"}, {"kernel", "poly"}, {"seed", "1"}},
+	};
+	const int	dim = 19,
+				n = 600;
+	double	   *x = malloc(sizeof(double) * dim * n);
+	double	   *xy = malloc(sizeof(double) * 2 * n);
+	int64_t    *y = malloc(sizeof(int64_t) * n);
+	BkRng		rng;
+	int			same_run = 0,
+				same_continued = 0,
+				same_merged = 0,
+				merges = 0;
+	const int	nc = (int) (sizeof(configs) / sizeof(configs[0]));
+
+	CHECK(BkSvStride(dim) == 20 && BkSvStride(15) == 15 && BkSvStride(16) == 16,
+		  "SV rows of dimension 19 lie 20 doubles apart, of 15 and 16 dim apart");
+	BkRngSeed(&rng, 11);
+	checkerboard(&rng, n, xy, y, 0.1);
+	for (int i = 0; i < n; i++)
+	{
+		x[(size_t) i * dim] = xy[2 * i];
+		x[(size_t) i * dim + 1] = xy[2 * i + 1];
+		for (int j = 2; j < dim; j++)
+			x[(size_t) i * dim + j] = 0.2 * BkRngUniform(&rng);
+	}
+	for (int c = 0; c < nc; c++)
+	{
+		BkParams	p;
+		uint8_t    *b[2],
+				   *half,
+				   *cont;
+		size_t		len[2],
+					hlen,
+					clen;
+		BkModel    *m;
+
+		make_params(&p, configs[c], 5, dim);
+		for (int pad = 0; pad < 2; pad++)
+		{
+			BkSvPaddingEnable(pad == 1);
+			m = BkModelCreate(&bk_std_env, &p, dim);
+			for (int i = 0; i < n; i++)
+				BkModelLearn(m, x + (size_t) i * dim, y[i]);
+			b[pad] = encode(m, &len[pad]);
+			BkModelFree(m);
+		}
+		same_run += len[0] == len[1] && memcmp(b[0], b[1], len[0]) == 0;
+
+		/* the first half padded, continued unpadded */
+		BkSvPaddingEnable(true);
+		m = BkModelCreate(&bk_std_env, &p, dim);
+		for (int i = 0; i < n / 2; i++)
+			BkModelLearn(m, x + (size_t) i * dim, y[i]);
+		half = encode(m, &hlen);
+		BkModelFree(m);
+		BkSvPaddingEnable(false);
+		m = BkModelDecode(&bk_std_env, half, hlen, true);
+		for (int i = n / 2; i < n; i++)
+			BkModelLearn(m, x + (size_t) i * dim, y[i]);
+		cont = encode(m, &clen);
+		BkModelFree(m);
+		/* a continued model differs from one run only in its run history */
+		BkSvPaddingEnable(true);
+		m = BkModelDecode(&bk_std_env, half, hlen, true);
+		for (int i = n / 2; i < n; i++)
+			BkModelLearn(m, x + (size_t) i * dim, y[i]);
+		free(half);
+		half = encode(m, &hlen);
+		BkModelFree(m);
+		same_continued += clen == hlen && memcmp(cont, half, clen) == 0;
+		free(cont);
+		free(half);
+
+		/* two halves merged, under each layout */
+		if (strcmp(configs[c][0][1], "pegasos") == 0 || strcmp(configs[c][0][1], "bpa") == 0)
+		{
+			uint8_t    *mb[2];
+			size_t		ml[2];
+
+			for (int pad = 0; pad < 2; pad++)
+			{
+				BkModel    *a,
+						   *bm;
+
+				BkSvPaddingEnable(pad == 1);
+				a = BkModelCreate(&bk_std_env, &p, dim);
+				bm = BkModelCreate(&bk_std_env, &p, dim);
+				for (int i = 0; i < n; i++)
+					BkModelLearn(i % 2 ? bm : a, x + (size_t) i * dim, y[i]);
+				BkModelMerge(a, bm);
+				mb[pad] = encode(a, &ml[pad]);
+				BkModelFree(a);
+				BkModelFree(bm);
+			}
+			merges++;
+			same_merged += ml[0] == ml[1] && memcmp(mb[0], mb[1], ml[0]) == 0;
+			free(mb[0]);
+			free(mb[1]);
+		}
+		free(b[0]);
+		free(b[1]);
+	}
+	BkSvPaddingEnable(true);
+	CHECK(same_run == nc, "padded SV rows: the same model as unpadded for %d of %d learners",
+		  same_run, nc);
+	CHECK(same_continued == nc,
+		  "a model encoded padded, decoded and continued unpadded: the same model for %d of %d learners",
+		  same_continued, nc);
+	CHECK(merges > 0 && same_merged == merges,
+		  "two halves merged: the same model padded and unpadded for %d of %d learners",
+		  same_merged, merges);
+	free(x);
+	free(xy);
+	free(y);
+}
+
+/*
  * BPA-NN's kept values k(x_r, x_n(r)) (BkNearestRbf) against all of them
  * evaluated afresh, bit for bit, every 50 rows of a run, with and without
  * the lane check: a value kept past a change of its neighbour or distance
