@@ -131,6 +131,7 @@ SELECT 1 AS version,
                 ORDER BY bk_shuffle_key(id, 42)) AS model
 FROM train;
 \\timing off
+ANALYZE models;
 \\set ECHO none
 
 \\echo
