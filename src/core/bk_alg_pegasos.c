@@ -45,7 +45,6 @@
  */
 #include "bk_learner.h"
 
-#include <cblas.h>
 #include <math.h>
 #include <stdio.h>
 
@@ -121,8 +120,7 @@ exact_wnorm2(const BkModel *m, const BkMachine *mach, double *work)
 	{
 		const double *ai = mach->coef + (size_t) i * K;
 
-		cblas_dgemv(CblasRowMajor, CblasNoTrans, n, m->dim, 1.0, mach->sv,
-					mach->sv_ld, BkSvRow(mach, i), 1, 0.0, work, 1);
+		BkMachineDots(mach, n, m->dim, BkSvRow(mach, i), work);
 		for (int j = 0; j < n; j++)
 		{
 			double		k = i == j ? BkKernelSelf(&m->params, mach->sqnorm[i]) :

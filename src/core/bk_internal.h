@@ -483,6 +483,9 @@ extern void BkSvPaddingEnable(bool on);
 extern void BkMachineInit(const BkEnv *env, BkMachine *mach, int dim,
 						  int n_coef, int capacity);
 extern void BkMachineFree(const BkEnv *env, BkMachine *mach);
+/* dots[i] = x . sv_i for the first n SVs: one dgemv over the rows */
+extern void BkMachineDots(const BkMachine *mach, int n, int dim,
+						  const double *x, double *dots);
 /* room for newcap SVs (> capacity), all bookkeeping with them */
 extern void BkMachineGrow(const BkEnv *env, BkMachine *mach, int dim, int newcap);
 /* make room for one more SV, growing up to limit; false if full */

@@ -14,7 +14,6 @@
  */
 #include "bk_internal.h"
 
-#include <cblas.h>
 #include <math.h>
 #include <string.h>
 
@@ -217,8 +216,7 @@ BkKernelRow(const BkParams *p, const BkMachine *mach, int dim,
 
 	if (n == 0)
 		return;
-	cblas_dgemv(CblasRowMajor, CblasNoTrans, n, dim, 1.0, mach->sv,
-				mach->sv_ld, x, 1, 0.0, dots, 1);
+	BkMachineDots(mach, n, dim, x, dots);
 	kernel_of_dots(p, mach, sqx, dots, krow);
 }
 

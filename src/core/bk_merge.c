@@ -28,8 +28,8 @@
  */
 #include "bk_internal.h"
 
-#include <cblas.h>
 #include <math.h>
+#include <string.h>
 
 /*
  * Golden-section steps: each shrinks the interval of h by 0.618, so 18
@@ -222,8 +222,7 @@ choose(const BkEnv *env, const BkParams *p, const BkMachine *mach, int dim,
 	c->h = 0.0;
 	c->degradation = 0.0;
 	/* dots of x_m with every SV: one dgemv */
-	cblas_dgemv(CblasRowMajor, CblasNoTrans, mach->n_sv, dim, 1.0, mach->sv,
-				mach->sv_ld, BkSvRow(mach, mi), 1, 0.0, work, 1);
+	BkMachineDots(mach, mach->n_sv, dim, BkSvRow(mach, mi), work);
 	for (int k = 0; k < K; k++)
 		aa += am[k] * am[k];
 
@@ -317,8 +316,7 @@ BkMergeApply(BkMachine *mach, int dim, const BkMergeChoice *c,
 
 	for (int k = 0; k < K; k++)
 		mach->coef[(size_t) c->m * K + k] = az[k];
-	for (int j = 0; j < dim; j++)
-		BkSvRow(mach, c->m)[j] = zbuf[j];
+	memcpy(BkSvRow(mach, c->m), zbuf, sizeof(double) * dim);
 	mach->sqnorm[c->m] = BkDot(zbuf, zbuf, dim);
 	BkMachineRemove(mach, dim, c->n);
 }

@@ -47,7 +47,6 @@
  */
 #include "bk_learner.h"
 
-#include <cblas.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -528,8 +527,7 @@ rebuild(BkModel *m, BkMachine *mach, const EvalPoints *pts, double *work)
 	if (mach->has_nearest)
 		for (int j = 0; j < n; j++)
 		{
-			cblas_dgemv(CblasRowMajor, CblasNoTrans, n, m->dim, 1.0, mach->sv,
-						mach->sv_ld, BkSvRow(mach, j), 1, 0.0, work, 1);
+			BkMachineDots(mach, n, m->dim, BkSvRow(mach, j), work);
 			mach->nearest.idx[j] = BkNearestOf(mach, work, mach->sqnorm[j], j,
 											   &mach->nearest.dist2[j]);
 		}

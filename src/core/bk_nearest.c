@@ -9,7 +9,6 @@
  */
 #include "bk_internal.h"
 
-#include <cblas.h>
 #include <math.h>
 #include <string.h>
 
@@ -254,8 +253,7 @@ BkNearestOnReplace(const BkEnv *env, BkMachine *mach, int dim, int r,
 		if (idx[j] != -2)
 			continue;
 		/* one dgemv of sv_j against all SVs: O(B d) */
-		cblas_dgemv(CblasRowMajor, CblasNoTrans, n, dim, 1.0, mach->sv,
-					mach->sv_ld, BkSvRow(mach, j), 1, 0.0, work, 1);
+		BkMachineDots(mach, n, dim, BkSvRow(mach, j), work);
 		idx[j] = BkNearestOf(mach, work, mach->sqnorm[j], j, &dist2[j]);
 		BkCheckInterrupts(env);
 	}
@@ -290,8 +288,7 @@ BkNearestRemove(const BkEnv *env, BkMachine *mach, int dim, int r,
 	{
 		if (idx[j] != -2)
 			continue;
-		cblas_dgemv(CblasRowMajor, CblasNoTrans, mach->n_sv, dim, 1.0, mach->sv,
-					mach->sv_ld, BkSvRow(mach, j), 1, 0.0, work, 1);
+		BkMachineDots(mach, mach->n_sv, dim, BkSvRow(mach, j), work);
 		idx[j] = BkNearestOf(mach, work, mach->sqnorm[j], j, &dist2[j]);
 		BkCheckInterrupts(env);
 	}

@@ -6,6 +6,7 @@
  */
 #include "bk_internal.h"
 
+#include <cblas.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -207,6 +208,14 @@ BkMachineReplace(BkMachine *mach, int dim, int r, const double *x,
 	mach->coef[(size_t) r * mach->n_coef] = coef;
 	for (int c = 1; c < mach->n_coef; c++)
 		mach->coef[(size_t) r * mach->n_coef + c] = 0.0;
+}
+
+void
+BkMachineDots(const BkMachine *mach, int n, int dim, const double *x,
+			  double *dots)
+{
+	cblas_dgemv(CblasRowMajor, CblasNoTrans, n, dim, 1.0, mach->sv,
+				mach->sv_ld, x, 1, 0.0, dots, 1);
 }
 
 /*
