@@ -214,6 +214,34 @@ test_vector_paths(void)
 	free(y);
 }
 
+/* rows [from, to) of dim features into m */
+static void
+learn_rows(BkModel *m, const double *x, const int64_t *y, int from, int to,
+		   int dim)
+{
+	for (int i = from; i < to; i++)
+		BkModelLearn(m, x + (size_t) i * dim, y[i]);
+}
+
+/*
+ * The encoded model half (of len hlen), decoded for training with or
+ * without padded SV rows and continued on rows [from, to), encoded
+ */
+static uint8_t *
+continued(const uint8_t *half, size_t hlen, bool pad, const double *x,
+		  const int64_t *y, int from, int to, int dim, size_t *len)
+{
+	BkModel    *m;
+	uint8_t    *b;
+
+	BkSvPaddingEnable(pad);
+	m = BkModelDecode(&bk_std_env, half, hlen, true);
+	learn_rows(m, x, y, from, to, dim);
+	b = encode(m, len);
+	BkModelFree(m);
+	return b;
+}
+
 /*
  * SV rows padded to a multiple of 4 doubles (dimension 19: rows 20 apart)
  * against rows dim apart: every learner trains the same model, byte for
@@ -277,10 +305,10 @@ test_sv_stride(void)
 		BkParams	p;
 		uint8_t    *b[2],
 				   *half,
-				   *cont;
+				   *cont[2];
 		size_t		len[2],
 					hlen,
-					clen;
+					clen[2];
 		BkModel    *m;
 
 		make_params(&p, configs[c], 5, dim);
@@ -288,37 +316,27 @@ test_sv_stride(void)
 		{
 			BkSvPaddingEnable(pad == 1);
 			m = BkModelCreate(&bk_std_env, &p, dim);
-			for (int i = 0; i < n; i++)
-				BkModelLearn(m, x + (size_t) i * dim, y[i]);
+			learn_rows(m, x, y, 0, n, dim);
 			b[pad] = encode(m, &len[pad]);
 			BkModelFree(m);
 		}
 		same_run += len[0] == len[1] && memcmp(b[0], b[1], len[0]) == 0;
 
-		/* the first half padded, continued unpadded */
+		/*
+		 * the first half padded, continued unpadded and padded (a continued
+		 * model differs from one run only in its run history)
+		 */
 		BkSvPaddingEnable(true);
 		m = BkModelCreate(&bk_std_env, &p, dim);
-		for (int i = 0; i < n / 2; i++)
-			BkModelLearn(m, x + (size_t) i * dim, y[i]);
+		learn_rows(m, x, y, 0, n / 2, dim);
 		half = encode(m, &hlen);
 		BkModelFree(m);
-		BkSvPaddingEnable(false);
-		m = BkModelDecode(&bk_std_env, half, hlen, true);
-		for (int i = n / 2; i < n; i++)
-			BkModelLearn(m, x + (size_t) i * dim, y[i]);
-		cont = encode(m, &clen);
-		BkModelFree(m);
-		/* a continued model differs from one run only in its run history */
-		BkSvPaddingEnable(true);
-		m = BkModelDecode(&bk_std_env, half, hlen, true);
-		for (int i = n / 2; i < n; i++)
-			BkModelLearn(m, x + (size_t) i * dim, y[i]);
+		cont[0] = continued(half, hlen, false, x, y, n / 2, n, dim, &clen[0]);
+		cont[1] = continued(half, hlen, true, x, y, n / 2, n, dim, &clen[1]);
+		same_continued += clen[0] == clen[1] && memcmp(cont[0], cont[1], clen[0]) == 0;
 		free(half);
-		half = encode(m, &hlen);
-		BkModelFree(m);
-		same_continued += clen == hlen && memcmp(cont, half, clen) == 0;
-		free(cont);
-		free(half);
+		free(cont[0]);
+		free(cont[1]);
 
 		/* two halves merged, under each layout */
 		if (strcmp(configs[c][0][1], "pegasos") == 0 || strcmp(configs[c][0][1], "bpa") == 0)
