@@ -609,11 +609,15 @@ typedef struct BkMergeChoice
 	int			n;				/* its partner */
 	double		h;				/* z = h x_m + (1 - h) x_n */
 	double		degradation;	/* ||Delta w||^2 in stored coefficients */
+	int			searched;		/* partners whose h was searched */
 } BkMergeChoice;
 
 /* one pair's best h and degradation at L = gamma d2, kmn = exp(-L) */
 extern double BkMergePair(double L, double kmn, double aa, double bb, double ab,
 						  double *h);
+/* a lower bound of that degradation from L and kmn alone (the pruning) */
+extern double BkMergeBound(double L, double kmn, double aa, double bb,
+						   double ab);
 extern void BkMergeChoose(const BkEnv *env, const BkParams *p,
 						  const BkMachine *mach, int dim, int mi, double *work,
 						  BkMergeChoice *c);

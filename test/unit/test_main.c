@@ -16,6 +16,7 @@ main(void)
 	test_platt_fit();
 	test_merge_pruning();
 	test_merge_search();
+	test_merge_bound();
 	test_legacy_ridge();
 	test_parse_double();
 	test_kernels();

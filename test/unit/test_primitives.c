@@ -542,56 +542,76 @@ test_libsvm(void)
 /*
  * The merge partner search skips partners whose lower bound cannot beat
  * the best found (bk_merge.c): on random expansions (one and three
- * coefficients per SV, both signs, narrow and wide kernels) it chooses
- * the same partner, h and degradation as the exhaustive search, bit for
- * bit.
+ * coefficients per SV, both signs or one, narrow and wide kernels) it
+ * chooses the same partner, h and degradation as the exhaustive search,
+ * bit for bit.  With a wide kernel and coefficients of one sign (every
+ * pair near, as in Pegasos on a9a) the near-pair bound must prune most
+ * partners, and the far-pair bound must with a narrow one.
  */
 void
 test_merge_pruning(void)
 {
-	const double gammas[] = {0.05, 1.0, 8.0, 60.0};
+	const double gammas[] = {0.005, 0.05, 1.0, 8.0, 60.0};
 	BkRng		rng;
 	int			trials = 0,
 				same = 0;
+	long		searched[5][2] = {{0}},
+				partners[5][2] = {{0}};
 
 	BkRngSeed(&rng, 23);
-	for (int g = 0; g < 4; g++)
+	for (int g = 0; g < 5; g++)
 		for (int K = 1; K <= 3; K += 2)
-		{
-			const char *pp[][2] = {{"algorithm", "pegasos"}, {"maintenance", "merge"}};
-			BkParams	p;
-			BkMachine	mach;
-			double		work[200];
-			int			dim = 3;
-
-			make_params(&p, pp, 2, dim);
-			p.gamma = gammas[g];
-			BkMachineInit(&bk_std_env, &mach, dim, K, 150);
-			for (int j = 0; j < 150; j++)
+			for (int one_sign = 0; one_sign <= 1; one_sign++)
 			{
-				double		x[3];
+				const char *pp[][2] = {{"algorithm", "pegasos"}, {"maintenance", "merge"}};
+				BkParams	p;
+				BkMachine	mach;
+				double		work[200];
+				int			dim = 3;
 
-				for (int d = 0; d < dim; d++)
-					x[d] = BkRngUniform(&rng) * 2.0 - 1.0;
-				BkMachineAppend(&mach, dim, x, BkDot(x, x, dim), 0.0);
-				for (int c = 0; c < K; c++)
-					mach.coef[(size_t) j * K + c] = (BkRngUniform(&rng) - 0.5) *
-						(j % 7 == 0 ? 0.01 : 1.0);
-			}
-			for (int mi = 0; mi < 150; mi += 3)
-			{
-				BkMergeChoice a,
-							b;
+				make_params(&p, pp, 2, dim);
+				p.gamma = gammas[g];
+				BkMachineInit(&bk_std_env, &mach, dim, K, 150);
+				for (int j = 0; j < 150; j++)
+				{
+					double		x[3];
 
-				BkMergeChoose(&bk_std_env, &p, &mach, dim, mi, work, &a);
-				BkMergeChooseExhaustive(&bk_std_env, &p, &mach, dim, mi, work, &b);
-				trials++;
-				same += a.n == b.n && a.h == b.h && a.degradation == b.degradation;
+					for (int d = 0; d < dim; d++)
+						x[d] = BkRngUniform(&rng) * 2.0 - 1.0;
+					BkMachineAppend(&mach, dim, x, BkDot(x, x, dim), 0.0);
+					for (int c = 0; c < K; c++)
+					{
+						double		v = (BkRngUniform(&rng) - 0.5) *
+							(j % 7 == 0 ? 0.01 : 1.0);
+
+						mach.coef[(size_t) j * K + c] = one_sign ? fabs(v) : v;
+					}
+				}
+				for (int mi = 0; mi < 150; mi += 3)
+				{
+					BkMergeChoice a,
+								b;
+
+					BkMergeChoose(&bk_std_env, &p, &mach, dim, mi, work, &a);
+					BkMergeChooseExhaustive(&bk_std_env, &p, &mach, dim, mi, work, &b);
+					trials++;
+					same += a.n == b.n && a.h == b.h && a.degradation == b.degradation;
+					if (K == 1)
+					{
+						searched[g][one_sign] += a.searched;
+						partners[g][one_sign] += b.searched;
+					}
+				}
+				BkMachineFree(&bk_std_env, &mach);
 			}
-			BkMachineFree(&bk_std_env, &mach);
-		}
 	CHECK(same == trials, "merge partner search with bounds = exhaustive search in %d of %d choices",
 		  same, trials);
+	CHECK(partners[0][1] == 50 * 149 && 5 * searched[0][1] < partners[0][1],
+		  "merge partner search: near pairs of one sign, %ld of %ld partners searched",
+		  searched[0][1], partners[0][1]);
+	CHECK(5 * searched[4][0] < partners[4][0],
+		  "merge partner search: far pairs, %ld of %ld partners searched",
+		  searched[4][0], partners[4][0]);
 }
 
 /* The gain of merging at h (bk_merge.c), computed directly. */
@@ -718,4 +738,64 @@ test_merge_search(void)
 		  unimodal_ok, unimodal);
 	printf("# merge search: %d of %d random pairs short of the global minimum by more than 1e-12, by at most %.3g of the coefficients' scale\n",
 		   short_of, pairs, worst);
+}
+
+/*
+ * The lower bound of a pair's degradation that prunes the partner search
+ * (BkMergeBound) against the brute-force minimum, on random pairs of the
+ * same kinds as above and L from 1e-4 to 30: never above it (beyond
+ * rounding), and, for near pairs of one sign and similar coefficients,
+ * within 10 % of it (exact to second order in L, so it prunes).
+ */
+void
+test_merge_bound(void)
+{
+	BkRng		rng;
+	int			below = 0,
+				pairs = 0,
+				near = 0,
+				near_tight = 0;
+
+	BkRngSeed(&rng, 37);
+	for (int t = 0; t < 6000; t++)
+	{
+		int			kind = t % 3;	/* one sign, both signs, three classes */
+		int			K = kind == 2 ? 3 : 1;
+		double		a[3],
+					b[3],
+					aa = 0.0,
+					bb = 0.0,
+					ab = 0.0,
+					L = 1e-4 * pow(3e5, BkRngUniform(&rng)),
+					dref,
+					bound,
+					scale;
+
+		for (int k = 0; k < K; k++)
+		{
+			a[k] = BkRngUniform(&rng) * (t % 5 == 0 ? 0.01 : 1.0);
+			b[k] = BkRngUniform(&rng);
+			if (kind > 0 && BkRngUniform(&rng) < 0.5)
+				b[k] = -b[k];
+			aa += a[k] * a[k];
+			bb += b[k] * b[k];
+			ab += a[k] * b[k];
+		}
+		scale = aa + bb + 2.0 * fabs(ab);
+		dref = aa + bb + 2.0 * ab * exp(-L) - merge_gain_max(L, aa, bb, ab);
+		bound = BkMergeBound(L, exp(-L), aa, bb, ab);
+		pairs++;
+		below += bound <= dref + 1e-13 * scale;
+		if (kind == 0 && L < 0.1 && t % 5 != 0 && a[0] > 0.25 * b[0] &&
+			b[0] > 0.25 * a[0] && dref > 1e-9 * scale)
+		{
+			near++;
+			near_tight += bound >= 0.9 * dref;
+		}
+	}
+	CHECK(below == pairs, "merge bound: never above the global minimum degradation (%d of %d pairs)",
+		  below, pairs);
+	CHECK(near > 100 && near_tight == near,
+		  "merge bound: near pairs of one sign, within 10 %% of the minimum (%d of %d pairs)",
+		  near_tight, near);
 }
