@@ -87,6 +87,7 @@ extern void test_platt_fit(void);
 extern void test_merge_pruning(void);
 extern void test_merge_search(void);
 extern void test_merge_bound(void);
+extern void test_pegasos_scores(void);
 extern void test_legacy_ridge(void);
 extern void test_parse_double(void);
 extern void test_new_learner_params(void);

@@ -42,6 +42,7 @@ main(void)
 	test_errors();
 	test_ovr_conversion();
 	test_multiclass();
+	test_pegasos_scores();
 	test_text_labels();
 	test_run_counts_follow_classes();
 	test_projectron_low_rank();

@@ -291,3 +291,76 @@ test_run_counts_follow_classes(void)
 		  "the new class 0 has its row, class 4 its ten");
 	BkModelFree(m);
 }
+
+/*
+ * Pegasos' class scores (four classes at a time in local sums,
+ * bk_alg_pegasos.c) against scale * sum_j alpha_j^(c) k(x_j, x) computed
+ * directly, for 2 to 9 classes, so that every width of the last group of
+ * four is used.
+ */
+void
+test_pegasos_scores(void)
+{
+	const int	nclasses[] = {2, 3, 4, 5, 6, 7, 9};
+	BkRng		rng;
+	int			checked = 0,
+				agree = 0;
+
+	BkRngSeed(&rng, 41);
+	for (size_t t = 0; t < sizeof(nclasses) / sizeof(nclasses[0]); t++)
+	{
+		const char *pp[][2] = {{"algorithm", "pegasos"}, {"budget", "30"},
+		{"gamma", "3"}, {"lambda", "0.001"}};
+		int			nc = nclasses[t];
+		int			n = 600;
+		double	   *x = malloc(sizeof(double) * 2 * n);
+		int64_t    *y = malloc(sizeof(int64_t) * n);
+		BkModel    *m;
+		const BkMachine *mach;
+
+		for (int i = 0; i < n; i++)
+		{
+			y[i] = i % nc;
+			x[2 * i] = BkRngUniform(&rng) + 0.3 * (double) y[i];
+			x[2 * i + 1] = BkRngUniform(&rng) - 0.2 * (double) y[i];
+		}
+		m = train_mc(pp, 4, x, y, 0, n, NULL);
+		mach = &m->machines[0];
+		for (int i = 0; i < 40; i++)
+		{
+			double		q[2] = {BkRngUniform(&rng) * 3.0, BkRngUniform(&rng) * 2.0 - 1.0},
+						scores[16];
+			int			ok = 1;
+
+			BkModelScores(m, q, scores);
+			for (int c = 0; c < nc; c++)
+			{
+				double		s = 0.0,
+							mag = 0.0;
+
+				for (int j = 0; j < mach->n_sv; j++)
+				{
+					const double *sv = BkSvRow(mach, j);
+					double		d0 = sv[0] - q[0],
+								d1 = sv[1] - q[1],
+								term = mach->coef[(size_t) j * mach->n_coef + c] *
+						exp(-3.0 * (d0 * d0 + d1 * d1));
+
+					s += term;
+					mag += fabs(term);
+				}
+				s *= mach->scale;
+				mag *= fabs(mach->scale);
+				ok &= fabs(scores[c] - s) <= 1e-12 * mag + 1e-300;
+			}
+			checked++;
+			agree += ok;
+		}
+		BkModelFree(m);
+		free(x);
+		free(y);
+	}
+	CHECK(checked == 280 && agree == checked,
+		  "pegasos: class scores = the direct sums, 2 to 9 classes (%d of %d points)",
+		  agree, checked);
+}
