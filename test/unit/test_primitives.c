@@ -663,6 +663,46 @@ merge_gain_max(double L, double aa, double bb, double ab)
 	return fmax(best, merge_gain(L, aa, bb, ab, 0.5 * (lo + hi)));
 }
 
+/* A random pair of SVs for the merge tests (random_merge_pair) */
+typedef struct MergeCase
+{
+	int			kind;			/* 0 one class, one sign; 1 both signs; 2 three classes */
+	double		a[3];
+	double		b[3];
+	double		aa;
+	double		bb;
+	double		ab;
+	double		L;
+	double		scale;			/* aa + bb + 2 |ab| */
+} MergeCase;
+
+/*
+ * Pair t: kind t % 3, a small first SV in one pair of five, L from 1e-4 to
+ * 30 (log-uniform).
+ */
+static MergeCase
+random_merge_pair(BkRng *rng, int t)
+{
+	MergeCase	c = {0};
+	int			K;
+
+	c.kind = t % 3;
+	K = c.kind == 2 ? 3 : 1;
+	c.L = 1e-4 * pow(3e5, BkRngUniform(rng));
+	for (int k = 0; k < K; k++)
+	{
+		c.a[k] = BkRngUniform(rng) * (t % 5 == 0 ? 0.01 : 1.0);
+		c.b[k] = BkRngUniform(rng);
+		if (c.kind > 0 && BkRngUniform(rng) < 0.5)
+			c.b[k] = -c.b[k];
+		c.aa += c.a[k] * c.a[k];
+		c.bb += c.b[k] * c.b[k];
+		c.ab += c.a[k] * c.b[k];
+	}
+	c.scale = c.aa + c.bb + 2.0 * fabs(c.ab);
+	return c;
+}
+
 /*
  * One pair's merge (BkMergePair: Newton's method, or golden-section search
  * where the gain may have several maxima) against the brute-force global
@@ -689,30 +729,17 @@ test_merge_search(void)
 	BkRngSeed(&rng, 31);
 	for (int t = 0; t < 6000; t++)
 	{
-		int			kind = t % 3;	/* one sign, both signs, three classes */
-		int			K = kind == 2 ? 3 : 1;
-		double		a[3],
-					b[3],
-					aa = 0.0,
-					bb = 0.0,
-					ab = 0.0,
-					L = 1e-4 * pow(3e5, BkRngUniform(&rng)),
+		MergeCase	mc = random_merge_pair(&rng, t);
+		int			kind = mc.kind;
+		double		aa = mc.aa,
+					bb = mc.bb,
+					ab = mc.ab,
+					L = mc.L,
+					scale = mc.scale,
 					h,
 					d,
-					dref,
-					scale;
+					dref;
 
-		for (int k = 0; k < K; k++)
-		{
-			a[k] = BkRngUniform(&rng) * (t % 5 == 0 ? 0.01 : 1.0);
-			b[k] = BkRngUniform(&rng);
-			if (kind > 0 && BkRngUniform(&rng) < 0.5)
-				b[k] = -b[k];
-			aa += a[k] * a[k];
-			bb += b[k] * b[k];
-			ab += a[k] * b[k];
-		}
-		scale = aa + bb + 2.0 * fabs(ab);
 		d = BkMergePair(L, exp(-L), aa, bb, ab, &h);
 		dref = aa + bb + 2.0 * ab * exp(-L) - merge_gain_max(L, aa, bb, ab);
 		pairs++;
@@ -759,35 +786,21 @@ test_merge_bound(void)
 	BkRngSeed(&rng, 37);
 	for (int t = 0; t < 6000; t++)
 	{
-		int			kind = t % 3;	/* one sign, both signs, three classes */
-		int			K = kind == 2 ? 3 : 1;
-		double		a[3],
-					b[3],
-					aa = 0.0,
-					bb = 0.0,
-					ab = 0.0,
-					L = 1e-4 * pow(3e5, BkRngUniform(&rng)),
+		MergeCase	mc = random_merge_pair(&rng, t);
+		double		aa = mc.aa,
+					bb = mc.bb,
+					ab = mc.ab,
+					L = mc.L,
+					scale = mc.scale,
 					dref,
-					bound,
-					scale;
+					bound;
 
-		for (int k = 0; k < K; k++)
-		{
-			a[k] = BkRngUniform(&rng) * (t % 5 == 0 ? 0.01 : 1.0);
-			b[k] = BkRngUniform(&rng);
-			if (kind > 0 && BkRngUniform(&rng) < 0.5)
-				b[k] = -b[k];
-			aa += a[k] * a[k];
-			bb += b[k] * b[k];
-			ab += a[k] * b[k];
-		}
-		scale = aa + bb + 2.0 * fabs(ab);
 		dref = aa + bb + 2.0 * ab * exp(-L) - merge_gain_max(L, aa, bb, ab);
 		bound = BkMergeBound(L, exp(-L), aa, bb, ab);
 		pairs++;
 		below += bound <= dref + 1e-13 * scale;
-		if (kind == 0 && L < 0.1 && t % 5 != 0 && a[0] > 0.25 * b[0] &&
-			b[0] > 0.25 * a[0] && dref > 1e-9 * scale)
+		if (mc.kind == 0 && L < 0.1 && t % 5 != 0 && mc.a[0] > 0.25 * mc.b[0] &&
+			mc.b[0] > 0.25 * mc.a[0] && dref > 1e-9 * scale)
 		{
 			near++;
 			near_tight += bound >= 0.9 * dref;
