@@ -17,7 +17,8 @@
  *
  *	  --params      the bk_train parameters, e.g.
  *	                algorithm=bpa,variant=nn,loss=ramp,budget=100,gamma=0.5,C=1
- *	                (numbers are numbers, anything else a string)
+ *	                (numbers are numbers, true and false booleans,
+ *	                anything else a string)
  *	  --standardize mean 0 / std 1 with the training rows' statistics,
  *	                applied to the test rows too (population std; a constant
  *	                feature is only centred)
@@ -203,6 +204,11 @@ make_params(BkParams *p, const char *spec, int dim)
 		{
 			in.type = BK_IN_NUMBER;
 			in.number = v;
+		}
+		else if (strcmp(eq + 1, "true") == 0 || strcmp(eq + 1, "false") == 0)
+		{
+			in.type = BK_IN_BOOLEAN;
+			in.boolean = eq[1] == 't';
 		}
 		else
 		{
