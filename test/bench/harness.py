@@ -850,9 +850,10 @@ SELECT current_setting('bench.out');"""
 # rounds instead of `repeat`: the machine's spells last seconds, so a short
 # setting's few runs can fall in one spell on one side only, and its ratio
 # moved most between pages (a9a BOGD, B = 100: 1.00, then 1.21, with no change
-# to its code).
+# to its code; a9a BPA-S, B = 100: 1.33 from the medians of 5 rounds, where
+# 8 rounds on the development machine the next day gave 1.15-1.20 each).
 SHORT_S = 0.5
-SHORT_ROUNDS = 5
+SHORT_ROUNDS = 9
 
 
 def bare_and_indb(train_file, test_file, dim, params, tbl, test_tbl, repeat):
@@ -868,7 +869,20 @@ def bare_and_indb(train_file, test_file, dim, params, tbl, test_tbl, repeat):
         ins.append(indb_stream(tbl, test_tbl, params, scans=3 if repeat > 1 else 1))
         if len(bs) == 1 and repeat > 1 and bs[0]["train_s"] < SHORT_S:
             rounds = max(repeat, SHORT_ROUNDS)
-    br, ir = bs[-1], ins[-1]
+    # a ratio from each round's two adjacent measurements, then their median:
+    # a spell that slows both sides of a round cancels out of its ratio
+    ir_last = ins[-1]
+    ir_last["ratios"] = {
+        k: statistics.median(i[ik] / b[bk] for b, i in zip(bs, ins))
+        for k, ik, bk in (("scan", "scan_s", "train_s"), ("ordered", "ordered_s", "train_s"),
+                          ("join", "score_s", "score_s"), ("subquery", "score_sub_s", "score_s"))}
+    with open(os.path.join(OUT, "perf-runs.jsonl"), "a") as f:
+        f.write(json.dumps({"params": params, "table": tbl,
+                            "bare": [{k: b.get(k) for k in ("train_s", "score_s", "train_runs_s")}
+                                     for b in bs],
+                            "indb": [{k: i.get(k) for k in ("scan_runs_s", "ordered_s", "score_s",
+                                                            "score_sub_s")} for i in ins]}) + "\n")
+    br, ir = bs[-1], ir_last
     for k in ("train_s", "score_s"):
         br[k] = statistics.median(b[k] for b in bs)
     for k in ("scan_s", "ordered_s", "score_s", "score_sub_s"):
@@ -996,6 +1010,7 @@ PERF_SETS = {
 def perf_mode(args):
     mi = machine_info()
     os.makedirs(OUT, exist_ok=True)
+    open(os.path.join(OUT, "perf-runs.jsonl"), "w").close()
     hps = read_params("000")
     quick = args.quick
     repeat = 1 if quick else 3
@@ -1058,8 +1073,11 @@ def perf_mode(args):
              "variable or query parameter ($1) was slower still in a separate check (a9a, "
              "BPA-P, B = 500, 16,281 rows: 2.44 s with a variable, 0.47 s joined from a table). "
              "Identical online-mistake counts on both sides confirm the same stream. "
-             "rows/s in thousands (k); ratio = in-db time / bare time (1.0 = no overhead), "
-             "from the medians; **ratio scan, fastest runs** = the fastest in-database scan "
+             "rows/s in thousands (k), from the medians of the rounds; ratio = in-db time / "
+             "bare time (1.0 = no overhead): each round's in-database figure over the bare figure "
+             "measured just before it, and the median of those rounds' ratios (so that a slow "
+             "spell over both sides of a round cancels out; the runs of each setting are kept in "
+             "test/bench/out/perf-runs.jsonl); **ratio scan, fastest runs** = the fastest in-database scan "
              "over the fastest bare run, of all the runs of each side (%d rounds of 3, %d "
              "where a bare run takes under %g s; a "
              "single run where one is all a setting gets): on this "
@@ -1116,12 +1134,12 @@ def perf_mode(args):
                 rep = 1 if (an == "BPA-P" and n_train > 100000) else repeat
                 br, ir = bare_and_indb(trf, tef, dim, p, "p_%s_stream" % name,
                                        "p_%s_test" % name, rep)
-                rs = ir["scan_s"] / br["train_s"]
+                rs = ir["ratios"]["scan"]
                 rf = ir["scan_min_s"] / br["train_min_s"]
-                floors[-1][3].append((an, b, br["train_s"], ir["scan_s"]))
-                ro = ir["ordered_s"] / br["train_s"]
-                rsc = ir["score_s"] / br["score_s"]
-                rss = ir["score_sub_s"] / br["score_s"]
+                floors[-1][3].append((an, b, br["train_s"], rs))
+                ro = ir["ratios"]["ordered"]
+                rsc = ir["ratios"]["join"]
+                rss = ir["ratios"]["subquery"]
                 ratio_rows.append((name, an, b, rs, ro, rsc))
                 roof = n_test / br["score_s"]
                 L.append("| %s | %s | %d | %s | %.4g | %d | %.1f | %.1f | %.2f | %.2f | %.1f | %.2f | %.1f | %.1f | %.2f | %.1f | %.2f | %d | %d / %d | %.1f | %.0f | %.0f |" % (
@@ -1154,7 +1172,7 @@ def perf_mode(args):
              "same table (the scan, the deforming of each row, one aggregate call a row; median "
              "of 3 runs in one session, after one read) is its least cost. Below, that floor per "
              "row, and as a share of the bare core's time for the fastest and the slowest learner "
-             "at the smaller budget; **ratio less floor** = (in-db scan - floor) / bare, what the extension "
+             "at the smaller budget; **ratio less floor** = (in-db scan - floor) / bare (its ratio less floor / its bare time), what the extension "
              "itself adds.\n")
     L.append("| data set | rows | floor ms | floor us/row | fastest at B = %d (bare) | floor / its bare time | its ratio | its ratio less floor | slowest at B = %d | floor / its bare time |" % (min(budgets), min(budgets)))
     L.append("| --- | ---: | ---: | ---: | --- | ---: | ---: | ---: | --- | ---: |")
@@ -1165,8 +1183,8 @@ def perf_mode(args):
         fast = min(r100, key=lambda r: r[2])
         slow = max(r100, key=lambda r: r[2])
         L.append("| %s | %d | %.1f | %.3f | %s | %.0f %% | %.2f | %.2f | %s | %.0f %% |" % (
-            name, n_, fs * 1e3, fs / n_ * 1e6, fast[0], 100 * fs / fast[2], fast[3] / fast[2],
-            (fast[3] - fs) / fast[2], slow[0], 100 * fs / slow[2]))
+            name, n_, fs * 1e3, fs / n_ * 1e6, fast[0], 100 * fs / fast[2], fast[3],
+            fast[3] - fs / fast[2], slow[0], 100 * fs / slow[2]))
     L.append("")
     L.append("Parameters: C and gamma of the paper-000 table's tuned hinge-loss cell of the same "
              "data set (a9a = Adult, usps = USPS even/odd, ncb1m = NCheckerboard), or C = 1, "
