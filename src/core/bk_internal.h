@@ -516,6 +516,8 @@ extern const double *BkNearestRbf(BkMachine *mach, double gamma);
 /* slot r was overwritten by a new vector; dots = new vector . old SVs */
 extern void BkNearestOnReplace(const BkEnv *env, BkMachine *mach, int dim,
 							   int r, const double *dots, double *work);
+/* search SV j's neighbour again among all the SVs (one dgemv) */
+extern void BkNearestSearch(BkMachine *mach, int dim, int j, double *work);
 /* nearest SV to a point given its dots with all SVs; -1 if none */
 extern int	BkNearestOf(const BkMachine *mach, const double *dots, double sqx,
 						int exclude, double *dist2);

@@ -526,11 +526,7 @@ rebuild(BkModel *m, BkMachine *mach, const EvalPoints *pts, double *work)
 
 	if (mach->has_nearest)
 		for (int j = 0; j < n; j++)
-		{
-			BkMachineDots(mach, n, m->dim, BkSvRow(mach, j), work);
-			mach->nearest.idx[j] = BkNearestOf(mach, work, mach->sqnorm[j], j,
-											   &mach->nearest.dist2[j]);
-		}
+			BkNearestSearch(mach, m->dim, j, work);
 	if (mach->has_ginv && !BkGramRefresh(&m->env, &mach->ginv, p, mach, m->dim))
 		BkRaiseHint(&m->env, BK_ERR_NUMERIC, NULL,
 					"Merge fewer or more distant models, or train on the union of their rows.",

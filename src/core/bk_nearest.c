@@ -188,6 +188,18 @@ BkNearestOf(const BkMachine *mach, const double *dots, double sqx,
 	return best;
 }
 
+/*
+ * Search SV j's neighbour again among all the SVs: one dgemv of sv_j
+ * against them, O(B d).  work has room for n_sv doubles.
+ */
+void
+BkNearestSearch(BkMachine *mach, int dim, int j, double *work)
+{
+	BkMachineDots(mach, mach->n_sv, dim, BkSvRow(mach, j), work);
+	mach->nearest.idx[j] = BkNearestOf(mach, work, mach->sqnorm[j], j,
+									   &mach->nearest.dist2[j]);
+}
+
 /* SV j at squared distance d becomes SV i's neighbour if it is nearer */
 static inline void
 offer(BkMachine *mach, int i, int j, double d)
@@ -252,9 +264,7 @@ BkNearestOnReplace(const BkEnv *env, BkMachine *mach, int dim, int r,
 	{
 		if (idx[j] != -2)
 			continue;
-		/* one dgemv of sv_j against all SVs: O(B d) */
-		BkMachineDots(mach, n, dim, BkSvRow(mach, j), work);
-		idx[j] = BkNearestOf(mach, work, mach->sqnorm[j], j, &dist2[j]);
+		BkNearestSearch(mach, dim, j, work);
 		BkCheckInterrupts(env);
 	}
 }
@@ -288,8 +298,7 @@ BkNearestRemove(const BkEnv *env, BkMachine *mach, int dim, int r,
 	{
 		if (idx[j] != -2)
 			continue;
-		BkMachineDots(mach, mach->n_sv, dim, BkSvRow(mach, j), work);
-		idx[j] = BkNearestOf(mach, work, mach->sqnorm[j], j, &dist2[j]);
+		BkNearestSearch(mach, dim, j, work);
 		BkCheckInterrupts(env);
 	}
 }
