@@ -208,6 +208,32 @@ list_names(char *buf, size_t len)
 	append(buf, len, &used, ", ", "epochs", "");
 }
 
+/*
+ * The value of an integer, choice or boolean parameter d, read from its
+ * field without a round trip through double.
+ */
+static int64_t
+fetch_integer(const BkParams *p, const ParamDesc *d)
+{
+	const char *field = (const char *) p + d->offset;
+
+	switch (d->field)
+	{
+		case F_INT:
+			return *(const int *) field;
+		case F_INT64:
+			return *(const int64_t *) field;
+		case F_UINT64:
+			/* in range, at most 2^53 - 1: the same value */
+			return (int64_t) *(const uint64_t *) field;
+		case F_BOOL:
+			return *(const bool *) field ? 1 : 0;
+		case F_DOUBLE:
+			break;
+	}
+	return 0;
+}
+
 /* Set the field of parameter d to v (a choice's value for enums). */
 static void
 store_value(BkParams *p, const ParamDesc *d, double v)
@@ -592,18 +618,27 @@ BkParamsToStored(const BkParams *p, BkStoredParam *out, int maxout)
 	for (int i = 0; i < N_PARAMS && n < maxout; i++)
 	{
 		const ParamDesc *d = &param_table[i];
-		double		v = fetch_value(p, d);
-		int64_t		iv = (int64_t) v;
-
 		if (!applies(d, p, NULL, 0))
 			continue;
 		out[n].id = (uint16_t) d->id;
 		out[n].kind = (uint16_t) d->kind;
 		if (d->kind == BK_KIND_REAL)
+		{
+			double		v = fetch_value(p, d);
+
 			memcpy(&out[n].bits, &v, sizeof(v));
+		}
 		else
-			/* a choice's value, 0 or 1, or an integer (two's complement) */
+		{
+			/*
+			 * a choice's value, 0 or 1, or an integer (two's complement),
+			 * read from its field as an integer: a real parameter's value
+			 * is never converted to one (out of range, that is undefined)
+			 */
+			int64_t		iv = fetch_integer(p, d);
+
 			memcpy(&out[n].bits, &iv, sizeof(iv));
+		}
 		n++;
 	}
 	return n;
