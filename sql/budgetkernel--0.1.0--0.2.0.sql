@@ -355,14 +355,25 @@ COMMENT ON FUNCTION @extschema@.bk_libsvm(text, int4) IS
 -- held-out fold with bk_metrics.  Written in PL/pgSQL over the aggregates:
 -- it is the GROUP BY-over-a-grid pattern of the reference, packaged.
 
-CREATE FUNCTION @extschema@.bk_cross_validate(
+-- Names resolve in two places (doc/security.md, "Search path"):
+--   * the caller's names -- source, features, label, key -- resolve as in
+--     the caller's own query: bk_cross_validate, a SQL function with no
+--     SET clause, reads the caller's search_path and passes it on;
+--   * everything of the extension's own runs with search_path pinned to
+--     pg_catalog, pg_temp, and the one query that holds the caller's
+--     expressions (run under the caller's search_path) names every
+--     built-in by schema (pg_catalog.f, OPERATOR(pg_catalog.op),
+--     pg_catalog types) and every object of the extension by
+--     @extschema@ with arguments of its exact types, so that no object
+--     another role created can be chosen in their place.
+CREATE FUNCTION @extschema@._bk_cross_validate(
+	caller_search_path text,
 	source text, features text, label text, key text, grid jsonb,
-	folds int4 DEFAULT 5, seed int8 DEFAULT 0, metric text DEFAULT 'accuracy',
-	samples int4 DEFAULT NULL, refit boolean DEFAULT false)
+	folds int4, seed int8, metric text, samples int4, refit boolean)
 	RETURNS TABLE (params jsonb, mean float8, stddev float8, fold_scores float8[],
 	               train_seconds float8, model @extschema@.bk_model)
 	LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
-	SET search_path FROM CURRENT
+	SET search_path = pg_catalog, pg_temp
 	-- the WARNINGs of the single models (a useless setting): the scores
 	-- tell; their progress NOTICEs (budgetkernel.progress_interval) pass
 	SET budgetkernel.run_warnings = off
@@ -378,6 +389,10 @@ DECLARE
 	hi			float8;
 	draw		jsonb;
 	query		text;
+	x_type		oid;
+	y_type		oid;
+	x_cast		text;
+	y_cast		text;
 	err_state	text;
 	err_msg		text;
 	err_detail	text;
@@ -484,53 +499,103 @@ BEGIN
 		source := 'SELECT * FROM ' || source;
 	END IF;
 
-	query := format($q$
-		WITH src AS (
-			SELECT (%1$s) AS x, %2$s AS y, (%3$s)::text AS kt,
-			       bk_shuffle_key(hashtextextended((%3$s)::text, 0), $2) AS k
-			FROM (%4$s) AS s
-		), rows AS (
-			-- two keys may hash alike: their text breaks the tie
-			SELECT x, y, k, kt,
-			       (row_number() OVER (PARTITION BY y ORDER BY k, kt) - 1) %% $3 AS fold
-			FROM src WHERE y IS NOT NULL AND x IS NOT NULL
-		), settings AS (
-			SELECT (si - 1)::int AS setting, s AS params
-			FROM jsonb_array_elements($1) WITH ORDINALITY AS a(s, si)
-		), models AS (
-			-- _bk_train_seconds shares bk_train's state: the time of the same training
-			SELECT st.setting, f.fold, bk_train(r.x, r.y, st.params ORDER BY r.k, r.kt) AS model,
-			       _bk_train_seconds(r.x, r.y, st.params ORDER BY r.k, r.kt) AS seconds
-			FROM rows r CROSS JOIN settings st CROSS JOIN generate_series(0, $3 - 1) AS f(fold)
-			WHERE r.fold <> f.fold
-			GROUP BY st.setting, f.fold
-		), scored AS (
-			SELECT m.setting, m.fold, m.seconds, sc.report ->> $4 AS score
-			FROM models m,
-			     LATERAL (SELECT bk_metrics(r.y::text, bk_predict_label(m.model, r.x)) AS report
-			              FROM rows r WHERE r.fold = m.fold) AS sc
-		), result AS (
-			SELECT st.setting, st.params, avg(sc.score::float8) AS mean,
-			       stddev_samp(sc.score::float8) AS stddev,
-			       array_agg(sc.score::float8 ORDER BY sc.fold) AS fold_scores,
-			       sum(sc.seconds) AS train_seconds
-			FROM scored sc JOIN settings st USING (setting)
-			GROUP BY st.setting, st.params
-		), best AS (
-			SELECT setting, params FROM result ORDER BY mean DESC NULLS LAST, setting LIMIT 1
-		), refitted AS (
-			-- with refit, the best setting trained on every row, in the same order
-			SELECT bk_train(r.x, r.y, (SELECT params FROM best) ORDER BY r.k, r.kt) AS model
-			FROM rows r WHERE $5
-		)
-		SELECT res.params, res.mean, res.stddev, res.fold_scores, res.train_seconds,
-		       CASE WHEN res.setting = (SELECT setting FROM best)
-		            THEN (SELECT model FROM refitted) END
-		FROM result res
-		ORDER BY res.mean DESC NULLS LAST, res.setting
-	$q$, features, label, key, source);
 	BEGIN
+		-- The types of the caller's features and label, read from the query
+		-- without reading a row (pg_typeof of a NULL of the type), so that
+		-- the query below casts them to the exact types of the extension's
+		-- aggregates.  Both queries run under the caller's search_path, and
+		-- nothing else does: every other statement here, the queries' text
+		-- included, is built and run under the pinned one.
+		query := format($q$
+			SELECT pg_catalog.pg_typeof(q.x)::pg_catalog.oid, pg_catalog.pg_typeof(q.y)::pg_catalog.oid
+			FROM (VALUES (1)) AS one(n)
+			     LEFT JOIN (SELECT (%1$s) AS x, (%2$s) AS y FROM (%3$s) AS s LIMIT 0) AS q ON true
+		$q$, features, label, source);
+		PERFORM pg_catalog.set_config('search_path', caller_search_path, true);
+		EXECUTE query INTO x_type, y_type;
+		PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
+
+		IF x_type = 'jsonb'::regtype THEN
+			x_cast := 'pg_catalog.jsonb';
+		ELSIF x_type = '@extschema@.bk_sparse'::regtype THEN
+			x_cast := '@extschema@.bk_sparse';
+		ELSIF EXISTS (SELECT FROM pg_type a JOIN pg_type e ON e.oid = a.typelem
+					  WHERE a.oid = x_type AND a.typcategory = 'A' AND e.typcategory = 'N') THEN
+			x_cast := 'pg_catalog.float8[]';
+		ELSE
+			RAISE EXCEPTION 'features must be a numeric array (float8[]), jsonb or bk_sparse, got %',
+				format_type(x_type, NULL)
+				USING ERRCODE = '42804';
+		END IF;
+		IF y_type IN ('int2'::regtype, 'int4'::regtype, 'int8'::regtype) THEN
+			y_cast := 'pg_catalog.int8';
+		ELSIF y_type IN ('text'::regtype, 'varchar'::regtype, 'bpchar'::regtype, 'name'::regtype) THEN
+			y_cast := 'pg_catalog.text';
+		ELSE
+			RAISE EXCEPTION 'label must be an integer or text, got %', format_type(y_type, NULL)
+				USING ERRCODE = '42804',
+					  HINT = 'Cast it in the label expression, for example ''label::int8''.';
+		END IF;
+
+		query := format($q$
+			WITH src AS (
+				SELECT ((%1$s))::%5$s AS x, ((%2$s))::%6$s AS y, ((%3$s))::pg_catalog.text AS kt
+				FROM (%4$s) AS s
+			), rows AS (
+				-- two keys may hash alike: their text breaks the tie
+				SELECT x, y, k, kt,
+				       (pg_catalog.row_number() OVER (PARTITION BY y ORDER BY k, kt)
+				        OPERATOR(pg_catalog.-) 1::pg_catalog.int8)
+				       OPERATOR(pg_catalog.%%) $3::pg_catalog.int8 AS fold
+				FROM (SELECT x, y, kt,
+				             @extschema@.bk_shuffle_key(
+				                 pg_catalog.hashtextextended(kt, 0::pg_catalog.int8), $2) AS k
+				      FROM src) AS keyed
+				WHERE y IS NOT NULL AND x IS NOT NULL
+			), settings AS (
+				SELECT (si OPERATOR(pg_catalog.-) 1::pg_catalog.int8)::pg_catalog.int4 AS setting,
+				       s AS params
+				FROM pg_catalog.jsonb_array_elements($1) WITH ORDINALITY AS a(s, si)
+			), models AS (
+				-- _bk_train_seconds shares bk_train's state: the time of the same training
+				SELECT st.setting, f.fold,
+				       @extschema@.bk_train(r.x, r.y, st.params ORDER BY r.k, r.kt) AS model,
+				       @extschema@._bk_train_seconds(r.x, r.y, st.params ORDER BY r.k, r.kt) AS seconds
+				FROM rows r CROSS JOIN settings st
+				     CROSS JOIN pg_catalog.generate_series(0::pg_catalog.int8,
+				                                           $3::pg_catalog.int8 OPERATOR(pg_catalog.-) 1::pg_catalog.int8) AS f(fold)
+				WHERE r.fold OPERATOR(pg_catalog.<>) f.fold
+				GROUP BY st.setting, f.fold
+			), scored AS (
+				SELECT m.setting, m.fold, m.seconds, sc.report OPERATOR(pg_catalog.->>) $4 AS score
+				FROM models m,
+				     LATERAL (SELECT @extschema@.bk_metrics(r.y::pg_catalog.text,
+				                                            @extschema@.bk_predict_label(m.model, r.x)) AS report
+				              FROM rows r WHERE r.fold OPERATOR(pg_catalog.=) m.fold) AS sc
+			), result AS (
+				SELECT st.setting, st.params,
+				       pg_catalog.avg(sc.score::pg_catalog.float8) AS mean,
+				       pg_catalog.stddev_samp(sc.score::pg_catalog.float8) AS stddev,
+				       pg_catalog.array_agg(sc.score::pg_catalog.float8 ORDER BY sc.fold) AS fold_scores,
+				       pg_catalog.sum(sc.seconds) AS train_seconds
+				FROM scored sc JOIN settings st ON sc.setting OPERATOR(pg_catalog.=) st.setting
+				GROUP BY st.setting, st.params
+			), best AS (
+				SELECT setting, params FROM result ORDER BY mean DESC NULLS LAST, setting LIMIT 1
+			), refitted AS (
+				-- with refit, the best setting trained on every row, in the same order
+				SELECT @extschema@.bk_train(r.x, r.y, (SELECT params FROM best) ORDER BY r.k, r.kt) AS model
+				FROM rows r WHERE $5
+			)
+			SELECT res.params, res.mean, res.stddev, res.fold_scores, res.train_seconds,
+			       CASE WHEN res.setting OPERATOR(pg_catalog.=) (SELECT setting FROM best)
+			            THEN (SELECT model FROM refitted) END
+			FROM result res
+			ORDER BY res.mean DESC NULLS LAST, res.setting
+		$q$, features, label, key, source, x_cast, y_cast);
+		PERFORM pg_catalog.set_config('search_path', caller_search_path, true);
 		RETURN QUERY EXECUTE query USING settings, seed, folds, metric, refit;
+		PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
 	EXCEPTION WHEN OTHERS THEN
 		-- the error of a setting or of the source, without the query's text
 		GET STACKED DIAGNOSTICS err_state = RETURNED_SQLSTATE, err_msg = MESSAGE_TEXT,
@@ -546,6 +611,22 @@ BEGIN
 		END IF;
 	END;
 END
+$fn$;
+
+COMMENT ON FUNCTION @extschema@._bk_cross_validate(text, text, text, text, text, jsonb, int4, int8, text, int4, boolean) IS
+	'bk_cross_validate''s work, given the caller''s search_path for the caller''s names';
+
+CREATE FUNCTION @extschema@.bk_cross_validate(
+	source text, features text, label text, key text, grid jsonb,
+	folds int4 DEFAULT 5, seed int8 DEFAULT 0, metric text DEFAULT 'accuracy',
+	samples int4 DEFAULT NULL, refit boolean DEFAULT false)
+	RETURNS TABLE (params jsonb, mean float8, stddev float8, fold_scores float8[],
+	               train_seconds float8, model @extschema@.bk_model)
+	LANGUAGE sql VOLATILE PARALLEL UNSAFE
+AS $fn$
+	SELECT * FROM @extschema@._bk_cross_validate(
+		pg_catalog.current_setting('search_path'::pg_catalog.text),
+		$1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
 $fn$;
 
 COMMENT ON FUNCTION @extschema@.bk_cross_validate(text, text, text, text, jsonb, int4, int8, text, int4, boolean) IS
