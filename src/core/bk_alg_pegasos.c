@@ -317,7 +317,7 @@ merge_sv(BkModel *m, BkMachine *mach, const BkRow *row, int mi)
 	int			K = mach->n_coef;
 	double		s2 = mach->scale * mach->scale;
 	double	   *work = row->work;	/* n_sv dots of x_m */
-	double	   *zbuf = row->work + mach->capacity + 1;	/* dim values */
+	double	   *zbuf = BkModelMergePoint(m);	/* dim values */
 	double	   *az = BkAllocArray(&m->env, (size_t) K, sizeof(double));
 	BkMergeChoice c;
 

@@ -430,6 +430,19 @@ extern BkModel *BkModelCreate(const BkEnv *env, const BkParams *p, int dim);
 extern void BkModelSparseRow(BkModel *m, const double *dense, const int32_t *idx,
 							 const double *val, int nnz);
 
+/*
+ * A sparse row for scoring only, with no dense form: returns the pointer
+ * that stands for the row in the scoring calls that follow (BkModelScores,
+ * BkModelDecision, BkModelPredictClass, BkModelProbabilities, as often as
+ * needed), which compute their kernel rows from the sparse form.  Nothing
+ * of m->dim values is allocated, so a row of 2^24 dimensions and a few
+ * values costs what its values cost.  The pointer is not a row of values:
+ * learning from it, or scoring it after another row was declared, is an
+ * error.
+ */
+extern const double *BkModelSparseScoringRow(BkModel *m, const int32_t *idx,
+											 const double *val, int nnz);
+
 /* Learn one row; x has m->dim finite values (the caller checks). */
 extern void BkModelLearn(BkModel *m, const double *x, int64_t label);
 extern void BkModelLearnText(BkModel *m, const double *x, const char *label,

@@ -281,11 +281,15 @@ typedef struct BkModel
 		const double *val;
 		int			nnz;
 	}			sparse;
+	/* its address stands for a sparse row scored without a dense form */
+	double		sparse_token;
 	/* scratch, not part of the model's value */
 	double	   *scratch;		/* kernel rows etc. */
 	size_t		scratch_len;
 	double	   *scores;			/* class_cap */
 	size_t		work_offset;	/* of the work area in scratch */
+	double	   *merge_point;	/* dim values: the point a merge builds
+								 * (BkModelMergePoint, at the first merge) */
 	void	   *rows;			/* per-machine kernel-row descriptors */
 	int			rows_cap;
 	BkRunStats	run;			/* this run of training */
@@ -780,6 +784,7 @@ extern int	BkModelGrowLimit(const BkParams *p);	/* BkModel.grow_limit */
 extern int	BkModelInitialCapacity(const BkParams *p, int n_sv);
 extern void BkModelAllocMachines(BkModel *m, const int *caps, int capacity);
 extern void BkModelOnNewClass(BkModel *m);
+extern double *BkModelMergePoint(BkModel *m);
 /*
  * Reorder the classes: new class i is old class perm[i].  The machines
  * follow (one-vs-rest machines change places, a binary machine whose two

@@ -225,10 +225,12 @@ BkModelCheckClassRoom(BkModel *m, int n_classes)
 
 /*
  * Scratch: the kernel row and dot products of each machine (its capacity
- * + 1 values each), then the work area: two rows of the largest capacity
- * plus dim (merging builds a new vector there).  Each machine's part is
- * sized by its own capacity, so a model of many small machines (one-vs-rest
- * with few SVs in most classes) needs little.
+ * + 1 values each), then the work area: two rows of the largest capacity.
+ * Each machine's part is sized by its own capacity, so a model of many
+ * small machines (one-vs-rest with few SVs in most classes) needs little,
+ * and nothing in it is sized by the dimension: a decoded model with few
+ * support vectors of a large dimension stays small (the point a merge
+ * builds has its own buffer, BkModelMergePoint).
  */
 static void
 ensure_scratch(BkModel *m)
@@ -245,7 +247,7 @@ ensure_scratch(BkModel *m)
 		if (cap > maxcap)
 			maxcap = cap;
 	}
-	need = rows + 2 * maxcap + (size_t) m->dim;
+	need = rows + 2 * maxcap;
 	m->work_offset = rows;
 	if (m->scratch_len < need)
 	{
@@ -435,8 +437,22 @@ BkModelFree(BkModel *m)
 	BkPrepFree(&env, m->prep);
 	BkWeightsFree(&env, m->weights);
 	BkFree(&env, m->scratch);
+	BkFree(&env, m->merge_point);
 	BkFree(&env, m->rows);
 	BkFree(&env, m);
+}
+
+/*
+ * dim values for the point z a merge builds (paper 004, eq. 20), allocated
+ * at the first merge and kept with the model: only a learner that merges
+ * support vectors pays for a vector of the model's dimension.
+ */
+double *
+BkModelMergePoint(BkModel *m)
+{
+	if (m->merge_point == NULL)
+		m->merge_point = BkAllocArray(&m->env, (size_t) m->dim, sizeof(double));
+	return m->merge_point;
 }
 
 void
@@ -479,6 +495,23 @@ BkModelSparseRow(BkModel *m, const double *dense, const int32_t *idx,
 	m->sparse.nnz = nnz;
 }
 
+const double *
+BkModelSparseScoringRow(BkModel *m, const int32_t *idx, const double *val,
+						int nnz)
+{
+	BkModelSparseRow(m, &m->sparse_token, idx, val, nnz);
+	return &m->sparse_token;
+}
+
+/* x must be a row of m->dim values, not the token of a sparse row */
+static void
+check_dense(const BkModel *m, const double *x)
+{
+	if (x == &m->sparse_token)
+		BkRaise(&m->env, BK_ERR_INTERNAL, NULL,
+				"a sparse row declared for scoring was used as a row of values");
+}
+
 /*
  * The row's own numbers must stay within what the kernels can compute.
  * Beyond BK_MAX_SQNORM, ||x - x'||^2 = ||x||^2 + ||x'||^2 - 2 x.x' reaches
@@ -516,13 +549,19 @@ static void
 score_all(BkModel *m, const double *x, BkRow *rows, bool predicting)
 {
 	const BkLearner *L = BkLearnerOf(&m->params);
-	/* the sparse form of x, if its caller declared one for x (once) */
+	/*
+	 * the sparse form of x, if its caller declared one for x: once for a
+	 * dense row, for every call for a row declared for scoring only
+	 */
 	bool		sparse = m->sparse.x == x && x != NULL;
 	double		sqx;
 	double		ktt;
 	size_t		offset = 0;
 
-	m->sparse.x = NULL;
+	if (!sparse)
+		check_dense(m, x);
+	else if (x != &m->sparse_token)
+		m->sparse.x = NULL;
 	if (sparse)
 	{
 		/* the same sum as BkDot's over the dense row, whose other terms are 0 */
@@ -688,6 +727,7 @@ BkModelLearnClass(BkModel *m, const double *x, int cls, bool is_new)
 
 	if (!m->training)
 		BkRaise(&m->env, BK_ERR_INTERNAL, NULL, "model was not decoded for training");
+	check_dense(m, x);
 	/* trained further, its scores change: the calibration no longer holds */
 	if (m->platt != NULL)
 		BkModelClearCalibration(m);

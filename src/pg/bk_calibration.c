@@ -160,9 +160,9 @@ bk_calibrate_trans(PG_FUNCTION_ARGS)
 	else
 		check_same_model(s, PG_GETARG_DATUM(1), false);
 
-	x = BkPgModelRow(s->model, PG_GETARG_DATUM(2),
-					 BkPgFeatureForm(get_fn_expr_argtype(fcinfo->flinfo, 2)), s->row,
-					 "the model's");
+	x = BkPgScoringRow(s->model, PG_GETARG_DATUM(2),
+					   BkPgFeatureForm(get_fn_expr_argtype(fcinfo->flinfo, 2)), s->row,
+					   "the model's");
 	if (s->text_labels)
 	{
 		text	   *t = PG_GETARG_TEXT_PP(3);

@@ -223,6 +223,13 @@ extern BkFeatureForm BkPgFeatureForm(Oid type);
  */
 extern const double *BkPgModelRow(BkModel *m, Datum features, BkFeatureForm form,
 								  int64 row, const char *whose);
+/*
+ * The same, for scoring only: a sparse row is not densified, and the
+ * pointer returned stands for it in the core's scoring calls
+ * (BkModelSparseScoringRow), not to be read as values.
+ */
+extern const double *BkPgScoringRow(BkModel *m, Datum features, BkFeatureForm form,
+									int64 row, const char *whose);
 /* feed one training row's features to the fit of a preparation */
 extern void BkPgFitRow(BkPrepFit *f, Datum features, BkFeatureForm form, int64 row);
 

@@ -234,12 +234,13 @@ form_text(BkFeatureForm form)
 }
 
 /*
- * A sparse row: checked against the model's dimension, densified (the
- * learner copies a row it keeps as a support vector) and declared to the
- * core, which computes its kernel rows from the non-zero values
+ * A sparse row: checked against the model's dimension and declared to the
+ * core, which computes its kernel rows from the non-zero values; densified
+ * only to learn (the learner copies a row it keeps as a support vector)
  */
 static const double *
-sparse_row(BkModel *m, Datum features, int64 row, const char *whose)
+sparse_row(BkModel *m, Datum features, int64 row, const char *whose,
+		   bool scoring)
 {
 	const BkSparse *s = (const BkSparse *) DatumGetPointer(features);
 	double	   *x;
@@ -252,6 +253,9 @@ sparse_row(BkModel *m, Datum features, int64 row, const char *whose)
 				(errcode(ERRCODE_DATA_EXCEPTION),
 				 errmsg("features%s have dimension %d, expected %d (%s dimension)",
 						row_text(row), s->dim, info.dim, whose)));
+	/* scoring needs no dense form: a row of 2^24 dimensions stays small */
+	if (scoring)
+		return BkModelSparseScoringRow(m, s->indices, BkSparseValues(s), s->nnz);
 	x = BkPgSparseDense(s);
 	BkModelSparseRow(m, x, s->indices, BkSparseValues(s), s->nnz);
 	return x;
@@ -305,16 +309,17 @@ BkPgFitRow(BkPrepFit *f, Datum features, BkFeatureForm form, int64 row)
 	}
 }
 
-const double *
-BkPgModelRow(BkModel *m, Datum features, BkFeatureForm form, int64 row,
-			 const char *whose)
+static const double *
+model_row(BkModel *m, Datum features, BkFeatureForm form, int64 row,
+		  const char *whose, bool scoring)
 {
 	const BkPrep *p = BkModelPrep(m);
 	bool		named = form == BK_FORM_NAMED;
 	double	   *out;
 
 	if (form == BK_FORM_SPARSE && p == NULL)
-		return sparse_row(m, PointerGetDatum(PG_DETOAST_DATUM(features)), row, whose);
+		return sparse_row(m, PointerGetDatum(PG_DETOAST_DATUM(features)), row, whose,
+						  scoring);
 	if (form == BK_FORM_ARRAY && p == NULL)
 	{
 		int			n;
@@ -382,4 +387,18 @@ BkPgModelRow(BkModel *m, Datum features, BkFeatureForm form, int64 row,
 		BkPrepRowEnd(m, out);
 	}
 	return out;
+}
+
+const double *
+BkPgModelRow(BkModel *m, Datum features, BkFeatureForm form, int64 row,
+			 const char *whose)
+{
+	return model_row(m, features, form, row, whose, false);
+}
+
+const double *
+BkPgScoringRow(BkModel *m, Datum features, BkFeatureForm form, int64 row,
+			   const char *whose)
+{
+	return model_row(m, features, form, row, whose, true);
 }

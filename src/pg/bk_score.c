@@ -13,7 +13,8 @@
  *
  * Memory: every decoded model of the backend, whatever its call site, is
  * on one LRU list and counted against budgetkernel.model_cache_size (the
- * memory its context holds).  Loading a model evicts the least recently
+ * memory its context holds, measured after decoding and again after its
+ * first use, which allocates its scoring scratch).  Loading a model evicts the least recently
  * used ones, of any call site, until it fits; the model being loaded is
  * always kept, so one model larger than the bound is still decoded once.
  * A call site holds any number of models within the bound (a join scoring
@@ -57,6 +58,7 @@ typedef struct BkCacheEntry
 	Size		len;			/* key of other values: length + bytes */
 	uint8	   *bytes;
 	Size		mem;			/* memory of mcxt, counted in the bound */
+	bool		settled;		/* mem measured after the model's first use */
 	MemoryContext mcxt;			/* holds this entry, bytes and the model */
 	BkModel    *model;
 } BkCacheEntry;
@@ -184,10 +186,27 @@ bk_cache_decode(const uint8 *bytes, Size len, BkModel **model)
 	return mcxt;
 }
 
+/*
+ * A cached model is used again.  At its first reuse, its memory is
+ * measured again: what scoring allocated in its context on first use
+ * (kernel-row scratch, row descriptors, preparation stamps) counts in the
+ * bound too, and other entries are released to make room for it.
+ */
 static BkModel *
 bk_cache_hit(BkCacheEntry *e)
 {
-	dlist_move_head(&bk_cache_lru, &e->lru);
+	if (!e->settled)
+	{
+		dlist_delete(&e->lru);
+		bk_cache_mem -= e->mem;
+		e->mem = MemoryContextMemAllocated(e->mcxt, true);
+		e->settled = true;
+		bk_cache_make_room(e->mem);
+		dlist_push_head(&bk_cache_lru, &e->lru);
+		bk_cache_mem += e->mem;
+	}
+	else
+		dlist_move_head(&bk_cache_lru, &e->lru);
 	return e->model;
 }
 
@@ -289,7 +308,7 @@ bk_score_features(FunctionCallInfo fcinfo, int argno, BkModel *m)
 
 	BkPgPrefetchNextRow(raw);
 	/* a short value goes into the call site's buffer, not a palloc'd copy per row */
-	return BkPgModelRow(m, BkPgDetoastRow(raw, &bk_cache_of(fcinfo)->row_buf),
+	return BkPgScoringRow(m, BkPgDetoastRow(raw, &bk_cache_of(fcinfo)->row_buf),
 						form, 0, "the model's");
 }
 

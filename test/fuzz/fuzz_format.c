@@ -40,6 +40,23 @@ decode_for_scoring(const uint8_t *buf, size_t len)
 
 	bk_std_peak = bk_std_live;
 	s = BkModelDecode(&fuzz_env, buf, len, false);
+	/*
+	 * and score one sparse row: the scratch of the first scoring counts
+	 * too (a kernel row per machine; nothing of the dimension's size)
+	 */
+	if (s->n_classes > 0)
+	{
+		static const int32_t idx[1] = {1};
+		static const double val[1] = {0.5};
+		jmp_buf		jb;
+
+		bk_std_jump = &jb;
+		if (setjmp(jb) == 0)
+			(void) BkModelDecision(s, BkModelSparseScoringRow(s, idx, val, 1));
+		else if (bk_std_last_code == BK_ERR_INTERNAL)
+			abort();
+		bk_std_jump = NULL;
+	}
 	used = bk_std_peak - base;
 	if (used > DECODE_BYTES_PER_BYTE * len + DECODE_FIXED_BYTES)
 	{
@@ -241,6 +258,13 @@ static const WideSeed wide_seeds[] = {
 	 * 512 x 88 bytes, even when every machine gets its own capacity.
 	 */
 	{"perceptron", NULL, 0, 800, 1, 512, 1200},
+	/*
+	 * Two classes, no SV (the linear kernel again), dimension 2^20: some
+	 * 300 bytes.  A decoder whose scratch held a vector of the dimension
+	 * (for the point a merge builds) allocated 8 MB to score it; at 2^24,
+	 * 128 MB for each decoded copy.
+	 */
+	{"stoptron", "linear", 1, 0, 1 << 20, 2, 0},
 };
 
 /* Train and encode a wide seed; the core's errors abort (a bad seed). */

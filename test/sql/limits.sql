@@ -38,6 +38,22 @@ SELECT bk_continue(array_fill(0.5, ARRAY[1024])::float8[], 1::int8, wide) FROM c
 -- scoring it is fine
 SELECT bk_predict(wide, array_fill(0.5, ARRAY[1024])) IS NOT NULL AS scored FROM crafted;
 
+-- 328 bytes: two classes, no support vector, dimension 2^24 (the largest).
+-- Decoding it allocates nothing of the dimension's size and a sparse row
+-- is scored without a dense copy, so 48 call sites in one query score
+-- within the cluster's 3 GB (each decoded copy kept a 128 MB vector, and
+-- each row was made dense: 6.4 GB).
+\set ECHO none
+\set widedim `test/fixtures/bk_craft wide-budget 2 1 16777216`
+\set ECHO all
+CREATE TEMP TABLE wide_dim AS SELECT :'widedim'::bk_model AS m;
+SELECT octet_length(m::bytea) < 400 AS small, bk_is_valid(m::bytea) AS valid,
+       bk_info(m)->>'dim' AS dim, bk_info(m)->>'n_sv' AS n_sv
+FROM wide_dim;
+SELECT 'SELECT ' || string_agg(format('bk_decision(m, %L::bk_sparse)', format('{%s:1}/16777216', k)), ' + ')
+       || ' AS sum_of_48_decisions FROM wide_dim'
+FROM generate_series(1, 48) k \gexec
+
 -- A budget whose model could not be dumped: refused before any row is
 -- learned (54000), with the limit in the message.
 SELECT bk_train(array_fill(g::float8, ARRAY[100]), (g % 2)::int8,

@@ -392,6 +392,53 @@ test_decode_memory(void)
 	CHECK(bk_std_live == before, "decoding and freeing leaves nothing behind");
 	free(buf);
 
+	/*
+	 * two classes, no SV, dimension 2^20, for every maintenance that
+	 * keeps scratch: about 300 bytes decode and score (a sparse row and a
+	 * dense one) in a few kB; the scratch held 8 MB of the dimension (a
+	 * merge's point), 128 MB at 2^24, for each decoded copy
+	 */
+	{
+		const char *settings[][3][2] = {
+			{{"algorithm", "pa"}, {"max_sv", "1"}, {NULL, NULL}},
+			{{"algorithm", "bpa"}, {"budget", "1"}, {"variant", "nn"}},
+			{{"algorithm", "bpa"}, {"budget", "1"}, {"variant", "p"}},
+			{{"algorithm", "pegasos"}, {"budget", "1"}, {"maintenance", "merge"}},
+			{{"algorithm", "projectron"}, {"budget", "1"}, {NULL, NULL}},
+			{{"algorithm", "bduol"}, {"budget", "1"}, {NULL, NULL}},
+		};
+		const int	wide = 1 << 20;
+		double	   *dense = calloc((size_t) wide, sizeof(double));
+		static const int32_t idx[1] = {3};
+		static const double val[1] = {0.5};
+
+		dense[2] = 0.5;
+		for (size_t k = 0; k < sizeof(settings) / sizeof(settings[0]); k++)
+		{
+			double		fs,
+						fd;
+
+			make_params(&p, settings[k], settings[k][2][0] ? 3 : 2, wide);
+			m = BkModelCreate(&bk_std_env, &p, wide);
+			BkModelDeclareClass(m, -1);
+			BkModelDeclareClass(m, 1);
+			buf = encode(m, &len);
+			BkModelFree(m);
+			before = bk_std_live;
+			bk_std_peak = bk_std_live;
+			m = BkModelDecode(&bk_std_env, buf, len, false);
+			fs = BkModelDecision(m, BkModelSparseScoringRow(m, idx, val, 1));
+			fd = BkModelDecision(m, dense);
+			CHECK(len < 400 && bk_std_peak - before <= 4 * len + 256 * 1024 && fs == fd,
+				  "%s %s, no SV, dimension 2^20: %zu bytes decode and score in %zu bytes",
+				  settings[k][0][1], settings[k][2][0] ? settings[k][2][1] : "", len,
+				  bk_std_peak - before);
+			BkModelFree(m);
+			free(buf);
+		}
+		free(dense);
+	}
+
 	/* a budget of 100000 at dimension 2: four rows use a few kB */
 	make_params(&p, big, 2, 2);
 	before = bk_std_live;
