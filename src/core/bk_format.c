@@ -1360,7 +1360,7 @@ parse_prep(Reader *r, int dim, BkModel *m)
 
 			if (!r_f64s(r, v, 3, "an input's sums"))
 				return false;
-			if (v[0] < 0 || v[0] > 9007199254740992.0 || v[0] != floor(v[0]) ||
+			if (v[0] < 0 || v[0] > BK_PREP_MAX_COUNT || v[0] != floor(v[0]) ||
 				v[2] < 0 || (v[0] == 0 && (v[1] != 0 || v[2] != 0)))
 				return fail(r, "input %u has impossible sums", i);
 			if (in)

@@ -187,6 +187,9 @@ extern void BkPrepDerive(const BkPrep *p, BkPrepInput *in);
 /* merging: pool b's statistics into a; move m's vectors into preparation to */
 extern BkPrep *BkPrepCopy(const BkEnv *env, const BkPrep *p);
 extern bool BkPrepSameSums(const BkPrep *a, const BkPrep *b);
+/* the most rows an input's statistics count: 2^53, exact in a double */
+#define BK_PREP_MAX_COUNT 9007199254740992.0
+extern int	BkPrepPoolOverflow(const BkPrep *a, const BkPrep *b);
 extern void BkPrepPool(BkPrep *a, const BkPrep *b);
 extern void BkPrepRemapModel(BkModel *m, const BkPrep *to);
 

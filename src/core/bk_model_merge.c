@@ -151,6 +151,7 @@ merge_preps(BkModel *dst, BkModel *src)
 	const BkEnv *env = &dst->env;
 	const char *hint = "Merge models trained with the same preparation parameters on rows with the same keys and text values.";
 	BkPrep	   *pooled;
+	int			bad;
 
 	if ((dst->prep == NULL) != (src->prep == NULL))
 		BkRaiseHint(env, BK_ERR_PARAM, NULL, hint,
@@ -163,6 +164,12 @@ merge_preps(BkModel *dst, BkModel *src)
 	/* the same statistics (models continued from one model): kept as they are */
 	if (BkPrepSameSums(dst->prep, src->prep))
 		return;
+	bad = BkPrepPoolOverflow(dst->prep, src->prep);
+	if (bad >= 0)
+		BkRaiseHint(env, BK_ERR_OVERFLOW, NULL,
+					"Each side's preparation counts its rows of each input; a merged model can count at most 2^53.",
+					"cannot merge: the pooled statistics of input %d would be out of range (more than 2^53 rows, or sums that are not finite)",
+					bad + 1);
 	pooled = BkPrepCopy(env, dst->prep);
 	BkPrepPool(pooled, src->prep);
 	BkPrepRemapModel(dst, pooled);

@@ -899,6 +899,33 @@ BkPrepSameSums(const BkPrep *a, const BkPrep *b)
 }
 
 /*
+ * The first numeric input whose pooled statistics a model could not hold
+ * (BkPrepPool): a count of rows beyond 2^53, which a double no longer
+ * counts exactly and the format refuses, or sums that are not finite; -1
+ * when every input pools.
+ */
+int
+BkPrepPoolOverflow(const BkPrep *a, const BkPrep *b)
+{
+	for (int i = 0; i < a->n_inputs; i++)
+	{
+		const BkPrepInput *x = &a->inputs[i];
+		const BkPrepInput *y = &b->inputs[i];
+		double		n,
+					tmp;
+
+		if (x->kind != BK_INPUT_NUMERIC || y->n == 0.0 || x->n == 0.0)
+			continue;
+		n = x->n + y->n;
+		tmp = x->sx / x->n - y->sx / y->n;
+		if (!(n <= BK_PREP_MAX_COUNT) || !isfinite(x->sx + y->sx) ||
+			!isfinite(x->sxx + y->sxx + x->n * y->n * tmp * tmp / n))
+			return i;
+	}
+	return -1;
+}
+
+/*
  * Pool the sums of b's numeric inputs into a's (same layout), as
  * PostgreSQL's float8_combine does: the statistics of the union of both
  * sides' training rows.

@@ -250,5 +250,5 @@ bk_calibrate_final(PG_FUNCTION_ARGS)
 					 errmsg("bk_calibrate: no finite sigmoid fits the scores of class %d", c)));
 	}
 	BkModelSetCalibration(s->model, A, B);
-	PG_RETURN_POINTER(BkPgEncodeModel(s->model));
+	PG_RETURN_POINTER(BkPgEncodeModel(s->model, "bk_calibrate"));
 }

@@ -28,11 +28,32 @@ PG_FUNCTION_INFO_V1(bk_merge_pair);
 #define PARTIAL_VERSION 1
 #define PARTIAL_HEADER	(1 + 1 + 8)	/* version, has model, skipped rows */
 
+/* the error context of a merge: which function merges */
+static void
+merge_context(void *arg)
+{
+	errcontext("%s, merging two models", (const char *) arg);
+}
+
+/* BkModelMerge, its errors saying which SQL function merged */
+static void
+merge_models(BkModel *dst, BkModel *src, const char *fname)
+{
+	ErrorContextCallback errcallback;
+
+	errcallback.callback = merge_context;
+	errcallback.arg = (void *) (fname ? fname : "bk_merge");
+	errcallback.previous = error_context_stack;
+	error_context_stack = &errcallback;
+	BkModelMerge(dst, src);
+	error_context_stack = errcallback.previous;
+}
+
 /* A copy of m in st's context (through its bytes: the model is opaque). */
 static BkModel *
 copy_model(const BkModel *m, BkTrainState *st)
 {
-	struct varlena *bytes = BkPgEncodeModel(m);
+	struct varlena *bytes = BkPgEncodeModel(m, st->fname);
 
 	return BkPgDecodeDatum(PointerGetDatum(bytes), st->mcxt, true);
 }
@@ -71,7 +92,7 @@ merge_states(BkTrainState *dst, BkTrainState *src)
 		dst->skipped = 0;
 		return;
 	}
-	BkModelMerge(dst->model, srcm);
+	merge_models(dst->model, srcm, dst->fname);
 	/* the classes are those of both now; they were frozen for neither */
 	/* the provenance of both: the models each part was merged from */
 	{
@@ -149,7 +170,7 @@ bk_train_serialize(PG_FUNCTION_ARGS)
 							 st->progress.start, CurrentMemoryContext);
 	if (m != NULL)
 	{
-		model = BkPgEncodeModel(m);
+		model = BkPgEncodeModel(m, st->fname);
 		mlen = VARSIZE(model) - VARHDRSZ;
 	}
 	out = (bytea *) palloc(VARHDRSZ + PARTIAL_HEADER + mlen);
@@ -241,7 +262,7 @@ bk_merge_trans(PG_FUNCTION_ARGS)
 
 		m = BkPgDecodeDatum(PG_GETARG_DATUM(1), tmp, true);
 		BkPgCheckLegacyLabels(m);
-		BkModelMerge(st->model, m);
+		merge_models(st->model, m, st->fname);
 		BkPgFingerprint(PG_GETARG_DATUM(1), fp);
 		BkModelAddParent(st->model, fp);
 		MemoryContextDelete(tmp);
@@ -268,7 +289,7 @@ bk_merge_pair(PG_FUNCTION_ARGS)
 	b = BkPgDecodeDatum(PG_GETARG_DATUM(1), tmp, true);
 	BkPgCheckLegacyLabels(a);
 	BkPgCheckLegacyLabels(b);
-	BkModelMerge(a, b);
+	merge_models(a, b, "bk_merge");
 	/* provenance: merged from the two */
 	{
 		uint8		fp[BK_FINGERPRINT_LEN];
@@ -278,7 +299,7 @@ bk_merge_pair(PG_FUNCTION_ARGS)
 		BkPgFingerprint(PG_GETARG_DATUM(1), fp);
 		BkModelAddParent(a, fp);
 	}
-	result = BkPgEncodeModel(a);
+	result = BkPgEncodeModel(a, "bk_merge");
 	MemoryContextDelete(tmp);
 	PG_RETURN_POINTER(result);
 }

@@ -363,7 +363,10 @@ extern BkTrainState *BkPgTrainStateNew(MemoryContext parent);
  * the kept rows, made in cxt; NULL if no row was usable
  */
 extern BkModel *BkPgTrainPrepared(const BkTrainState *st, MemoryContext cxt);
-/* the model as a bk_model value, validated (XX000 / 22003 / 54000 if not) */
-extern struct varlena *BkPgEncodeModel(const BkModel *m);
+/*
+ * the model as a bk_model value, validated (XX000 / 22003 / 54000 if not);
+ * fname: the SQL function that made it, for the messages
+ */
+extern struct varlena *BkPgEncodeModel(const BkModel *m, const char *fname);
 
 #endif							/* BK_PG_H */

@@ -336,7 +336,7 @@ bk_train_model_trans(PG_FUNCTION_ARGS)
  * Raise an error unless the encoded model passes the decoder's validation
  */
 static void
-bk_train_check_result(const uint8_t *buf, size_t len)
+bk_train_check_result(const uint8_t *buf, size_t len, const char *fname)
 {
 	char		err[BK_ERRMSG_LEN];
 	BkErrCode	code = BK_ERR_CORRUPT;
@@ -347,12 +347,12 @@ bk_train_check_result(const uint8_t *buf, size_t len)
 	if (code == BK_ERR_OVERFLOW)
 		ereport(ERROR,
 				(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
-				 errmsg("training overflowed: the model holds a value that is not finite or out of range"),
+				 errmsg("%s overflowed: the model holds a value that is not finite or out of range", fname ? fname : "bk_train"),
 				 errdetail("%s", BkPgSentence(err)),
 				 errhint("Scale the features, or use smaller steps (a larger lambda, a smaller C or eta).")));
 	ereport(ERROR,
 			(errcode(ERRCODE_INTERNAL_ERROR),
-			 errmsg("bk_train produced a model that fails validation"),
+			 errmsg("%s produced a model that fails validation", fname ? fname : "bk_train"),
 			 errdetail("%s", BkPgSentence(err))));
 }
 
@@ -363,7 +363,7 @@ bk_train_check_result(const uint8_t *buf, size_t len)
  * catches whatever overflowed on the last row (or in a merge).
  */
 struct varlena *
-BkPgEncodeModel(const BkModel *m)
+BkPgEncodeModel(const BkModel *m, const char *fname)
 {
 	size_t		size;
 	char		err[BK_ERRMSG_LEN];
@@ -380,7 +380,7 @@ BkPgEncodeModel(const BkModel *m)
 	result = (struct varlena *) palloc(VARHDRSZ + size);
 	SET_VARSIZE(result, VARHDRSZ + size);
 	BkModelEncode(m, (uint8_t *) VARDATA(result), size);
-	bk_train_check_result((const uint8_t *) VARDATA(result), size);
+	bk_train_check_result((const uint8_t *) VARDATA(result), size, fname);
 	return result;
 }
 
@@ -436,7 +436,7 @@ bk_train_final(PG_FUNCTION_ARGS)
 								   st->progress.start, replay);
 	}
 
-	result = BkPgEncodeModel(trained);
+	result = BkPgEncodeModel(trained, st->fname);
 
 	/*
 	 * As a window function this runs once per row: warn only once.  The

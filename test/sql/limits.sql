@@ -54,6 +54,19 @@ SELECT 'SELECT ' || string_agg(format('bk_decision(m, %L::bk_sparse)', format('{
        || ' AS sum_of_48_decisions FROM wide_dim'
 FROM generate_series(1, 48) k \gexec
 
+-- A valid model whose first input counts 2^53 rows, the format's most:
+-- merged with another, the count would pass it.  The merge checks before
+-- it combines, and refuses with a data exception naming the input (22003),
+-- not an internal error from the validation of its result.
+\set ECHO none
+\set prepcount `test/fixtures/bk_craft prep-count 2 0 2`
+\set ECHO all
+SELECT bk_merge(:'prepcount'::bk_model,
+                (SELECT bk_train(ARRAY[g % 5, g * 3 % 5]::float8[], (g % 2)::int8,
+                                 '{"algorithm": "bpa", "budget": 4, "scale": "standard", "classes": [0, 1]}')
+                 FROM generate_series(1, 8) g));
+\echo :LAST_ERROR_SQLSTATE
+
 -- A budget whose model could not be dumped: refused before any row is
 -- learned (54000), with the limit in the message.
 SELECT bk_train(array_fill(g::float8, ARRAY[100]), (g % 2)::int8,
