@@ -75,35 +75,41 @@ sparse_of(int dim, int nnz, const int32 *idx, const double *val)
  * with finite values.  what names it in messages ("bk_sparse", "features
  * at row 3").
  */
-void
-BkPgSparseCheck(const BkSparse *s, const char *what)
+static void
+check_sparse(const BkSparse *s, const char *what, int sqlstate)
 {
 	const double *v = BkSparseValues(s);
 
 	if (s->dim < 1 || s->dim > BK_MAX_DIM)
 		ereport(ERROR,
-				(errcode(ERRCODE_DATA_EXCEPTION),
+				(errcode(sqlstate),
 				 errmsg("%s: dimension %d out of range 1..%d", what, s->dim, BK_MAX_DIM)));
 	if (s->nnz < 0 || s->nnz > s->dim)
 		ereport(ERROR,
-				(errcode(ERRCODE_DATA_EXCEPTION),
+				(errcode(sqlstate),
 				 errmsg("%s: %d values for dimension %d", what, s->nnz, s->dim)));
 	for (int k = 0; k < s->nnz; k++)
 	{
 		if (s->indices[k] < 1 || s->indices[k] > s->dim)
 			ereport(ERROR,
-					(errcode(ERRCODE_DATA_EXCEPTION),
+					(errcode(sqlstate),
 					 errmsg("%s: index %d out of range 1..%d", what, s->indices[k], s->dim)));
 		if (k > 0 && s->indices[k] <= s->indices[k - 1])
 			ereport(ERROR,
-					(errcode(ERRCODE_DATA_EXCEPTION),
+					(errcode(sqlstate),
 					 errmsg("%s: index %d after %d (indices must ascend)",
 							what, s->indices[k], s->indices[k - 1])));
 		if (!isfinite(v[k]))
 			ereport(ERROR,
-					(errcode(ERRCODE_DATA_EXCEPTION),
+					(errcode(sqlstate),
 					 errmsg("%s: the value at index %d is not finite", what, s->indices[k])));
 	}
+}
+
+void
+BkPgSparseCheck(const BkSparse *s, const char *what)
+{
+	check_sparse(s, what, ERRCODE_DATA_EXCEPTION);
 }
 
 static void
@@ -228,7 +234,7 @@ bk_sparse_out(PG_FUNCTION_ARGS)
 	PG_RETURN_CSTRING(buf.data);
 }
 
-/* binary form: int32 dim, int32 nnz, int32 unused, then nnz x int32, nnz x float8 */
+/* binary form: int32 dim, int32 nnz, int32 reserved (0), then nnz x int32, nnz x float8 */
 Datum
 bk_sparse_recv(PG_FUNCTION_ARGS)
 {
@@ -238,7 +244,12 @@ bk_sparse_recv(PG_FUNCTION_ARGS)
 	BkSparse   *s;
 	double	   *v;
 
-	(void) pq_getmsgint(buf, 4);
+	int32		reserved = pq_getmsgint(buf, 4);
+
+	if (reserved != 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
+				 errmsg("invalid binary bk_sparse: the reserved word is %d, not 0", reserved)));
 	if (dim < 1 || dim > BK_MAX_DIM || nnz < 0 || nnz > dim ||
 		(Size) nnz * 12 > (Size) (buf->len - buf->cursor))
 		ereport(ERROR,
@@ -250,7 +261,8 @@ bk_sparse_recv(PG_FUNCTION_ARGS)
 		s->indices[k] = pq_getmsgint(buf, 4);
 	for (int k = 0; k < nnz; k++)
 		v[k] = pq_getmsgfloat8(buf);
-	BkPgSparseCheck(s, "bk_sparse");
+	/* what the bytes say is checked as for text input, as bytes (22P03) */
+	check_sparse(s, "invalid binary bk_sparse", ERRCODE_INVALID_BINARY_REPRESENTATION);
 	PG_RETURN_POINTER(s);
 }
 

@@ -67,3 +67,39 @@ SELECT bk_predict(from_sparse, '{1:1}/122'::bk_sparse) FROM sp_models;
 SET client_min_messages = error;
 SELECT bk_predict(bk_train(jsonb_build_object('x', id), label, '{}'), '{1:1}/1'::bk_sparse) FROM sp_rows;
 RESET client_min_messages;
+-- a sparse row scored twice in one call (the probability of the predicted
+-- class) is scored from its values both times, with no dense copy
+SELECT bk_predict_probability(c, '{3:1,40:1}/123'::bk_sparse)
+       = (SELECT max(p) FROM unnest(bk_probabilities(c, '{3:1,40:1}/123'::bk_sparse)) p) AS same_probability
+FROM (SELECT bk_calibrate(from_sparse, sparse, label) AS c FROM sp_rows, sp_models WHERE id > 4000 GROUP BY from_sparse) s;
+-- binary input (COPY ... FORMAT binary): what the bytes say is checked as
+-- text input is, and refused as an invalid binary representation (22P03):
+-- a reserved word that is not 0, indices out of order
+CREATE FUNCTION pg_temp.sparse_copy_file(dim int, reserved int, idx int[], vals float8[]) RETURNS text
+LANGUAGE plpgsql AS $$
+DECLARE
+	lo oid := lo_from_bytea(0,
+	        '\x5047434f50590aff0d0a00'::bytea || int4send(0) || int4send(0)
+	        || int2send(1::int2) || int4send(12 + 12 * cardinality(idx))
+	        || int4send(dim) || int4send(cardinality(idx)) || int4send(reserved)
+	        || (SELECT string_agg(int4send(i), ''::bytea ORDER BY k) FROM unnest(idx) WITH ORDINALITY u(i, k))
+	        || (SELECT string_agg(float8send(v), ''::bytea ORDER BY k) FROM unnest(vals) WITH ORDINALITY u(v, k))
+	        || int2send((-1)::int2));
+BEGIN
+	PERFORM lo_export(lo, '/tmp/bk_sparse_recv_test.bin');
+	PERFORM lo_unlink(lo);
+	RETURN '/tmp/bk_sparse_recv_test.bin';
+END
+$$;
+CREATE TEMP TABLE sparse_bin (v bk_sparse);
+\set VERBOSITY terse
+SELECT pg_temp.sparse_copy_file(10, 0, ARRAY[2, 7], ARRAY[0.5, 1]) IS NOT NULL AS written;
+COPY sparse_bin FROM '/tmp/bk_sparse_recv_test.bin' WITH (FORMAT binary);
+SELECT v::text FROM sparse_bin;
+SELECT pg_temp.sparse_copy_file(10, 5, ARRAY[2, 7], ARRAY[0.5, 1]) IS NOT NULL AS written;
+COPY sparse_bin FROM '/tmp/bk_sparse_recv_test.bin' WITH (FORMAT binary);
+\echo :LAST_ERROR_SQLSTATE
+SELECT pg_temp.sparse_copy_file(10, 0, ARRAY[7, 2], ARRAY[0.5, 1]) IS NOT NULL AS written;
+COPY sparse_bin FROM '/tmp/bk_sparse_recv_test.bin' WITH (FORMAT binary);
+\echo :LAST_ERROR_SQLSTATE
+\set VERBOSITY default
