@@ -74,10 +74,20 @@ parse_line(const char *line, int dim, int64_t *label, double *x, int32_t *idx_ou
 	/* the label */
 	errno = 0;
 	v = BkParseDouble(p, &end);
-	if (end == p || (*end != '\0' && !is_space(*end)) || errno != 0 ||
-		!isfinite(v) || v != floor(v) || fabs(v) > MAX_LABEL)
+	if (end == p || (*end != '\0' && !is_space(*end)) ||
+		(errno != 0 && isfinite(v)) || v != floor(v))
 	{
 		snprintf(err, errlen, "the label \"%.*s\" is not an integer",
+				 token_len(p), p);
+		return false;
+	}
+	/*
+	 * an integer, but one a double does not hold exactly (beyond 2^53 the
+	 * parsed value is rounded): say so, not that it is no integer
+	 */
+	if (!isfinite(v) || fabs(v) > MAX_LABEL)
+	{
+		snprintf(err, errlen, "the label \"%.*s\" is out of range: a label is an integer of at most 2^53 - 1 in magnitude (exact in a double)",
 				 token_len(p), p);
 		return false;
 	}

@@ -22,6 +22,9 @@ SELECT * FROM bk_libsvm('', 2);
 SELECT * FROM bk_libsvm('   # only a comment', 2);
 SELECT * FROM bk_libsvm('cat 1:1', 2);
 SELECT * FROM bk_libsvm('1.5 1:1', 2);
+-- an integer a double does not hold (2^53 + 1): out of range, not "not an integer"
+SELECT * FROM bk_libsvm('9007199254740993 1:1', 2);
+SELECT * FROM bk_libsvm('1e400 1:1', 2);
 SELECT * FROM bk_libsvm('1 1:1 3:1', 2);
 SELECT * FROM bk_libsvm('1 0:1', 2);
 SELECT * FROM bk_libsvm('1 2:1 1:1', 2);
