@@ -660,7 +660,7 @@ COMMENT ON FUNCTION @extschema@.bk_libsvm(text, int4) IS
 
 -- Availability: 0.2.0
 --
--- Names resolve in two places (doc/security.md, "Search path"):
+-- Names resolve in two places (doc/reference.md, "Schema and search path"):
 --   * the caller's names -- source, features, label, key -- resolve as in
 --     the caller's own query: bk_cross_validate, a SQL function with no
 --     SET clause, reads the caller's search_path and passes it on;
