@@ -393,6 +393,8 @@ DECLARE
 	y_type		oid;
 	x_cast		text;
 	y_cast		text;
+	grid_size	numeric;
+	i			int4;
 	err_state	text;
 	err_msg		text;
 	err_detail	text;
@@ -441,10 +443,23 @@ BEGIN
 	END LOOP;
 
 	-- random search: samples settings, each varying key drawn uniformly
-	-- (from its list, or its range) by a seeded hash of (setting, key)
+	-- (from its list, or its range) by a seeded hash of (draw, key), and
+	-- never the same setting twice: a draw equal to one taken is passed
+	-- over, and a grid of lists smaller than samples gives each of its
+	-- settings once
 	IF samples IS NOT NULL THEN
 		settings := '[]';
-		FOR i IN 0 .. samples - 1 LOOP
+		grid_size := 1;
+		FOR k, v IN SELECT e.key, e.value FROM jsonb_each(grid) e LOOP
+			IF jsonb_typeof(v) = 'object' THEN
+				grid_size := NULL;		-- a range: no end of distinct draws
+			ELSIF jsonb_typeof(v) = 'array' AND k <> 'classes' THEN
+				grid_size := grid_size * greatest(jsonb_array_length(v), 1);
+			END IF;
+		END LOOP;
+		i := 0;
+		WHILE jsonb_array_length(settings) < least(samples, coalesce(grid_size, samples))
+			  AND i < 100 * samples LOOP
 			draw := '{}';
 			j := 0;
 			FOR k, v IN SELECT e.key, e.value FROM jsonb_each(grid) e ORDER BY e.key LOOP
@@ -469,7 +484,10 @@ BEGIN
 					draw := draw || jsonb_build_object(k, v);
 				END IF;
 			END LOOP;
-			settings := settings || jsonb_build_array(draw);
+			IF NOT EXISTS (SELECT FROM jsonb_array_elements(settings) AS t(s) WHERE t.s = draw) THEN
+				settings := settings || jsonb_build_array(draw);
+			END IF;
+			i := i + 1;
 		END LOOP;
 	END IF;
 

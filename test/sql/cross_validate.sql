@@ -86,6 +86,13 @@ SELECT row_number() OVER () AS rank, model IS NOT NULL AS has_model,
 FROM bk_cross_validate('cv_rows', 'features', 'label', 'id',
                        '{"gamma": [2, 20], "budget": 40}', 3, 7, refit => true) cv;
 
+-- never the same setting twice: 5 samples of a grid of 2 settings give
+-- each of the 2 once (they drew one twice and the other three times)
+SELECT count(*) AS settings, count(DISTINCT params) AS distinct_settings
+FROM bk_cross_validate('cv_rows', 'features', 'label', 'id', '{"gamma": [2, 20], "budget": 40}', 3, 7, samples => 5);
+-- and 3 samples of a grid of 4 give 3 distinct ones
+SELECT count(*) AS settings, count(DISTINCT params) AS distinct_settings
+FROM bk_cross_validate('cv_rows', 'features', 'label', 'id', '{"gamma": [2, 20], "C": [0.5, 1], "budget": 40}', 3, 7, samples => 3);
 -- errors of the random search
 SELECT * FROM bk_cross_validate('cv_rows', 'features', 'label', 'id', '{"gamma": {"uniform": [1, 50]}}', 3, 7);
 SELECT * FROM bk_cross_validate('cv_rows', 'features', 'label', 'id', '{"gamma": {"between": [1, 50]}}', 3, 7, samples => 2);
