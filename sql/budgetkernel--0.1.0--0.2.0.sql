@@ -208,6 +208,18 @@ CREATE FUNCTION @extschema@.bk_shuffle_key(id int8, seed int8 DEFAULT 0)
 COMMENT ON FUNCTION @extschema@.bk_shuffle_key(int8, int8) IS
 	'a seeded shuffle of row ids: ORDER BY bk_shuffle_key(id, seed) trains on a random but repeatable order';
 
+-- bk_fold(id, seed, k): the row's part of a seeded split into k parts,
+-- 0 .. k - 1, each about 1/k of the rows: WHERE bk_fold(id, 7, 10) < 7 is
+-- a 70/30 split.  (bk_shuffle_key is signed, so bk_shuffle_key(id, 7) %
+-- 10 < 7 also takes every negative remainder: 85 % of the rows.)
+CREATE FUNCTION @extschema@.bk_fold(id int8, seed int8, k int4)
+	RETURNS int4
+	AS 'MODULE_PATHNAME', 'bk_fold'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION @extschema@.bk_fold(int8, int8, int4) IS
+	'the part of a seeded split into k parts (0 .. k - 1, each about 1/k of the rows) a row id falls in: WHERE bk_fold(id, 7, 10) < 7 is a 70/30 split';
+
 -- Continuing with overrides: bk_continue(features, label, model, overrides).
 -- The model's classes are frozen once it has two (a label it has not seen
 -- is an error) unless the overrides say {"allow_new_classes": true}.

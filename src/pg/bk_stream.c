@@ -1,7 +1,8 @@
 /*
  * bk_stream.c
  *	  Helpers for the rows of a training stream: their order
- *	  (bk_shuffle_key) and reading them from LIBSVM text (bk_libsvm).
+ *	  (bk_shuffle_key), a seeded split (bk_fold) and reading them from
+ *	  LIBSVM text (bk_libsvm).
  */
 #include "postgres.h"
 
@@ -27,6 +28,31 @@ bk_shuffle_key(PG_FUNCTION_ARGS)
 	uint64_t	seed = (uint64_t) PG_GETARG_INT64(1);
 
 	PG_RETURN_INT64((int64) BkShuffleKey(id, seed));
+}
+
+PG_FUNCTION_INFO_V1(bk_fold);
+
+/*
+ * bk_fold(id int8, seed int8, k int4): |bk_shuffle_key(id, seed) % k|,
+ * in 0 .. k - 1.  For a key spread evenly over int8 each part takes about
+ * 1/k of the rows: 0 from the remainder 0, any other r from r and -r.
+ * (For k a power of two, bk_fold(id, s, k) = 0 is the same set of rows
+ * as bk_shuffle_key(id, s) % k = 0.)
+ */
+Datum
+bk_fold(PG_FUNCTION_ARGS)
+{
+	uint64_t	id = (uint64_t) PG_GETARG_INT64(0);
+	uint64_t	seed = (uint64_t) PG_GETARG_INT64(1);
+	int32		k = PG_GETARG_INT32(2);
+	int64		r;
+
+	if (k < 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("bk_fold needs k of at least 1 part, got %d", k)));
+	r = (int64) BkShuffleKey(id, seed) % k;
+	PG_RETURN_INT32((int32) (r < 0 ? -r : r));
 }
 
 PG_FUNCTION_INFO_V1(bk_libsvm);
