@@ -31,12 +31,7 @@ typedef struct CalibState
 	bool		text_labels;	/* the label argument is text */
 	int			n_classes;
 	int			dim;
-	/* which model the first row had: its TOAST pointer, or length and CRC */
-	bool		ondisk;
-	Oid			toastrelid;
-	Oid			valueid;
-	Size		len;
-	uint32		crc;
+	BkPgModelId first_model;	/* which model the first row had */
 	int64		row;			/* rows seen, skipped or not */
 	int64		n;				/* rows kept */
 	int64		cap;
@@ -55,41 +50,12 @@ max_rows(const CalibState *s)
 static void
 check_same_model(CalibState *s, Datum d, bool first)
 {
-	struct varlena *raw = (struct varlena *) DatumGetPointer(d);
-	bool		ondisk = VARATT_IS_EXTERNAL_ONDISK(raw);
-	Oid			relid = InvalidOid,
-				valueid = InvalidOid;
-	Size		len = 0;
-	uint32		crc = 0;
+	BkPgModelId id;
 
-	if (ondisk)
-	{
-		struct varatt_external ve;
-
-		VARATT_EXTERNAL_GET_POINTER(ve, raw);
-		relid = ve.va_toastrelid;
-		valueid = ve.va_valueid;
-	}
-	else
-	{
-		struct varlena *flat = (struct varlena *) PG_DETOAST_DATUM_PACKED(d);
-		const uint8 *b = (const uint8 *) VARDATA_ANY(flat);
-
-		len = VARSIZE_ANY_EXHDR(flat);
-		if (len >= 4)
-			memcpy(&crc, b + len - 4, 4);
-	}
+	BkPgModelIdOf(d, &id);
 	if (first)
-	{
-		s->ondisk = ondisk;
-		s->toastrelid = relid;
-		s->valueid = valueid;
-		s->len = len;
-		s->crc = crc;
-		return;
-	}
-	if (ondisk != s->ondisk || relid != s->toastrelid || valueid != s->valueid ||
-		len != s->len || crc != s->crc)
+		s->first_model = id;
+	else if (!BkPgModelIdEqual(&id, &s->first_model))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("bk_calibrate calibrates one model: row %lld has another model than the first row",

@@ -53,6 +53,24 @@ extern void BkPgValidateInput(const uint8_t *buf, size_t len);
  * Invalid stored bytes raise XX001 (0A000 for a newer format).
  */
 extern BkModel *BkPgDecodeDatum(Datum d, MemoryContext ctx, bool for_training);
+/*
+ * Which model a datum holds, known in O(1) per row: an on-disk value by
+ * its TOAST pointer, any other by its length and its stored checksum (the
+ * model's last four bytes).  For aggregates that take one model on every
+ * row (bk_continue, bk_calibrate) and must refuse a second one.
+ */
+typedef struct BkPgModelId
+{
+	bool		ondisk;
+	Oid			toastrelid;
+	Oid			valueid;
+	Size		len;
+	uint32		crc;
+} BkPgModelId;
+
+extern void BkPgModelIdOf(Datum d, BkPgModelId *id);
+extern bool BkPgModelIdEqual(const BkPgModelId *a, const BkPgModelId *b);
+
 /* the SHA-256 of a model value's bytes (BK_FINGERPRINT_LEN bytes into out) */
 extern void BkPgFingerprint(Datum d, uint8 *out);
 
@@ -354,6 +372,7 @@ typedef struct BkTrainState
 	BkProgress	progress;		/* budgetkernel.progress_interval */
 	BkPgShortBuf row_buf;		/* the current row's short features */
 	TimestampTz first_row;		/* when the state took its first row */
+	BkPgModelId base;			/* bk_continue: the model of the first row */
 } BkTrainState;
 
 /* a new, empty state in its own child context of parent */

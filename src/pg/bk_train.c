@@ -304,6 +304,7 @@ bk_train_model_trans(PG_FUNCTION_ARGS)
 					 errmsg("overrides must not be NULL"),
 					 errhint("Pass '{}' for none.")));
 		st->model = BkPgDecodeDatum(PG_GETARG_DATUM(3), st->mcxt, true);
+		BkPgModelIdOf(PG_GETARG_DATUM(3), &st->base);
 		BkPgCheckLegacyLabels(st->model);
 		{
 			uint8		fp[BK_FINGERPRINT_LEN];
@@ -325,6 +326,19 @@ bk_train_model_trans(PG_FUNCTION_ARGS)
 			st->rows = BkPgEpochRowsBegin(fcinfo, st->mcxt, st->text_labels, st->features_type,
 										  st->fname, "\"epochs\"");
 		BkPgProgressStart(&st->progress, st->model);
+	}
+	else
+	{
+		/* one model a call: a join that pairs the rows with two models learns each row twice */
+		BkPgModelId id;
+
+		BkPgModelIdOf(PG_GETARG_DATUM(3), &id);
+		if (!BkPgModelIdEqual(&id, &st->base))
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("bk_continue continues one model: row %lld has another model than the first row",
+							(long long) st->row + 1),
+					 errhint("Continue each model in its own call, for example with GROUP BY the model's key, or pick one model in a subquery.")));
 	}
 
 	bk_train_row(st, fcinfo);

@@ -16,6 +16,7 @@
  */
 #include "postgres.h"
 
+#include "access/detoast.h"
 #include "common/cryptohash.h"
 #include "common/sha2.h"
 
@@ -330,4 +331,39 @@ BkPgFingerprint(Datum d, uint8 *out)
 		pg_cryptohash_final(ctx, out, PG_SHA256_DIGEST_LENGTH) < 0)
 		elog(ERROR, "could not compute the fingerprint of a model");
 	pg_cryptohash_free(ctx);
+}
+
+void
+BkPgModelIdOf(Datum d, BkPgModelId *id)
+{
+	struct varlena *raw = (struct varlena *) DatumGetPointer(d);
+
+	memset(id, 0, sizeof(*id));
+	id->ondisk = VARATT_IS_EXTERNAL_ONDISK(raw);
+	if (id->ondisk)
+	{
+		struct varatt_external ve;
+
+		VARATT_EXTERNAL_GET_POINTER(ve, raw);
+		id->toastrelid = ve.va_toastrelid;
+		id->valueid = ve.va_valueid;
+	}
+	else
+	{
+		struct varlena *flat = (struct varlena *) PG_DETOAST_DATUM_PACKED(d);
+		const uint8 *b = (const uint8 *) VARDATA_ANY(flat);
+
+		id->len = VARSIZE_ANY_EXHDR(flat);
+		if (id->len >= 4)
+			memcpy(&id->crc, b + id->len - 4, 4);
+		if (flat != raw)
+			pfree(flat);
+	}
+}
+
+bool
+BkPgModelIdEqual(const BkPgModelId *a, const BkPgModelId *b)
+{
+	return a->ondisk == b->ondisk && a->toastrelid == b->toastrelid &&
+		a->valueid == b->valueid && a->len == b->len && a->crc == b->crc;
 }

@@ -136,6 +136,19 @@ CREATE TABLE store (version int PRIMARY KEY, model bk_model);
 INSERT INTO store SELECT 1, bk_train(features, label, '{"budget": 20, "gamma": 20}' ORDER BY id) FROM pts WHERE id <= 1000;
 INSERT INTO store SELECT 2, bk_continue(n.features, n.label, s.model ORDER BY n.id) FROM pts n, store s WHERE s.version = 1 AND n.id > 1000;
 SELECT version, (bk_info(model)->>'rows_seen')::int AS rows_seen FROM store ORDER BY version;
+-- one model a call: rows joined with two models (a second version 1 in
+-- another table, say) are refused, not each learned twice into one model;
+-- bk_calibrate refuses the same
+\set VERBOSITY terse
+SELECT bk_continue(n.features, n.label, s.model ORDER BY n.id) FROM pts n, store s WHERE n.id > 1000;
+SELECT bk_calibrate(s.model, n.features, n.label) FROM pts n, store s WHERE n.id > 1000;
+\set VERBOSITY default
+-- and two models made in the query
+SELECT bk_continue(n.features, n.label, m.model ORDER BY n.id)
+FROM pts n, (VALUES (1), (2)) v(k),
+     LATERAL (SELECT bk_train(features, label, jsonb_build_object('budget', 20, 'gamma', 10 * v.k)) AS model
+              FROM pts WHERE id <= 50) m
+WHERE n.id > 1000;
 SELECT max(acc) FILTER (WHERE version = 2) > max(acc) FILTER (WHERE version = 1) AS version_2_more_accurate,
        max(acc) FILTER (WHERE version = 2) > 0.8 AS version_2_above_80_percent
 FROM (SELECT s.version, avg((bk_predict(s.model, p.features) = p.label)::int) AS acc
