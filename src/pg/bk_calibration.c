@@ -199,6 +199,37 @@ bk_calibrate_final(PG_FUNCTION_ARGS)
 	if (s->model == NULL || s->n == 0)
 		PG_RETURN_NULL();
 
+	/*
+	 * Each class's sigmoid separates its rows from the others': it needs
+	 * both.  Rows of one class only fit A = 0 and a B that gives that class
+	 * a probability near 1 for every row, whatever its score.
+	 */
+	{
+		int64	   *count = palloc0(sizeof(int64) * (Size) s->n_classes);
+
+		for (int64 i = 0; i < s->n; i++)
+			count[s->cls[i]]++;
+		for (int c = 0; c < s->n_classes; c++)
+			if (count[c] == 0 || count[c] == s->n)
+			{
+				const char *name = s->text_labels ? BkPgClassName(s->model, c) :
+					psprintf(INT64_FORMAT, (int64) BkModelClassLabel(s->model, c));
+
+				if (count[c] == 0)
+					ereport(ERROR,
+							(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+							 errmsg("bk_calibrate needs rows of every class of the model: none of the %lld calibration rows is of class \"%s\"",
+									(long long) s->n, name),
+							 errhint("Calibrate on held-out rows that hold every class, for example WHERE bk_fold(id, 7, 10) = 0 of a table of all classes.")));
+				ereport(ERROR,
+						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+						 errmsg("bk_calibrate needs rows of more than one class: all %lld calibration rows are of class \"%s\"",
+								(long long) s->n, name),
+						 errhint("Calibrate on held-out rows that hold every class, for example WHERE bk_fold(id, 7, 10) = 0 of a table of all classes.")));
+			}
+		pfree(count);
+	}
+
 	f = palloc(sizeof(double) * (Size) s->n);
 	pos = palloc(sizeof(bool) * (Size) s->n);
 	A = palloc(sizeof(double) * (Size) s->n_classes);

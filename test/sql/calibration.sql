@@ -77,6 +77,13 @@ FROM (SELECT id, features, label FROM cal_rows WHERE id > 9990) t,
      (SELECT model FROM cal_models UNION ALL SELECT model FROM cal_cal) m;
 SELECT bk_calibrate(m, ARRAY[0.5, 0.5], 1::int8)
 FROM (SELECT bk_train(ARRAY[0.5, 0.5], 1::int8, '{}') AS m) s;
+-- calibration rows of one class (A = 0, and that class at 0.9992 for
+-- every row), or without one of the model's classes: refused (22023)
+SELECT bk_calibrate(m.model, t.features, t.label) FROM cal_rows t, cal_models m WHERE t.id > 8000 AND t.label = 1;
+SELECT bk_calibrate(m.model, t.features, t.name)
+FROM cal3 t, (SELECT bk_train(features, name, '{"budget": 60, "gamma": 10}' ORDER BY bk_shuffle_key(id, 2)) AS model
+              FROM cal3 WHERE id <= 6000) m
+WHERE t.id BETWEEN 6001 AND 8000 AND t.name <> 'middle';
 -- no usable row: NULL
 SELECT bk_calibrate(m.model, NULL::float8[], t.label) IS NULL AS no_rows
 FROM cal_rows t, cal_models m WHERE t.id <= 5;
