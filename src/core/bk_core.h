@@ -360,11 +360,14 @@ extern void BkModelSetLabelsUtf8(BkModel *m, bool utf8);
  *
  * collapsed: over the last window rows (those of the last 1000 that did
  * not bring a new class: at least 100, with at least 20 of them in other
- * classes than the most frequent), the model predicted one class,
- * constant_class, for every row.  no_better: not collapsed, but its online
- * error over the window, window_error, was no lower than always predicting
- * the window's most frequent class (majority_error).  Neither is judged
- * on a sorted stream.
+ * classes than the most frequent), the model predicts one class,
+ * constant_class, for every row.  no_better: not collapsed, but its error
+ * over the window, window_error, is no lower than always predicting the
+ * window's most frequent class (majority_error).  Neither is judged on a
+ * sorted stream.  The predictions are the finished model's (finished),
+ * from the recent rows' features kept in training (as many of the last
+ * 1000 as 2 MB holds, at least 100); for rows too wide for that, the
+ * online predictions, made before each row was learned.
  */
 typedef struct BkRunReport
 {
@@ -379,9 +382,10 @@ typedef struct BkRunReport
 	bool		collapsed;
 	int			constant_class; /* collapsed: the class always predicted */
 	bool		no_better;
+	bool		finished;		/* judged on the finished model's predictions */
 } BkRunReport;
 
-extern void BkModelRunReport(const BkModel *m, BkRunReport *r);
+extern void BkModelRunReport(BkModel *m, BkRunReport *r);
 
 /*
  * One line of LIBSVM / svmlight text (NUL-terminated): "label index:value
@@ -696,7 +700,13 @@ extern void BkPrepRowBegin(const BkModel *m, double *out);
  * inputs the row did not give are missing values (BkPrepRowEnd).
  */
 extern int	BkPrepKey(const BkModel *m, int pos, const char *key, size_t len);
-extern void BkPrepRowEnd(const BkModel *m, double *out);
+/*
+ * BkPrepRowEnd returns how many of the model's inputs the row did not
+ * name (a key given a JSON null is named: missing on purpose);
+ * BkPrepRowNamed tells whether it named one
+ */
+extern int	BkPrepRowEnd(const BkModel *m, double *out);
+extern bool BkPrepRowNamed(const BkModel *m, int input);
 extern void BkPrepPutNumber(const BkModel *m, int input, double v, double *out);
 extern void BkPrepPutText(const BkModel *m, int input, const char *s, size_t len,
 						  double *out);

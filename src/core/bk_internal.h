@@ -123,6 +123,7 @@ typedef struct BkRng
  * value: a decoded model starts a run with none of it.
  */
 #define BK_RUN_WINDOW 1000		/* the recent rows kept */
+#define BK_RUN_KEEP_BYTES (2 << 20)	/* their features, at most */
 typedef struct BkRunStats
 {
 	uint64_t	rows;			/* rows learned in this run */
@@ -135,6 +136,16 @@ typedef struct BkRunStats
 	int32_t    *win_pred;		/* -1: the row brought a new class */
 	int			win_n;
 	int			win_next;
+	/*
+	 * the features and classes of the last keep_cap rows that did not
+	 * bring a new class, to score with the finished model (keep_cap 0:
+	 * rows too wide to keep within BK_RUN_KEEP_BYTES)
+	 */
+	double	   *keep_x;
+	int32_t    *keep_true;
+	int			keep_cap;		/* set at the first row */
+	int			keep_n;
+	int			keep_next;
 } BkRunStats;
 
 /*
@@ -831,7 +842,7 @@ extern void BkWeightsAddCounts(BkModel *a, const BkModel *b);
 
 /* ---- bk_run.c: what one run of training saw ---- */
 /* note a row of class cls, predicted as pred (-1: its class was new) */
-extern void BkRunNote(BkModel *m, int cls, int pred);
+extern void BkRunNote(BkModel *m, const double *x, int cls, int pred);
 extern void BkRunFree(BkModel *m);
 /* the classes changed places: old class c is now inv[c] */
 extern void BkRunPermute(BkModel *m, const int *inv, int n_classes);

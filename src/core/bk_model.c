@@ -761,7 +761,7 @@ BkModelLearnClass(BkModel *m, const double *x, int cls, bool is_new)
 	if ((m->rows_seen & (m->rows_seen - 1)) == 0 && m->curve_n < BK_CURVE_MAX &&
 		(UINT64_C(1) << m->curve_n) == m->rows_seen)
 		m->curve[m->curve_n++] = m->mistakes;
-	BkRunNote(m, cls, pred);
+	BkRunNote(m, x, cls, pred);
 	BkWeightsForRow(m, cls, rows);
 
 	if (L->multiclass)

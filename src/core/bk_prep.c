@@ -753,14 +753,25 @@ BkPrepKey(const BkModel *m, int pos, const char *key, size_t len)
 	return i;
 }
 
-void
+int
 BkPrepRowEnd(const BkModel *m, double *out)
 {
 	const BkPrep *p = m->prep;
+	int			absent = 0;
 
 	for (int i = 0; i < p->n_inputs; i++)
 		if (p->stamp[i] != p->row)
+		{
 			BkPrepPutMissing(m, i, out);
+			absent++;
+		}
+	return absent;
+}
+
+bool
+BkPrepRowNamed(const BkModel *m, int input)
+{
+	return m->prep->stamp[input] == m->prep->row;
 }
 
 void

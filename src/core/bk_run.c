@@ -18,7 +18,7 @@
 #define MIN_OTHER_ROWS		20
 
 void
-BkRunNote(BkModel *m, int cls, int pred)
+BkRunNote(BkModel *m, const double *x, int cls, int pred)
 {
 	BkRunStats *r = &m->run;
 
@@ -27,6 +27,27 @@ BkRunNote(BkModel *m, int cls, int pred)
 		r->win_true = BkAllocArray(&m->env, BK_RUN_WINDOW, sizeof(int32_t));
 		r->win_pred = BkAllocArray(&m->env, BK_RUN_WINDOW, sizeof(int32_t));
 		r->last_class = -1;
+		/* as many recent rows as BK_RUN_KEEP_BYTES holds, if MIN_WINDOW */
+		r->keep_cap = BK_RUN_KEEP_BYTES / ((size_t) m->dim * sizeof(double));
+		if (r->keep_cap > BK_RUN_WINDOW)
+			r->keep_cap = BK_RUN_WINDOW;
+		if (r->keep_cap < MIN_WINDOW)
+			r->keep_cap = 0;
+		else
+		{
+			r->keep_x = BkAllocArray(&m->env, (size_t) r->keep_cap * (size_t) m->dim,
+									 sizeof(double));
+			r->keep_true = BkAllocArray(&m->env, (size_t) r->keep_cap, sizeof(int32_t));
+		}
+	}
+	if (r->keep_cap > 0 && pred >= 0)
+	{
+		memcpy(r->keep_x + (size_t) r->keep_next * (size_t) m->dim, x,
+			   sizeof(double) * (size_t) m->dim);
+		r->keep_true[r->keep_next] = cls;
+		r->keep_next = (r->keep_next + 1) % r->keep_cap;
+		if (r->keep_n < r->keep_cap)
+			r->keep_n++;
 	}
 	if (cls >= r->class_rows_cap)
 	{
@@ -90,6 +111,9 @@ BkRunPermute(BkModel *m, const int *inv, int n_classes)
 		if (r->win_pred[i] >= 0 && r->win_pred[i] < n_classes)
 			r->win_pred[i] = inv[r->win_pred[i]];
 	}
+	for (int i = 0; i < r->keep_n; i++)
+		if (r->keep_true[i] >= 0 && r->keep_true[i] < n_classes)
+			r->keep_true[i] = inv[r->keep_true[i]];
 }
 
 void
@@ -98,11 +122,13 @@ BkRunFree(BkModel *m)
 	BkFree(&m->env, m->run.class_rows);
 	BkFree(&m->env, m->run.win_true);
 	BkFree(&m->env, m->run.win_pred);
+	BkFree(&m->env, m->run.keep_x);
+	BkFree(&m->env, m->run.keep_true);
 	memset(&m->run, 0, sizeof(m->run));
 }
 
 void
-BkModelRunReport(const BkModel *m, BkRunReport *out)
+BkModelRunReport(BkModel *m, BkRunReport *out)
 {
 	const BkRunStats *r = &m->run;
 	double		sum_p2 = 0.0;
@@ -137,10 +163,19 @@ BkModelRunReport(const BkModel *m, BkRunReport *out)
 	 */
 	counts = BkAllocArray(&m->env, (size_t) (m->n_classes > 0 ? m->n_classes : 1),
 						  sizeof(uint64_t));
-	for (int i = 0; i < r->win_n; i++)
+	/*
+	 * The finished model's own predictions of the recent rows it kept,
+	 * when it kept enough: a model can vary online while it learns and
+	 * still end constant.  Otherwise (rows too wide to keep) the online
+	 * predictions, made before each row was learned.
+	 */
+	out->finished = r->keep_n >= MIN_WINDOW;
+	for (int i = 0; i < (out->finished ? r->keep_n : r->win_n); i++)
 	{
-		int			t = r->win_true[i],
-					p = r->win_pred[i];
+		int			t = out->finished ? r->keep_true[i] : r->win_true[i],
+					p = out->finished ?
+			BkModelPredictClass(m, r->keep_x + (size_t) i * (size_t) m->dim) :
+			r->win_pred[i];
 
 		if (p < 0)
 			continue;

@@ -32,6 +32,7 @@ typedef struct CalibState
 	int			n_classes;
 	int			dim;
 	BkPgModelId first_model;	/* which model the first row had */
+	BkPgKeyTally tally;			/* rows of named features that lacked keys */
 	int64		row;			/* rows seen, skipped or not */
 	int64		n;				/* rows kept */
 	int64		cap;
@@ -79,6 +80,7 @@ bk_calibrate_trans(PG_FUNCTION_ARGS)
 												   ALLOCSET_DEFAULT_SIZES);
 
 		s = MemoryContextAllocZero(mcxt, sizeof(CalibState));
+		s->tally.mcxt = mcxt;
 		s->mcxt = mcxt;
 		BkPgEnvInit(&s->env, mcxt);
 		s->text_labels = get_fn_expr_argtype(fcinfo->flinfo, 3) == TEXTOID;
@@ -128,7 +130,7 @@ bk_calibrate_trans(PG_FUNCTION_ARGS)
 
 	x = BkPgScoringRow(s->model, PG_GETARG_DATUM(2),
 					   BkPgFeatureForm(get_fn_expr_argtype(fcinfo->flinfo, 2)), s->row,
-					   "the model's");
+					   "the model's", &s->tally);
 	if (s->text_labels)
 	{
 		text	   *t = PG_GETARG_TEXT_PP(3);
@@ -247,5 +249,6 @@ bk_calibrate_final(PG_FUNCTION_ARGS)
 					 errmsg("bk_calibrate: no finite sigmoid fits the scores of class %d", c)));
 	}
 	BkModelSetCalibration(s->model, A, B);
+	BkPgWarnKeys(&s->tally, "bk_calibrate");
 	PG_RETURN_POINTER(BkPgEncodeModel(s->model, "bk_calibrate"));
 }

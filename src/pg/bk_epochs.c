@@ -118,7 +118,7 @@ static void
 learn_row(BkModel *m, BkEpochRows *r, Datum features, Datum label,
 		  ReplayPosition *pos, BkProgress *progress)
 {
-	const double *x = BkPgModelRow(m, features, r->form, pos->row, "the model's");
+	const double *x = BkPgModelRow(m, features, r->form, pos->row, "the model's", NULL);
 
 	if (r->text_labels)
 	{

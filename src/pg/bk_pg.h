@@ -113,8 +113,7 @@ extern void bk_push_integer_param(JsonbParseState **ps, JsonbIteratorToken tok, 
  */
 /* budgetkernel.run_warnings: off, no warning at all */
 extern bool bk_run_warnings;
-extern void BkPgWarnRun(const BkModel *first_pass, const BkModel *m,
-						const char *fname);
+extern void BkPgWarnRun(BkModel *first_pass, BkModel *m, const char *fname);
 
 /* ------------------------------------------------------------------------
  * bk_features.c: feature arrays
@@ -234,20 +233,41 @@ extern BkFeatureForm BkPgFeatureForm(Oid type);
  */
 
 /*
+ * Rows of named features (jsonb) that lacked keys the model was trained
+ * on, counted for one WARNING per call site (BkPgWarnKeys): how many rows,
+ * and the first of the keys they lacked.  A row that names none of them is
+ * an error instead.
+ */
+#define BK_TALLY_KEYS 8
+typedef struct BkPgKeyTally
+{
+	int64		rows;			/* rows of named features scored */
+	int64		lacking;		/* of them, rows that lacked a key */
+	int			n_keys;
+	bool		more_keys;		/* lacked more keys than kept here */
+	char	   *keys[BK_TALLY_KEYS];	/* in the tally's context */
+	MemoryContext mcxt;
+} BkPgKeyTally;
+
+/*
  * The vector m learns from or scores for this features datum (named: a
  * jsonb object, else a float8[]): the array itself for a model without
  * preparation (its length checked against the dimension, whose: "the
  * model's", "the first row's"), else the prepared vector, palloc'd.
  */
 extern const double *BkPgModelRow(BkModel *m, Datum features, BkFeatureForm form,
-								  int64 row, const char *whose);
+								  int64 row, const char *whose, BkPgKeyTally *tally);
+
 /*
  * The same, for scoring only: a sparse row is not densified, and the
  * pointer returned stands for it in the core's scoring calls
- * (BkModelSparseScoringRow), not to be read as values.
+ * (BkModelSparseScoringRow), not to be read as values.  tally (or NULL)
+ * counts the rows that lacked keys of the model.
  */
 extern const double *BkPgScoringRow(BkModel *m, Datum features, BkFeatureForm form,
-									int64 row, const char *whose);
+									int64 row, const char *whose, BkPgKeyTally *tally);
+/* the WARNING of a tally with rows that lacked keys (fname: who scored) */
+extern void BkPgWarnKeys(const BkPgKeyTally *tally, const char *fname);
 /* feed one training row's features to the fit of a preparation */
 extern void BkPgFitRow(BkPrepFit *f, Datum features, BkFeatureForm form, int64 row);
 
@@ -373,6 +393,7 @@ typedef struct BkTrainState
 	BkPgShortBuf row_buf;		/* the current row's short features */
 	TimestampTz first_row;		/* when the state took its first row */
 	BkPgModelId base;			/* bk_continue: the model of the first row */
+	BkPgKeyTally tally;			/* bk_continue: rows that lacked the model's keys */
 } BkTrainState;
 
 /* a new, empty state in its own child context of parent */

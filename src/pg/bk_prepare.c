@@ -309,13 +309,102 @@ BkPgFitRow(BkPrepFit *f, Datum features, BkFeatureForm form, int64 row)
 	}
 }
 
+/* "a", "b", ... (at most BK_TALLY_KEYS, then "...") of a list of names */
+static void
+append_names(StringInfo buf, const char *const *names, int n, bool more)
+{
+	for (int i = 0; i < n; i++)
+		appendStringInfo(buf, "%s%s", i > 0 ? ", " : "", quote_literal_cstr(names[i]));
+	if (more)
+		appendStringInfoString(buf, ", ...");
+}
+
+/* the name of input i in the server encoding */
+static char *
+input_name(const BkPrep *p, int i)
+{
+	size_t		len;
+	const char *u = BkPrepInputName(p, i, &len);
+
+	return pg_any_to_server(u, (int) len, PG_UTF8);
+}
+
+/*
+ * A row of named features that names none of the model's keys: an error
+ * naming both (an empty object, keys in another case, another table's
+ * column names), never a row scored as the mean of the training rows.
+ */
+static void
+no_key_of_the_model(const BkPrep *p, Jsonb *jb, int64 row)
+{
+	StringInfoData model_keys,
+				row_keys;
+	int			n = BkPrepInputs(p);
+	char	   *names[BK_TALLY_KEYS];
+	int			k = 0;
+	bool		more = false;
+	JsonbIterator *it = JsonbIteratorInit(&jb->root);
+	JsonbValue	v;
+	JsonbIteratorToken tok;
+
+	initStringInfo(&model_keys);
+	for (int i = 0; i < n && i < BK_TALLY_KEYS; i++)
+		names[k++] = input_name(p, i);
+	append_names(&model_keys, (const char *const *) names, k, n > BK_TALLY_KEYS);
+	k = 0;
+	while ((tok = JsonbIteratorNext(&it, &v, true)) != WJB_DONE)
+		if (tok == WJB_KEY)
+		{
+			if (k < BK_TALLY_KEYS)
+				names[k++] = pnstrdup(v.val.string.val, v.val.string.len);
+			else
+				more = true;
+		}
+	initStringInfo(&row_keys);
+	append_names(&row_keys, (const char *const *) names, k, more);
+	ereport(ERROR,
+			(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			 errmsg("the features%s name none of the model's %d keys", row_text(row), n),
+			 errdetail("The model's keys are %s; the row's are %s.", model_keys.data,
+					   k > 0 ? row_keys.data : "none (an empty object)"),
+			 errhint("Keys are case-sensitive: pass the features under the names the model was trained on (bk_info(model)->'preparation'->'inputs').")));
+}
+
+/* count a scored row of named features, and the keys it lacked */
+static void
+tally_row(BkPgKeyTally *tally, const BkModel *m, const BkPrep *p, int absent)
+{
+	tally->rows++;
+	if (absent == 0)
+		return;
+	tally->lacking++;
+	for (int i = 0; i < BkPrepInputs(p); i++)
+	{
+		char	   *name;
+		bool		seen = false;
+
+		if (BkPrepRowNamed(m, i))
+			continue;
+		name = input_name(p, i);
+		for (int j = 0; j < tally->n_keys && !seen; j++)
+			seen = strcmp(tally->keys[j], name) == 0;
+		if (seen)
+			continue;
+		if (tally->n_keys < BK_TALLY_KEYS)
+			tally->keys[tally->n_keys++] = MemoryContextStrdup(tally->mcxt, name);
+		else
+			tally->more_keys = true;
+	}
+}
+
 static const double *
 model_row(BkModel *m, Datum features, BkFeatureForm form, int64 row,
-		  const char *whose, bool scoring)
+		  const char *whose, bool scoring, BkPgKeyTally *tally)
 {
 	const BkPrep *p = BkModelPrep(m);
 	bool		named = form == BK_FORM_NAMED;
 	double	   *out;
+	int			absent;
 
 	if (form == BK_FORM_SPARSE && p == NULL)
 		return sparse_row(m, PointerGetDatum(PG_DETOAST_DATUM(features)), row, whose,
@@ -384,21 +473,41 @@ model_row(BkModel *m, Datum features, BkFeatureForm form, int64 row,
 					BkPrepPutMissing(m, input, out);
 			}
 		}
-		BkPrepRowEnd(m, out);
+		absent = BkPrepRowEnd(m, out);
+		if (absent == BkPrepInputs(p))
+			no_key_of_the_model(p, jb, row);
+		if (tally != NULL)
+			tally_row(tally, m, p, absent);
 	}
 	return out;
 }
 
 const double *
 BkPgModelRow(BkModel *m, Datum features, BkFeatureForm form, int64 row,
-			 const char *whose)
+			 const char *whose, BkPgKeyTally *tally)
 {
-	return model_row(m, features, form, row, whose, false);
+	return model_row(m, features, form, row, whose, false, tally);
 }
 
 const double *
 BkPgScoringRow(BkModel *m, Datum features, BkFeatureForm form, int64 row,
-			   const char *whose)
+			   const char *whose, BkPgKeyTally *tally)
 {
-	return model_row(m, features, form, row, whose, true);
+	return model_row(m, features, form, row, whose, true, tally);
+}
+
+void
+BkPgWarnKeys(const BkPgKeyTally *tally, const char *fname)
+{
+	StringInfoData keys;
+
+	if (tally->lacking == 0 || !bk_run_warnings)
+		return;
+	initStringInfo(&keys);
+	append_names(&keys, (const char *const *) tally->keys, tally->n_keys, tally->more_keys);
+	ereport(WARNING,
+			(errmsg("%s: %lld of %lld rows lacked keys the model was trained on (%s): those inputs were imputed",
+					fname, (long long) tally->lacking, (long long) tally->rows, keys.data),
+			 errdetail("A key of another name, or another case, is not the same input: its value was not used."),
+			 errhint("Pass the features under the names the model was trained on (bk_info(model)->'preparation'->'inputs'); SET budgetkernel.run_warnings = off silences this warning.")));
 }

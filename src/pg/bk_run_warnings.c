@@ -1,8 +1,8 @@
 /*
  * bk_run_warnings.c
- *	  The WARNINGs of a suspicious training run: rows that came in runs of
- *	  one label, and a model that ends predicting one class or no better
- *	  than the most frequent one.  The core decides (BkModelRunReport); this
+ *	  The WARNINGs of a suspicious training run: rows of one class only,
+ *	  rows that came in runs of one label, and a model that ends predicting
+ *	  one class or no better than the most frequent one.  The core decides (BkModelRunReport); this
  *	  says it in the user's terms, with the labels in the database encoding.
  */
 #include "postgres.h"
@@ -31,12 +31,24 @@ label_text(const BkModel *m, int c)
 bool		bk_run_warnings = true;
 
 void
-BkPgWarnRun(const BkModel *first_pass, const BkModel *m, const char *fname)
+BkPgWarnRun(BkModel *first_pass, BkModel *m, const char *fname)
 {
 	BkRunReport r;
+	BkModelInfo info;
 
 	if (!bk_run_warnings)
 		return;
+	/* one class: the model can only predict it */
+	BkModelGetInfo(m, &info);
+	if (info.n_classes == 1)
+	{
+		ereport(WARNING,
+				(errmsg("%s: every labelled row was of the class %s, so the model predicts it for every row",
+						fname, label_text(m, 0)),
+				 errdetail("bk_info(model) shows one class in \"classes\", and bk_predict returns it for every row."),
+				 errhint("Train on rows of at least two classes (check the WHERE clause and the label column); continuing the model with rows of another class adds it.")));
+		return;
+	}
 	BkModelRunReport(first_pass, &r);
 	if (r.sorted)
 	{
@@ -51,14 +63,28 @@ BkPgWarnRun(const BkModel *first_pass, const BkModel *m, const char *fname)
 	}
 	if (m != first_pass)
 		BkModelRunReport(m, &r);
-	if (r.collapsed)
+	if (r.collapsed && r.finished)
+		ereport(WARNING,
+				(errmsg("%s: the finished model predicts the class %s for each of the last %d training rows, where %.1f%% of the labels are other classes",
+						fname, label_text(m, r.constant_class), r.window,
+						100.0 * r.window_error),
+				 errdetail("It is probably a constant classifier."),
+				 errhint(COLLAPSE_HINT)));
+	else if (r.collapsed)
 		ereport(WARNING,
 				(errmsg("%s: the model predicted the class %s for each of its last %d training rows, where %.1f%% of the labels were other classes",
 						fname, label_text(m, r.constant_class), r.window,
 						100.0 * r.window_error),
 				 errdetail("It is probably a constant classifier."),
 				 errhint(COLLAPSE_HINT)));
-	if (r.no_better)
+	if (r.no_better && r.finished)
+		ereport(WARNING,
+				(errmsg("%s: on the last %d training rows the finished model errs on %.1f%% of them, no fewer than always predicting the class %s would (%.1f%%)",
+						fname, r.window, 100.0 * r.window_error,
+						label_text(m, r.majority_class), 100.0 * r.majority_error),
+				 errdetail("It has learnt nothing that generalises to the next rows."),
+				 errhint(COLLAPSE_HINT)));
+	else if (r.no_better)
 		ereport(WARNING,
 				(errmsg("%s: over its last %d training rows the model erred on %.1f%% of them, no fewer than always predicting the class %s would (%.1f%%)",
 						fname, r.window, 100.0 * r.window_error,

@@ -74,8 +74,10 @@ struct BkModelCache
 	int			n;
 	int			cap;
 	BkCacheEntry **ent;
-	MemoryContextCallback reset_cb; /* fn_mcxt goes away: unlink */
+	MemoryContextCallback reset_cb; /* fn_mcxt goes away: unlink, warn */
 	BkPgShortBuf row_buf;		/* the current row's short features */
+	const char *fname;			/* the scoring function of this call site */
+	BkPgKeyTally tally;			/* rows of named features that lacked keys */
 };
 
 /* Every cached model of the backend, and their memory */
@@ -101,7 +103,11 @@ bk_cache_drop(BkCacheEntry *e)
 	MemoryContextDelete(e->mcxt);	/* e with it */
 }
 
-/* The call site's memory context is being reset or deleted. */
+/*
+ * The call site's memory context is being reset or deleted: at the end of
+ * the query, say once how many rows lacked keys (not when the transaction
+ * is being aborted: the query failed).
+ */
 static void
 bk_cache_site_gone(void *arg)
 {
@@ -109,6 +115,9 @@ bk_cache_site_gone(void *arg)
 
 	while (c->n > 0)
 		bk_cache_drop(c->ent[c->n - 1]);
+	if (c->tally.lacking > 0 && IsTransactionState())
+		BkPgWarnKeys(&c->tally, c->fname);
+	c->tally.lacking = 0;
 }
 
 /* End of a transaction: release every decoded model of the backend. */
@@ -153,6 +162,7 @@ bk_cache_of(FunctionCallInfo fcinfo)
 	c = (BkModelCache *) MemoryContextAllocZero(fn_mcxt, sizeof(BkModelCache));
 	c->cap = 4;
 	c->ent = MemoryContextAlloc(fn_mcxt, sizeof(BkCacheEntry *) * c->cap);
+	c->tally.mcxt = fn_mcxt;
 	c->reset_cb.func = bk_cache_site_gone;
 	c->reset_cb.arg = c;
 	MemoryContextRegisterResetCallback(fn_mcxt, &c->reset_cb);
@@ -301,15 +311,17 @@ BkPgCachedModel(FunctionCallInfo fcinfo, int argno)
  * the model
  */
 static const double *
-bk_score_features(FunctionCallInfo fcinfo, int argno, BkModel *m)
+bk_score_features(FunctionCallInfo fcinfo, int argno, BkModel *m, const char *fname)
 {
 	BkFeatureForm form = BkPgFeatureForm(get_fn_expr_argtype(fcinfo->flinfo, argno));
 	Datum		raw = PG_GETARG_DATUM(argno);
+	BkModelCache *c = bk_cache_of(fcinfo);
 
 	BkPgPrefetchNextRow(raw);
+	c->fname = fname;
 	/* a short value goes into the call site's buffer, not a palloc'd copy per row */
-	return BkPgScoringRow(m, BkPgDetoastRow(raw, &bk_cache_of(fcinfo)->row_buf),
-						form, 0, "the model's");
+	return BkPgScoringRow(m, BkPgDetoastRow(raw, &c->row_buf),
+						  form, 0, "the model's", &c->tally);
 }
 
 /*
@@ -329,7 +341,7 @@ bk_predict(PG_FUNCTION_ARGS)
 				(errcode(ERRCODE_DATATYPE_MISMATCH),
 				 errmsg("bk_predict returns int8 labels, but the model has text labels"),
 				 errhint("Use bk_predict_label(model, features), which returns the label as text.")));
-	x = bk_score_features(fcinfo, 1, m);
+	x = bk_score_features(fcinfo, 1, m, "bk_predict");
 	if (!BkModelPredict(m, x, &label))
 		ereport(ERROR,
 				(errcode(ERRCODE_DATA_EXCEPTION),
@@ -347,7 +359,7 @@ Datum
 bk_predict_label(PG_FUNCTION_ARGS)
 {
 	BkModel    *m = BkPgCachedModel(fcinfo, 0);
-	const double *x = bk_score_features(fcinfo, 1, m);
+	const double *x = bk_score_features(fcinfo, 1, m, "bk_predict_label");
 	int			c = BkModelPredictClass(m, x);
 	BkModelInfo info;
 
@@ -371,7 +383,7 @@ Datum
 bk_scores(PG_FUNCTION_ARGS)
 {
 	BkModel    *m = BkPgCachedModel(fcinfo, 0);
-	const double *x = bk_score_features(fcinfo, 1, m);
+	const double *x = bk_score_features(fcinfo, 1, m, "bk_scores");
 	Datum	   *d;
 	double	   *sc;
 	int			i;
@@ -401,7 +413,7 @@ Datum
 bk_decision(PG_FUNCTION_ARGS)
 {
 	BkModel    *m = BkPgCachedModel(fcinfo, 0);
-	const double *x = bk_score_features(fcinfo, 1, m);
+	const double *x = bk_score_features(fcinfo, 1, m, "bk_decision");
 
 	PG_RETURN_FLOAT8(BkModelDecision(m, x));
 }
@@ -416,7 +428,7 @@ Datum
 bk_probabilities(PG_FUNCTION_ARGS)
 {
 	BkModel    *m = BkPgCachedModel(fcinfo, 0);
-	const double *x = bk_score_features(fcinfo, 1, m);
+	const double *x = bk_score_features(fcinfo, 1, m, "bk_probabilities");
 	Datum	   *d;
 	double	   *pr;
 	BkModelInfo info;
@@ -441,7 +453,7 @@ Datum
 bk_predict_probability(PG_FUNCTION_ARGS)
 {
 	BkModel    *m = BkPgCachedModel(fcinfo, 0);
-	const double *x = bk_score_features(fcinfo, 1, m);
+	const double *x = bk_score_features(fcinfo, 1, m, "bk_predict_probability");
 	double	   *pr;
 	BkModelInfo info;
 	int			c;

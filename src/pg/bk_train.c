@@ -184,7 +184,9 @@ bk_train_row(BkTrainState *st, FunctionCallInfo fcinfo)
 	}
 
 	if (x == NULL)
-		x = BkPgModelRow(st->model, features, st->form, st->row, st->dim_source);
+		/* bk_continue counts the rows that lack the model's keys (bk_train fitted them) */
+		x = BkPgModelRow(st->model, features, st->form, st->row, st->dim_source,
+						 st->tally.mcxt != NULL ? &st->tally : NULL);
 
 	if (st->text_labels)
 	{
@@ -305,6 +307,7 @@ bk_train_model_trans(PG_FUNCTION_ARGS)
 					 errhint("Pass '{}' for none.")));
 		st->model = BkPgDecodeDatum(PG_GETARG_DATUM(3), st->mcxt, true);
 		BkPgModelIdOf(PG_GETARG_DATUM(3), &st->base);
+		st->tally.mcxt = st->mcxt;
 		BkPgCheckLegacyLabels(st->model);
 		{
 			uint8		fp[BK_FINGERPRINT_LEN];
@@ -457,7 +460,10 @@ bk_train_final(PG_FUNCTION_ARGS)
 	 * order is the first pass's; the model judged is the one returned.
 	 */
 	if (context == AGG_CONTEXT_AGGREGATE)
+	{
+		BkPgWarnKeys(&st->tally, st->fname);
 		BkPgWarnRun(first, trained, st->fname);
+	}
 	if (replay != NULL)
 		MemoryContextDelete(replay);
 

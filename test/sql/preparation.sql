@@ -129,6 +129,28 @@ SELECT bk_decision(named, '{"big": 1000, "mid": 3, "colour": "purple", "gappy": 
        = bk_decision(one_hot_by_hand, ARRAY[(1000 - m1) / s1, 0, 0, 1, 0, (3 - m3) / s3]) AS missing_is_mean
 FROM prep_named, prep_stats,
      (SELECT avg(gappy) AS mg, stddev_pop(gappy) AS sg FROM prep_rows WHERE id <= 400) g;
+-- keys the model was not trained on (issue 34, item 1): a row that names
+-- none of the model's keys is an error naming both, not a row scored as
+-- the training mean (an empty object; keys in another case); rows that
+-- lack some keys are scored, imputed, with one WARNING per call site that
+-- counts them and names the keys; a JSON null is named (no warning), and
+-- keys the model does not know are not warned of
+SELECT bk_decision(named, '{}'::jsonb) FROM prep_named;
+SELECT bk_decision(named, '{"BIG": 1000, "Mid": 3}'::jsonb) FROM prep_named;
+SELECT count(*) AS scored
+FROM prep_named, prep_rows r
+WHERE bk_decision(named, jsonb_build_object('big', big, 'mid', mid, 'colour', colour,
+                                            CASE WHEN id % 4 = 0 THEN 'Gappy' ELSE 'gappy' END, gappy)) IS NOT NULL;
+SELECT count(*) AS scored_with_nulls_and_extra_keys
+FROM prep_named, prep_rows r
+WHERE bk_decision(named, jsonb_build_object('big', big, 'mid', mid, 'colour', colour, 'gappy', NULL::float8,
+                                            'id', id, 'label', label)) IS NOT NULL;
+SELECT bk_info(bk_continue(jsonb_build_object('big', big, 'mid', mid), label, named ORDER BY id))->>'rows_seen' AS rows_seen
+FROM prep_named, prep_rows WHERE id > 450;
+SET budgetkernel.run_warnings = off;
+SELECT count(*) AS scored_quietly
+FROM prep_named, prep_rows r WHERE bk_decision(named, jsonb_build_object('big', big)) IS NOT NULL;
+RESET budgetkernel.run_warnings;
 
 -- text labels, booleans and integers (to_jsonb of whole rows)
 SELECT bk_predict_label(m, '{"flag": true, "n": 3}'::jsonb) AS predicted,

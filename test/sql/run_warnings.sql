@@ -56,6 +56,25 @@ FROM cb WHERE id <= 1000;
 SELECT bk_info(bk_continue(features, label, (SELECT m FROM base) ORDER BY label, id))->>'rows_seen' AS rows_seen
 FROM cb WHERE id > 1000;
 
+-- rows of one class: the model predicts it everywhere (issue 34, item 4)
+SELECT bk_info(bk_train(features, 1::int8, '{"gamma": 20}' ORDER BY id))->>'n_classes' AS n_classes
+FROM cb WHERE id <= 200;
+
+-- the finished model is judged, not its online predictions: BDUOL with
+-- nearest-neighbour maintenance on a9a in file order varies while it
+-- learns, then ends predicting -1 for every row (76 % of the test file):
+-- its online predictions over the last rows were not constant
+CREATE TEMP TABLE a9raw (id serial, line text);
+\copy a9raw(line) FROM '../shared/data/a9a.train'
+CREATE TEMP TABLE a9 AS SELECT id, (bk_libsvm(line, 123)).* FROM a9raw;
+CREATE TEMP TABLE a9_model AS
+SELECT bk_train(features, label, '{"algorithm": "bduol", "maintenance": "nearest", "budget": 200, "gamma": 0.05, "C": 0.1}'
+                ORDER BY id) AS m
+FROM a9;
+SELECT count(DISTINCT bk_predict(m, features)) AS distinct_predictions
+FROM a9_model, a9 WHERE id % 10 = 0;
+DROP TABLE a9raw, a9, a9_model;
+
 -- as a window function (a running model), no warning per row
 SELECT count(*) AS running_models
 FROM (SELECT bk_train(features, label, '{"gamma": 20}') OVER (ORDER BY label, id) AS m
