@@ -11,9 +11,11 @@
  */
 #include "bk_learner.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define KER(k)		(1u << (k))
@@ -195,6 +197,17 @@ list_choices(const ParamDesc *d, char *buf, size_t len)
 		append(buf, len, &used, i > 0 ? ", " : "", c, "\"");
 }
 
+/*
+ * Keys of the parameters that are not the learner's settings, read before
+ * the table: by the caller ("classes", a list of labels; "epochs", the
+ * passes; "class_weight") or by the preparation ("scale", "impute",
+ * "max_levels", bk_prep.c)
+ */
+static const char *const other_keys[] = {
+	"classes", "epochs", "class_weight", "scale", "impute", "max_levels"
+};
+#define N_OTHER_KEYS ((int) (sizeof(other_keys) / sizeof(other_keys[0])))
+
 static void
 list_names(char *buf, size_t len)
 {
@@ -203,9 +216,67 @@ list_names(char *buf, size_t len)
 	buf[0] = '\0';
 	for (int i = 0; i < N_PARAMS; i++)
 		append(buf, len, &used, i > 0 ? ", " : "", param_table[i].name, "");
-	/* read by the caller before the table: a list of labels, the passes */
-	append(buf, len, &used, ", ", "classes", "");
-	append(buf, len, &used, ", ", "epochs", "");
+	for (int i = 0; i < N_OTHER_KEYS; i++)
+		append(buf, len, &used, ", ", other_keys[i], "");
+}
+
+/*
+ * Levenshtein's distance between a and b, ASCII letters compared without
+ * case, or max + 1 once it must exceed max (keys are short)
+ */
+static int
+edit_distance(const char *a, const char *b, int max)
+{
+	int			la = (int) strlen(a),
+				lb = (int) strlen(b);
+	int			row[64];
+
+	if (la >= 64 || lb >= 64 || abs(la - lb) > max)
+		return max + 1;
+	for (int j = 0; j <= lb; j++)
+		row[j] = j;
+	for (int i = 1; i <= la; i++)
+	{
+		int			diag = row[0];
+
+		row[0] = i;
+		for (int j = 1; j <= lb; j++)
+		{
+			int			up = row[j];
+			int			same = tolower((unsigned char) a[i - 1]) == tolower((unsigned char) b[j - 1]);
+			int			best = diag + (same ? 0 : 1);
+
+			if (up + 1 < best)
+				best = up + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			row[j] = best;
+			diag = up;
+		}
+	}
+	return row[lb];
+}
+
+/* the known key nearest to key, if it is a likely typo of it; NULL if none */
+static const char *
+nearest_name(const char *key)
+{
+	const char *best = NULL;
+	int			max = strlen(key) <= 4 ? 1 : 2;
+	int			dist = max + 1;
+
+	for (int i = 0; i < N_PARAMS + N_OTHER_KEYS; i++)
+	{
+		const char *name = i < N_PARAMS ? param_table[i].name : other_keys[i - N_PARAMS];
+		int			d = edit_distance(key, name, max);
+
+		if (d < dist)
+		{
+			dist = d;
+			best = name;
+		}
+	}
+	return best;
 }
 
 /*
@@ -346,9 +417,15 @@ BkParamsSet(BkParams *p, const char *key, const BkParamInput *in,
 	{
 		char		names[BK_ERRMSG_LEN];
 
+		const char *near = nearest_name(key);
+
 		list_names(names, sizeof(names));
-		snprintf(err, errlen, "unknown parameter \"%s\" (allowed: %s)",
-				 key, names);
+		if (near != NULL)
+			snprintf(err, errlen, "unknown parameter \"%s\": did you mean \"%s\"? (allowed: %s)",
+					 key, near, names);
+		else
+			snprintf(err, errlen, "unknown parameter \"%s\" (allowed: %s)",
+					 key, names);
 		return false;
 	}
 
