@@ -932,8 +932,10 @@ BEGIN
 		PERFORM pg_catalog.set_config('search_path', caller_search_path, true);
 		RETURN QUERY EXECUTE query USING settings, seed, folds, metric, refit;
 		PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
-	EXCEPTION WHEN OTHERS THEN
-		-- the error of a setting or of the source, without the query's text
+	EXCEPTION WHEN OTHERS OR query_canceled THEN
+		-- the error of a setting or of the source, or a cancel or a
+		-- statement_timeout (which OTHERS leaves out), without the query's
+		-- text in its context
 		GET STACKED DIAGNOSTICS err_state = RETURNED_SQLSTATE, err_msg = MESSAGE_TEXT,
 			err_detail = PG_EXCEPTION_DETAIL, err_hint = PG_EXCEPTION_HINT;
 		IF err_detail <> '' AND err_hint <> '' THEN

@@ -93,6 +93,15 @@ FROM bk_cross_validate('cv_rows', 'features', 'label', 'id', '{"gamma": [2, 20],
 -- and 3 samples of a grid of 4 give 3 distinct ones
 SELECT count(*) AS settings, count(DISTINCT params) AS distinct_settings
 FROM bk_cross_validate('cv_rows', 'features', 'label', 'id', '{"gamma": [2, 20], "C": [0.5, 1], "budget": 40}', 3, 7, samples => 3);
+-- a statement_timeout (or a cancel) is reported as itself (57014), with
+-- two lines of context, not the text of the query that was running
+CREATE TEMP TABLE cv_big AS
+SELECT g AS id, ARRAY[(g % 97) / 97.0, (g % 89) / 89.0]::float8[] AS x, (g % 2)::int8 AS y
+FROM generate_series(1, 200000) g;
+SET statement_timeout = '300ms';
+SELECT count(*) FROM bk_cross_validate('cv_big', 'x', 'y', 'id', '{"budget": 100, "gamma": [1, 2, 3]}');
+RESET statement_timeout;
+DROP TABLE cv_big;
 -- errors of the random search
 SELECT * FROM bk_cross_validate('cv_rows', 'features', 'label', 'id', '{"gamma": {"uniform": [1, 50]}}', 3, 7);
 SELECT * FROM bk_cross_validate('cv_rows', 'features', 'label', 'id', '{"gamma": {"between": [1, 50]}}', 3, 7, samples => 2);
