@@ -153,7 +153,8 @@ prove:
 # which test/check.sh starts (start_shards in test/lib.sh).  Needs
 # postgres_fdw (contrib) and PL/Proxy (postgresql-15-plproxy).
 .PHONY: tutorialcheck
-# doc/tutorial.md's SQL, run in order in a fresh database (test/tutorial.sh)
+# doc/tutorial.md's and README.md's SQL, each run in order in a fresh
+# database and checked (test/tutorial.sh)
 tutorialcheck:
 	bash test/tutorial.sh
 
