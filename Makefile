@@ -138,6 +138,12 @@ $(CRAFT_BIN): test/fixtures/bk_craft.c $(CORE_DEPS)
 
 installcheck: $(CRAFT_BIN)
 
+# The tests run the programs of the server's major first in PATH: pg_dump,
+# pg_restore and psql called by the tests (test/sql/dump_restore.sql) and
+# the psql of pg_prove must match the server they talk to, and Debian's
+# /usr/bin wrappers pick the newest installed client instead.
+installcheck prove tutorialcheck shardcheck: export PATH := $(bindir):$(PATH)
+
 PG_PROVE ?= pg_prove
 .PHONY: prove
 prove:
