@@ -32,7 +32,7 @@ LINALG_LIBS   := $(or $(shell pkg-config --libs lapacke blas 2>/dev/null),-llapa
 # (glibc ships it on x86-64, where bk_kernel.c calls it)
 MATH_LIBS     := $(if $(filter x86_64,$(shell uname -m)),-lmvec) -lm
 
-PG_CPPFLAGS += -Isrc/core $(LINALG_CFLAGS)
+PG_CPPFLAGS += -Isrc/core $(LINALG_CFLAGS) -DBK_EXTVERSION='"$(EXTVERSION)"'
 # -ffp-contract=off: no a*b+c fused into one FMA (one rounding instead of
 # two) in the AVX2 paths; C99 mode, the unit tests' and the benchmark
 # driver's, implies it, so both builds compute the same bits
@@ -73,7 +73,7 @@ PGXS := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)
 
 # The PostgreSQL layer includes only bk_core.h from the core.
-$(PGL_SRCS:.c=.o): src/pg/bk_pg.h src/core/bk_core.h
+$(PGL_SRCS:.c=.o): src/pg/bk_pg.h src/pg/bk_compat.h src/core/bk_core.h
 $(CORE_SRCS:.c=.o): $(wildcard src/core/*.h)
 
 $(UNIT_BIN): $(UNIT_SRCS) test/unit/bk_test.h $(CORE_DEPS)
