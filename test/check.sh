@@ -28,8 +28,8 @@
 #   bash test/check.sh --matrix
 #
 # runs the full matrix: BK_PG_MAJORS="17 18" and BK_MAJOR_SUITES="regress
-# shards tutorial pgtap" (shards without PL/Proxy where no PL/Proxy is
-# built for that major).  BK_PG_MAJORS="" runs PostgreSQL 15 only.
+# shards tutorial pgtap" (PL/Proxy, for the shards suite, is built from
+# Debian's source package too).  BK_PG_MAJORS="" runs PostgreSQL 15 only.
 #
 # Environment (optional): PG_CONFIG, PG_CFLAGS (extra compiler flags, read
 # by PGXS), BK_SUITE_TIMEOUT (seconds per suite, default 600),
@@ -333,6 +333,7 @@ run_major()
 				fi
 				;;
 			shards)
+				bash test/pg_major.sh plproxy "$pgc" || bk_err "PL/Proxy did not build for PostgreSQL $major"
 				if start_shards 2; then
 					rm -f "$tree/regression.diffs"
 					run_limited make -C "$tree" PG_CONFIG="$pgc" shardcheck

@@ -12,6 +12,9 @@
 #                                           build pgvector (Debian's source
 #                                           package) for that PostgreSQL
 #                                           and install it into it
+#   bash test/pg_major.sh plproxy PG_CONFIG
+#                                           the same for PL/Proxy (the
+#                                           shards suite's second recipe)
 #
 # Debian 12 packages PostgreSQL 15 only, but its mirror also serves the
 # source packages of the newer suites: postgresql-17 (trixie),
@@ -24,8 +27,9 @@
 # (about 6 CPU-minutes), then contrib/postgres_fdw and pgTAP are installed
 # into the same prefix.  A stamp file, $BK_PG_CACHE/pg-MAJOR/.bk-stamp,
 # records the source versions; the build runs again only when the stamp is
-# missing (delete the directory to rebuild).  pgvector's stamp is
-# vector.bk-stamp in the PostgreSQL's extension directory.
+# missing (delete the directory to rebuild).  pgvector's and PL/Proxy's
+# stamps are vector.bk-stamp and plproxy.bk-stamp in the PostgreSQL's
+# extension directory.
 #
 # Run as root on Debian (it installs bison, flex and the other build
 # packages that are missing).  Environment (optional):
@@ -239,9 +243,37 @@ cmd_pgvector()
 	log "pgvector $ver installed in $((SECONDS - t0))s"
 }
 
+cmd_plproxy()
+{
+	local pgc=$1 extdir ver src dir t0=$SECONDS
+	[[ -x "$pgc" ]] || die "no pg_config at $pgc"
+	extdir="$("$pgc" --sharedir)/extension"
+	if [[ -f "$extdir/plproxy.bk-stamp" && -f "$extdir/plproxy.control" ]]; then
+		log "PL/Proxy is installed for $("$pgc" --version): $(cat "$extdir/plproxy.bk-stamp")"
+		return 0
+	fi
+	need_packages build-essential bison flex
+	apt_private
+	src=$(mktemp -d "${TMPDIR:-/tmp}/bk-plproxy.XXXXXX")
+	fetch_source postgresql-plproxy "$src"
+	dir=$FETCHED_DIR ver=$FETCHED_VERSION
+	log "building PL/Proxy $ver for $("$pgc" --version)"
+	(
+		cd "$dir"
+		make -s PG_CONFIG="$pgc" >"$src/make.log" 2>&1 &&
+			as_root make -s PG_CONFIG="$pgc" install >>"$src/make.log" 2>&1 ||
+			{ tail -n 40 "$src/make.log" >&2; exit 1; }
+	) || { rm -rf -- "$src"; die "the build of PL/Proxy failed"; }
+	printf 'plproxy %s, built %s\n' "$ver" "$(date -u '+%Y-%m-%d %H:%M:%S UTC')" |
+		as_root tee "$extdir/plproxy.bk-stamp" >/dev/null
+	rm -rf -- "$src"
+	log "PL/Proxy $ver installed in $((SECONDS - t0))s"
+}
+
 case "${1:-}" in
 build) [[ $# -eq 2 ]] || die "usage: $0 build MAJOR"; cmd_build "$2" ;;
 pg_config) [[ $# -eq 2 ]] || die "usage: $0 pg_config MAJOR"; cmd_pg_config "$2" ;;
 pgvector) [[ $# -eq 2 ]] || die "usage: $0 pgvector PG_CONFIG"; cmd_pgvector "$2" ;;
-*) die "usage: $0 build MAJOR | pg_config MAJOR | pgvector PG_CONFIG" ;;
+plproxy) [[ $# -eq 2 ]] || die "usage: $0 plproxy PG_CONFIG"; cmd_plproxy "$2" ;;
+*) die "usage: $0 build MAJOR | pg_config MAJOR | pgvector PG_CONFIG | plproxy PG_CONFIG" ;;
 esac
