@@ -272,14 +272,21 @@ major_not_run()
 
 run_major()
 {
-	local major=$1 pgc tree s n pgvector_failed t0=$SECONDS
+	local major=$1 pgc tree s n pgvector_failed errf why t0=$SECONDS
 
 	section "PostgreSQL $major: server (bash test/pg_major.sh build $major)"
-	if ! pgc=$(bash test/pg_major.sh build "$major" | tail -n 1) || [[ ! -x "$pgc" ]]; then
-		bk_err "PostgreSQL $major could not be built"
-		major_not_run "$major" "PostgreSQL $major could not be built"
+	bk_log "(a few minutes when it is not in the cache yet)"
+	errf=$(mktemp) || return 1
+	pgc=$(bash test/pg_major.sh build "$major" 2>"$errf" | tail -n 1)
+	cat "$errf" >&2
+	if [[ -z "$pgc" || ! -x "$pgc" ]]; then
+		why=$(sed -n 's/^pg_major: ERROR: //p' "$errf" | tail -n 1)
+		rm -f "$errf"
+		bk_err "PostgreSQL $major could not be built${why:+: $why}"
+		major_not_run "$major" "PostgreSQL $major could not be built${why:+: $why}"
 		return 1
 	fi
+	rm -f "$errf"
 	bk_log "PostgreSQL $major ready in $((SECONDS - t0))s: $pgc"
 
 	section "PostgreSQL $major: build and install the extension (in a copy of the tree)"

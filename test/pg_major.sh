@@ -101,13 +101,15 @@ APT_OPTS=()
 apt_private()
 {
 	local uri s
+	mkdir -p "$BK_PG_CACHE" 2>/dev/null && [[ -w "$BK_PG_CACHE" ]] ||
+		die "cannot write the cache directory $BK_PG_CACHE (run as root, or set BK_PG_CACHE)"
 	uri=$(mirror_uri)
 	mkdir -p "$APT_STATE/lists/partial" "$APT_STATE/archives/partial"
 	: >"$APT_STATE/sources.list.new"
 	for s in $BK_APT_SUITES; do
 		echo "deb-src $uri $s main" >>"$APT_STATE/sources.list.new"
 	done
-	APT_OPTS=(-o "Dir::Etc::sourcelist=$APT_STATE/sources.list"
+	APT_OPTS=(-o APT::Sandbox::User=root -o "Dir::Etc::sourcelist=$APT_STATE/sources.list"
 		-o Dir::Etc::sourceparts=- -o "Dir::State::lists=$APT_STATE/lists"
 		-o "Dir::Cache::archives=$APT_STATE/archives"
 		-o Dir::State::status=/var/lib/dpkg/status)
