@@ -5,7 +5,8 @@
 #   bash test/check.sh
 #
 # On a fresh Debian 12 machine, as root, it does everything: installs the
-# missing packages, builds and installs the extension, runs the core unit
+# missing packages, builds and installs the extension and pgvector (from
+# Debian's source package, for test/pgtap/embeddings.sql), runs the core unit
 # tests (make unittest), starts a private throwaway PostgreSQL 15 cluster,
 # runs the regression tests (make installcheck), starts two more clusters
 # as shards and runs the distributed recipes against them (make
@@ -13,17 +14,17 @@
 # tutorialcheck), the pgTAP tests (make prove),
 # a smoke test of the benchmark harness on the same cluster
 # (bash test/bench/run.sh --smoke), stops and deletes the cluster, and
-# prints a summary ending with "N passed, N failed" (N counts suites:
-# unit, regress, shards, tutorial, pgtap, bench).
-# Exit status 0 only when every suite passed.  .ci/run runs this file.
-#
-# Then, for each further PostgreSQL major in BK_PG_MAJORS (default 18),
+# then, for each further PostgreSQL major in BK_PG_MAJORS (default 18),
 # built once from Debian's source package into /var/cache/budgetkernel
-# (test/pg_major.sh; about 3 minutes on 2 cores the first time, cached
-# after), it builds the extension against that major in a copy of the tree,
+# (test/pg_major.sh; about 5 minutes on 2 cores the first time, cached
+# after), builds the extension against that major in a copy of the tree,
 # runs the suites of BK_MAJOR_SUITES on a cluster of it (default "regress
 # pgtap"; each reported as e.g. regress-18) and test/pg_upgrade.sh from
-# the first major to it (pg_upgrade and dumps restored: upgrade-18).
+# the first major to it (pg_upgrade and dumps restored: upgrade-18), and
+# prints a summary ending with "N passed, N failed" (N counts suites:
+# unit, regress, shards, tutorial, pgtap, bench, regress-18, pgtap-18,
+# upgrade-18).  Exit status 0 only when every suite passed.  .ci/run runs
+# this file.
 #
 #   bash test/check.sh --matrix
 #
