@@ -232,6 +232,18 @@ cmd_pgvector()
 	fetch_source pgvector "$src"
 	dir=$FETCHED_DIR ver=$FETCHED_VERSION
 	log "building pgvector $ver for $("$pgc" --version)"
+	# pgvector 0.8.0 predates PostgreSQL 18, and 0.8.1, which supports it,
+	# is not on the mirror: the two lines that do not compile against 18
+	# are rewritten as 0.8.1 does (vacuum_delay_point takes is_analyze;
+	# TupleDesc's attrs are read through TupleDescAttr, which every major
+	# has).  Checked: pgvector's own regression suite passes on 18 so.
+	if [[ "$("$pgc" --version | sed -n 's/^PostgreSQL \([0-9]*\).*/\1/p')" -ge 18 ]] &&
+		grep -q 'vacuum_delay_point()' "$dir"/src/*.c; then
+		log "pgvector $ver: vacuum_delay_point() and tupdesc->attrs[0] rewritten for PostgreSQL 18"
+		sed -i 's/vacuum_delay_point()/vacuum_delay_point(false)/' "$dir"/src/*.c
+		sed -i 's/buildstate->tupdesc->attrs\[0\]\.atttypid/TupleDescAttr(buildstate->tupdesc, 0)->atttypid/' \
+			"$dir"/src/ivfbuild.c
+	fi
 	# OPTFLAGS="": no -march=native, the library runs on any x86-64
 	(
 		cd "$dir"
