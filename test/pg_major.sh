@@ -183,7 +183,10 @@ cmd_build()
 	apt_private
 	src="$BK_PG_CACHE/src/pg-$major"
 	rm -rf -- "$src" "$prefix"
+	# the sources are deleted after a build, and after a failed fetch
+	trap 'rm -rf -- "$src"' EXIT
 	fetch_source "postgresql-$major" "$src"
+	trap - EXIT
 	srcdir=$FETCHED_DIR ver=$FETCHED_VERSION
 	log "configure, make, make install of $srcdir"
 	(
