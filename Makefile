@@ -32,7 +32,7 @@ LINALG_LIBS   := $(or $(shell pkg-config --libs lapacke blas 2>/dev/null),-llapa
 # (glibc ships it on x86-64, where bk_kernel.c calls it)
 MATH_LIBS     := $(if $(filter x86_64,$(shell uname -m)),-lmvec) -lm
 
-PG_CPPFLAGS += -Isrc/core $(LINALG_CFLAGS)
+PG_CPPFLAGS += -Isrc/core $(LINALG_CFLAGS) -DBK_EXTVERSION='"$(EXTVERSION)"'
 # -ffp-contract=off: no a*b+c fused into one FMA (one rounding instead of
 # two) in the AVX2 paths; C99 mode, the unit tests' and the benchmark
 # driver's, implies it, so both builds compute the same bits
@@ -73,7 +73,7 @@ PGXS := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)
 
 # The PostgreSQL layer includes only bk_core.h from the core.
-$(PGL_SRCS:.c=.o): src/pg/bk_pg.h src/core/bk_core.h
+$(PGL_SRCS:.c=.o): src/pg/bk_pg.h src/pg/bk_compat.h src/core/bk_core.h
 $(CORE_SRCS:.c=.o): $(wildcard src/core/*.h)
 
 $(UNIT_BIN): $(UNIT_SRCS) test/unit/bk_test.h $(CORE_DEPS)
@@ -142,6 +142,12 @@ $(CRAFT_BIN): test/fixtures/bk_craft.c $(CORE_DEPS)
 	$(UNIT_CC) $(UNIT_CFLAGS) -o $@ $< $(STDENV) $(CORE_SRCS) $(LINALG_LIBS) $(MATH_LIBS)
 
 installcheck: $(CRAFT_BIN)
+
+# The tests run the programs of the server's major first in PATH: pg_dump,
+# pg_restore and psql called by the tests (test/sql/dump_restore.sql) and
+# the psql of pg_prove must match the server they talk to, and Debian's
+# /usr/bin wrappers pick the newest installed client instead.
+installcheck prove tutorialcheck shardcheck: export PATH := $(bindir):$(PATH)
 
 PG_PROVE ?= pg_prove
 .PHONY: prove

@@ -258,8 +258,8 @@ bk_info(PG_FUNCTION_ARGS)
 		bk_push_string(&ps, WJB_VALUE, fingerprint_hex(fp));
 		bk_push_key(&ps, "parents");
 		pushJsonbValue(&ps, WJB_BEGIN_ARRAY, NULL);
-		for (int i = 0; i < np; i++)
-			bk_push_string(&ps, WJB_ELEM, fingerprint_hex(parents + (size_t) i * BK_FINGERPRINT_LEN));
+		for (int k = 0; k < np; k++)
+			bk_push_string(&ps, WJB_ELEM, fingerprint_hex(parents + (size_t) k * BK_FINGERPRINT_LEN));
 		pushJsonbValue(&ps, WJB_END_ARRAY, NULL);
 	}
 

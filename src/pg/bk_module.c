@@ -17,11 +17,7 @@
 
 #include "bk_pg.h"
 
-#ifdef PG_MODULE_MAGIC_EXT
-PG_MODULE_MAGIC_EXT(.name = "budgetkernel",.version = "0.1.0");
-#else
-PG_MODULE_MAGIC;
-#endif
+BK_MODULE_MAGIC;
 
 void		_PG_init(void);
 

@@ -15,6 +15,7 @@
 #include "utils/jsonb.h"
 #include "utils/palloc.h"
 
+#include "bk_compat.h"
 #include "bk_core.h"
 
 /* Name of the SQL type, for messages. */

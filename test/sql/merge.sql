@@ -5,6 +5,7 @@
 -- unordered training.
 --
 SET client_min_messages = warning;
+\i test/fixtures/plan_shape.sql
 
 -- the shared Checkerboard data: 10,000 training rows, 10,000 test rows
 CREATE TEMP TABLE raw (id bigserial, line text);
@@ -140,10 +141,8 @@ FROM halves WHERE h = 0;
 -- than one part, the budget held)
 SET parallel_setup_cost = 0; SET parallel_tuple_cost = 0;
 SET min_parallel_table_scan_size = 0; SET max_parallel_workers_per_gather = 2;
-EXPLAIN (COSTS OFF)
-SELECT bk_train(features, label, '{"budget": 100, "gamma": 30}' ORDER BY id) FROM merge_train;
-EXPLAIN (COSTS OFF)
-SELECT bk_train(features, label, '{"budget": 100, "gamma": 30}') FROM merge_train;
+SELECT bk_test.plan_shape($$SELECT bk_train(features, label, '{"budget": 100, "gamma": 30}' ORDER BY id) FROM merge_train$$) AS plan;
+SELECT bk_test.plan_shape($$SELECT bk_train(features, label, '{"budget": 100, "gamma": 30}') FROM merge_train$$) AS plan;
 -- (a plain SELECT; how many parts had rows depends on how fast the
 -- workers start, so the count of merged parts is checked on partitions
 -- below)
@@ -186,10 +185,8 @@ FROM merge_train;
 -- no partial nested loop over a materialised inner side, and rescanning the
 -- models table for every row costs more than the serial join)
 CREATE TABLE merge_models AS SELECT 1 AS version, agg AS model FROM merged;
-EXPLAIN (COSTS OFF)
-SELECT id, bk_predict((SELECT model FROM merge_models WHERE version = 1), features) FROM merge_train;
-EXPLAIN (COSTS OFF)
-SELECT t.id, bk_predict(m.model, t.features) FROM merge_train t, merge_models m WHERE m.version = 1;
+SELECT bk_test.plan_shape($$SELECT id, bk_predict((SELECT model FROM merge_models WHERE version = 1), features) FROM merge_train$$) AS plan;
+SELECT bk_test.plan_shape($$SELECT t.id, bk_predict(m.model, t.features) FROM merge_train t, merge_models m WHERE m.version = 1$$) AS plan;
 RESET parallel_setup_cost; RESET parallel_tuple_cost;
 RESET min_parallel_table_scan_size; RESET max_parallel_workers_per_gather;
 
@@ -223,3 +220,4 @@ DROP TABLE merge_stored;
 RESET enable_partitionwise_aggregate; RESET max_parallel_workers_per_gather;
 
 DROP TABLE merge_train, merge_parts, merge_models;
+DROP SCHEMA bk_test CASCADE;

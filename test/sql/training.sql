@@ -7,6 +7,7 @@ SET client_min_messages = warning;
 
 \i test/fixtures/checkerboard.sql
 \i test/fixtures/without_parents.sql
+\i test/fixtures/plan_shape.sql
 CREATE TABLE pts AS SELECT * FROM bk_test.checkerboard(2000);
 
 CREATE TABLE cfg (name text, params jsonb);
@@ -127,8 +128,8 @@ FROM pts GROUP BY 1 ORDER BY 1;
 -- aggregate with ORDER BY); unordered training may run in parallel workers,
 -- whose partial models are merged (test/sql/merge.sql)
 SET parallel_setup_cost = 0; SET parallel_tuple_cost = 0; SET min_parallel_table_scan_size = 0;
-EXPLAIN (COSTS OFF) SELECT bk_train(features, label, '{"budget": 10}' ORDER BY id) FROM pts;
-EXPLAIN (COSTS OFF) SELECT bk_train(features, label, '{"budget": 10}') FROM pts;
+SELECT bk_test.plan_shape($$SELECT bk_train(features, label, '{"budget": 10}' ORDER BY id) FROM pts$$) AS plan;
+SELECT bk_test.plan_shape($$SELECT bk_train(features, label, '{"budget": 10}') FROM pts$$) AS plan;
 RESET parallel_setup_cost; RESET parallel_tuple_cost; RESET min_parallel_table_scan_size;
 
 -- models live in tables and are versioned

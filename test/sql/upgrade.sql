@@ -39,7 +39,11 @@ SELECT bk_train(features, label, '{}'::text) FROM pts;
 -- a view on a form that 0.2.0 drops stops the update, naming the view
 CREATE VIEW float4_trained AS
 SELECT bk_train(features::float4[], label, '{}'::jsonb) AS model FROM pts;
+-- (without the CONTEXT lines, which PostgreSQL 18 adds: the statement of
+-- the update script and its line)
+\set SHOW_CONTEXT never
 ALTER EXTENSION budgetkernel UPDATE TO '0.2.0';
+\set SHOW_CONTEXT errors
 DROP VIEW float4_trained;
 ALTER EXTENSION budgetkernel UPDATE TO '0.2.0';
 SELECT extversion FROM pg_extension WHERE extname = 'budgetkernel';
