@@ -425,7 +425,7 @@ extern BkModel *BkModelCreate(const BkEnv *env, const BkParams *p, int dim);
  * next learning or scoring call given dense computes its kernel rows from
  * the sparse form, O(B nnz) instead of O(B dim), with the same values
  * where the sums are exact (the dot products sum the non-zero products in
- * index order; the dense path leaves the order to the BLAS).
+ * index order; the dense path in BkDot's fixed order, bk_linalg.c).
  */
 extern void BkModelSparseRow(BkModel *m, const double *dense, const int32_t *idx,
 							 const double *val, int nnz);

@@ -26,6 +26,9 @@ main(void)
 	test_sv_stride();
 	test_first_non_finite();
 	test_gram();
+	test_linalg_order();
+	test_linalg_cholesky();
+	test_fmath();
 	test_libsvm();
 	test_bpa_oracle("s", "hinge");
 	test_bpa_oracle("s", "ramp");
