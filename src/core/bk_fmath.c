@@ -296,14 +296,17 @@ exp_array_avx2(double *v, int n)
 }
 #endif
 
-/* v[i] = BkExp(v[i]); four at a time where the CPU has AVX2 (same bits) */
+/*
+ * v[i] = BkExp(v[i]); four at a time where the CPU has AVX2 and the lane
+ * paths are on (the same bits)
+ */
 void
 BkExpArray(double *v, int n)
 {
 	int			i = 0;
 
 #ifdef BK_VECTOR_AVX2
-	if (BkCpuHasAvx2())
+	if (BkVectorLanes())
 		i = exp_array_avx2(v, n);
 #endif
 	for (; i < n; i++)
