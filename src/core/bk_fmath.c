@@ -265,7 +265,7 @@ BkExp4(bk_v4d x)
 	(long long) exp_tab[j[2] + 1], (long long) exp_tab[j[3] + 1]};
 	r2 = r * r;
 	tmp = tail + r + r2 * (c2 + r * c3) + r2 * r2 * (c4 + r * c5);
-	scale = (bk_v4d) (hbits + (bk_v4i) ((bk_v4u) ki << 45));
+	scale = (bk_v4d) ((bk_v4u) hbits + ((bk_v4u) ki << 45));
 	y = scale + scale * tmp;
 	in = (bk_v4d) ((bk_v4i) x & absmask) < lim;
 	if (!(in[0] & in[1] & in[2] & in[3]))
