@@ -163,11 +163,18 @@ lin_gemv(int m, int n, const double *a, int lda, const double *x, double *y)
 
 /*
  * One pass over the upper triangle, row by row: row i's part from the
- * diagonal on is a dot product with x (lin_dot's lanes from the
- * diagonal), and its part right of the diagonal adds a[i][j] x[i] to y[j]
- * for j > i (the lower triangle's term of row j, taken in order of i).
- * When row i is reached, y[i] holds its lower triangle's terms; the loop
- * adds to y[i] too, which is then put back before the dot product.
+ * diagonal on is a dot product with x, and its part right of the
+ * diagonal adds a[i][j] x[i] to y[j] for j > i (the lower triangle's term
+ * of row j, taken in order of i).  When row i is reached, y[i] holds its
+ * lower triangle's terms.
+ *
+ * The dot product puts term j in partial sum j mod 8, the column's own
+ * lane, so that rows processed together share their loads of x; BkDot
+ * of the row from i on would put it in (j - i) mod 8.  That is the same
+ * number: the lanes are rotated by i, each lane holds the same terms in
+ * the same order, and the tree's pairs (l, l + 4) and groups {0, 2} and
+ * {1, 3} of pairs are exchanged only within an addition, which is
+ * commutative in floating point.  (A lane without terms is +0 either way.)
  */
 LIN_INLINE void
 lin_symv_upper(int n, const double *a, int lda, const double *x, double *y)
@@ -176,37 +183,15 @@ lin_symv_upper(int n, const double *a, int lda, const double *x, double *y)
 		y[i] = 0.0;
 	for (int i = 0; i < n; i++)
 	{
-		const double *restrict r = a + (size_t) i * lda + i;
-		const double *restrict xx = x + i;
-		double	   *restrict yy = y + i;
+		const double *r = a + (size_t) i * lda;
 		const double xi = x[i];
-		const double yi = y[i];
 		double		s[BK_LIN_LANES] = {0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
-		int			m = n - i;
-		int			k = 0;
 
-#define SYMV_STEP(l) \
-			s[l] += r[k + l] * xx[k + l]; \
-			yy[k + l] += r[k + l] * xi;
-#define SYMV_TAIL(l) s[l] += tr[l] * tx[l];
-		for (; k + BK_LIN_LANES <= m; k += BK_LIN_LANES)
-		{
-			SYMV_STEP(0) SYMV_STEP(1) SYMV_STEP(2) SYMV_STEP(3)
-			SYMV_STEP(4) SYMV_STEP(5) SYMV_STEP(6) SYMV_STEP(7)
-		}
-		if (k < m)
-		{
-			double		tr[BK_LIN_LANES],
-						tx[BK_LIN_LANES];
-
-			lin_tail(r + k, xx + k, m - k, tr, tx);
-			LIN_EACH(SYMV_TAIL)
-			for (int l = 0; k + l < m; l++)
-				yy[k + l] += r[k + l] * xi;
-		}
-#undef SYMV_STEP
-#undef SYMV_TAIL
-		y[i] = yi + LIN_TREE(s);
+		for (int j = i; j < n; j++)
+			s[j % BK_LIN_LANES] += r[j] * x[j];
+		for (int j = i + 1; j < n; j++)
+			y[j] += r[j] * xi;
+		y[i] = y[i] + LIN_TREE(s);
 	}
 }
 
@@ -427,60 +412,171 @@ lin_gemv_avx2(int m, int n, const double *a, int lda, const double *x,
 		y[r] = lin_dot_v4(a + (size_t) r * lda, x, n);
 }
 
+/*
+ * lin_symv_upper four rows at a time: the columns before the first
+ * multiple of 8 past the four diagonals (the rows' heads) one by one in
+ * row order, then the common columns eight at a time, each load of x and
+ * y serving the four rows, y[j] gaining the rows' terms in row order; a
+ * row's sums start from its head's and take the same terms in the same
+ * lanes and order as the plain code, so the same bits.  (A lane that
+ * takes no head term starts at +0, as the plain code's.)
+ */
 LIN_AVX2 static void
 lin_symv_upper_avx2(int n, const double *a, int lda, const double *x,
 					double *y)
 {
-	for (int i = 0; i < n; i++)
-		y[i] = 0.0;
-	for (int i = 0; i < n; i++)
+	int			i = 0;
+
+	for (int k = 0; k < n; k++)
+		y[k] = 0.0;
+	for (; i < n; i += 4)
 	{
-		const double *r = a + (size_t) i * lda + i;
-		const double *xx = x + i;
-		double	   *yy = y + i;
-		const double xi = x[i];
-		const double yi = y[i];
-		const bk_v4d vxi = {xi, xi, xi, xi};
-		bk_v4d		lo = V4_ZERO,
-					hi = V4_ZERO,
-					vr,
-					vx,
-					vy;
-		int			m = n - i;
-		int			k = 0;
+		int			rows = n - i < 4 ? n - i : 4;
+		int			cs = (i + rows + BK_LIN_LANES - 1) & ~(BK_LIN_LANES - 1);
+		double		h[4][BK_LIN_LANES];
+		bk_v4d		lo[4],
+					hi[4],
+					xl,
+					xh,
+					yl,
+					yh,
+					v;
+		int			j;
 
-		for (; k + BK_LIN_LANES <= m; k += BK_LIN_LANES)
+		if (cs > n)
+			cs = n;
+		memset(h, 0, sizeof(h));
+		/* the heads, row by row */
+		for (int r = 0; r < rows; r++)
 		{
-			V4_LOAD(vr, r + k);
-			V4_LOAD(vx, xx + k);
-			V4_LOAD(vy, yy + k);
-			lo += vr * vx;
-			vy += vr * vxi;
-			memcpy(yy + k, &vy, sizeof(vy));
-			V4_LOAD(vr, r + k + 4);
-			V4_LOAD(vx, xx + k + 4);
-			V4_LOAD(vy, yy + k + 4);
-			hi += vr * vx;
-			vy += vr * vxi;
-			memcpy(yy + k + 4, &vy, sizeof(vy));
-		}
-		if (k < m)
-		{
-			double		tr[BK_LIN_LANES],
-						tx[BK_LIN_LANES];
+			const double *ar = a + (size_t) (i + r) * lda;
+			const double xr = x[i + r];
 
-			lin_tail(r + k, xx + k, m - k, tr, tx);
-			V4_LOAD(vr, tr);
-			V4_LOAD(vx, tx);
-			lo += vr * vx;
-			V4_LOAD(vr, tr + 4);
-			V4_LOAD(vx, tx + 4);
-			hi += vr * vx;
-			for (int l = 0; k + l < m; l++)
-				yy[k + l] += r[k + l] * xi;
+			for (int k = i + r; k < cs; k++)
+				h[r][k % BK_LIN_LANES] += ar[k] * x[k];
+			for (int k = i + r + 1; k < cs; k++)
+				y[k] += ar[k] * xr;
 		}
-		V4_TREE(lo, hi, y[i]);
-		y[i] = yi + y[i];
+		for (int r = 0; r < 4; r++)
+		{
+			V4_LOAD(lo[r], h[r]);
+			V4_LOAD(hi[r], h[r] + 4);
+		}
+		/* the common columns, eight at a time */
+		j = cs;
+		if (rows == 4)
+		{
+			/* the same loop with the rows written out, sums in registers */
+			const double *a0 = a + (size_t) i * lda;
+			const double *a1 = a0 + lda;
+			const double *a2 = a1 + lda;
+			const double *a3 = a2 + lda;
+			const bk_v4d x0 = {x[i], x[i], x[i], x[i]};
+			const bk_v4d x1 = {x[i + 1], x[i + 1], x[i + 1], x[i + 1]};
+			const bk_v4d x2 = {x[i + 2], x[i + 2], x[i + 2], x[i + 2]};
+			const bk_v4d x3 = {x[i + 3], x[i + 3], x[i + 3], x[i + 3]};
+			bk_v4d		l0 = lo[0],
+						l1 = lo[1],
+						l2 = lo[2],
+						l3 = lo[3],
+						h0 = hi[0],
+						h1 = hi[1],
+						h2 = hi[2],
+						h3 = hi[3];
+
+			for (; j + BK_LIN_LANES <= n; j += BK_LIN_LANES)
+			{
+				V4_LOAD(xl, x + j);
+				V4_LOAD(xh, x + j + 4);
+				V4_LOAD(yl, y + j);
+				V4_LOAD(yh, y + j + 4);
+				V4_LOAD(v, a0 + j);
+				l0 += v * xl;
+				yl += v * x0;
+				V4_LOAD(v, a0 + j + 4);
+				h0 += v * xh;
+				yh += v * x0;
+				V4_LOAD(v, a1 + j);
+				l1 += v * xl;
+				yl += v * x1;
+				V4_LOAD(v, a1 + j + 4);
+				h1 += v * xh;
+				yh += v * x1;
+				V4_LOAD(v, a2 + j);
+				l2 += v * xl;
+				yl += v * x2;
+				V4_LOAD(v, a2 + j + 4);
+				h2 += v * xh;
+				yh += v * x2;
+				V4_LOAD(v, a3 + j);
+				l3 += v * xl;
+				yl += v * x3;
+				V4_LOAD(v, a3 + j + 4);
+				h3 += v * xh;
+				yh += v * x3;
+				memcpy(y + j, &yl, sizeof(yl));
+				memcpy(y + j + 4, &yh, sizeof(yh));
+			}
+			lo[0] = l0;
+			lo[1] = l1;
+			lo[2] = l2;
+			lo[3] = l3;
+			hi[0] = h0;
+			hi[1] = h1;
+			hi[2] = h2;
+			hi[3] = h3;
+		}
+		for (; j + BK_LIN_LANES <= n; j += BK_LIN_LANES)
+		{
+			V4_LOAD(xl, x + j);
+			V4_LOAD(xh, x + j + 4);
+			V4_LOAD(yl, y + j);
+			V4_LOAD(yh, y + j + 4);
+			for (int r = 0; r < rows; r++)
+			{
+				const double *ar = a + (size_t) (i + r) * lda + j;
+				const double xr = x[i + r];
+				const bk_v4d vxr = {xr, xr, xr, xr};
+
+				V4_LOAD(v, ar);
+				lo[r] += v * xl;
+				yl += v * vxr;
+				V4_LOAD(v, ar + 4);
+				hi[r] += v * xh;
+				yh += v * vxr;
+			}
+			memcpy(y + j, &yl, sizeof(yl));
+			memcpy(y + j + 4, &yh, sizeof(yh));
+		}
+		/* the last columns (j is a multiple of 8: lanes 0 on) */
+		if (j < n)
+		{
+			double		tx[BK_LIN_LANES],
+						ta[BK_LIN_LANES];
+
+			for (int r = 0; r < rows; r++)
+			{
+				const double *ar = a + (size_t) (i + r) * lda;
+				const double xr = x[i + r];
+
+				lin_tail(x + j, ar + j, n - j, tx, ta);
+				V4_LOAD(xl, tx);
+				V4_LOAD(xh, tx + 4);
+				V4_LOAD(v, ta);
+				lo[r] += v * xl;
+				V4_LOAD(v, ta + 4);
+				hi[r] += v * xh;
+				for (int k = j; k < n; k++)
+					y[k] += ar[k] * xr;
+			}
+		}
+		for (int r = 0; r < rows; r++)
+		{
+			double		d;
+
+			V4_TREE(lo[r], hi[r], d);
+			y[i + r] = y[i + r] + d;
+		}
 	}
 }
 
