@@ -35,6 +35,10 @@
 #include <math.h>
 #include <string.h>
 
+#ifdef BK_VECTOR_AVX2
+#include <immintrin.h>
+#endif
+
 /* the eight partial sums' tree, the same in every function */
 #define LIN_TREE(s) \
 	((((s)[0] + (s)[4]) + ((s)[2] + (s)[6])) + (((s)[1] + (s)[5]) + ((s)[3] + (s)[7])))
@@ -281,6 +285,23 @@ lin_chol_inverse(double *m, int n, double *work)
 #define V4_LOAD(v, p) memcpy(&(v), (p), sizeof(bk_v4d))
 #define V4_ZERO {0.0, 0.0, 0.0, 0.0}
 
+/*
+ * The lanes of a block of eight columns from column c0 on that lie
+ * before column end: a mask for each half (AVX2 masked loads and stores
+ * read and write only those; the others read as +0).  A term of +0 * +0
+ * leaves a partial sum as it was, as the plain code's skipped term does
+ * (a sum that starts at +0 is never -0).
+ */
+#define V4_MASKS(c0, end, mlo, mhi) \
+	do { \
+		const __m256i i0_ = _mm256_setr_epi64x(0, 1, 2, 3); \
+		const __m256i i4_ = _mm256_setr_epi64x(4, 5, 6, 7); \
+		const __m256i lim_ = _mm256_set1_epi64x((long long) (end) - (long long) (c0)); \
+		(mlo) = _mm256_cmpgt_epi64(lim_, i0_); \
+		(mhi) = _mm256_cmpgt_epi64(lim_, i4_); \
+	} while (0)
+#define V4_MLOAD(p, m) ((bk_v4d) _mm256_maskload_pd((p), (m)))
+
 /* LIN_TREE of the lanes lo (0-3) and hi (4-7) */
 #define V4_TREE(lo, hi, out) \
 	do { bk_v4d t_ = (lo) + (hi); (out) = (t_[0] + t_[2]) + (t_[1] + t_[3]); } while (0)
@@ -375,33 +396,21 @@ lin_gemv_avx2(int m, int n, const double *a, int lda, const double *x,
 		}
 		if (i < n)
 		{
-			double		tx[BK_LIN_LANES],
-						t0[BK_LIN_LANES],
-						t1[BK_LIN_LANES],
-						t2[BK_LIN_LANES],
-						t3[BK_LIN_LANES];
+			/* the last n mod 8 columns through masked loads */
+			__m256i		ml,
+						mh;
 
-			lin_tail(x + i, a0 + i, n - i, tx, t0);
-			lin_tail(a1 + i, a2 + i, n - i, t1, t2);
-			lin_tail(a3 + i, a3 + i, n - i, t3, t3);
-			V4_LOAD(xl, tx);
-			V4_LOAD(xh, tx + 4);
-			V4_LOAD(v, t0);
-			l0 += v * xl;
-			V4_LOAD(v, t0 + 4);
-			h0 += v * xh;
-			V4_LOAD(v, t1);
-			l1 += v * xl;
-			V4_LOAD(v, t1 + 4);
-			h1 += v * xh;
-			V4_LOAD(v, t2);
-			l2 += v * xl;
-			V4_LOAD(v, t2 + 4);
-			h2 += v * xh;
-			V4_LOAD(v, t3);
-			l3 += v * xl;
-			V4_LOAD(v, t3 + 4);
-			h3 += v * xh;
+			V4_MASKS(i, n, ml, mh);
+			xl = V4_MLOAD(x + i, ml);
+			xh = V4_MLOAD(x + i + 4, mh);
+			l0 += V4_MLOAD(a0 + i, ml) * xl;
+			h0 += V4_MLOAD(a0 + i + 4, mh) * xh;
+			l1 += V4_MLOAD(a1 + i, ml) * xl;
+			h1 += V4_MLOAD(a1 + i + 4, mh) * xh;
+			l2 += V4_MLOAD(a2 + i, ml) * xl;
+			h2 += V4_MLOAD(a2 + i + 4, mh) * xh;
+			l3 += V4_MLOAD(a3 + i, ml) * xl;
+			h3 += V4_MLOAD(a3 + i + 4, mh) * xh;
 		}
 		V4_TREE(l0, h0, y[r]);
 		V4_TREE(l1, h1, y[r + 1]);
@@ -413,169 +422,194 @@ lin_gemv_avx2(int m, int n, const double *a, int lda, const double *x,
 }
 
 /*
- * lin_symv_upper four rows at a time: the columns before the first
- * multiple of 8 past the four diagonals (the rows' heads) one by one in
- * row order, then the common columns eight at a time, each load of x and
- * y serving the four rows, y[j] gaining the rows' terms in row order; a
- * row's sums start from its head's and take the same terms in the same
- * lanes and order as the plain code, so the same bits.  (A lane that
- * takes no head term starts at +0, as the plain code's.)
+ * lin_symv_upper four rows at a time, over the columns from the block of
+ * eight that holds the first row's diagonal: each load of x and y serves
+ * the four rows, y[j] gains the rows' terms in row order, and each row's
+ * sums stay in registers.  In the blocks that hold the four diagonals a
+ * row's values left of its diagonal are replaced by 0 for its dot
+ * product, and on and left of it for its terms of y; the last block is
+ * read through masked loads.  A zero term adds +0 * x or x * +0, which
+ * leaves a partial sum or y[j] as it was (neither is ever -0: each starts
+ * at +0), so each row's sums hold the plain code's terms, in its lanes
+ * and order, and y the same values: the same bits.
  */
 LIN_AVX2 static void
 lin_symv_upper_avx2(int n, const double *a, int lda, const double *x,
 					double *y)
 {
-	int			i = 0;
+	const __m256i i0 = _mm256_setr_epi64x(0, 1, 2, 3);
+	const __m256i i4 = _mm256_setr_epi64x(4, 5, 6, 7);
+	const bk_v4d zero = V4_ZERO;
 
 	for (int k = 0; k < n; k++)
 		y[k] = 0.0;
-	for (; i < n; i += 4)
+	for (int i = 0; i < n; i += 4)
 	{
 		int			rows = n - i < 4 ? n - i : 4;
-		int			cs = (i + rows + BK_LIN_LANES - 1) & ~(BK_LIN_LANES - 1);
-		double		h[4][BK_LIN_LANES];
-		bk_v4d		lo[4],
-					hi[4],
+		int			b0 = i & ~(BK_LIN_LANES - 1);
+		const double *ar[4];
+		bk_v4d		xr[4],
+					lo[4] = {V4_ZERO, V4_ZERO, V4_ZERO, V4_ZERO},
+					hi[4] = {V4_ZERO, V4_ZERO, V4_ZERO, V4_ZERO},
+					l0,
+					l1,
+					l2,
+					l3,
+					h0,
+					h1,
+					h2,
+					h3,
 					xl,
 					xh,
 					yl,
 					yh,
 					v;
-		int			j;
+		int			j = b0;
 
-		if (cs > n)
-			cs = n;
-		memset(h, 0, sizeof(h));
-		/* the heads, row by row */
-		for (int r = 0; r < rows; r++)
-		{
-			const double *ar = a + (size_t) (i + r) * lda;
-			const double xr = x[i + r];
-
-			for (int k = i + r; k < cs; k++)
-				h[r][k % BK_LIN_LANES] += ar[k] * x[k];
-			for (int k = i + r + 1; k < cs; k++)
-				y[k] += ar[k] * xr;
-		}
 		for (int r = 0; r < 4; r++)
 		{
-			V4_LOAD(lo[r], h[r]);
-			V4_LOAD(hi[r], h[r] + 4);
-		}
-		/* the common columns, eight at a time */
-		j = cs;
-		if (rows == 4)
-		{
-			/* the same loop with the rows written out, sums in registers */
-			const double *a0 = a + (size_t) i * lda;
-			const double *a1 = a0 + lda;
-			const double *a2 = a1 + lda;
-			const double *a3 = a2 + lda;
-			const bk_v4d x0 = {x[i], x[i], x[i], x[i]};
-			const bk_v4d x1 = {x[i + 1], x[i + 1], x[i + 1], x[i + 1]};
-			const bk_v4d x2 = {x[i + 2], x[i + 2], x[i + 2], x[i + 2]};
-			const bk_v4d x3 = {x[i + 3], x[i + 3], x[i + 3], x[i + 3]};
-			bk_v4d		l0 = lo[0],
-						l1 = lo[1],
-						l2 = lo[2],
-						l3 = lo[3],
-						h0 = hi[0],
-						h1 = hi[1],
-						h2 = hi[2],
-						h3 = hi[3];
+			int			rr = r < rows ? r : rows - 1;
+			double		xv = r < rows ? x[i + r] : 0.0;
 
+			ar[r] = a + (size_t) (i + rr) * lda;
+			xr[r] = (bk_v4d) {xv, xv, xv, xv};
+		}
+
+		/* the blocks that hold a diagonal, and any block past n's end */
+		for (; j < n && (j < i + rows || j + BK_LIN_LANES > n); j += BK_LIN_LANES)
+		{
+			__m256i		ml,
+						mh;
+			const __m256i c_lo = _mm256_add_epi64(_mm256_set1_epi64x(j), i0);
+			const __m256i c_hi = _mm256_add_epi64(_mm256_set1_epi64x(j), i4);
+
+			V4_MASKS(j, n, ml, mh);
+			xl = V4_MLOAD(x + j, ml);
+			xh = V4_MLOAD(x + j + 4, mh);
+			yl = V4_MLOAD(y + j, ml);
+			yh = V4_MLOAD(y + j + 4, mh);
+			for (int r = 0; r < rows; r++)
+			{
+				const __m256i d = _mm256_set1_epi64x(i + r);
+				/* column >= i + r: the dot product; > i + r: y's term */
+				const bk_v4d dl = (bk_v4d) _mm256_cmpgt_epi64(c_lo, _mm256_sub_epi64(d, _mm256_set1_epi64x(1)));
+				const bk_v4d dh = (bk_v4d) _mm256_cmpgt_epi64(c_hi, _mm256_sub_epi64(d, _mm256_set1_epi64x(1)));
+				const bk_v4d tl = (bk_v4d) _mm256_cmpgt_epi64(c_lo, d);
+				const bk_v4d th = (bk_v4d) _mm256_cmpgt_epi64(c_hi, d);
+				bk_v4d		vl = V4_MLOAD(ar[r] + j, ml),
+							vh = V4_MLOAD(ar[r] + j + 4, mh);
+
+				lo[r] += (bk_v4d) _mm256_blendv_pd((__m256d) zero, (__m256d) vl, (__m256d) dl) * xl;
+				hi[r] += (bk_v4d) _mm256_blendv_pd((__m256d) zero, (__m256d) vh, (__m256d) dh) * xh;
+				yl += (bk_v4d) _mm256_blendv_pd((__m256d) zero, (__m256d) vl, (__m256d) tl) * xr[r];
+				yh += (bk_v4d) _mm256_blendv_pd((__m256d) zero, (__m256d) vh, (__m256d) th) * xr[r];
+			}
+			_mm256_maskstore_pd(y + j, ml, (__m256d) yl);
+			_mm256_maskstore_pd(y + j + 4, mh, (__m256d) yh);
+		}
+
+		/* the common columns: no diagonal, whole blocks */
+		l0 = lo[0];
+		l1 = lo[1];
+		l2 = lo[2];
+		l3 = lo[3];
+		h0 = hi[0];
+		h1 = hi[1];
+		h2 = hi[2];
+		h3 = hi[3];
+		if (rows == 4)
 			for (; j + BK_LIN_LANES <= n; j += BK_LIN_LANES)
 			{
 				V4_LOAD(xl, x + j);
 				V4_LOAD(xh, x + j + 4);
 				V4_LOAD(yl, y + j);
 				V4_LOAD(yh, y + j + 4);
-				V4_LOAD(v, a0 + j);
+				V4_LOAD(v, ar[0] + j);
 				l0 += v * xl;
-				yl += v * x0;
-				V4_LOAD(v, a0 + j + 4);
+				yl += v * xr[0];
+				V4_LOAD(v, ar[0] + j + 4);
 				h0 += v * xh;
-				yh += v * x0;
-				V4_LOAD(v, a1 + j);
+				yh += v * xr[0];
+				V4_LOAD(v, ar[1] + j);
 				l1 += v * xl;
-				yl += v * x1;
-				V4_LOAD(v, a1 + j + 4);
+				yl += v * xr[1];
+				V4_LOAD(v, ar[1] + j + 4);
 				h1 += v * xh;
-				yh += v * x1;
-				V4_LOAD(v, a2 + j);
+				yh += v * xr[1];
+				V4_LOAD(v, ar[2] + j);
 				l2 += v * xl;
-				yl += v * x2;
-				V4_LOAD(v, a2 + j + 4);
+				yl += v * xr[2];
+				V4_LOAD(v, ar[2] + j + 4);
 				h2 += v * xh;
-				yh += v * x2;
-				V4_LOAD(v, a3 + j);
+				yh += v * xr[2];
+				V4_LOAD(v, ar[3] + j);
 				l3 += v * xl;
-				yl += v * x3;
-				V4_LOAD(v, a3 + j + 4);
+				yl += v * xr[3];
+				V4_LOAD(v, ar[3] + j + 4);
 				h3 += v * xh;
-				yh += v * x3;
+				yh += v * xr[3];
 				memcpy(y + j, &yl, sizeof(yl));
 				memcpy(y + j + 4, &yh, sizeof(yh));
 			}
-			lo[0] = l0;
-			lo[1] = l1;
-			lo[2] = l2;
-			lo[3] = l3;
-			hi[0] = h0;
-			hi[1] = h1;
-			hi[2] = h2;
-			hi[3] = h3;
-		}
+		/* (fewer than four rows: the last block; whole blocks for them) */
 		for (; j + BK_LIN_LANES <= n; j += BK_LIN_LANES)
 		{
+			bk_v4d	   *lr[4] = {&l0, &l1, &l2, &l3},
+					   *hr[4] = {&h0, &h1, &h2, &h3};
+
 			V4_LOAD(xl, x + j);
 			V4_LOAD(xh, x + j + 4);
 			V4_LOAD(yl, y + j);
 			V4_LOAD(yh, y + j + 4);
 			for (int r = 0; r < rows; r++)
 			{
-				const double *ar = a + (size_t) (i + r) * lda + j;
-				const double xr = x[i + r];
-				const bk_v4d vxr = {xr, xr, xr, xr};
-
-				V4_LOAD(v, ar);
-				lo[r] += v * xl;
-				yl += v * vxr;
-				V4_LOAD(v, ar + 4);
-				hi[r] += v * xh;
-				yh += v * vxr;
+				V4_LOAD(v, ar[r] + j);
+				*lr[r] += v * xl;
+				yl += v * xr[r];
+				V4_LOAD(v, ar[r] + j + 4);
+				*hr[r] += v * xh;
+				yh += v * xr[r];
 			}
 			memcpy(y + j, &yl, sizeof(yl));
 			memcpy(y + j + 4, &yh, sizeof(yh));
 		}
-		/* the last columns (j is a multiple of 8: lanes 0 on) */
+		/* the last, partial block */
 		if (j < n)
 		{
-			double		tx[BK_LIN_LANES],
-						ta[BK_LIN_LANES];
+			__m256i		ml,
+						mh;
+			bk_v4d	   *lr[4] = {&l0, &l1, &l2, &l3},
+					   *hr[4] = {&h0, &h1, &h2, &h3};
+
+			V4_MASKS(j, n, ml, mh);
+			xl = V4_MLOAD(x + j, ml);
+			xh = V4_MLOAD(x + j + 4, mh);
+			yl = V4_MLOAD(y + j, ml);
+			yh = V4_MLOAD(y + j + 4, mh);
+			for (int r = 0; r < rows; r++)
+			{
+				bk_v4d		vl = V4_MLOAD(ar[r] + j, ml),
+							vh = V4_MLOAD(ar[r] + j + 4, mh);
+
+				*lr[r] += vl * xl;
+				*hr[r] += vh * xh;
+				yl += vl * xr[r];
+				yh += vh * xr[r];
+			}
+			_mm256_maskstore_pd(y + j, ml, (__m256d) yl);
+			_mm256_maskstore_pd(y + j + 4, mh, (__m256d) yh);
+		}
+		{
+			bk_v4d		lf[4] = {l0, l1, l2, l3},
+						hf[4] = {h0, h1, h2, h3};
 
 			for (int r = 0; r < rows; r++)
 			{
-				const double *ar = a + (size_t) (i + r) * lda;
-				const double xr = x[i + r];
+				double		d;
 
-				lin_tail(x + j, ar + j, n - j, tx, ta);
-				V4_LOAD(xl, tx);
-				V4_LOAD(xh, tx + 4);
-				V4_LOAD(v, ta);
-				lo[r] += v * xl;
-				V4_LOAD(v, ta + 4);
-				hi[r] += v * xh;
-				for (int k = j; k < n; k++)
-					y[k] += ar[k] * xr;
+				V4_TREE(lf[r], hf[r], d);
+				y[i + r] = y[i + r] + d;
 			}
-		}
-		for (int r = 0; r < rows; r++)
-		{
-			double		d;
-
-			V4_TREE(lo[r], hi[r], d);
-			y[i + r] = y[i + r] + d;
 		}
 	}
 }
