@@ -521,6 +521,13 @@ extern bool BkValidUtf8(const char *s, size_t len);
  */
 extern double BkParseDouble(const char *s, char **end);
 
+/*
+ * The natural logarithm every result of the extension uses (bk_fmath.c):
+ * the same bits on every CPU, unlike the C library's log, whose variant
+ * depends on the CPU (doc/maintainers.md, Determinism).
+ */
+extern double BkLog(double x);
+
 /* Index of the first non-finite value, or -1. */
 extern int	BkFirstNonFinite(const double *x, int n);
 

@@ -410,7 +410,7 @@ extern void BkVectorLanesEnable(bool on);
  * 1 ulp (log) of the true value.
  */
 extern double BkExp(double x);
-extern double BkLog(double x);
+/* BkLog: in bk_core.h (the glue's metrics use it too) */
 extern double BkLog1p(double x);
 /* v[i] = BkExp(v[i]), four at a time where the CPU has AVX2: same bits */
 extern void BkExpArray(double *v, int n);
