@@ -605,7 +605,7 @@ extern int	BkNearestOf(const BkMachine *mach, const double *dots, double sqx,
 extern void BkGramInit(const BkEnv *env, BkGramInverse *g, int capacity);
 /* room for a larger order, the values kept */
 extern void BkGramGrow(const BkEnv *env, BkGramInverse *g, int capacity);
-/* a = K^-1 k for the current order n; returns k . a */
+/* a = K^-1 k for the current order n (whole stored rows); returns k . a */
 extern double BkGramApply(const BkGramInverse *g, const double *k, double *a);
 
 /*

@@ -1,10 +1,11 @@
 /*
  * bk_linalg.c
- *	  The linear algebra whose results reach a model: dot products (every
- *	  kernel row is one per SV), the symmetric matrix-vector product and
- *	  the rank-k update of K^-1's upkeep, and the Cholesky factor, inverse
- *	  and solve (BPA-P's, Pegasos' and the Projectrons' K^-1, BDUOL's box
- *	  QP, paper 001 eq. 8).
+ *	  The linear algebra whose results reach a model: dot products and
+ *	  matrix-vector products (every kernel row is one dot product per SV;
+ *	  K^-1 k of BPA-P, Pegasos' projections and the Projectrons), the
+ *	  symmetric matrix-vector product (BDUOL's a'Ka), the rank-k update
+ *	  that rebuilds K, and the Cholesky factor, inverse and solve (their
+ *	  K^-1, BDUOL's box QP, paper 001 eq. 8).
  *
  *	  Determinism rule.  A model's bytes must be a function of its rows,
  *	  their order, its parameters and its seed (DESIGN.md section 8), so

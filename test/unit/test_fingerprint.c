@@ -383,47 +383,47 @@ static const char *const expected[] = {
 	"ebe89e98909581176e5a4c7968d2c08cdd0022445619fbe473537f3e2d94dbfe",	/* 72: forgetron, two classes, continued, second pass */
 	"44549a8125e5b4e128287f04573b0e8f8b63f997c65f8a9ed6964cc7f3a045d5",	/* 73: forgetron, two classes, merged */
 	"3448b045bde505d571c8eef27ea72a6348f82cbd28538ecab1835509ed69c7ed",	/* 74: forgetron, three classes, merged */
-	"1d33ca53729d7bae188ee1a4d0470531cbc07e5bf416e6dcdf97193b7a523f7b",	/* 75: projectron, two classes */
-	"b7acb956620d1ee4060f6d92ec0b245297b2331d7c7cde308a3cbee1efa6d2b9",	/* 76: projectron, three classes */
-	"234202dd6bc71f0537e67b1755c3562d0d7f99760ee97353c6da95d81d9b6da4",	/* 77: projectron, two classes, continued, second pass */
-	"e3b85cc6b36085d43f1580686a6dd56fa8ffee4b72f98568facbac229361ac9c",	/* 78: projectron, two classes, merged */
-	"709cc5bae88064086093d2c870fb9ca9dbf2716318ce09f716300281892b3e9a",	/* 79: projectron, three classes, merged */
-	"ff184c879a345f8730ccff3e088c378776f686bf264f756ff52c11bfc8fe70e5",	/* 80: projectron_pp, two classes */
-	"7389ee3d45e3768a4c870061833d3af2744edb2add6c8454e6f16dca636ac40c",	/* 81: projectron_pp, three classes */
-	"5f7664846144d86f656862e1c9b8008aac150dda2511a96657f872460d9d7fcd",	/* 82: projectron_pp, two classes, continued, second pass */
-	"05fe363a95400b97c3278ddfeaa7e2c2acd02b6573c5e65afd92ecdf1043af29",	/* 83: projectron_pp, two classes, merged */
-	"6d9465a3d6d1154ffb02e8fe159e80dddf8af2bf4ede673b31a3146924ff5215",	/* 84: projectron_pp, three classes, merged */
+	"2164abc0dcbaa9742f62f7d02d9f0777cfbafb701d98ba87a09470ab9c3af579",	/* 75: projectron, two classes */
+	"48e754062e9149f979523cd2cf35ea1b5e8ff1cdb416ff7950bec2863a2ddfa0",	/* 76: projectron, three classes */
+	"e8afca1e5b1e48950b6e436f6e6daac903310c968dda3bb15f63eec0ededb5a4",	/* 77: projectron, two classes, continued, second pass */
+	"baba090152595f8b16e20ba9b78199377690e7533428794003641d5d3d424dab",	/* 78: projectron, two classes, merged */
+	"4b28a84c71d280d66b912e87cec09764a5f84971321015a77c3fc93c81612aaf",	/* 79: projectron, three classes, merged */
+	"494eade9ee82b3622e82f20cae26beec0789fe5165ff3191db6125ca4c9aaffd",	/* 80: projectron_pp, two classes */
+	"925122f3b2c83b466e9cf5d23f21eebd49be2e74a74f5271b2f86950e8b4b367",	/* 81: projectron_pp, three classes */
+	"ddb164335397d6a3bcf0524218e64b4f0e4595876ae05c595e2b9efaf3693748",	/* 82: projectron_pp, two classes, continued, second pass */
+	"484cde09618139fd72bf5d845a1e640c156d87ee64a54ee878b2c596eda37dc4",	/* 83: projectron_pp, two classes, merged */
+	"e612c4b5522e09bb80bc2c65acae53db63d5ab86f951ca06d6316fa850c737e2",	/* 84: projectron_pp, three classes, merged */
 	"f775b7b4ec0fbf94790db5ac630a066a4813b0366d5d13fa030e8f4dbd206ed9",	/* 85: bpa variant=nn, two classes */
 	"a2aa0fc915e58ed44434d1d661a9bce42bf34fe9055d620075217fc59873c7f3",	/* 86: bpa variant=nn, three classes */
-	"0d5f406e70967b9f3bac3dff790ffa1d56c99cc46b7f2afe16b3eea5dcd7b1ba",	/* 87: bpa variant=p, two classes */
-	"2e5bdfb65f1783d6a926f403c10623429f193031612c7881b61fbe155d24bade",	/* 88: bpa variant=p, three classes */
+	"6b5d37cd399806b8d0d836dfd4610d47d3adf9ab4a75b12063d04130ba872a7b",	/* 87: bpa variant=p, two classes */
+	"eed5840e01dc6bafe69a02d011d2a38d453f4572531236601968736511e38754",	/* 88: bpa variant=p, three classes */
 	"066e6095b90bb545ab034063d54146daf34654e4a111a65e53576855324e0849",	/* 89: bpa variant=s kernel, two classes */
 	"a0b6b89ce5ddd9a7e392eb776a892b9119faa16008d299d064c93980f85f0cf9",	/* 90: bpa variant=s kernel, three classes */
 	"d0265ee4f71a21bce5569f5cb7f6624994b56bf26b21f174b7c7622e7a37a90d",	/* 91: bpa variant=nn loss, two classes */
 	"9b0b64b9b5b1969a5a21997ab14827a880062b3bf748941cce9bbb49dc424c20",	/* 92: bpa variant=nn loss, three classes */
 	"16429911b4415627dd40cb9c4aab02f25c7d9bb42ec2af2c50b7f79ec2bfab52",	/* 93: pegasos maintenance=merge, two classes */
 	"bd7bdb176f35675c5c1b6ef537d6eb4e977b2de0654fabf394f34050c1de4741",	/* 94: pegasos maintenance=merge, three classes */
-	"62f476d220d8dfe98300b639377d312e1243a2eed526589746efa1fb4b682b13",	/* 95: pegasos maintenance=projection, two classes */
-	"4e9feb6af11529a6c586b8b697a4638901b56abc3e656a15f3bba0f462b8446d",	/* 96: pegasos maintenance=projection, three classes */
-	"8f5bcbc1497353b67b82a7bbdda83d687e1854747a9d041e4126d9da9910448f",	/* 97: pegasos maintenance=projection_best, two classes */
-	"c2ee979b2110da54e9375576588a7870e1535b37ae65f640781084a19399c144",	/* 98: pegasos maintenance=projection_best, three classes */
+	"963961920b7264b4dfd2cc505afbda0dd5590da5ad6fad66206cd51df41f4edd",	/* 95: pegasos maintenance=projection, two classes */
+	"179fe289fa883fafa27787e36d5e590eab7a821faeffa9aeaa515b46c0e9a790",	/* 96: pegasos maintenance=projection, three classes */
+	"d637f607f2167dd61c3d72ed0fea9413940930f0931fb683b98b601eb86b4257",	/* 97: pegasos maintenance=projection_best, two classes */
+	"45702f163368d8b9a5b1ab5721906978f93c3f037301367eaf82f9153a01aa30",	/* 98: pegasos maintenance=projection_best, three classes */
 	"237eb30742b23fe8ece8c93139dd7dcd32bee707a36f30f6463c0b040db29bd4",	/* 99: bduol maintenance=projection, two classes */
 	"06b37327507922532a237fdf294b867f8e969ae3ad01acae858b76b8a07e7285",	/* 100: bduol maintenance=projection, three classes */
 	"29f324cf368421e0ab52c64250e32989b13884cba6d93dc085e70127e7a0753a",	/* 101: bduol maintenance=approx_projection, two classes */
 	"fddb69ad4222059e74c87eceeb7da4c5ab6c0cfe14da74ee575955fd8ba7a249",	/* 102: bduol maintenance=approx_projection, three classes */
 	"0082223643e8317644228a0dbda63b34f7e4d58ab5f6bf41463f6c15a91d403f",	/* 103: pa kernel=linear, two classes */
 	"eb588965dae97e81c47c036d12d66bb440d0d7b5d2abb05199139a38980ed39c",	/* 104: pa kernel=linear, three classes */
-	"3a68f9a496c4b7c811311e7b6c469483a1efbdeea650ce41d4145ba1501f7d01",	/* 105: projectron_pp kernel=poly degree, two classes */
-	"bd333ceaf23d87b08db57a0b1fe28e58ffa1e2487ebfbd9da8153d1f5d6e05fc",	/* 106: projectron_pp kernel=poly degree, three classes */
+	"e6afd7640381a4830294f3ba13a5d2b08c832014e8b23372193dd91845ac4f4d",	/* 105: projectron_pp kernel=poly degree, two classes */
+	"3e71d772133109978669e3ca51862570bd84ba3450fa4a2ffc3fc936979f3116",	/* 106: projectron_pp kernel=poly degree, three classes */
 	"2c0c89f76cde2e6e7f1df6795977c15e79de1823124c818d6cf3ea29ad86a2af",	/* 107: bpa variant=nn, two classes, standardised */
 	"e83f6615d0990e6632d9cf76a02d9360c937d6e659019fcf43ccad18ce8008ff",	/* 108: pegasos maintenance=merge, three classes, standardised */
-	"e52eab3564603a0239c482a9f050ac0d1c88a2c807b46233541ef7831f1bf963",	/* 109: bpa variant=p, two classes, calibrated */
+	"fb55d4cd826d6a962ed168710ed41e9399d40b3ca0256c99798bf057be5edf79",	/* 109: bpa variant=p, two classes, calibrated */
 	"6fcc601fe08fcf06d9d6fad9ba76ae4ed30ff4b6412f6aaa0be18ff0a837e8bb",	/* 110: bpa variant=nn, three classes, calibrated */
 	"6c20a376736deb9078ac03ac5e9110b8781975b0aa12f9c01c075586a3f6dbf3",	/* 111: bpa variant=nn, three classes, balanced weights */
-	"b4b4391f77aacb1134631c864d989071ee249e0966579ce14e2e42af9e5b850a",	/* 112: bpa variant=p, three classes, merged */
+	"4dd9ab2b897ba98c76e309a652c5ec4f5e9a67c8b480e2b83670e8aecc45ad59",	/* 112: bpa variant=p, three classes, merged */
 	"ed65059a4baf9afd2ca0faac5e428a4c91ce0a955e50a2d8abdf4fff4cd24f5b",	/* 113: pegasos maintenance=merge, three classes, continued, second pass */
 	"ff59f2a16fd28a3c07cc8303fbee63213c6b8238d3c74acad97e6e10d18aeb21",	/* 114: bduol maintenance=projection, two classes, merged */
-	"169ee5ebed9dbef0602100e5c05c0616c9b9f17b599ed97deb99240383dd87db",	/* 115: the scores of every model */
+	"a947d99ba25e2f13607ee61e7cf9f779d8348fcf096022b207668c194ea000dd",	/* 115: the scores of every model */
 };
 
 #define N_EXPECTED ((int) (sizeof(expected) / sizeof(expected[0])))
