@@ -25,12 +25,13 @@ TESTS        = $(sort $(wildcard test/sql/*.sql))
 REGRESS      = $(patsubst test/sql/%.sql,%,$(TESTS))
 REGRESS_OPTS = --inputdir=test --load-extension=$(EXTENSION)
 
-# LAPACKE and BLAS (Debian: liblapacke-dev, libopenblas-dev)
+# LAPACKE and BLAS (Debian: liblapacke-dev, libopenblas-dev): the unit
+# tests' reference for the core's own linear algebra (src/core/bk_linalg.c);
+# nothing that reaches a model calls them (doc/maintainers.md, Determinism)
 LINALG_CFLAGS := $(shell pkg-config --cflags lapacke blas 2>/dev/null)
 LINALG_LIBS   := $(or $(shell pkg-config --libs lapacke blas 2>/dev/null),-llapacke -lblas)
-# glibc's vector math library (the kernel rows' exponentials, src/core/bk_kernel.c)
-# (glibc ships it on x86-64, where bk_kernel.c calls it)
-MATH_LIBS     := $(if $(filter x86_64,$(shell uname -m)),-lmvec) -lm
+# exp and log come from src/core/bk_fmath.c; libm for sqrt and the like
+MATH_LIBS     := -lm
 
 PG_CPPFLAGS += -Isrc/core $(LINALG_CFLAGS) -DBK_EXTVERSION='"$(EXTVERSION)"'
 # -ffp-contract=off: no a*b+c fused into one FMA (one rounding instead of
@@ -61,7 +62,7 @@ UNIT_CFLAGS = -std=c99 -O2 -ffp-contract=off -Wall -Wextra -Wno-unused-parameter
 # Core unit tests: test/unit/*.c, one program (bk_test.h lists the modules)
 UNIT_SRCS   = $(sort $(wildcard test/unit/*.c))
 UNIT_BIN    = test/unit/test_core
-EXTRA_CLEAN = $(UNIT_BIN)
+EXTRA_CLEAN = $(UNIT_BIN) $(UNIT_BIN).*.log
 
 all: sql/$(EXTENSION)--$(EXTVERSION).sql
 
@@ -79,10 +80,27 @@ $(CORE_SRCS:.c=.o): $(wildcard src/core/*.h)
 $(UNIT_BIN): $(UNIT_SRCS) test/unit/bk_test.h $(CORE_DEPS)
 	$(UNIT_CC) $(UNIT_CFLAGS) -o $@ $(UNIT_SRCS) $(STDENV) $(CORE_SRCS) $(LINALG_LIBS) $(MATH_LIBS)
 
+# The unit binary under several OpenBLAS kernel families (the fingerprint
+# test, test/unit/test_fingerprint.c, proves the same model bytes under
+# each): Prescott (OpenBLAS's fallback for CPUs it does not know),
+# Haswell, SkylakeX where the CPU has AVX-512, and OpenBLAS's own choice
+# for this CPU (OPENBLAS_CORETYPE unset).
+UNIT_CORETYPES = Prescott Haswell $(if $(shell grep -qw avx512f /proc/cpuinfo 2>/dev/null && echo y),SkylakeX) native
+
 .PHONY: unittest
 unittest: $(UNIT_BIN)
-	@if ./$(UNIT_BIN); then echo "ok   $(UNIT_BIN)"; \
-	else echo "FAIL $(UNIT_BIN)"; exit 1; fi
+	@failed=0; \
+	for ct in $(UNIT_CORETYPES); do \
+		if [ $$ct = native ]; then set -- env -u OPENBLAS_CORETYPE; else set -- env OPENBLAS_CORETYPE=$$ct; fi; \
+		if "$$@" OPENBLAS_NUM_THREADS=1 ./$(UNIT_BIN) > $(UNIT_BIN).$$ct.log 2>&1; then \
+			echo "ok   $(UNIT_BIN) (OPENBLAS_CORETYPE=$$ct): $$(tail -n 1 $(UNIT_BIN).$$ct.log)"; \
+		else \
+			grep -E '^not ok|FINGERPRINTS' $(UNIT_BIN).$$ct.log; \
+			echo "FAIL $(UNIT_BIN) (OPENBLAS_CORETYPE=$$ct): $$(tail -n 1 $(UNIT_BIN).$$ct.log)"; \
+			failed=$$((failed + 1)); \
+		fi; \
+	done; \
+	if [ $$failed -ne 0 ]; then exit 1; fi
 
 # Fuzz targets (test/fuzz): the model decoder (format), the parameter parser
 # (params), and training from parameters or a base model, whose result must

@@ -24,7 +24,7 @@
  *	                     the clipped projection ranks best; j of largest
  *	                     DA (eq. 12) with its exact solution.
  *
- *	  The projections work with K of the B SVs and G = K^-1 (LAPACKE
+ *	  The projections work with K of the B SVs and G = K^-1 (bk_linalg.c's
  *	  Cholesky), built afresh at each maintenance step: the projection of
  *	  k(x_j, .) onto the others is a_P = -c_j G_Pj / G_jj (the inverse of
  *	  K without row and column j is G_PP - G_Pj G_jP / G_jj), so the
@@ -40,7 +40,6 @@
  */
 #include "bk_internal.h"
 
-#include <cblas.h>
 #include <math.h>
 #include <string.h>
 
@@ -199,9 +198,8 @@ projection_ascent(const BkMachine *mach, BkBoxQp *w, int j, const double *a)
 	/* a' K a with a_j = 0 */
 	memcpy(w->mu, a, sizeof(double) * n);
 	w->mu[j] = 0.0;
-	cblas_dsymv(CblasRowMajor, CblasUpper, n, 1.0, w->K, n, w->mu, 1, 0.0,
-				w->HS, 1);
-	quad = cblas_ddot(n, w->mu, 1, w->HS, 1);
+	BkLinSymvUpper(n, w->K, n, w->mu, w->HS);
+	quad = BkDot(w->mu, w->HS, n);
 	for (int i = 0; i < n; i++)
 	{
 		if (i == j)
@@ -350,7 +348,7 @@ maintain_projection(BkModel *m, BkMachine *mach, BkRow *row, bool exact)
 	w.abest[best] = -mach->coef[best];
 	for (int i = 0; i < n; i++)
 		w.mu[i] = -w.abest[i];
-	cblas_dsymv(CblasRowMajor, CblasUpper, n, 1.0, w.K, n, w.mu, 1, 0.0, w.HS, 1);
+	BkLinSymvUpper(n, w.K, n, w.mu, w.HS);
 	for (int i = 0; i < n; i++)
 	{
 		mach->sv_scores[i] -= w.HS[i];

@@ -106,7 +106,7 @@ static double
 kernel_from_dist2(const BkParams *p, double d2, double sqa, double sqb)
 {
 	if (p->kernel == BK_KERNEL_RBF)
-		return exp(-p->gamma * d2);
+		return BkExp(-p->gamma * d2);
 	return BkKernelFromDot(p, 0.5 * (sqa + sqb - d2), sqa, sqb);
 }
 

@@ -142,7 +142,7 @@ dot_k(const double *a, const double *b, int K)
 
 /*
  * ||w||^2 = scale^2 sum_i alpha^(i)T K alpha^(i), from scratch: one kernel
- * row per SV (dgemv), O(n_sv^2 dim) time and O(n_sv) memory, every n_sv rows.
+ * row per SV (BkLinGemv), O(n_sv^2 dim) time and O(n_sv) memory, every n_sv rows.
  */
 static double
 exact_wnorm2(const BkModel *m, const BkMachine *mach, double *work)

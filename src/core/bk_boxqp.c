@@ -13,7 +13,6 @@
  */
 #include "bk_internal.h"
 
-#include <lapacke.h>
 #include <string.h>
 
 /*
@@ -24,7 +23,7 @@
 bool
 BkBoxQpInvert(const BkEnv *env, BkBoxQp *w)
 {
-	return BkSpdInverse(env, w->K, w->G, w->n, BK_CHOLESKY_UPPER, 4);
+	return BkSpdInverse(env, w->K, w->G, w->n, 4);
 }
 
 /* H_ik = (K without j)^-1 = G_ik - G_ij G_jk / G_jj */
@@ -110,8 +109,10 @@ BkBoxQpSolve(const BkEnv *env, BkBoxQp *w, int j)
 			for (int q = 0; q < s; q++)
 				for (int r = 0; r < s; r++)
 					w->M[(size_t) q * s + r] = w->HS[(size_t) w->fixed[q] * s + r];
-			if (LAPACKE_dposv(LAPACK_ROW_MAJOR, 'U', s, 1, w->M, s, w->mu, 1) != 0)
+			/* mu = H_SS^-1 mu by Cholesky (bk_linalg.c) */
+			if (!BkLinCholesky(w->M, s, w->M, s, s))
 				return false;
+			BkLinCholSolve(w->M, s, s, w->mu);
 			for (int i = 0; i < n; i++)
 			{
 				if (i == j)

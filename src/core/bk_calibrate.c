@@ -39,9 +39,9 @@ platt_loss(const double *f, const double *t, int64_t n, double A, double B)
 
 		/* t log p + (1 - t) log(1 - p) without overflow */
 		if (fApB >= 0)
-			fval += t[i] * fApB + log1p(exp(-fApB));
+			fval += t[i] * fApB + BkLog1p(BkExp(-fApB));
 		else
-			fval += (t[i] - 1.0) * fApB + log1p(exp(fApB));
+			fval += (t[i] - 1.0) * fApB + BkLog1p(BkExp(fApB));
 	}
 	return fval;
 }
@@ -69,7 +69,7 @@ BkPlattFit(const BkEnv *env, const double *f, const bool *pos, int64_t n,
 	t = BkAllocArray(env, (size_t) n, sizeof(double));
 	for (int64_t i = 0; i < n; i++)
 		t[i] = pos[i] ? hi : lo;
-	B = log((prior0 + 1.0) / (prior1 + 1.0));
+	B = BkLog((prior0 + 1.0) / (prior1 + 1.0));
 	fval = platt_loss(f, t, n, A, B);
 
 	for (int it = 0; it < PLATT_MAX_ITER; it++)
@@ -96,13 +96,13 @@ BkPlattFit(const BkEnv *env, const double *f, const bool *pos, int64_t n,
 
 			if (fApB >= 0)
 			{
-				p = exp(-fApB) / (1.0 + exp(-fApB));
-				q = 1.0 / (1.0 + exp(-fApB));
+				p = BkExp(-fApB) / (1.0 + BkExp(-fApB));
+				q = 1.0 / (1.0 + BkExp(-fApB));
 			}
 			else
 			{
-				p = 1.0 / (1.0 + exp(fApB));
-				q = exp(fApB) / (1.0 + exp(fApB));
+				p = 1.0 / (1.0 + BkExp(fApB));
+				q = BkExp(fApB) / (1.0 + BkExp(fApB));
 			}
 			d2 = p * q;
 			h11 += f[i] * f[i] * d2;
@@ -199,7 +199,7 @@ BkModelProbabilities(BkModel *m, const double *x, double *prob)
 		double		z = m->platt[2 * c] * prob[c] + m->platt[2 * c + 1];
 
 		/* 1 / (1 + exp(z)) without overflow */
-		prob[c] = z >= 0 ? exp(-z) / (1.0 + exp(-z)) : 1.0 / (1.0 + exp(z));
+		prob[c] = z >= 0 ? BkExp(-z) / (1.0 + BkExp(-z)) : 1.0 / (1.0 + BkExp(z));
 		sum += prob[c];
 	}
 	for (int c = 0; c < m->n_classes; c++)

@@ -429,7 +429,7 @@ extern BkModel *BkModelCreate(const BkEnv *env, const BkParams *p, int dim);
  * next learning or scoring call given dense computes its kernel rows from
  * the sparse form, O(B nnz) instead of O(B dim), with the same values
  * where the sums are exact (the dot products sum the non-zero products in
- * index order; the dense path leaves the order to the BLAS).
+ * index order; the dense path in BkDot's fixed order, bk_linalg.c).
  */
 extern void BkModelSparseRow(BkModel *m, const double *dense, const int32_t *idx,
 							 const double *val, int nnz);
@@ -537,6 +537,13 @@ extern bool BkValidUtf8(const char *s, size_t len);
  * a fast exact path for short decimals (bk_number.c).
  */
 extern double BkParseDouble(const char *s, char **end);
+
+/*
+ * The natural logarithm every result of the extension uses (bk_fmath.c):
+ * the same bits on every CPU, unlike the C library's log, whose variant
+ * depends on the CPU (doc/maintainers.md, Determinism).
+ */
+extern double BkLog(double x);
 
 /* Index of the first non-finite value, or -1. */
 extern int	BkFirstNonFinite(const double *x, int n);

@@ -3,7 +3,7 @@
  *	  The evaluation set of the Tighter Budget Perceptron (paper 003 §3.2):
  *	  rows with their label, their score f(e_k) under the current expansion
  *	  and the kernel values k(sv_j, e_k) with every SV.  Adding an SV costs
- *	  one dgemv over the set (O(q d)); removing one, O(q); choosing which SV
+ *	  one BkLinGemv over the set (O(q d)); removing one, O(q); choosing which SV
  *	  to remove, O(B q) with no kernel evaluation.
  *
  *	  Layout: points in slots 0..n-1 (removal moves the last into the gap,
@@ -11,7 +11,6 @@
  */
 #include "bk_internal.h"
 
-#include <cblas.h>
 #include <string.h>
 
 #define KV(e, j, k) ((e)->kv[(size_t) (j) * (e)->cap + (k)])
@@ -137,8 +136,7 @@ BkEvalOnAddSv(const BkParams *p, BkMachine *mach, int dim, int j,
 
 	if (e->n == 0)
 		return;
-	cblas_dgemv(CblasRowMajor, CblasNoTrans, e->n, dim, 1.0, e->x, dim, x, 1,
-				0.0, work, 1);
+	BkLinGemv(e->n, dim, e->x, dim, x, work);
 	for (int k = 0; k < e->n; k++)
 	{
 		double		kv = BkKernelFromDot(p, work[k], e->sqnorm[k], sqx);

@@ -366,7 +366,6 @@ extern const char *const *BkParamChoices(BkParamId id);
 extern const char *BkParamChoiceName(BkParamId id, int value);
 
 /* ---- bk_kernel.c ---- */
-extern double BkDot(const double *a, const double *b, int n);
 
 /* k(a, b) given a.b, ||a||^2 and ||b||^2 */
 extern double BkKernelFromDot(const BkParams *p, double dot, double sqa,
@@ -386,6 +385,7 @@ extern double BkKernelFromDot(const BkParams *p, double dot, double sqa,
 #define BK_VECTOR_AVX2 1
 typedef double bk_v4d __attribute__((vector_size(32)));
 typedef long long bk_v4i __attribute__((vector_size(32)));
+typedef unsigned long long bk_v4u __attribute__((vector_size(32)));
 
 /* a where mask is set, else b (mask: a vector comparison's result) */
 #define BK_BLEND4(mask, a, b) \
@@ -420,11 +420,75 @@ extern bool BkCpuHasAvx2(void);
 extern bool BkVectorLanes(void);
 extern void BkVectorLanesEnable(bool on);
 
-/* v[i] = exp(v[i]), vectorised where the CPU allows (bk_kernel.c) */
+/*
+ * ---- bk_fmath.c: exp, log and log1p of the project's own ----
+ * Every exponential or logarithm that reaches a model or a score comes
+ * from these, never from the C library (whose exp and log pick FMA
+ * variants by CPU): the same bits on every CPU, within 0.52 ulp (exp) and
+ * 1 ulp (log) of the true value.
+ */
+extern double BkExp(double x);
+/* BkLog: in bk_core.h (the glue's metrics use it too) */
+extern double BkLog1p(double x);
+/* v[i] = BkExp(v[i]), four at a time where the CPU has AVX2: same bits */
 extern void BkExpArray(double *v, int n);
+#ifdef BK_VECTOR_AVX2
+/* BkExp of each lane, the same bits */
+extern bk_v4d BkExp4(bk_v4d x) __attribute__((target("avx2")));
+#endif
 
 /*
- * dots[i] = sv_i . x for the n_sv SVs of a machine (one BLAS dgemv), then
+ * ---- bk_linalg.c: the fixed-order linear algebra ----
+ *
+ * Determinism rule: every floating-point reduction that reaches a model
+ * (kernel rows' dot products, K^-1's products, Cholesky factors, inverses
+ * and solves) runs here, in an order fixed by the sizes alone.  A dot
+ * product keeps BK_LIN_LANES partial sums, element i going to sum i mod
+ * BK_LIN_LANES (the last block zero-padded), combined in one fixed tree; a
+ * compiler may map the lanes onto SSE2, AVX2 or AVX-512 registers without
+ * changing what is added to what, so no width, BLAS kernel, alignment or
+ * padding changes a bit.  No BLAS or LAPACK call may compute anything a
+ * model holds (doc/maintainers.md, Determinism).
+ */
+#define BK_LIN_LANES 8
+
+/*
+ * sum_i a[i] b[i] in the fixed order above; every dot product and squared
+ * norm that reaches a model, so the same vector gets the same norm whether
+ * it is a new row or a decoded SV, and a kernel row's dot products are
+ * those of BkKernelFromDot's callers
+ */
+extern double BkDot(const double *a, const double *b, int n);
+/* y[i] = BkDot(row i of a, x, n) for the m rows of a, lda apart */
+extern void BkLinGemv(int m, int n, const double *a, int lda, const double *x,
+					  double *y);
+/*
+ * y = A x for the symmetric n x n A whose upper triangle (row-major, lda)
+ * a holds: y[i] = sum_{j<i} a[j][i] x[j] (in order of j) + BkDot of
+ * row i from i on.  The lower triangle is not read.
+ */
+extern void BkLinSymvUpper(int n, const double *a, int lda, const double *x,
+						   double *y);
+/* the upper triangle of C = A A^T (n x n, ldc) for the n rows of A (dim, lda) */
+extern void BkLinSyrkUpper(int n, int dim, const double *a, int lda, double *c,
+						   int ldc);
+/*
+ * Cholesky factor A = L L^T of the symmetric n x n A whose upper triangle
+ * (row-major) a holds; L into the lower triangle of l (which may be a: the
+ * upper triangle is then read before anything overwrites it).  False if a
+ * pivot is not positive and finite (A not numerically positive definite).
+ */
+extern bool BkLinCholesky(const double *a, int lda, double *l, int ldl, int n);
+/*
+ * A^-1 from the factor L in the lower triangle of m (n x n, row-major):
+ * both triangles of m get A^-1, exactly symmetric; work holds n x n.
+ */
+extern void BkLinCholInverse(double *m, int n, double *work);
+/* b = A^-1 b from the factor L in the lower triangle of l (n x n, ldl) */
+extern void BkLinCholSolve(const double *l, int ldl, int n, double *b);
+
+/*
+ * dots[i] = sv_i . x for the n_sv SVs of a machine (one BkLinGemv), then
  * krow[i] = k(sv_i, x).  dots and krow may be the same array.
  */
 extern void BkKernelRow(const BkParams *p, const BkMachine *mach, int dim,
@@ -501,7 +565,7 @@ extern void BkSvPaddingEnable(bool on);
 extern void BkMachineInit(const BkEnv *env, BkMachine *mach, int dim,
 						  int n_coef, int capacity);
 extern void BkMachineFree(const BkEnv *env, BkMachine *mach);
-/* dots[i] = x . sv_i for the first n SVs: one dgemv over the rows */
+/* dots[i] = x . sv_i for the first n SVs: one BkLinGemv over the rows */
 extern void BkMachineDots(const BkMachine *mach, int n, int dim,
 						  const double *x, double *dots);
 /* room for newcap SVs (> capacity), all bookkeeping with them */
@@ -534,7 +598,7 @@ extern const double *BkNearestRbf(BkMachine *mach, double gamma);
 /* slot r was overwritten by a new vector; dots = new vector . old SVs */
 extern void BkNearestOnReplace(const BkEnv *env, BkMachine *mach, int dim,
 							   int r, const double *dots, double *work);
-/* search SV j's neighbour again among all the SVs (one dgemv) */
+/* search SV j's neighbour again among all the SVs (one BkLinGemv) */
 extern void BkNearestSearch(BkMachine *mach, int dim, int j, double *work);
 /* nearest SV to a point given its dots with all SVs; -1 if none */
 extern int	BkNearestOf(const BkMachine *mach, const double *dots, double sqx,
@@ -559,7 +623,7 @@ extern int	BkNearestOf(const BkMachine *mach, const double *dots, double sqx,
 extern void BkGramInit(const BkEnv *env, BkGramInverse *g, int capacity);
 /* room for a larger order, the values kept */
 extern void BkGramGrow(const BkEnv *env, BkGramInverse *g, int capacity);
-/* a = K^-1 k for the current order n; returns k . a */
+/* a = K^-1 k for the current order n (whole stored rows); returns k . a */
 extern double BkGramApply(const BkGramInverse *g, const double *k, double *a);
 
 /*
@@ -590,34 +654,19 @@ extern void BkGramBorder(const BkEnv *env, BkGramInverse *g, const double *a,
 						 double s, double ktt);
 /* remove index r by the Schur complement, moving the last index into r */
 extern void BkGramRemove(const BkEnv *env, BkGramInverse *g, int r);
-/* recompute K^-1 from the SVs with LAPACKE; false if K is not PD */
+/* recompute K^-1 from the SVs (bk_linalg.c's Cholesky); false if K is not PD */
 extern bool BkGramRefresh(const BkEnv *env, BkGramInverse *g,
 						  const BkParams *p, const BkMachine *mach, int dim);
 /*
- * The triangle of the Cholesky factorisation (LAPACKE dpotrf) an inverse
- * goes through.  Both give the same inverse up to rounding, but not the
- * same bits, and those bits reach stored models: K^-1 refreshed for BPA-P,
- * Pegasos and the Projectrons goes through the lower factor, BDUOL's
- * projections through the upper one (exchanging them changes which SV
- * BDUOL removes in a few steps: 988 instead of 985 mistakes on 4,000 a9a
- * rows).
- */
-typedef enum BkCholesky
-{
-	BK_CHOLESKY_LOWER,
-	BK_CHOLESKY_UPPER
-} BkCholesky;
-
-/*
  * inv = the inverse of the symmetric positive definite n x n matrix k
- * (row-major, both triangles; inv may be k) by Cholesky, both triangles
- * filled.  If k is not numerically positive definite, up to ridge_tries
+ * (row-major; its upper triangle is read; inv may be k) by BkLinCholesky
+ * and BkLinCholInverse, both triangles filled.  If k is not numerically positive definite, up to ridge_tries
  * more attempts add a ridge to its diagonal: 1e-10 of its largest entry,
  * then 100 times more each time (these need inv != k).  False if all
  * attempts fail.
  */
 extern bool BkSpdInverse(const BkEnv *env, const double *k, double *inv, int n,
-						 BkCholesky factor, int ridge_tries);
+						 int ridge_tries);
 /* count a rank-one update; refactorise every n_sv of them */
 extern void BkGramNoteUpdate(const BkEnv *env, BkGramInverse *g,
 							 const BkParams *p, const BkMachine *mach, int dim);

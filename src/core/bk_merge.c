@@ -51,8 +51,8 @@
 static double
 gain(double L, double aa, double bb, double ab, double h)
 {
-	double		e1 = exp(-L * (1.0 - h) * (1.0 - h));
-	double		e2 = exp(-L * h * h);
+	double		e1 = BkExp(-L * (1.0 - h) * (1.0 - h));
+	double		e2 = BkExp(-L * h * h);
 
 	return e1 * e1 * aa + 2.0 * e1 * e2 * ab + e2 * e2 * bb;
 }
@@ -149,8 +149,8 @@ BkMergePair(double L, double kmn, double aa, double bb, double ab, double *h)
 			x = 0.5;
 		for (int it = 0; it < NEWTON_MAX_STEPS; it++)
 		{
-			double		e1 = exp(-L * (1.0 - x) * (1.0 - x));
-			double		e2 = exp(-L * x * x);
+			double		e1 = BkExp(-L * (1.0 - x) * (1.0 - x));
+			double		e2 = BkExp(-L * x * x);
 			double		P = aa * e1 * e1,
 						Q = bb * e2 * e2,
 						R = ab * e1 * e2;
@@ -283,10 +283,10 @@ typedef struct Partner
  * same classes) from k_mn alone; the partner of the smallest bound is
  * searched first, then the others in order, skipping each whose bound
  * exceeds the best degradation found, which it cannot then beat (a margin
- * of 1e-9 of the sums covers rounding in the bounds and in k_mn, which is
- * evaluated for the bounds four at a time, BkExpArray).  A tie goes to
- * the lower index, as in the exhaustive search; the searched partners'
- * degradations are computed as there, from the scalar exp(-L), so the
+ * of 1e-9 of the sums covers rounding in the bounds; k_mn is evaluated
+ * for the bounds four at a time, BkExpArray, the same bits as BkExp).  A
+ * tie goes to the lower index, as in the exhaustive search; the searched
+ * partners' degradations are computed as there, from BkExp(-L), so the
  * chosen pair, h and degradation are the same bits.  On a9a (B = 100,
  * Pegasos) about one partner in ten is searched.
  */
@@ -307,7 +307,7 @@ choose(const BkEnv *env, const BkParams *p, const BkMachine *mach, int dim,
 	c->h = 0.0;
 	c->degradation = 0.0;
 	c->searched = 0;
-	/* dots of x_m with every SV: one dgemv */
+	/* dots of x_m with every SV: one BkLinGemv */
 	BkMachineDots(mach, nsv, dim, BkSvRow(mach, mi), work);
 	for (int k = 0; k < K; k++)
 		aa += am[k] * am[k];
@@ -358,7 +358,7 @@ choose(const BkEnv *env, const BkParams *p, const BkMachine *mach, int dim,
 			pt[n].bound > c->degradation +
 			1e-9 * (aa + pt[n].bb + fabs(2.0 * pt[n].ab)))
 			continue;
-		kmn = exp(-pt[n].L);
+		kmn = BkExp(-pt[n].L);
 		c->searched++;
 		d = BkMergePair(pt[n].L, kmn, aa, pt[n].bb, pt[n].ab, &h);
 		if (c->n < 0 || d < c->degradation ||
@@ -412,8 +412,8 @@ BkMergePoint(const BkParams *p, const BkMachine *mach, int dim,
 	const double *am = mach->coef + (size_t) c->m * K;
 	const double *an = mach->coef + (size_t) c->n * K;
 	double		d2 = BkDist2(work[c->n], mach->sqnorm[c->m], mach->sqnorm[c->n]);
-	double		km = exp(-p->gamma * d2 * (1.0 - c->h) * (1.0 - c->h));
-	double		kn = exp(-p->gamma * d2 * c->h * c->h);
+	double		km = BkExp(-p->gamma * d2 * (1.0 - c->h) * (1.0 - c->h));
+	double		kn = BkExp(-p->gamma * d2 * c->h * c->h);
 
 	for (int j = 0; j < dim; j++)
 		zbuf[j] = c->h * xm[j] + (1.0 - c->h) * xn[j];

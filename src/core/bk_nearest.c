@@ -189,7 +189,7 @@ BkNearestOf(const BkMachine *mach, const double *dots, double sqx,
 }
 
 /*
- * Search SV j's neighbour again among all the SVs: one dgemv of sv_j
+ * Search SV j's neighbour again among all the SVs: one BkLinGemv of sv_j
  * against them, O(B d).  work has room for n_sv doubles.
  */
 void

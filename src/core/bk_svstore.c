@@ -6,28 +6,25 @@
  */
 #include "bk_internal.h"
 
-#include <cblas.h>
 #include <stdint.h>
 #include <string.h>
 
 /*
- * The SV matrix starts on a 64-byte boundary: every kernel row is a BLAS
- * dgemv over it, and OpenBLAS's AVX kernels ran 25 % slower on a 500 x 256
- * matrix at any offset not a multiple of 32 bytes (13.7 against 11.0 us a
- * call), which is where the allocators (malloc, palloc) left it.  Room
- * for capacity x dim doubles and the shift to the boundary.
+ * The SV matrix starts on a 64-byte boundary: every kernel row is a pass
+ * over it (BkLinGemv), whose vector loads are then aligned for rows of a
+ * stride that is a multiple of 8 doubles; the bits do not depend on it.
+ * Room for capacity x dim doubles and the shift to the boundary.
  */
 #define SV_ALIGN 64
 
 /*
  * Each SV's row starts on a 32-byte boundary too, for dim >= 16: the
  * stride is dim rounded up to a multiple of 4 doubles (the padding stays
- * zero and no computation reads it).  OpenBLAS's dgemv over 100 SVs of
- * dimension 123 took 1.18 us with rows 123 doubles apart and 1.01 us 124
- * apart, 500 SVs 5.96 against 4.94 us, with the same bits: the stride
- * changes where its loads start, not what it adds in which order.  Below
- * 16 no stride was faster, and the padding would be a large share of the
- * memory.
+ * zero and no computation reads it).  A layout choice only: a row's dot
+ * product with x is BkDot over its dim values, in the same order whatever
+ * the stride (bk_linalg.c), so the bits are the same padded or not (the
+ * unit tests train with and without).  Below 16 the padding would be a
+ * large share of the memory.
  */
 static bool sv_padding = true;
 
@@ -214,8 +211,7 @@ void
 BkMachineDots(const BkMachine *mach, int n, int dim, const double *x,
 			  double *dots)
 {
-	cblas_dgemv(CblasRowMajor, CblasNoTrans, n, dim, 1.0, mach->sv,
-				mach->sv_ld, x, 1, 0.0, dots, 1);
+	BkLinGemv(n, dim, mach->sv, mach->sv_ld, x, dots);
 }
 
 /*

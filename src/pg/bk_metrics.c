@@ -718,7 +718,7 @@ bk_metrics_final(PG_FUNCTION_ARGS)
 			int			y = canon[s->prob_class[i]];
 
 			cls[i] = y;
-			ll -= log(Max(p[y], 1e-15));
+			ll -= BkLog(Max(p[y], 1e-15));	/* the same bits on every CPU */
 			if (K == 2)
 				brier += (p[1] - (y == 1)) * (p[1] - (y == 1));
 			else

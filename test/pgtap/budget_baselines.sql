@@ -1,12 +1,12 @@
 -- DUOL / BDUOL (paper 001), BOGD, the Forgetron and the Projectrons through
 -- SQL on the shared Checkerboard data (checkerboard.train in file order ->
--- checkerboard.test, gamma 30 on the raw features, B = 100).  Training is
--- deterministic for a row order and a machine, but not across machines:
--- OpenBLAS picks its kernels by CPU, their rounding differs, and BDUOL's
--- choices amplify it (file order gave 0.900 with AVX-512 kernels where it
--- gave more than 0.92 with AVX2 ones).  So each floor sits under the
--- spread over six row orders (file order and five seeded shuffles),
--- measured on one machine: BDUOL removal 0.78-0.87, nearest 0.80-0.88,
+-- checkerboard.test, gamma 30 on the raw features, B = 100).  Training
+-- gives the same model for a row order on every CPU (doc/maintainers.md,
+-- Determinism), but BDUOL's choices amplify any change of rounding (file
+-- order gave 0.900 with OpenBLAS's AVX-512 kernels where it gave more than
+-- 0.92 with its AVX2 ones, before the core summed in its own order).  So
+-- each floor sits under the spread over six row orders (file order and
+-- five seeded shuffles): BDUOL removal 0.78-0.87, nearest 0.80-0.88,
 -- approx_projection 0.84-0.93, projection 0.953-0.963.
 BEGIN;
 CREATE EXTENSION IF NOT EXISTS pgtap;
@@ -53,8 +53,8 @@ SELECT ok((SELECT mistakes FROM scores WHERE name = 'bduol projection') <
 
 -- the budget holds and maintenance ran; DUOL's dual variables stay in (0, C].
 -- BDUOL drops an SV whose dual variable a double update takes to 0, so a
--- stream may end a few SVs under B (projection ended with 99 on an AMD EPYC
--- machine, with 100 on an Intel Xeon: the rounding differs by CPU, see above).
+-- stream may end a few SVs under B (projection ended with 99 or 100 under
+-- OpenBLAS's rounding on different CPUs, see above).
 SELECT ok(bool_and((bk_info(model)->>'n_sv')::int BETWEEN 95 AND 100 AND (bk_info(model)->>'maintenance_events')::int > 0),
           'bduol, bogd: 95 <= n_sv <= B = 100 after the stream, with budget maintenance')
 FROM models WHERE name LIKE 'bduol%' OR name = 'bogd';

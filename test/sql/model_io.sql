@@ -13,12 +13,14 @@ SELECT v AS variant,
        bk_train(features, label, jsonb_build_object('variant', v, 'budget', 12, 'gamma', 8) ORDER BY id) AS m
 FROM pts, unnest(ARRAY['s', 'nn', 'p']) v GROUP BY v;
 
--- a small model, shown whole
--- (its fingerprint, a hash of its bytes, whose last bits may differ
--- between CPUs: shown as the hash of the bytes it is)
+-- a small model, shown whole (its fingerprint, the hash of its bytes,
+-- on its own line below)
 SELECT bk_info(m) - 'fingerprint' AS info,
        bk_info(m)->>'fingerprint' = encode(sha256(m::bytea), 'hex') AS fingerprint_is_the_hash
 FROM models WHERE variant = 'nn';
+-- the same bytes on every CPU (doc/maintainers.md, Determinism), so the
+-- same fingerprints
+SELECT variant, bk_info(m)->>'fingerprint' AS fingerprint FROM models ORDER BY variant;
 SELECT sv, x, (SELECT array_agg(round(c::numeric, 6)) FROM unnest(coef) c) AS coef
 FROM bk_support_vectors((SELECT m FROM models WHERE variant = 'nn')) LIMIT 3;
 SELECT count(*) AS n_sv FROM bk_support_vectors((SELECT m FROM models WHERE variant = 'nn'));

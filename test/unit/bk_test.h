@@ -74,6 +74,14 @@ extern void test_merge_large_union(void);
 extern void test_merge_svs_eval_set(void);
 extern void test_sparse_rows(void);
 
+/* ---- test_fingerprint.c ---- */
+extern void test_fingerprints(void);
+
+/* ---- test_linalg.c ---- */
+extern void test_linalg_order(void);
+extern void test_linalg_cholesky(void);
+extern void test_fmath(void);
+
 /* ---- test_multiclass.c ---- */
 extern void test_ovr_conversion(void);
 extern void test_multiclass(void);

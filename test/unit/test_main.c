@@ -26,6 +26,9 @@ main(void)
 	test_sv_stride();
 	test_first_non_finite();
 	test_gram();
+	test_linalg_order();
+	test_linalg_cholesky();
+	test_fmath();
 	test_libsvm();
 	test_bpa_oracle("s", "hinge");
 	test_bpa_oracle("s", "ramp");
@@ -72,6 +75,7 @@ main(void)
 	test_registry_format_doc();
 	test_registry_learners();
 	test_run_report();
+	test_fingerprints();
 	printf("%d passed, %d failed\n", n_pass, n_fail);
 	return n_fail == 0 ? 0 : 1;
 }

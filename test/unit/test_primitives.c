@@ -512,7 +512,7 @@ test_gram(void)
 	CHECK(gram_error(&p, mach, &mach->ginv, 3) < 1e-8, "downdated inverse is K^-1 (err %g)",
 		  gram_error(&p, mach, &mach->ginv, 3));
 	CHECK(BkGramRefresh(&bk_std_env, &mach->ginv, &p, mach, 3) &&
-		  gram_error(&p, mach, &mach->ginv, 3) < 1e-10, "LAPACKE refresh is K^-1");
+		  gram_error(&p, mach, &mach->ginv, 3) < 1e-10, "the Cholesky refresh is K^-1");
 	BkModelFree(m);
 }
 
