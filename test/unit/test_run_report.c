@@ -8,6 +8,7 @@
 #include "bk_test.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #define N 2000
 
@@ -68,6 +69,17 @@ test_run_report(void)
 		  "a decoded model starts a run of its own");
 	BkModelFree(d);
 	free(buf);
+	/*
+	 * The finished model is judged, not the online predictions: the same
+	 * run, whose online predictions varied (nothing reported above), with
+	 * its machine's coefficients set to 0 afterwards, scores every kept
+	 * row 0 and predicts one class for all of them.
+	 */
+	memset(m->machines[0].coef, 0,
+		   sizeof(double) * (size_t) m->machines[0].n_sv * (size_t) m->machines[0].n_coef);
+	BkModelRunReport(m, &r);
+	CHECK(r.finished && r.collapsed && r.window >= 990,
+		  "a model that varied online and ends constant: collapsed (%d rows)", r.window);
 	BkModelFree(m);
 
 	m = run(rbf, 1, x, y, sorted, N);
