@@ -63,30 +63,21 @@ BkPgWarnRun(BkModel *first_pass, BkModel *m, const char *fname)
 	}
 	if (m != first_pass)
 		BkModelRunReport(m, &r);
-	if (r.collapsed && r.finished)
+	/* judged on the finished model's predictions, or else the online ones */
+	if (r.collapsed)
 		ereport(WARNING,
-				(errmsg("%s: the finished model predicts the class %s for each of the last %d training rows, where %.1f%% of the labels are other classes",
+				(errmsg(r.finished ?
+						"%s: the finished model predicts the class %s for each of the last %d training rows, where %.1f%% of the labels are other classes" :
+						"%s: the model predicted the class %s for each of its last %d training rows, where %.1f%% of the labels were other classes",
 						fname, label_text(m, r.constant_class), r.window,
 						100.0 * r.window_error),
 				 errdetail("It is probably a constant classifier."),
 				 errhint(COLLAPSE_HINT)));
-	else if (r.collapsed)
+	if (r.no_better)
 		ereport(WARNING,
-				(errmsg("%s: the model predicted the class %s for each of its last %d training rows, where %.1f%% of the labels were other classes",
-						fname, label_text(m, r.constant_class), r.window,
-						100.0 * r.window_error),
-				 errdetail("It is probably a constant classifier."),
-				 errhint(COLLAPSE_HINT)));
-	if (r.no_better && r.finished)
-		ereport(WARNING,
-				(errmsg("%s: on the last %d training rows the finished model errs on %.1f%% of them, no fewer than always predicting the class %s would (%.1f%%)",
-						fname, r.window, 100.0 * r.window_error,
-						label_text(m, r.majority_class), 100.0 * r.majority_error),
-				 errdetail("It has learnt nothing that generalises to the next rows."),
-				 errhint(COLLAPSE_HINT)));
-	else if (r.no_better)
-		ereport(WARNING,
-				(errmsg("%s: over its last %d training rows the model erred on %.1f%% of them, no fewer than always predicting the class %s would (%.1f%%)",
+				(errmsg(r.finished ?
+						"%s: on the last %d training rows the finished model errs on %.1f%% of them, no fewer than always predicting the class %s would (%.1f%%)" :
+						"%s: over its last %d training rows the model erred on %.1f%% of them, no fewer than always predicting the class %s would (%.1f%%)",
 						fname, r.window, 100.0 * r.window_error,
 						label_text(m, r.majority_class), 100.0 * r.majority_error),
 				 errdetail("It has learnt nothing that generalises to the next rows."),
