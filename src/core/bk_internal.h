@@ -144,6 +144,7 @@ typedef struct BkRunStats
 	double	   *keep_x;
 	int32_t    *keep_true;
 	int			keep_cap;		/* set at the first row */
+	int			keep_alloc;		/* rows allocated, up to keep_cap */
 	int			keep_n;
 	int			keep_next;
 } BkRunStats;

@@ -33,15 +33,24 @@ BkRunNote(BkModel *m, const double *x, int cls, int pred)
 			r->keep_cap = BK_RUN_WINDOW;
 		if (r->keep_cap < MIN_WINDOW)
 			r->keep_cap = 0;
-		else
-		{
-			r->keep_x = BkAllocArray(&m->env, (size_t) r->keep_cap * (size_t) m->dim,
-									 sizeof(double));
-			r->keep_true = BkAllocArray(&m->env, (size_t) r->keep_cap, sizeof(int32_t));
-		}
 	}
 	if (r->keep_cap > 0 && pred >= 0)
 	{
+		/*
+		 * room as the rows come, doubling up to keep_cap, so that a short
+		 * run (one group of many) keeps little; the ring has not wrapped
+		 * while it grows, so its order stays
+		 */
+		if (r->keep_n == r->keep_alloc && r->keep_alloc < r->keep_cap)
+		{
+			r->keep_alloc = r->keep_alloc == 0 ? 16 : 2 * r->keep_alloc;
+			if (r->keep_alloc > r->keep_cap)
+				r->keep_alloc = r->keep_cap;
+			r->keep_x = BkReallocArray(&m->env, r->keep_x,
+									   (size_t) r->keep_alloc * (size_t) m->dim, sizeof(double));
+			r->keep_true = BkReallocArray(&m->env, r->keep_true, (size_t) r->keep_alloc,
+										  sizeof(int32_t));
+		}
 		memcpy(r->keep_x + (size_t) r->keep_next * (size_t) m->dim, x,
 			   sizeof(double) * (size_t) m->dim);
 		r->keep_true[r->keep_next] = cls;
