@@ -378,6 +378,17 @@ COMMENT ON FUNCTION @extschema@.bk_libsvm(text, int4) IS
 --     pg_catalog types) and every object of the extension by
 --     @extschema@ with arguments of its exact types, so that no object
 --     another role created can be chosen in their place.
+-- the search's own progress, a NOTICE for each model it scores when
+-- budgetkernel.progress_interval is set (bk_progress.c)
+CREATE FUNCTION @extschema@._bk_cv_progress(started timestamptz, total int4, setting int4,
+	fold int4, score float8)
+	RETURNS float8
+	AS 'MODULE_PATHNAME', 'bk_cv_progress'
+	LANGUAGE C VOLATILE PARALLEL RESTRICTED;
+
+COMMENT ON FUNCTION @extschema@._bk_cv_progress(timestamptz, int4, int4, int4, float8) IS
+	'bk_cross_validate''s progress: with budgetkernel.progress_interval set, a NOTICE for each model scored; returns the score';
+
 CREATE FUNCTION @extschema@._bk_cross_validate(
 	caller_search_path text,
 	source text, features text, label text, key text, grid jsonb,
@@ -407,6 +418,8 @@ DECLARE
 	y_cast		text;
 	grid_size	numeric;
 	i			int4;
+	started		timestamptz := clock_timestamp();
+	total		int4;
 	err_state	text;
 	err_msg		text;
 	err_detail	text;
@@ -597,7 +610,10 @@ BEGIN
 				WHERE r.fold OPERATOR(pg_catalog.<>) f.fold
 				GROUP BY st.setting, f.fold
 			), scored AS (
-				SELECT m.setting, m.fold, m.seconds, sc.report OPERATOR(pg_catalog.->>) $4 AS score
+				-- each model's fold score, reported as the search goes (progress)
+				SELECT m.setting, m.fold, m.seconds,
+				       @extschema@._bk_cv_progress($6, $7, m.setting, m.fold::pg_catalog.int4,
+				           (sc.report OPERATOR(pg_catalog.->>) $4)::pg_catalog.float8) AS score
 				FROM models m,
 				     LATERAL (SELECT @extschema@.bk_metrics(r.y::pg_catalog.text,
 				                                            @extschema@.bk_predict_label(m.model, r.x)) AS report
@@ -623,8 +639,10 @@ BEGIN
 			FROM result res
 			ORDER BY res.mean DESC NULLS LAST, res.setting
 		$q$, features, label, key, source, x_cast, y_cast);
+		total := jsonb_array_length(settings) * folds;
 		PERFORM pg_catalog.set_config('search_path', caller_search_path, true);
-		RETURN QUERY EXECUTE query USING settings, seed, folds, metric, refit;
+		RETURN QUERY EXECUTE query
+			USING settings, seed, folds, metric, refit, started, total;
 		PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
 	EXCEPTION WHEN OTHERS OR query_canceled THEN
 		-- the error of a setting or of the source, or a cancel or a

@@ -51,3 +51,53 @@ BkPgProgressReport(BkProgress *pr, const BkModel *m, const char *fname, int pass
 	pr->rows_at_last = info.rows_seen;
 	pr->mistakes_at_last = info.mistakes;
 }
+
+/*
+ * _bk_cv_progress(started timestamptz, total int4, setting int4, fold
+ * int4, score float8) -> float8: bk_cross_validate's own progress, called
+ * once for each (setting, fold) model as it is scored, in the order the
+ * search trains them; returns the score.  With progress on, a NOTICE says
+ * how many of the search's models are done, the time since the search
+ * started, and the best fold score so far.  started tells one search from
+ * the next (bk_cross_validate passes its start time).
+ */
+PG_FUNCTION_INFO_V1(bk_cv_progress);
+Datum
+bk_cv_progress(PG_FUNCTION_ARGS)
+{
+	static TimestampTz search = 0;
+	static int	done = 0;
+	static double best = 0.0;
+	static int	best_setting = -1;
+	TimestampTz started = PG_GETARG_TIMESTAMPTZ(0);
+	int32		total = PG_GETARG_INT32(1);
+	int32		setting = PG_GETARG_INT32(2);
+	int32		fold = PG_GETARG_INT32(3);
+	double		score;
+	double		seconds;
+
+	if (PG_ARGISNULL(4))
+		PG_RETURN_NULL();
+	score = PG_GETARG_FLOAT8(4);
+	if (bk_progress_interval <= 0)
+		PG_RETURN_FLOAT8(score);
+	if (started != search)
+	{
+		search = started;
+		done = 0;
+		best_setting = -1;
+	}
+	done++;
+	if (best_setting < 0 || score > best)
+	{
+		best = score;
+		best_setting = setting;
+	}
+	seconds = (double) (GetCurrentTimestamp() - started) / USECS_PER_SEC;
+	ereport(NOTICE,
+			(errmsg("bk_cross_validate: %d of %d models trained and scored (setting %d, fold %d: %.4f)",
+					done, total, setting + 1, fold + 1, score),
+			 errdetail("%.1f s since the search started; the best fold so far scored %.4f (setting %d).",
+					   seconds, best, best_setting + 1)));
+	PG_RETURN_FLOAT8(score);
+}

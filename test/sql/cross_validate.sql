@@ -6,6 +6,9 @@
 --
 \i test/fixtures/checkerboard.sql
 CREATE TABLE cv_rows AS SELECT * FROM bk_test.checkerboard(900);
+-- errors show their message, detail and hint, not the PL/pgSQL line
+-- they were raised at (the CONTEXT of a statement_timeout below is shown)
+\set SHOW_CONTEXT never
 
 -- every setting, best first
 SELECT params, round(mean::numeric, 4) AS mean, array_length(fold_scores, 1) AS folds
@@ -98,9 +101,11 @@ FROM bk_cross_validate('cv_rows', 'features', 'label', 'id', '{"gamma": [2, 20],
 CREATE TEMP TABLE cv_big AS
 SELECT g AS id, ARRAY[(g % 97) / 97.0, (g % 89) / 89.0]::float8[] AS x, (g % 2)::int8 AS y
 FROM generate_series(1, 200000) g;
+\set SHOW_CONTEXT errors
 SET statement_timeout = '300ms';
 SELECT count(*) FROM bk_cross_validate('cv_big', 'x', 'y', 'id', '{"budget": 100, "gamma": [1, 2, 3]}');
 RESET statement_timeout;
+\set SHOW_CONTEXT never
 DROP TABLE cv_big;
 -- errors of the random search
 SELECT * FROM bk_cross_validate('cv_rows', 'features', 'label', 'id', '{"gamma": {"uniform": [1, 50]}}', 3, 7);
