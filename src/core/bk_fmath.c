@@ -313,7 +313,17 @@ BkExpArray(double *v, int n)
 		v[i] = BkExp(v[i]);
 }
 
-/* fdlibm e_log.c's constants */
+/*
+ * fdlibm e_log.c's constants and method.  Its notice, which its licence
+ * asks to keep with code derived from it:
+ *
+ *   Copyright (C) 1993 by Sun Microsystems, Inc. All rights reserved.
+ *
+ *   Developed at SunSoft, a Sun Microsystems, Inc. business.
+ *   Permission to use, copy, modify, and distribute this
+ *   software is freely granted, provided that this notice
+ *   is preserved.
+ */
 #define LN2_HI		6.93147180369123816490e-01	/* 3fe62e42 fee00000 */
 #define LN2_LO		1.90821492927058770002e-10	/* 3dea39ef 35793c76 */
 #define TWO54		1.80143985094819840000e+16	/* 43500000 00000000 */
