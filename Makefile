@@ -33,7 +33,7 @@ LINALG_LIBS   := $(or $(shell pkg-config --libs lapacke blas 2>/dev/null),-llapa
 # exp and log come from src/core/bk_fmath.c; libm for sqrt and the like
 MATH_LIBS     := -lm
 
-PG_CPPFLAGS += -Isrc/core $(LINALG_CFLAGS) -DBK_EXTVERSION='"$(EXTVERSION)"'
+PG_CPPFLAGS += -Isrc/core -DBK_EXTVERSION='"$(EXTVERSION)"'
 # -ffp-contract=off: no a*b+c fused into one FMA (one rounding instead of
 # two) in the AVX2 paths; C99 mode, the unit tests' and the benchmark
 # driver's, implies it, so both builds compute the same bits
@@ -49,7 +49,9 @@ PG_CFLAGS   += -Wall -Wextra -Wno-unused-parameter -ffp-contract=off
 # instructions on two-feature rows), and the glue's SQL functions, which
 # must stay visible, are not in the core.
 $(CORE_SRCS:.c=.o): CFLAGS += -fno-wrapv -fstrict-aliasing -fvisibility=hidden
-SHLIB_LINK  += $(LINALG_LIBS) $(MATH_LIBS)
+# the server module calls no BLAS or LAPACK: it links the C library's libm
+# only, and loads no OpenBLAS (whose threads a backend does not want)
+SHLIB_LINK  += $(MATH_LIBS)
 
 # The programs on the core without PostgreSQL (unit tests, fuzz targets,
 # the fixture writer, the benchmark driver) share its C library

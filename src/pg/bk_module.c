@@ -6,7 +6,6 @@
  */
 #include "postgres.h"
 
-#include <dlfcn.h>
 #include <limits.h>
 #include <string.h>
 
@@ -21,26 +20,17 @@ BK_MODULE_MAGIC;
 
 void		_PG_init(void);
 
-typedef void (*BkSetNumThreadsFn) (int);
 
 /*
  * Module load
  *
- * Define the extension's settings (budgetkernel.*).  Make BLAS
- * single-threaded inside the server.  Parallelism comes from
- * PostgreSQL's own worker processes; BLAS threads inside a backend would
- * compete with them for cores, ignore query cancellation and hold memory
- * outside the memory contexts.  The functions are looked up rather than
- * called so that the module also loads with a BLAS other than OpenBLAS
- * (GotoBLAS has the older name).
+ * Define the extension's settings (budgetkernel.*).  (The module calls
+ * no BLAS, so it has no BLAS threads to tame: parallelism comes from
+ * PostgreSQL's own worker processes.)
  */
 void
 _PG_init(void)
 {
-#ifdef RTLD_DEFAULT
-	void	   *sym;
-#endif
-
 	DefineCustomIntVariable("budgetkernel.model_cache_size",
 							"Memory of the decoded models that the scoring functions of one backend keep.",
 							"The least recently used models are released first; the model being scored is always kept.  All are released at the end of each transaction.",
@@ -63,18 +53,6 @@ _PG_init(void)
 							 PGC_USERSET, 0,
 							 NULL, NULL, NULL);
 	MarkGUCPrefixReserved("budgetkernel");
-
-#ifdef RTLD_DEFAULT
-	sym = dlsym(RTLD_DEFAULT, "openblas_set_num_threads");
-	if (sym == NULL)
-		sym = dlsym(RTLD_DEFAULT, "goto_set_num_threads");
-	if (sym != NULL)
-	{
-		BkSetNumThreadsFn set_num_threads = (BkSetNumThreadsFn) sym;
-
-		set_num_threads(1);
-	}
-#endif
 }
 
 /* ------------------------------------------------------------------------
