@@ -85,21 +85,23 @@ DECLARE
 	        || (SELECT string_agg(int4send(i), ''::bytea ORDER BY k) FROM unnest(idx) WITH ORDINALITY u(i, k))
 	        || (SELECT string_agg(float8send(v), ''::bytea ORDER BY k) FROM unnest(vals) WITH ORDINALITY u(v, k))
 	        || int2send((-1)::int2));
+	file text := current_setting('data_directory') || '/bk_sparse_recv_test.bin';
 BEGIN
-	PERFORM lo_export(lo, '/tmp/bk_sparse_recv_test.bin');
+	PERFORM lo_export(lo, file);
 	PERFORM lo_unlink(lo);
-	RETURN '/tmp/bk_sparse_recv_test.bin';
+	RETURN file;
 END
 $$;
 CREATE TEMP TABLE sparse_bin (v bk_sparse);
 \set VERBOSITY terse
-SELECT pg_temp.sparse_copy_file(10, 0, ARRAY[2, 7], ARRAY[0.5, 1]) IS NOT NULL AS written;
-COPY sparse_bin FROM '/tmp/bk_sparse_recv_test.bin' WITH (FORMAT binary);
+-- (the file is written in the cluster's data directory, by the server)
+SELECT pg_temp.sparse_copy_file(10, 0, ARRAY[2, 7], ARRAY[0.5, 1]) AS file \gset
+COPY sparse_bin FROM :'file' WITH (FORMAT binary);
 SELECT v::text FROM sparse_bin;
-SELECT pg_temp.sparse_copy_file(10, 5, ARRAY[2, 7], ARRAY[0.5, 1]) IS NOT NULL AS written;
-COPY sparse_bin FROM '/tmp/bk_sparse_recv_test.bin' WITH (FORMAT binary);
+SELECT pg_temp.sparse_copy_file(10, 5, ARRAY[2, 7], ARRAY[0.5, 1]) AS file \gset
+COPY sparse_bin FROM :'file' WITH (FORMAT binary);
 \echo :LAST_ERROR_SQLSTATE
-SELECT pg_temp.sparse_copy_file(10, 0, ARRAY[7, 2], ARRAY[0.5, 1]) IS NOT NULL AS written;
-COPY sparse_bin FROM '/tmp/bk_sparse_recv_test.bin' WITH (FORMAT binary);
+SELECT pg_temp.sparse_copy_file(10, 0, ARRAY[7, 2], ARRAY[0.5, 1]) AS file \gset
+COPY sparse_bin FROM :'file' WITH (FORMAT binary);
 \echo :LAST_ERROR_SQLSTATE
 \set VERBOSITY default
