@@ -107,6 +107,10 @@ SELECT count(*) FROM bk_cross_validate('cv_big', 'x', 'y', 'id', '{"budget": 100
 RESET statement_timeout;
 \set SHOW_CONTEXT never
 DROP TABLE cv_big;
+-- whole rows as named features: the source's row is s
+SELECT count(*) AS settings, bool_and(mean > 0.6) AS learnt
+FROM bk_cross_validate('SELECT id, label, features[1] AS a, features[2] AS b FROM cv_rows',
+                       'to_jsonb(s) - ''label'' - ''id''', 'label', 'id', '{"gamma": [1, 3], "budget": 40}', 3, 7);
 -- errors of the random search
 SELECT * FROM bk_cross_validate('cv_rows', 'features', 'label', 'id', '{"gamma": {"uniform": [1, 50]}}', 3, 7);
 SELECT * FROM bk_cross_validate('cv_rows', 'features', 'label', 'id', '{"gamma": {"between": [1, 50]}}', 3, 7, samples => 2);
