@@ -1091,9 +1091,10 @@ def perf_mode(args):
              "Compilers: the extension is built by PGXS with `%s` plus -fPIC and the "
              "Makefile's -ffp-contract=off (and, for the learning core's files, "
              "-fno-wrapv -fstrict-aliasing, as its tests build it, and -fvisibility=hidden); the bare core with the "
-             "unit tests' `gcc -std=c99 -O2 -ffp-contract=off`. Both link the same OpenBLAS / LAPACKE "
-             "with OPENBLAS_NUM_THREADS=1. **Roofline**: a row's least work, one dgemv of the "
-             "row against the B x d SV matrix plus B exp() (and a B-length dot), is what the "
+             "unit tests' `gcc -std=c99 -O2 -ffp-contract=off`. Both compute with the core's own "
+             "fixed-order arithmetic (src/core/bk_linalg.c, bk_fmath.c), no BLAS. **Roofline**: a "
+             "row's least work, one product of the row against the B x d SV matrix (the core's "
+             "fixed-order gemv) plus B exp() (and a B-length dot), is what the "
              "bare core's scoring does per row with the trained model; **%% roofline** = training "
              "rows/s as a percentage of the bare scoring rows/s, measured on this machine in "
              "this run (bare, and in-database scan). The roofline is that of the full budget: "
@@ -1158,12 +1159,14 @@ def perf_mode(args):
                     % (name, an, b, br["train_s"], ir["scan_s"], rs, rf, ir["ordered_s"], ro, rsc, rss,
                        "" if br["online_mistakes"] == ir["online_mistakes"] else "  MISTAKES DIFFER"))
                 if ir["n_sv"] < b and n_train >= 20 * b:
+                    why = ("BDUOL removes a support vector whose coefficient reaches 0, so it "
+                           "can end below its budget" if an.startswith("BDUOL") else
+                           "the BPA-P failure described in doc/reproduction-000.md (\"BPA-P: a "
+                           "numerical failure while the budget is not full\")")
                     notes_perf.append("%s %s B = %d ended with only %d SVs after %d rows (online "
-                                      "mistake rate %.1f %%): the BPA-P failure described in "
-                                      "doc/reproduction-000.md (\"BPA-P: a numerical failure while "
-                                      "the budget is not full\")."
+                                      "mistake rate %.1f %%): %s."
                                       % (name, an, b, ir["n_sv"], n_train,
-                                         100.0 * ir["online_mistakes"] / n_train))
+                                         100.0 * ir["online_mistakes"] / n_train, why))
                 if br["online_mistakes"] != ir["online_mistakes"] or not ir.get("same_model", True):
                     L.append("")
                     L.append("**Warning**: the two sides differ (mistakes %d vs %d, same model in both "
