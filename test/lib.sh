@@ -403,6 +403,26 @@ EOF
 	bk_log "Server running: PGHOST=$PGHOST PGPORT=$PGPORT PGUSER=$PGUSER"
 }
 
+# bk_small_cluster_conf DATADIR WHAT: append the settings of a small
+# throwaway cluster (no durability, few connections) to DATADIR's
+# postgresql.conf, under a comment naming WHAT (the shards, the upgrade
+# test's clusters).
+bk_small_cluster_conf()
+{
+	cat >>"$1/postgresql.conf" <<EOF
+
+# --- budgetkernel $2 ---
+listen_addresses = ''
+max_connections = 20
+shared_buffers = 32MB
+fsync = off
+synchronous_commit = off
+full_page_writes = off
+log_min_messages = warning
+logging_collector = off
+EOF
+}
+
 #
 # Start n more throwaway clusters, the shards of the distributed tests
 # (test/shards): each in $BK_CLUSTER_DIR/shardK, on its own free port, on a
@@ -430,18 +450,7 @@ start_shards()
 			bk_show_log "$dir/initdb.log"
 			return 1
 		fi
-		cat >>"$dir/data/postgresql.conf" <<EOF
-
-# --- budgetkernel shard cluster (test/lib.sh) ---
-listen_addresses = ''
-max_connections = 20
-shared_buffers = 32MB
-fsync = off
-synchronous_commit = off
-full_page_writes = off
-log_min_messages = warning
-logging_collector = off
-EOF
+		bk_small_cluster_conf "$dir/data" "shard cluster (test/lib.sh)"
 		if ! bk_as_owner env OPENBLAS_NUM_THREADS=1 "$pgbin/pg_ctl" -D "$dir/data" \
 			-l "$dir/server.log" -w -t 60 -o "-p $port -k '$dir'" start >/dev/null; then
 			bk_err "shard cluster $k did not start"

@@ -74,18 +74,7 @@ up_initdb()
 	fi
 	bk_as_owner "$bin/initdb" -D "$data" -U postgres --auth=trust --no-locale -E UTF8 \
 		"${opts[@]}" >"$data.initdb.log" 2>&1 || { bk_show_log "$data.initdb.log"; return 1; }
-	cat >>"$data/postgresql.conf" <<EOF
-
-# --- budgetkernel upgrade test (test/pg_upgrade.sh) ---
-listen_addresses = ''
-max_connections = 20
-shared_buffers = 32MB
-fsync = off
-synchronous_commit = off
-full_page_writes = off
-log_min_messages = warning
-logging_collector = off
-EOF
+	bk_small_cluster_conf "$data" "upgrade test (test/pg_upgrade.sh)"
 }
 
 # start BINDIR DATADIR PORT
