@@ -71,7 +71,7 @@ typedef struct BkMachine
 	 */
 	double	   *sv;
 	int			sv_ld;
-	void	   *sv_block;		/* the allocation sv lies in (bk_svstore.c) */
+	void	   *sv_block;		/* the allocation sv lies in (bk_machine.c) */
 	double	   *sqnorm;			/* ||sv_i||^2 */
 	double	   *coef;			/* capacity x n_coef */
 	bool		has_nearest;
@@ -372,8 +372,8 @@ extern const char *BkParamChoiceName(BkParamId id, int value);
 extern double BkKernelFromDot(const BkParams *p, double dot, double sqa,
 							  double sqb);
 
-
 /*
+ * ---- bk_cpu.c: which vector paths run ----
  * The AVX2 paths (x86-64 with GCC and glibc).  BkCpuHasAvx2: whether the
  * CPU runs AVX2 + FMA (asked once); the vector exp (BkExpArray) then
  * runs, within 1 ulp of exp().  BkVectorLanes: whether the lane paths run
@@ -563,17 +563,9 @@ BkCoefLabel(double coef)
 /* doubles from one SV's row to the next for dimension dim */
 extern int	BkSvStride(int dim);
 extern void BkSvPaddingEnable(bool on);
-extern void BkMachineInit(const BkEnv *env, BkMachine *mach, int dim,
-						  int n_coef, int capacity);
-extern void BkMachineFree(const BkEnv *env, BkMachine *mach);
 /* dots[i] = x . sv_i for the first n SVs: one BkLinGemv over the rows */
 extern void BkMachineDots(const BkMachine *mach, int n, int dim,
 						  const double *x, double *dots);
-/* room for newcap SVs (> capacity), all bookkeeping with them */
-extern void BkMachineGrow(const BkEnv *env, BkMachine *mach, int dim, int newcap);
-/* make room for one more SV, growing up to limit; false if full */
-extern bool BkMachineReserve(const BkEnv *env, BkMachine *mach, int dim,
-							 int limit);
 /* append x (with ||x||^2) as a new SV with one coefficient; returns index */
 extern int	BkMachineAppend(BkMachine *mach, int dim, const double *x,
 							double sqx, double coef);
@@ -582,13 +574,23 @@ extern void BkMachineReplace(BkMachine *mach, int dim, int r, const double *x,
 							 double sqx, double coef);
 extern double BkMachineScore(const BkMachine *mach, const double *krow);
 extern void BkMachineRemove(BkMachine *mach, int dim, int r);
-extern void BkMachineCopy(const BkEnv *env, BkMachine *dst, const BkMachine *src,
-						  int dim, double sign);
 extern void BkMachineAddColumn(const BkEnv *env, BkMachine *mach);
 /* f -> -f, every cached score and evaluation label with it */
 extern void BkMachineNegate(BkMachine *mach);
 /* column c of the coefficients <- column perm[c]; tmp: n_coef doubles */
 extern void BkMachinePermuteColumns(BkMachine *mach, const int *perm, double *tmp);
+
+/* ---- bk_machine.c: a machine's allocation, growth and copy, caches with it ---- */
+extern void BkMachineInit(const BkEnv *env, BkMachine *mach, int dim,
+						  int n_coef, int capacity);
+extern void BkMachineFree(const BkEnv *env, BkMachine *mach);
+/* room for newcap SVs (> capacity), all bookkeeping with them */
+extern void BkMachineGrow(const BkEnv *env, BkMachine *mach, int dim, int newcap);
+/* make room for one more SV, growing up to limit; false if full */
+extern bool BkMachineReserve(const BkEnv *env, BkMachine *mach, int dim,
+							 int limit);
+extern void BkMachineCopy(const BkEnv *env, BkMachine *dst, const BkMachine *src,
+						  int dim, double sign);
 
 /* ---- bk_nearest.c: nearest-neighbour bookkeeping (paper 000 §3.1.3) ---- */
 extern void BkNearestInit(const BkEnv *env, BkMachine *mach, int capacity);
@@ -698,6 +700,8 @@ extern void BkMergeChooseExhaustive(const BkEnv *env, const BkParams *p,
 extern void BkMergePoint(const BkParams *p, const BkMachine *mach, int dim,
 						 const BkMergeChoice *c, const double *work,
 						 double *zbuf, double *az);
+/* dim values for the point z, allocated at the model's first merge */
+extern double *BkModelMergePoint(BkModel *m);
 extern void BkMergeApply(BkMachine *mach, int dim, const BkMergeChoice *c,
 						 const double *zbuf, const double *az);
 
@@ -848,7 +852,6 @@ extern int	BkModelGrowLimit(const BkParams *p);	/* BkModel.grow_limit */
 extern int	BkModelInitialCapacity(const BkParams *p, int n_sv);
 extern void BkModelAllocMachines(BkModel *m, const int *caps, int capacity);
 extern void BkModelOnNewClass(BkModel *m);
-extern double *BkModelMergePoint(BkModel *m);
 /*
  * Reorder the classes: new class i is old class perm[i].  The machines
  * follow (one-vs-rest machines change places, a binary machine whose two

@@ -33,51 +33,6 @@ BkKernelFromDot(const BkParams *p, double dot, double sqa, double sqb)
 	return 0.0;
 }
 
-/* -1: not asked yet; 0 or 1: whether the CPU runs AVX2 + FMA */
-static int	cpu_avx2 = -1;
-static bool lanes_off = false;
-
-bool
-BkCpuHasAvx2(void)
-{
-#ifdef BK_VECTOR_AVX2
-	if (cpu_avx2 < 0)
-		cpu_avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-	return cpu_avx2 != 0;
-#else
-	return false;
-#endif
-}
-
-bool
-BkVectorLanes(void)
-{
-	return !lanes_off && BkCpuHasAvx2();
-}
-
-void
-BkVectorLanesEnable(bool on)
-{
-	lanes_off = !on;
-}
-
-#ifdef BK_VECTOR_AVX2
-__attribute__((target("avx2,fma")))
-int
-BkLanesFirstMin(bk_v4d v, bk_v4i at, double *best)
-{
-	int			found = -1;
-
-	for (int l = 0; l < 4; l++)
-		if (at[l] >= 0 && (found < 0 || v[l] < *best || (v[l] == *best && at[l] < found)))
-		{
-			*best = v[l];
-			found = (int) at[l];
-		}
-	return found;
-}
-#endif
-
 #ifdef BK_VECTOR_AVX2
 /*
  * krow[i] = exp(-gamma max(sqnorm[i] + sqx - 2 dots[i], 0)), four at a
