@@ -434,3 +434,16 @@ BkMergeApply(BkMachine *mach, int dim, const BkMergeChoice *c,
 	mach->sqnorm[c->m] = BkDot(zbuf, zbuf, dim);
 	BkMachineRemove(mach, dim, c->n);
 }
+
+/*
+ * dim values for the point z a merge builds (paper 004, eq. 20), allocated
+ * at the first merge and kept with the model: only a learner that merges
+ * support vectors pays for a vector of the model's dimension.
+ */
+double *
+BkModelMergePoint(BkModel *m)
+{
+	if (m->merge_point == NULL)
+		m->merge_point = BkAllocArray(&m->env, (size_t) m->dim, sizeof(double));
+	return m->merge_point;
+}

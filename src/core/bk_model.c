@@ -442,19 +442,6 @@ BkModelFree(BkModel *m)
 	BkFree(&env, m);
 }
 
-/*
- * dim values for the point z a merge builds (paper 004, eq. 20), allocated
- * at the first merge and kept with the model: only a learner that merges
- * support vectors pays for a vector of the model's dimension.
- */
-double *
-BkModelMergePoint(BkModel *m)
-{
-	if (m->merge_point == NULL)
-		m->merge_point = BkAllocArray(&m->env, (size_t) m->dim, sizeof(double));
-	return m->merge_point;
-}
-
 void
 BkModelSkip(BkModel *m, uint64_t n)
 {
