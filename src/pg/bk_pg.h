@@ -22,7 +22,7 @@
 #define BK_TYPE_NAME "bk_model"
 
 /* ------------------------------------------------------------------------
- * bk_module.c: the core's environment in the server
+ * bk_pg_env.c: the core's environment in the server
  * ------------------------------------------------------------------------
  */
 
