@@ -28,17 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- byte strings: order and a hash table of indices ---- */
-
-int
-BkBytesCompare(const char *a, size_t alen, const char *b, size_t blen)
-{
-	int			r = memcmp(a, b, alen < blen ? alen : blen);
-
-	if (r != 0)
-		return r;
-	return alen < blen ? -1 : (alen > blen ? 1 : 0);
-}
+/* ---- byte strings: a hash table of indices (their order: bk_bytes.c) ---- */
 
 static uint64_t
 bytes_hash(const char *s, size_t len)
@@ -113,16 +103,6 @@ table_grow(const BkEnv *env, StrTable *t, char *const *strs, const uint32_t *len
 		(void) table_find(t, strs, lens, strs[k], lens[k], &where);
 		t->slot[where] = k + 1;
 	}
-}
-
-char *
-BkCopyBytes(const BkEnv *env, const char *s, size_t len)
-{
-	char	   *c = BkAllocArray(env, len + 1, 1);
-
-	memcpy(c, s, len);
-	c[len] = '\0';
-	return c;
 }
 
 /* ---- the parameters ---- */
