@@ -15,7 +15,8 @@
  *	  whose scores are f and -f, the two sigmoids already sum to 1.
  *
  *	  A model trained further is no longer calibrated (its scores changed):
- *	  learning a row drops the calibration (bk_model.c).
+ *	  learning a row drops the calibration (bk_model.c, through the parts
+ *	  table).
  */
 #include "bk_internal.h"
 
@@ -181,27 +182,23 @@ BkModelCalibration(const BkModel *m, int c, double *A, double *B)
 }
 
 /*
- * One probability per class, in class order, summing to 1: each class's
- * sigmoid of its score, normalised.  The model must be calibrated.
+ * One probability per class, in class order, summing to 1, from the
+ * scores of the n classes (in place): each class's sigmoid of its score,
+ * normalised.  BkModelProbabilities scores the row (bk_model.c).
  */
 void
-BkModelProbabilities(BkModel *m, const double *x, double *prob)
+BkPlattProbabilities(const double *platt, int n, double *prob)
 {
 	double		sum = 0.0;
 
-	if (m->platt == NULL)
-		BkRaiseHint(&m->env, BK_ERR_PARAM, NULL,
-					"Calibrate it on held-out rows: SELECT bk_calibrate(model, features, label) FROM held_out.",
-					"the model is not calibrated");
-	BkModelScores(m, x, prob);
-	for (int c = 0; c < m->n_classes; c++)
+	for (int c = 0; c < n; c++)
 	{
-		double		z = m->platt[2 * c] * prob[c] + m->platt[2 * c + 1];
+		double		z = platt[2 * c] * prob[c] + platt[2 * c + 1];
 
 		/* 1 / (1 + exp(z)) without overflow */
 		prob[c] = z >= 0 ? BkExp(-z) / (1.0 + BkExp(-z)) : 1.0 / (1.0 + BkExp(z));
 		sum += prob[c];
 	}
-	for (int c = 0; c < m->n_classes; c++)
-		prob[c] = sum > 0.0 ? prob[c] / sum : 1.0 / m->n_classes;
+	for (int c = 0; c < n; c++)
+		prob[c] = sum > 0.0 ? prob[c] / sum : 1.0 / n;
 }

@@ -40,6 +40,7 @@
  *	    u32 crc32c of every byte before it
  */
 #include "bk_learner.h"
+#include "bk_part.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -48,180 +49,8 @@
 
 static const uint8_t bk_magic[4] = {'B', 'K', 'M', 'D'};
 
-#define AUX_NEAREST 1u
-#define AUX_GINV	2u
-#define AUX_SCORES	4u
-#define AUX_EVAL	8u
-#define AUX_BORN	16u
-#define AUX_KNOWN	(AUX_NEAREST | AUX_GINV | AUX_SCORES | AUX_EVAL | AUX_BORN)
-#define FLAG_TEXT_LABELS	1u
-#define FLAG_DECLARED		2u
-#define FLAG_LABELS_UTF8	4u
-#define FLAG_CALIBRATED		8u	/* version 2: Platt's (A, B) per class at the end */
-#define FLAG_PREPARED		16u	/* version 2: the preparation of the inputs at the end */
-#define FLAG_WEIGHTED		32u	/* version 2: the class weights at the end */
-#define FLAGS_KNOWN			(FLAG_TEXT_LABELS | FLAG_DECLARED | FLAG_LABELS_UTF8 | \
-							 FLAG_CALIBRATED | FLAG_PREPARED | FLAG_WEIGHTED)
-#define MACHINE_HEADER		(16 + 48)
-#define BK_MAX_STORED_PARAMS 64
-#define HEADER_LEN	12			/* magic, version, flags, length */
 
-/* ---- little-endian primitives ---- */
 
-static void
-put_u16(uint8_t *p, uint16_t v)
-{
-	p[0] = (uint8_t) v;
-	p[1] = (uint8_t) (v >> 8);
-}
-
-static void
-put_u32(uint8_t *p, uint32_t v)
-{
-	for (int i = 0; i < 4; i++)
-		p[i] = (uint8_t) (v >> (8 * i));
-}
-
-static void
-put_u64(uint8_t *p, uint64_t v)
-{
-	for (int i = 0; i < 8; i++)
-		p[i] = (uint8_t) (v >> (8 * i));
-}
-
-static uint16_t
-get_u16(const uint8_t *p)
-{
-	return (uint16_t) (p[0] | (uint16_t) p[1] << 8);
-}
-
-static uint32_t
-get_u32(const uint8_t *p)
-{
-	uint32_t	v = 0;
-
-	for (int i = 3; i >= 0; i--)
-		v = (v << 8) | p[i];
-	return v;
-}
-
-static uint64_t
-get_u64(const uint8_t *p)
-{
-	uint64_t	v = 0;
-
-	for (int i = 7; i >= 0; i--)
-		v = (v << 8) | p[i];
-	return v;
-}
-
-static double
-bits_to_double(uint64_t b)
-{
-	double		d;
-
-	memcpy(&d, &b, sizeof(d));
-	return d;
-}
-
-static uint64_t
-double_to_bits(double d)
-{
-	uint64_t	b;
-
-	memcpy(&b, &d, sizeof(b));
-	return b;
-}
-
-/* ---- writer ---- */
-
-typedef struct Writer
-{
-	uint8_t    *buf;
-	size_t		pos;
-} Writer;
-
-static void
-w_u16(Writer *w, uint16_t v)
-{
-	put_u16(w->buf + w->pos, v);
-	w->pos += 2;
-}
-
-static void
-w_u32(Writer *w, uint32_t v)
-{
-	put_u32(w->buf + w->pos, v);
-	w->pos += 4;
-}
-
-static void
-w_u64(Writer *w, uint64_t v)
-{
-	put_u64(w->buf + w->pos, v);
-	w->pos += 8;
-}
-
-static void
-w_f64s(Writer *w, const double *v, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		w_u64(w, double_to_bits(v[i]));
-}
-
-/* ---- sizes ---- */
-
-static bool
-machine_size(size_t dim, size_t n_sv, size_t n_coef, uint32_t aux,
-			 size_t *out)
-{
-	size_t		size = MACHINE_HEADER;
-	size_t		part;
-	bool		ok = true;
-
-	ok &= BkMulSize(n_sv, dim, &part) && BkMulSize(part, 8, &part);
-	ok &= BkAddSize(size, part, &size);
-	ok &= BkMulSize(n_sv, n_coef, &part) && BkMulSize(part, 8, &part);
-	ok &= BkAddSize(size, part, &size);
-	if (aux & AUX_NEAREST)
-	{
-		ok &= BkMulSize(n_sv, 12, &part);
-		ok &= BkAddSize(size, part, &size);
-	}
-	if (aux & AUX_GINV)
-	{
-		ok &= BkMulSize(n_sv, n_sv, &part) && BkMulSize(part, 8, &part);
-		ok &= BkAddSize(size, part, &size);
-	}
-	if (aux & AUX_SCORES)
-	{
-		ok &= BkMulSize(n_sv, 8, &part);
-		ok &= BkAddSize(size, part, &size);
-	}
-	if (aux & AUX_BORN)
-	{
-		ok &= BkMulSize(n_sv, 8, &part);
-		ok &= BkAddSize(size, part, &size);
-	}
-	*out = size;
-	return ok;
-}
-
-/* bytes of an evaluation section of n points (after its 16-byte header) */
-static bool
-eval_size(size_t dim, size_t n_sv, size_t n, size_t *out)
-{
-	size_t		part,
-				size;
-	bool		ok = true;
-
-	/* per point: x (dim), label, score, sign, flips, row number */
-	ok &= BkMulSize(dim + 5, 8, &part) && BkMulSize(part, n, &size);
-	ok &= BkMulSize(n_sv, n, &part) && BkMulSize(part, 8, &part);
-	ok &= BkAddSize(size, part, &size);
-	*out = size;
-	return ok;
-}
 
 static uint32_t
 machine_aux(const BkMachine *mach)
@@ -233,131 +62,21 @@ machine_aux(const BkMachine *mach)
 		(mach->born ? AUX_BORN : 0);
 }
 
-/*
- * The preparation (flag bit 4): u32 n_inputs | u8 named | u8 scale |
- * u8 impute | u8 0, then per input u8 kind | u8 0 | u16 0 | u32 name_len |
- * the name's bytes, and for a numeric input f64 n, sx, sxx, for a
- * categorical one u32 n_levels and each level as u32 length + bytes.
- */
-static size_t
-prep_size(const BkPrep *p)
+
+
+
+/* the header's flags: the framing's, and the flag of each part present */
+static uint16_t
+model_flags(const BkModel *m)
 {
-	size_t		total = 8;
+	uint16_t	flags = (m->text_labels ? FLAG_TEXT_LABELS : 0) |
+		(m->classes_declared ? FLAG_DECLARED : 0) |
+		(m->text_labels && m->labels_utf8 ? FLAG_LABELS_UTF8 : 0);
 
-	for (int i = 0; i < p->n_inputs; i++)
-	{
-		const BkPrepInput *in = &p->inputs[i];
-
-		total += 8 + in->name_len;
-		if (in->kind == BK_INPUT_NUMERIC)
-			total += 24;
-		else
-		{
-			total += 4;
-			for (int j = 0; j < in->n_levels; j++)
-				total += 4 + in->level_len[j];
-		}
-	}
-	return total;
-}
-
-static void
-write_prep(Writer *w, const BkPrep *p)
-{
-	w_u32(w, (uint32_t) p->n_inputs);
-	w->buf[w->pos++] = p->named ? 1 : 0;
-	w->buf[w->pos++] = (uint8_t) p->scale;
-	w->buf[w->pos++] = (uint8_t) p->impute;
-	w->buf[w->pos++] = 0;
-	for (int i = 0; i < p->n_inputs; i++)
-	{
-		const BkPrepInput *in = &p->inputs[i];
-
-		w->buf[w->pos++] = (uint8_t) in->kind;
-		w->buf[w->pos++] = 0;
-		w_u16(w, 0);
-		w_u32(w, in->name_len);
-		if (in->name_len > 0)
-			memcpy(w->buf + w->pos, in->name, in->name_len);
-		w->pos += in->name_len;
-		if (in->kind == BK_INPUT_NUMERIC)
-		{
-			double		v[3] = {in->n, in->sx, in->sxx};
-
-			w_f64s(w, v, 3);
-		}
-		else
-		{
-			w_u32(w, (uint32_t) in->n_levels);
-			for (int j = 0; j < in->n_levels; j++)
-			{
-				w_u32(w, in->level_len[j]);
-				memcpy(w->buf + w->pos, in->levels[j], in->level_len[j]);
-				w->pos += in->level_len[j];
-			}
-		}
-	}
-}
-
-/*
- * A label as the class table and the class weights write it: an i64, or
- * (text labels) a u32 length and the bytes.
- */
-static size_t
-label_size(bool text_labels, const char *text)
-{
-	return text_labels ? 4 + strlen(text) : 8;
-}
-
-static void
-w_label(Writer *w, bool text_labels, int64_t label, const char *text)
-{
-	if (text_labels)
-	{
-		size_t		len = strlen(text);
-
-		w_u32(w, (uint32_t) len);
-		memcpy(w->buf + w->pos, text, len);
-		w->pos += len;
-	}
-	else
-		w_u64(w, (uint64_t) label);
-}
-
-/*
- * The class weights (flag bit 5): u8 mode | u8 0 | u16 0 | u32 n, then n
- * entries in label order, each the label (i64, or u32 length + bytes) and
- * f64 weight, then u64 rows of each class counted since the weights were
- * set, n_classes of them.
- */
-static size_t
-weights_size(const BkModel *m)
-{
-	const BkClassWeights *cw = m->weights;
-	size_t		total = 8 + 8 * (size_t) m->n_classes;
-
-	for (int i = 0; i < cw->n; i++)
-		total += 8 + label_size(m->text_labels, cw->names[i]);
-	return total;
-}
-
-static void
-write_weights(Writer *w, const BkModel *m)
-{
-	const BkClassWeights *cw = m->weights;
-
-	w->buf[w->pos++] = (uint8_t) cw->mode;
-	w->buf[w->pos++] = 0;
-	w_u16(w, 0);
-	w_u32(w, (uint32_t) cw->n);
-	for (int i = 0; i < cw->n; i++)
-	{
-		w_label(w, m->text_labels, cw->labels[i], m->text_labels ? cw->names[i] : NULL);
-		w_f64s(w, &cw->w[i], 1);
-	}
-	/* a class added since the counts last grew has none yet */
-	for (int c = 0; c < m->n_classes; c++)
-		w_u64(w, c < cw->count_n ? cw->count[c] : 0);
+	for (int i = 0; i < bk_n_parts; i++)
+		if (bk_parts[i]->flag != 0 && bk_parts[i]->present(m))
+			flags |= bk_parts[i]->flag;
+	return flags;
 }
 
 bool
@@ -377,31 +96,26 @@ BkModelEncodedSize(const BkModel *m, size_t limit, size_t *size, char *err,
 	}
 	total = HEADER_LEN + 4 + 4 + (size_t) np * 16 + 4 + 6 * 8 + 4 * 8 + 4 + 4;
 	for (int i = 0; i < m->n_classes; i++)
-		total += label_size(m->text_labels, m->class_names[i]);
+		total += BkLabelSize(m->text_labels, m->class_names[i]);
 	for (int i = 0; i < m->n_machines; i++)
 	{
 		const BkMachine *mach = &m->machines[i];
 		size_t		part;
 
-		ok &= machine_size((size_t) m->dim, (size_t) mach->n_sv,
+		ok &= BkCodecMachineSize((size_t) m->dim, (size_t) mach->n_sv,
 						   (size_t) mach->n_coef, machine_aux(mach), &part);
 		ok &= BkAddSize(total, part, &total);
 		if (mach->eval)
 		{
-			ok &= eval_size((size_t) m->dim, (size_t) mach->n_sv,
+			ok &= BkCodecEvalSize((size_t) m->dim, (size_t) mach->n_sv,
 							(size_t) mach->eval->n, &part);
 			ok &= BkAddSize(total, part + 16, &total);
 		}
 	}
-	if (m->platt != NULL)
-		ok &= BkAddSize(total, 16 * (size_t) m->n_classes, &total);
-	/* the learning curve: a count and its points; the parents */
-	ok &= BkAddSize(total, 4 + 8 * (size_t) m->curve_n, &total);
-	ok &= BkAddSize(total, 4 + BK_FINGERPRINT_LEN * (size_t) m->n_parents, &total);
-	if (m->prep != NULL)
-		ok &= BkAddSize(total, prep_size(m->prep), &total);
-	if (m->weights != NULL)
-		ok &= BkAddSize(total, weights_size(m), &total);
+	/* the parts the model has */
+	for (int i = 0; i < bk_n_parts; i++)
+		if (bk_parts[i]->present(m))
+			ok &= bk_parts[i]->size(m, &total);
 	if (!ok || total > limit || total > UINT32_MAX)
 	{
 		snprintf(err, errlen, "encoded model would exceed the size limit of %zu bytes",
@@ -422,12 +136,7 @@ BkModelEncode(const BkModel *m, uint8_t *buf, size_t size)
 	memcpy(buf, bk_magic, 4);
 	w.pos = 4;
 	w_u16(&w, BK_FORMAT_VERSION);
-	w_u16(&w, (uint16_t) ((m->text_labels ? FLAG_TEXT_LABELS : 0) |
-						  (m->classes_declared ? FLAG_DECLARED : 0) |
-						  (m->text_labels && m->labels_utf8 ? FLAG_LABELS_UTF8 : 0) |
-						  (m->platt != NULL ? FLAG_CALIBRATED : 0) |
-						  (m->prep != NULL ? FLAG_PREPARED : 0) |
-						  (m->weights != NULL ? FLAG_WEIGHTED : 0)));
+	w_u16(&w, model_flags(m));
 	w_u32(&w, (uint32_t) size);
 	w_u32(&w, (uint32_t) m->dim);
 	w_u32(&w, (uint32_t) np);
@@ -440,7 +149,7 @@ BkModelEncode(const BkModel *m, uint8_t *buf, size_t size)
 	}
 	w_u32(&w, (uint32_t) m->n_classes);
 	for (int i = 0; i < m->n_classes; i++)
-		w_label(&w, m->text_labels, m->classes[i], m->text_labels ? m->class_names[i] : NULL);
+		BkWriteLabel(&w, m->text_labels, m->classes[i], m->text_labels ? m->class_names[i] : NULL);
 	w_u64(&w, m->rows_seen);
 	w_u64(&w, m->rows_skipped);
 	w_u64(&w, m->rows_updated);
@@ -503,126 +212,14 @@ BkModelEncode(const BkModel *m, uint8_t *buf, size_t size)
 				w_f64s(&w, e->kv + j * e->cap, ne);
 		}
 	}
-	if (m->platt != NULL)
-		w_f64s(&w, m->platt, 2 * (size_t) m->n_classes);
-	if (m->prep != NULL)
-		write_prep(&w, m->prep);
-	if (m->weights != NULL)
-		write_weights(&w, m);
-	w_u32(&w, (uint32_t) m->curve_n);
-	for (int i = 0; i < m->curve_n; i++)
-		w_u64(&w, m->curve[i]);
-	w_u32(&w, (uint32_t) m->n_parents);
-	memcpy(w.buf + w.pos, m->parents, BK_FINGERPRINT_LEN * (size_t) m->n_parents);
-	w.pos += BK_FINGERPRINT_LEN * (size_t) m->n_parents;
+	/* the parts, in the order of their sections */
+	for (int i = 0; i < bk_n_parts; i++)
+		if (bk_parts[i]->present(m))
+			bk_parts[i]->write(&w, m);
 	w_u32(&w, BkCrc32c(0, buf, w.pos));
 }
 
-static uint32_t params_aux(const BkParams *p);
-
 /* ---- parser (validation and decoding) ---- */
-
-typedef struct Reader
-{
-	const uint8_t *buf;
-	size_t		len;
-	size_t		pos;
-	char	   *err;
-	size_t		errlen;
-	BkErrCode  *code;
-	/*
-	 * Check the values of the floating-point fields (finite, in range).
-	 * Without it only the structure is checked: what bk_model's input
-	 * functions accept, so that a restore never loses a model that an
-	 * earlier version stored with a non-finite value (it fails at use).
-	 */
-	bool		numeric;
-} Reader;
-
-static bool
-need(Reader *r, size_t n, const char *what)
-{
-	if (n > r->len - r->pos)
-	{
-		snprintf(r->err, r->errlen, "truncated: %s needs %zu bytes at offset %zu, %zu left",
-				 what, n, r->pos, r->len - r->pos);
-		return false;
-	}
-	return true;
-}
-
-static uint32_t
-r_u32(Reader *r)
-{
-	uint32_t	v = get_u32(r->buf + r->pos);
-
-	r->pos += 4;
-	return v;
-}
-
-static uint64_t
-r_u64(Reader *r)
-{
-	uint64_t	v = get_u64(r->buf + r->pos);
-
-	r->pos += 8;
-	return v;
-}
-
-/* n doubles, all finite; copied to out when out is not NULL */
-static bool
-r_f64s(Reader *r, double *out, size_t n, const char *what)
-{
-	size_t		bytes;
-
-	if (!BkMulSize(n, 8, &bytes) || !need(r, bytes, what))
-		return false;
-	for (size_t i = 0; i < n; i++)
-	{
-		double		v = bits_to_double(get_u64(r->buf + r->pos + 8 * i));
-
-		if (!isfinite(v) && r->numeric)
-		{
-			*r->code = BK_ERR_OVERFLOW;
-			snprintf(r->err, r->errlen, "%s: value %zu is not finite", what, i);
-			return false;
-		}
-		if (out)
-			out[i] = v;
-	}
-	r->pos += bytes;
-	return true;
-}
-
-/* Refuse with a formatted message (the reader's err buffer). */
-static bool BK_PRINTF(2, 3)
-fail(Reader *r, const char *fmt,...)
-{
-	va_list		ap;
-
-	va_start(ap, fmt);
-	vsnprintf(r->err, r->errlen, fmt, ap);
-	va_end(ap);
-	return false;
-}
-
-/*
- * A floating-point value out of its range: refused (BK_ERR_OVERFLOW) when
- * the reader checks values, passed over (true) when it checks structure only.
- */
-static bool BK_PRINTF(2, 3)
-fail_value(Reader *r, const char *fmt,...)
-{
-	va_list		ap;
-
-	if (!r->numeric)
-		return true;
-	*r->code = BK_ERR_OVERFLOW;
-	va_start(ap, fmt);
-	vsnprintf(r->err, r->errlen, fmt, ap);
-	va_end(ap);
-	return false;
-}
 
 /*
  * The fixed header: magic, version, flags, the length field against the
@@ -631,7 +228,7 @@ fail_value(Reader *r, const char *fmt,...)
  */
 static bool
 parse_header(Reader *r, BkModel *hdr, BkErrCode *code, bool check_crc,
-			 bool *calibrated, bool *prepared, bool *weighted)
+			 uint32_t *flags_out)
 {
 	const uint8_t *buf = r->buf;
 	size_t		len = r->len;
@@ -640,41 +237,37 @@ parse_header(Reader *r, BkModel *hdr, BkErrCode *code, bool check_crc,
 				total;
 
 	if (len < HEADER_LEN + 4)
-		return fail(r, "%zu bytes is too short for a model", len);
+		return BkReadFail(r, "%zu bytes is too short for a model", len);
 	if (memcmp(buf, bk_magic, 4) != 0)
-		return fail(r, "bad magic number (not a budgetkernel model)");
+		return BkReadFail(r, "bad magic number (not a budgetkernel model)");
 	version = get_u16(buf + 4);
 	flags = get_u16(buf + 6);
 	total = get_u32(buf + 8);
 	if (version > BK_FORMAT_VERSION)
 	{
 		*code = BK_ERR_VERSION;
-		return fail(r, "model format version %u is newer than this library's version %u",
+		return BkReadFail(r, "model format version %u is newer than this library's version %u",
 					version, BK_FORMAT_VERSION);
 	}
 	if (version < 1)
-		return fail(r, "invalid format version %u", version);
-	if (flags & ~FLAGS_KNOWN)
-		return fail(r, "unknown flags 0x%04x", flags);
+		return BkReadFail(r, "invalid format version %u", version);
+	if (flags & ~(FLAG_TEXT_LABELS | FLAG_DECLARED | FLAG_LABELS_UTF8 | BkPartFlags()))
+		return BkReadFail(r, "unknown flags 0x%04x", flags);
 	hdr->format_version = (int) version;
 	hdr->text_labels = (flags & FLAG_TEXT_LABELS) != 0;
 	hdr->classes_declared = (flags & FLAG_DECLARED) != 0;
 	hdr->labels_utf8 = (flags & FLAG_LABELS_UTF8) != 0;
-	*calibrated = (flags & FLAG_CALIBRATED) != 0;
-	*prepared = (flags & FLAG_PREPARED) != 0;
-	*weighted = (flags & FLAG_WEIGHTED) != 0;
+	*flags_out = flags;
 	if (hdr->labels_utf8 && !hdr->text_labels)
-		return fail(r, "UTF-8 flag without text labels");
-	if (*calibrated && version < 2)
-		return fail(r, "calibration flag in a version %u model", version);
-	if (*prepared && version < 2)
-		return fail(r, "preparation flag in a version %u model", version);
-	if (*weighted && version < 2)
-		return fail(r, "class weight flag in a version %u model", version);
+		return BkReadFail(r, "UTF-8 flag without text labels");
+	for (int i = 0; i < bk_n_parts; i++)
+		if ((flags & bk_parts[i]->flag) && (int) version < bk_parts[i]->since)
+			return BkReadFail(r, "%s flag in a version %u model",
+							  bk_parts[i]->flag_name, version);
 	if ((size_t) total != len)
-		return fail(r, "length field says %u bytes, got %zu", total, len);
+		return BkReadFail(r, "length field says %u bytes, got %zu", total, len);
 	if (check_crc && BkCrc32c(0, buf, len - 4) != get_u32(buf + len - 4))
-		return fail(r, "checksum mismatch");
+		return BkReadFail(r, "checksum mismatch");
 	r->len = len - 4;			/* the CRC is not part of the body */
 	r->pos = HEADER_LEN;
 	return true;
@@ -694,9 +287,9 @@ parse_params(Reader *r, BkModel *hdr)
 	dim = r_u32(r);
 	np = r_u32(r);
 	if (dim < 1 || dim > BK_MAX_DIM)
-		return fail(r, "dimension %u out of range 1..%d", dim, BK_MAX_DIM);
+		return BkReadFail(r, "dimension %u out of range 1..%d", dim, BK_MAX_DIM);
 	if (np > BK_MAX_STORED_PARAMS)
-		return fail(r, "%u parameters is too many", np);
+		return BkReadFail(r, "%u parameters is too many", np);
 	if (!need(r, (size_t) np * 16, "parameters"))
 		return false;
 	for (uint32_t i = 0; i < np; i++)
@@ -704,12 +297,12 @@ parse_params(Reader *r, BkModel *hdr)
 		params[i].id = get_u16(r->buf + r->pos);
 		params[i].kind = get_u16(r->buf + r->pos + 2);
 		if (get_u32(r->buf + r->pos + 4) != 0)
-			return fail(r, "reserved bits of parameter %u are set", i);
+			return BkReadFail(r, "reserved bits of parameter %u are set", i);
 		params[i].bits = get_u64(r->buf + r->pos + 8);
 		r->pos += 16;
 	}
 	if (!BkParamsFromStored(&hdr->params, params, (int) np, perr, sizeof(perr)))
-		return fail(r, "invalid parameters: %s", perr);
+		return BkReadFail(r, "invalid parameters: %s", perr);
 	/*
 	 * One byte form per model: the parameters in the order the encoder
 	 * writes.  A "ridge" the model does not store (stored before it
@@ -730,44 +323,16 @@ parse_params(Reader *r, BkModel *hdr)
 			if (canon[i].id == BK_P_RIDGE && !ridge_stored)
 				continue;
 			if (j >= np || canon[i].id != params[j].id || canon[i].bits != params[j].bits)
-				return fail(r, "parameters are not in canonical order or form");
+				return BkReadFail(r, "parameters are not in canonical order or form");
 			j++;
 		}
 		if (j != np)
-			return fail(r, "parameters are not in canonical order or form");
+			return BkReadFail(r, "parameters are not in canonical order or form");
 	}
 	hdr->dim = (int) dim;
 	return true;
 }
 
-/*
- * A text label of the class table or of the class weights (what names
- * it in messages): a u32 length of 1 to BK_MAX_LABEL_LEN and as many
- * bytes without NUL, UTF-8 with the flag.  Leaves r after it, the bytes
- * in *text.
- */
-static bool
-r_text_label(Reader *r, const BkModel *hdr, const char *what, uint32_t i,
-			 const char **text, uint32_t *len)
-{
-	char		lw[64];
-
-	snprintf(lw, sizeof(lw), "%s length", what);
-	if (!need(r, 4, lw))
-		return false;
-	*len = get_u32(r->buf + r->pos);
-	if (*len == 0 || *len > BK_MAX_LABEL_LEN)
-		return fail(r, "%s %u has length %u", what, i, *len);
-	if (!need(r, 4 + (size_t) *len, what))
-		return false;
-	*text = (const char *) r->buf + r->pos + 4;
-	if (memchr(*text, 0, *len) != NULL)
-		return fail(r, "%s %u holds a NUL byte", what, i);
-	if (hdr->labels_utf8 && !BkValidUtf8(*text, *len))
-		return fail(r, "%s %u is not valid UTF-8", what, i);
-	r->pos += 4 + (size_t) *len;
-	return true;
-}
 
 /* Whether text label i (at pos, len bytes) equals an earlier one. */
 static bool
@@ -803,7 +368,7 @@ parse_classes(Reader *r, BkModel *hdr, BkModel *m)
 		return false;
 	nc = r_u32(r);
 	if (nc > BK_MAX_CLASSES)
-		return fail(r, "%u classes, at most %d allowed", nc, BK_MAX_CLASSES);
+		return BkReadFail(r, "%u classes, at most %d allowed", nc, BK_MAX_CLASSES);
 	/*
 	 * Version 2 stores learned classes in canonical order (integers
 	 * ascending, text by bytes), so that decoding and encoding again gives
@@ -819,13 +384,13 @@ parse_classes(Reader *r, BkModel *hdr, BkModel *m)
 			const char *text;
 			uint32_t	len;
 
-			if (!r_text_label(r, hdr, "class label", i, &text, &len))
+			if (!BkReadTextLabel(r, hdr->labels_utf8, "class label", i, &text, &len))
 				return false;
 			if (text_seen(r, first, i, (size_t) ((const uint8_t *) text - r->buf), len))
-				return fail(r, "class label %u appears twice", i);
+				return BkReadFail(r, "class label %u appears twice", i);
 			if (canonical && i > 0 &&
 				BkBytesCompare((const char *) prev, prev_len, text, len) > 0)
-				return fail(r, "class label %u is out of canonical order", i);
+				return BkReadFail(r, "class label %u is out of canonical order", i);
 			prev = (const uint8_t *) text;
 			prev_len = len;
 			if (m)
@@ -840,10 +405,10 @@ parse_classes(Reader *r, BkModel *hdr, BkModel *m)
 			label = (int64_t) get_u64(r->buf + r->pos);
 			for (uint32_t j = 0; j < i; j++)
 				if ((int64_t) get_u64(r->buf + first + 8 * (size_t) j) == label)
-					return fail(r, "class label %lld appears twice", (long long) label);
+					return BkReadFail(r, "class label %lld appears twice", (long long) label);
 			if (canonical && i > 0 &&
 				(int64_t) get_u64(r->buf + r->pos - 8) > label)
-				return fail(r, "class label %u is out of canonical order", i);
+				return BkReadFail(r, "class label %u is out of canonical order", i);
 			if (m)
 				BkClassAppend(m, label, NULL, 0);
 			r->pos += 8;
@@ -870,25 +435,25 @@ parse_counters(Reader *r, BkModel *hdr, uint32_t *n_machines)
 	hdr->maintenance = r_u64(r);
 	hdr->parts = has_parts ? r_u64(r) : 1;
 	if (hdr->parts == 0)
-		return fail(r, "a model merged from 0 parts");
+		return BkReadFail(r, "a model merged from 0 parts");
 	for (int i = 0; i < 4; i++)
 		hdr->rng.s[i] = r_u64(r);
 	*n_machines = r_u32(r);
 	/* xoshiro256** never reaches the all-zero state */
 	if ((hdr->rng.s[0] | hdr->rng.s[1] | hdr->rng.s[2] | hdr->rng.s[3]) == 0)
-		return fail(r, "random generator state is all zero");
+		return BkReadFail(r, "random generator state is all zero");
 	/* every machine may run budget maintenance once a row (one-vs-rest) */
 	if (hdr->rows_updated > hdr->rows_seen || hdr->mistakes > hdr->rows_seen ||
 		(hdr->rows_seen <= UINT64_MAX / (*n_machines > 0 ? *n_machines : 1) &&
 		 hdr->maintenance > hdr->rows_seen * (*n_machines > 0 ? *n_machines : 1)))
-		return fail(r, "inconsistent row counters");
+		return BkReadFail(r, "inconsistent row counters");
 	/* learned classes come with rows; declared ones may come before any */
 	if (hdr->classes_declared ? nc == 0 :
 		(nc == 0) != (hdr->rows_seen == 0))
-		return fail(r, "%u classes after %llu rows", nc,
+		return BkReadFail(r, "%u classes after %llu rows", nc,
 					(unsigned long long) hdr->rows_seen);
 	if ((int) *n_machines != BkModelMachines(&hdr->params, (int) nc))
-		return fail(r, "%u machines, algorithm \"%s\" with %u classes has %d",
+		return BkReadFail(r, "%u machines, algorithm \"%s\" with %u classes has %d",
 					*n_machines, BkAlgorithmName(&hdr->params), nc,
 					BkModelMachines(&hdr->params, (int) nc));
 	return true;
@@ -915,14 +480,14 @@ decode_capacities(const Reader *r, const BkModel *m, uint32_t n_machines,
 		size_t		msize;
 		int			cap = n_sv;
 
-		machine_size((size_t) m->dim, (size_t) n_sv, get_u32(r->buf + pos + 4),
+		BkCodecMachineSize((size_t) m->dim, (size_t) n_sv, get_u32(r->buf + pos + 4),
 					 aux, &msize);
 		pos += msize;
 		if (aux & AUX_EVAL)
 		{
 			size_t		esize;
 
-			eval_size((size_t) m->dim, (size_t) n_sv, get_u32(r->buf + pos), &esize);
+			BkCodecEvalSize((size_t) m->dim, (size_t) n_sv, get_u32(r->buf + pos), &esize);
 			pos += 16 + esize;
 		}
 		if (m->training)
@@ -943,7 +508,7 @@ r_signs(Reader *r, double *out, size_t n, const char *what)
 		double		v = bits_to_double(get_u64(r->buf + r->pos + 8 * i));
 
 		if (v != 1.0 && v != -1.0)
-			return fail(r, "%s: value %zu is not +1 or -1", what, i);
+			return BkReadFail(r, "%s: value %zu is not +1 or -1", what, i);
 		if (out)
 			out[i] = v;
 	}
@@ -962,7 +527,7 @@ r_counts(Reader *r, uint64_t *out, size_t n, uint64_t limit, const char *what)
 		uint64_t	v = get_u64(r->buf + r->pos + 8 * i);
 
 		if (v > limit)
-			return fail(r, "%s: value %zu exceeds the rows seen", what, i);
+			return BkReadFail(r, "%s: value %zu exceeds the rows seen", what, i);
 		if (out)
 			out[i] = v;
 	}
@@ -993,12 +558,12 @@ parse_eval(Reader *r, const BkModel *hdr, uint32_t k, uint32_t n_sv, size_t sv_p
 	offered = r_u64(r);
 	if ((int) cap != BkModelEvalCap(&hdr->params) || n > cap ||
 		(hdr->params.eval_set == BK_EVAL_SVS && n != n_sv))
-		return fail(r, "evaluation set of machine %u holds %u of %u points (the parameters give %d%s)",
+		return BkReadFail(r, "evaluation set of machine %u holds %u of %u points (the parameters give %d%s)",
 					k, n, cap, BkModelEvalCap(&hdr->params),
 					hdr->params.eval_set == BK_EVAL_SVS ? ", and as many as the SVs" : "");
 	if (offered > hdr->rows_seen)
-		return fail(r, "evaluation set of machine %u was offered more rows than seen", k);
-	if (!eval_size(dim, n_sv, n, &esize) || !need(r, esize, "evaluation set"))
+		return BkReadFail(r, "evaluation set of machine %u was offered more rows than seen", k);
+	if (!BkCodecEvalSize(dim, n_sv, n, &esize) || !need(r, esize, "evaluation set"))
 		return false;
 	if (e)
 	{
@@ -1008,16 +573,16 @@ parse_eval(Reader *r, const BkModel *hdr, uint32_t k, uint32_t n_sv, size_t sv_p
 	/* "svs": point i is SV i, which a removal takes out as its mirror */
 	if (hdr->params.eval_set == BK_EVAL_SVS &&
 		memcmp(r->buf + r->pos, r->buf + sv_pos, (size_t) n * dim * 8) != 0)
-		return fail(r, "evaluation set of machine %u is not its support vectors", k);
-	if (!r_f64s(r, e ? e->x : NULL, (size_t) n * dim, "evaluation points") ||
+		return BkReadFail(r, "evaluation set of machine %u is not its support vectors", k);
+	if (!BkReadF64s(r, e ? e->x : NULL, (size_t) n * dim, "evaluation points") ||
 		!r_signs(r, e ? e->y : NULL, n, "evaluation labels") ||
-		!r_f64s(r, e ? e->f : NULL, n, "evaluation scores") ||
+		!BkReadF64s(r, e ? e->f : NULL, n, "evaluation scores") ||
 		!r_signs(r, e ? e->pred : NULL, n, "evaluation predictions") ||
 		!r_counts(r, e ? e->flips : NULL, n, hdr->rows_seen, "evaluation flips") ||
 		!r_counts(r, e ? e->since : NULL, n, hdr->rows_seen, "evaluation row numbers"))
 		return false;
 	for (uint32_t j = 0; j < n_sv; j++)
-		if (!r_f64s(r, e ? e->kv + (size_t) j * e->cap : NULL, n, "evaluation kernel values"))
+		if (!BkReadF64s(r, e ? e->kv + (size_t) j * e->cap : NULL, n, "evaluation kernel values"))
 			return false;
 	if (e)
 		for (uint32_t i = 0; i < n; i++)
@@ -1049,10 +614,10 @@ check_sv_norms(Reader *r, const BkParams *p, size_t dim, uint32_t n_sv)
 			sq += v * v;
 		}
 		if (!(sq <= BK_MAX_SQNORM))
-			return fail_value(r, "support vector %u has squared norm %g, beyond %g",
+			return BkReadFailValue(r, "support vector %u has squared norm %g, beyond %g",
 							  i, sq, BK_MAX_SQNORM);
 		if (!isfinite(BkKernelSelf(p, sq)))
-			return fail_value(r, "the kernel of support vector %u with itself overflows", i);
+			return BkReadFailValue(r, "the kernel of support vector %u with itself overflows", i);
 	}
 	return true;
 }
@@ -1079,12 +644,12 @@ check_coefs(Reader *r, const BkParams *p, uint32_t n_sv, uint32_t n_coef,
 			double		a = scale * bits_to_double(get_u64(at + 8 * ((size_t) i * n_coef + c)));
 
 			if (!isfinite(a))
-				return fail_value(r, "coefficient %u of support vector %u times the scale %g is not finite",
+				return BkReadFailValue(r, "coefficient %u of support vector %u times the scale %g is not finite",
 								  c, i, scale);
 			sum += fabs(a);
 		}
 		if (p->kernel == BK_KERNEL_RBF && !isfinite(sum))
-			return fail_value(r, "the coefficients of class %u sum beyond a double", c);
+			return BkReadFailValue(r, "the coefficients of class %u sum beyond a double", c);
 	}
 	return true;
 }
@@ -1119,20 +684,20 @@ parse_machine(Reader *r, const BkModel *hdr, uint32_t k, BkMachine *mach)
 	n_coef = r_u32(r);
 	aux = r_u32(r);
 	if (r_u32(r) != 0)
-		return fail(r, "reserved field of machine %u is set", k);
+		return BkReadFail(r, "reserved field of machine %u is set", k);
 	limit = BkParamsBudgeted(p) ? (uint64_t) p->budget : (uint64_t) p->max_sv;
 	if (n_sv > limit)
-		return fail(r, "%u support vectors exceed the %s of %llu", n_sv,
+		return BkReadFail(r, "%u support vectors exceed the %s of %llu", n_sv,
 					BkParamsBudgeted(p) ? "budget" : "max_sv",
 					(unsigned long long) limit);
 	if ((int) n_coef != BkModelCoefs(p, hdr->n_classes))
-		return fail(r, "%u coefficients per support vector, expected %d", n_coef,
+		return BkReadFail(r, "%u coefficients per support vector, expected %d", n_coef,
 					BkModelCoefs(p, hdr->n_classes));
-	want_aux = params_aux(p);
+	want_aux = BkModelAux(p);
 	if (aux != want_aux)
-		return fail(r, "machine %u has bookkeeping flags 0x%x, expected 0x%x",
+		return BkReadFail(r, "machine %u has bookkeeping flags 0x%x, expected 0x%x",
 					k, aux, want_aux);
-	if (!machine_size(dim, n_sv, n_coef, aux, &msize) ||
+	if (!BkCodecMachineSize(dim, n_sv, n_coef, aux, &msize) ||
 		!need(r, msize - MACHINE_HEADER, "support vectors"))
 		return false;
 
@@ -1143,7 +708,7 @@ parse_machine(Reader *r, const BkModel *hdr, uint32_t k, BkMachine *mach)
 	degradation = bits_to_double(r_u64(r));
 	wnorm2 = bits_to_double(r_u64(r));
 	if ((!isfinite(wnorm2) || wnorm2 < 0.0 || (!p->ball_projection && wnorm2 != 0.0)) &&
-		!fail_value(r, "norm %g of machine %u is invalid", wnorm2, k))
+		!BkReadFailValue(r, "norm %g of machine %u is invalid", wnorm2, k))
 		return false;
 	/*
 	 * degradation, the damage of budget maintenance, and the coefficients'
@@ -1153,19 +718,19 @@ parse_machine(Reader *r, const BkModel *hdr, uint32_t k, BkMachine *mach)
 	switch (BkLearnerCheckSums(p, updates, scale, degradation))
 	{
 		case BK_SUMS_BAD_DEGRADATION:
-			if (!fail_value(r, "%s %g of machine %u is invalid",
+			if (!BkReadFailValue(r, "%s %g of machine %u is invalid",
 							BkLearnerDegradationName(p), degradation, k))
 				return false;
 			break;
 		case BK_SUMS_BAD_SCALE:
-			if (!fail_value(r, "coefficient scale %g of machine %u is invalid", scale, k))
+			if (!BkReadFailValue(r, "coefficient scale %g of machine %u is invalid", scale, k))
 				return false;
 			break;
 	}
 	if (updates > hdr->rows_updated || maint > hdr->maintenance)
-		return fail(r, "inconsistent counters of machine %u", k);
+		return BkReadFail(r, "inconsistent counters of machine %u", k);
 	if (!(aux & AUX_GINV) && since != 0)
-		return fail(r, "refactorisation counter set on machine %u without K^-1", k);
+		return BkReadFail(r, "refactorisation counter set on machine %u without K^-1", k);
 	if (mach)
 	{
 		mach->n_sv = (int) n_sv;
@@ -1179,9 +744,9 @@ parse_machine(Reader *r, const BkModel *hdr, uint32_t k, BkMachine *mach)
 	}
 
 	sv_pos = r->pos;
-	if (!r_f64s(r, mach ? mach->sv : NULL, (size_t) n_sv * dim, "support vectors") ||
+	if (!BkReadF64s(r, mach ? mach->sv : NULL, (size_t) n_sv * dim, "support vectors") ||
 		!check_sv_norms(r, p, dim, n_sv) ||
-		!r_f64s(r, mach ? mach->coef : NULL, (size_t) n_sv * n_coef, "coefficients") ||
+		!BkReadF64s(r, mach ? mach->coef : NULL, (size_t) n_sv * n_coef, "coefficients") ||
 		!check_coefs(r, p, n_sv, n_coef, scale))
 		return false;
 	if (mach)
@@ -1212,7 +777,7 @@ parse_machine(Reader *r, const BkModel *hdr, uint32_t k, BkMachine *mach)
 			/* -1 only when there is no other SV */
 			if (idx == (int32_t) i || idx < -1 || idx >= (int32_t) n_sv ||
 				(idx == -1) != (n_sv == 1))
-				return fail(r, "nearest neighbour %d of support vector %u is invalid",
+				return BkReadFail(r, "nearest neighbour %d of support vector %u is invalid",
 							idx, i);
 			if (mach && mach->has_nearest)
 				mach->nearest.idx[i] = idx;
@@ -1221,16 +786,16 @@ parse_machine(Reader *r, const BkModel *hdr, uint32_t k, BkMachine *mach)
 			return false;
 		for (uint32_t i = 0; i < n_sv; i++)
 			if (bits_to_double(get_u64(r->buf + r->pos + 8 * (size_t) i)) < 0 &&
-				!fail_value(r, "negative neighbour distance"))
+				!BkReadFailValue(r, "negative neighbour distance"))
 				return false;
-		if (!r_f64s(r, mach && mach->has_nearest ? mach->nearest.dist2 : NULL,
+		if (!BkReadF64s(r, mach && mach->has_nearest ? mach->nearest.dist2 : NULL,
 					n_sv, "neighbour distances"))
 			return false;
 	}
 	if (aux & AUX_GINV)
 	{
 		for (uint32_t i = 0; i < n_sv; i++)
-			if (!r_f64s(r, mach && mach->has_ginv ?
+			if (!BkReadF64s(r, mach && mach->has_ginv ?
 						mach->ginv.m + (size_t) i * mach->ginv.cap : NULL,
 						n_sv, "inverse kernel matrix"))
 				return false;
@@ -1239,7 +804,7 @@ parse_machine(Reader *r, const BkModel *hdr, uint32_t k, BkMachine *mach)
 	}
 	if (aux & AUX_SCORES)
 	{
-		if (!r_f64s(r, mach && mach->sv_scores ? mach->sv_scores : NULL, n_sv,
+		if (!BkReadF64s(r, mach && mach->sv_scores ? mach->sv_scores : NULL, n_sv,
 					"support vector scores"))
 			return false;
 	}
@@ -1250,7 +815,7 @@ parse_machine(Reader *r, const BkModel *hdr, uint32_t k, BkMachine *mach)
 			return false;
 		for (uint32_t i = 0; i < n_sv; i++)
 			if (get_u64(r->buf + r->pos + 8 * (size_t) i) == 0)
-				return fail(r, "support vector rows: value %u is 0", i);
+				return BkReadFail(r, "support vector rows: value %u is 0", i);
 		if (!r_counts(r, mach ? mach->born : NULL, n_sv, hdr->rows_seen, "support vector rows"))
 			return false;
 	}
@@ -1259,258 +824,8 @@ parse_machine(Reader *r, const BkModel *hdr, uint32_t k, BkMachine *mach)
 	return true;
 }
 
-/* A key or level of n bytes at r: 1..BK_MAX_LABEL_LEN bytes (0 allowed for a level), no NUL */
-static bool
-r_bytes(Reader *r, uint32_t n, bool empty_ok, const char *what, const char **out)
-{
-	if ((n == 0 && !empty_ok) || n > BK_MAX_LABEL_LEN)
-		return fail(r, "%s of %u bytes, expected %d to %d", what, n,
-					empty_ok ? 0 : 1, BK_MAX_LABEL_LEN);
-	if (!need(r, n, what))
-		return false;
-	if (memchr(r->buf + r->pos, '\0', n) != NULL)
-		return fail(r, "%s holds a NUL byte", what);
-	if (!BkValidUtf8((const char *) r->buf + r->pos, n))
-		return fail(r, "%s is not valid UTF-8", what);
-	*out = (const char *) r->buf + r->pos;
-	r->pos += n;
-	return true;
-}
 
-/*
- * The preparation (see write_prep): inputs named in strictly ascending byte
- * order (or unnamed and numeric), levels in strictly ascending byte order,
- * sums that a stream of values can give, and as many prepared columns as
- * the model's dimension.  Decoded into m when m is not NULL.
- */
-static bool
-parse_prep(Reader *r, int dim, BkModel *m)
-{
-	uint32_t	n;
-	int			named,
-				scale,
-				impute;
-	size_t		cols = 0;
-	BkPrep	   *p = NULL;
-	const char *prev = NULL;
-	uint32_t	prev_len = 0;
 
-	if (!need(r, 8, "preparation"))
-		return false;
-	n = r_u32(r);
-	named = r->buf[r->pos];
-	scale = r->buf[r->pos + 1];
-	impute = r->buf[r->pos + 2];
-	if (r->buf[r->pos + 3] != 0 || named > 1 || scale > BK_SCALE_STANDARD ||
-		impute > BK_IMPUTE_MEAN)
-		return fail(r, "invalid preparation modes at offset %zu", r->pos);
-	r->pos += 4;
-	if (n < 1 || n > BK_MAX_INPUTS)
-		return fail(r, "a preparation of %u inputs, expected 1 to %d", n, BK_MAX_INPUTS);
-	if (n > (r->len - r->pos) / 8)
-		return fail(r, "truncated: %u inputs need at least %u bytes", n, 8 * n);
-	if (m != NULL)
-	{
-		p = BkAllocArray(&m->env, 1, sizeof(BkPrep));
-		p->named = named;
-		p->scale = scale;
-		p->impute = impute;
-		p->inputs = BkAllocArray(&m->env, n, sizeof(BkPrepInput));
-		p->n_inputs = (int) n;
-		m->prep = p;			/* freed with the model on any failure below */
-	}
-	for (uint32_t i = 0; i < n; i++)
-	{
-		int			kind;
-		uint32_t	name_len;
-		const char *name = NULL;
-		BkPrepInput *in = p ? &p->inputs[i] : NULL;
-
-		if (!need(r, 8, "preparation input"))
-			return false;
-		kind = r->buf[r->pos];
-		if (kind != BK_INPUT_NUMERIC && kind != BK_INPUT_CATEGORICAL)
-			return fail(r, "input %u has kind %d", i, kind);
-		if (r->buf[r->pos + 1] != 0 || get_u16(r->buf + r->pos + 2) != 0)
-			return fail(r, "input %u has non-zero padding", i);
-		r->pos += 4;
-		name_len = r_u32(r);
-		if (named)
-		{
-			if (!r_bytes(r, name_len, false, "an input's name", &name))
-				return false;
-			if (prev != NULL && BkBytesCompare(prev, prev_len, name, name_len) >= 0)
-				return fail(r, "input names out of order at input %u", i);
-			prev = name;
-			prev_len = name_len;
-		}
-		else if (name_len != 0 || kind != BK_INPUT_NUMERIC)
-			return fail(r, "input %u of an array is named or not numeric", i);
-		if (in)
-		{
-			in->kind = kind;
-			in->offset = (int) cols;
-			in->name_len = name_len;
-			if (named)
-				in->name = BkCopyBytes(&m->env, name, name_len);
-		}
-		if (kind == BK_INPUT_NUMERIC)
-		{
-			double		v[3];
-
-			if (!r_f64s(r, v, 3, "an input's sums"))
-				return false;
-			if (v[0] < 0 || v[0] > BK_PREP_MAX_COUNT || v[0] != floor(v[0]) ||
-				v[2] < 0 || (v[0] == 0 && (v[1] != 0 || v[2] != 0)))
-				return fail(r, "input %u has impossible sums", i);
-			if (in)
-			{
-				in->n = v[0];
-				in->sx = v[1];
-				in->sxx = v[2];
-				BkPrepDerive(p, in);
-			}
-			cols++;
-		}
-		else
-		{
-			uint32_t	nl;
-
-			if (!need(r, 4, "levels"))
-				return false;
-			nl = r_u32(r);
-			if (nl > BK_MAX_LEVELS || nl > (r->len - r->pos) / 4)
-				return fail(r, "input %u has %u levels", i, nl);
-			if (in)
-			{
-				in->levels = BkAllocArray(&m->env, nl ? nl : 1, sizeof(char *));
-				in->level_len = BkAllocArray(&m->env, nl ? nl : 1, sizeof(uint32_t));
-				in->scale = 1.0;
-			}
-			prev = NULL;
-			for (uint32_t j = 0; j < nl; j++)
-			{
-				uint32_t	len;
-				const char *lv;
-
-				if (!need(r, 4, "level"))
-					return false;
-				len = r_u32(r);
-				if (!r_bytes(r, len, true, "a level", &lv))
-					return false;
-				if (j > 0 && BkBytesCompare(prev, prev_len, lv, len) >= 0)
-					return fail(r, "levels of input %u out of order", i);
-				prev = lv;
-				prev_len = len;
-				if (in)
-				{
-					in->levels[j] = BkCopyBytes(&m->env, lv, len);
-					in->level_len[j] = len;
-					in->n_levels = (int) j + 1;
-				}
-			}
-			cols += nl;
-			/* the names' order goes on from this input's name */
-			prev = name;
-			prev_len = name_len;
-		}
-	}
-	if (cols != (size_t) dim)
-		return fail(r, "the preparation has %zu columns, the model's dimension is %d",
-					cols, dim);
-	if (p)
-		p->dim = dim;
-	return true;
-}
-
-/*
- * The class weights (see write_weights): a known mode, explicit entries
- * only for explicit weights, labels of the model's type in strictly
- * ascending order (as classes: 1 to BK_MAX_LABEL_LEN bytes, no NUL, UTF-8
- * with the flag), weights in [BK_MIN_CLASS_WEIGHT, BK_MAX_CLASS_WEIGHT],
- * and counts that the rows seen can give.  Decoded into m when not NULL.
- */
-static bool
-parse_weights(Reader *r, const BkModel *hdr, BkModel *m)
-{
-	int			mode;
-	uint32_t	n;
-	const uint8_t *prev = NULL;
-	uint32_t	prev_len = 0;
-	int64_t		prev_label = 0;
-	uint64_t	sum = 0;
-	BkClassWeights *cw = NULL;
-
-	if (!need(r, 8, "class weights"))
-		return false;
-	mode = r->buf[r->pos];
-	if ((mode != BK_WEIGHT_EXPLICIT && mode != BK_WEIGHT_BALANCED) ||
-		r->buf[r->pos + 1] != 0 || get_u16(r->buf + r->pos + 2) != 0)
-		return fail(r, "invalid class weight mode at offset %zu", r->pos);
-	r->pos += 4;
-	n = r_u32(r);
-	if (n > BK_MAX_CLASSES || (mode == BK_WEIGHT_BALANCED && n != 0))
-		return fail(r, "%u class weight entries for mode %d", n, mode);
-	if (m)
-	{
-		if (mode == BK_WEIGHT_BALANCED)
-			BkModelWeightBalanced(m);
-		else
-			BkModelWeightExplicit(m);
-		cw = m->weights;
-	}
-	for (uint32_t i = 0; i < n; i++)
-	{
-		double		w;
-		const char *text = NULL;
-		uint32_t	len = 0;
-		int64_t		label = 0;
-
-		if (hdr->text_labels)
-		{
-			if (!r_text_label(r, hdr, "class weight label", i, &text, &len))
-				return false;
-			if (i > 0 && BkBytesCompare((const char *) prev, prev_len, text, len) >= 0)
-				return fail(r, "class weight label %u is out of order", i);
-			prev = (const uint8_t *) text;
-			prev_len = len;
-		}
-		else
-		{
-			if (!need(r, 8, "class weight label"))
-				return false;
-			label = (int64_t) r_u64(r);
-			if (i > 0 && label <= prev_label)
-				return fail(r, "class weight label %u is out of order", i);
-			prev_label = label;
-		}
-		if (!need(r, 8, "class weight"))
-			return false;
-		w = bits_to_double(r_u64(r));
-		if (!(w >= BK_MIN_CLASS_WEIGHT && w <= BK_MAX_CLASS_WEIGHT))
-			return fail(r, "class weight %u is %g, outside [%g, %g]", i, w,
-						BK_MIN_CLASS_WEIGHT, BK_MAX_CLASS_WEIGHT);
-		/* checked above: in order and in range, each is appended */
-		if (m && text)
-			BkModelWeightClassText(m, text, len, w);
-		else if (m)
-			BkModelWeightClass(m, label, w);
-	}
-	if (!need(r, 8 * (size_t) hdr->n_classes, "class weight counts"))
-		return false;
-	for (int c = 0; c < hdr->n_classes; c++)
-	{
-		uint64_t	v = r_u64(r);
-
-		if (v > hdr->rows_seen - sum)
-			return fail(r, "class weight counts sum beyond the %llu rows seen",
-						(unsigned long long) hdr->rows_seen);
-		sum += v;
-		if (m)
-			cw->count[c] = v;
-	}
-	return true;
-}
 
 /*
  * Parse buf.  With m == NULL only validate; otherwise m->env and
@@ -1525,13 +840,11 @@ parse(const uint8_t *buf, size_t len, BkModel *m, char *err, size_t errlen,
 	Reader		r = {buf, len, 0, err, errlen, code, numeric};
 	BkModel		hdr;
 	uint32_t	n_machines = 0;
-	bool		calibrated = false;
-	bool		prepared = false;
-	bool		weighted = false;
+	uint32_t	flags = 0;
 
 	*code = BK_ERR_CORRUPT;
 	memset(&hdr, 0, sizeof(hdr));
-	if (!parse_header(&r, &hdr, code, check_crc, &calibrated, &prepared, &weighted) ||
+	if (!parse_header(&r, &hdr, code, check_crc, &flags) ||
 		!parse_params(&r, &hdr) ||
 		!parse_classes(&r, &hdr, m) ||
 		!parse_counters(&r, &hdr, &n_machines))
@@ -1579,79 +892,20 @@ parse(const uint8_t *buf, size_t len, BkModel *m, char *err, size_t errlen,
 		if (m)
 			BkCheckInterrupts(&m->env);
 	}
-	/* Platt's (A, B) of each class: finite, for two classes or more */
-	if (calibrated)
+	/* the parts: a flagged one with its flag, the others from their version */
+	for (int i = 0; i < bk_n_parts; i++)
 	{
-		size_t		n = 2 * (size_t) hdr.n_classes;
+		const BkPart *part = bk_parts[i];
 
-		if (hdr.n_classes < 2)
-			return fail(&r, "a calibration of %d class", hdr.n_classes);
-		if (!need(&r, 8 * n, "calibration"))
-			return false;
-		for (size_t i = 0; i < n; i++)
-			if (!isfinite(bits_to_double(get_u64(r.buf + r.pos + 8 * i))) &&
-				!fail_value(&r, "calibration value %zu is not finite", i))
+		if (part->flag != 0 ? (flags & part->flag) != 0 :
+			hdr.format_version >= part->since)
+		{
+			if (!part->parse(&r, &hdr, m))
 				return false;
-		if (m)
-			m->platt = BkAllocArray(&m->env, n, sizeof(double));
-		if (!r_f64s(&r, m ? m->platt : NULL, n, "calibration"))
-			return false;
-	}
-	if (prepared && !parse_prep(&r, hdr.dim, m))
-		return false;
-	if (weighted && !parse_weights(&r, &hdr, m))
-		return false;
-	/*
-	 * Version 2: the learning curve, none or one point per power of two of
-	 * rows seen (2^i <= rows_seen), non-decreasing, point i at most 2^i and
-	 * the last at most the mistakes
-	 */
-	if (hdr.format_version >= 2)
-	{
-		uint32_t	nc;
-		int			want = 0;
-		uint64_t	prev = 0;
-
-		if (!need(&r, 4, "learning curve"))
-			return false;
-		nc = r_u32(&r);
-		for (uint64_t v = hdr.rows_seen; v > 0; v >>= 1)
-			want++;
-		if (nc != 0 && (int) nc != want)
-			return fail(&r, "a learning curve of %u points after %llu rows, expected 0 or %d",
-						nc, (unsigned long long) hdr.rows_seen, want);
-		if (!need(&r, 8 * (size_t) nc, "learning curve"))
-			return false;
-		for (uint32_t i = 0; i < nc; i++)
-		{
-			uint64_t	v = r_u64(&r);
-
-			if (v > (UINT64_C(1) << i) || v > hdr.mistakes || v < prev)
-				return fail(&r, "learning curve point %u (%llu mistakes) is invalid",
-							i, (unsigned long long) v);
-			prev = v;
-			if (m)
-				m->curve[i] = v;
 		}
-		if (m)
-			m->curve_n = (int) nc;
-		/* the parents' fingerprints: at most BK_MAX_PARENTS */
-		if (!need(&r, 4, "parents"))
-			return false;
-		nc = r_u32(&r);
-		if (nc > BK_MAX_PARENTS)
-			return fail(&r, "%u parents, at most %d", nc, BK_MAX_PARENTS);
-		if (!need(&r, BK_FINGERPRINT_LEN * (size_t) nc, "parents"))
-			return false;
-		if (m)
-		{
-			memcpy(m->parents, r.buf + r.pos, BK_FINGERPRINT_LEN * (size_t) nc);
-			m->n_parents = (int) nc;
-		}
-		r.pos += BK_FINGERPRINT_LEN * (size_t) nc;
 	}
 	if (r.pos != r.len)
-		return fail(&r, "%zu unexpected bytes after the last section", r.len - r.pos);
+		return BkReadFail(&r, "%zu unexpected bytes after the last section", r.len - r.pos);
 	return true;
 }
 
@@ -1704,46 +958,4 @@ BkModelDecode(const BkEnv *env, const uint8_t *buf, size_t len,
 	/* earlier versions stored the classes in order of first appearance */
 	BkModelCanonicalClasses(m);
 	return m;
-}
-
-/*
- * The machine aux flags a model of these parameters carries (the layout
- * the validator demands and the encoder writes).
- */
-static uint32_t
-params_aux(const BkParams *p)
-{
-	return (BkModelNeedsNearest(p) ? AUX_NEAREST : 0) |
-		(BkModelNeedsGram(p) ? AUX_GINV : 0) |
-		(BkModelNeedsScores(p) ? AUX_SCORES : 0) |
-		(BkModelEvalCap(p) > 0 ? AUX_EVAL : 0) |
-		(BkModelNeedsBorn(p) ? AUX_BORN : 0);
-}
-
-bool
-BkFormatMaxSize(const BkParams *p, int dim, int n_classes, size_t *out)
-{
-	size_t		n_sv = BkParamsBudgeted(p) ? (size_t) p->budget : (size_t) p->max_sv;
-	size_t		one,
-				total,
-				part;
-	int			machines = BkModelMachines(p, n_classes);
-	bool		ok;
-
-	ok = machine_size((size_t) dim, n_sv, (size_t) BkModelCoefs(p, n_classes),
-					  params_aux(p), &one);
-	if (BkModelEvalCap(p) > 0)
-	{
-		ok &= eval_size((size_t) dim, n_sv, (size_t) BkModelEvalCap(p), &part);
-		ok &= BkAddSize(one, part + 16, &one);
-	}
-	/* header, parameters, counters; classes as the longest text labels */
-	ok &= BkMulSize(one, (size_t) machines, &total);
-	ok &= BkMulSize((size_t) (n_classes > 0 ? n_classes : 1), 4 + BK_MAX_LABEL_LEN, &part);
-	ok &= BkAddSize(total, part + HEADER_LEN + 8 + BK_MAX_STORED_PARAMS * 16 + 128, &total);
-	/* a calibration: two doubles per class; the curve and the parents */
-	ok &= BkAddSize(total, 16 * (size_t) (n_classes > 0 ? n_classes : 1), &total);
-	ok &= BkAddSize(total, 8 + 8 * BK_CURVE_MAX + BK_FINGERPRINT_LEN * BK_MAX_PARENTS, &total);
-	*out = total;
-	return ok;
 }

@@ -325,7 +325,7 @@ extern void BkRaiseHint(const BkEnv *env, BkErrCode code, const char *detail,
 						const char *hint, const char *fmt,...)
 			BK_PRINTF(5, 6) BK_NORETURN;
 extern void *BkAllocArray(const BkEnv *env, size_t n, size_t elsize);
-/* byte strings (bk_prep.c): their order (a prefix first), a NUL-terminated copy */
+/* byte strings (bk_bytes.c): their order (a prefix first), a NUL-terminated copy */
 extern int	BkBytesCompare(const char *a, size_t alen, const char *b, size_t blen);
 extern char *BkCopyBytes(const BkEnv *env, const char *s, size_t len);
 extern void *BkReallocArray(const BkEnv *env, void *ptr, size_t n, size_t elsize);
@@ -837,7 +837,7 @@ extern bool BkPegasosStep(BkModel *m, BkMachine *mach, BkRow *row, int cls);
 extern void BkPegasosScores(const BkModel *m, const BkMachine *mach,
 							const BkRow *row, double *scores);
 
-/* machine layout each algorithm needs (for create, decode and validate) */
+/* ---- bk_layout.c: the layout each algorithm needs (create, decode, validate) ---- */
 extern int	BkModelMachines(const BkParams *p, int n_classes);
 extern int	BkModelCoefs(const BkParams *p, int n_classes);
 extern bool BkModelNeedsNearest(const BkParams *p);
@@ -863,9 +863,12 @@ extern void BkModelCheckClassRoom(BkModel *m, int n_classes);
 /* BkModelCheckSize for a model of n_classes classes (all machines counted) */
 extern bool BkModelCheckSizeClasses(const BkParams *p, int dim, int n_classes,
 									size_t limit, char *err, size_t errlen);
-/* ---- bk_format.c ---- */
 /* largest encoded size a model of these parameters can reach; false on overflow */
 extern bool BkFormatMaxSize(const BkParams *p, int dim, int n_classes, size_t *out);
+/* the machine aux bits (doc/format.md) a model of these parameters carries */
+extern uint32_t BkModelAux(const BkParams *p);
+
+/* ---- bk_model.c ---- */
 extern void BkModelLearnClass(BkModel *m, const double *x, int cls, bool is_new);
 
 /* ---- bk_classes.c ---- */
@@ -874,10 +877,12 @@ extern void BkModelFreeClasses(BkModel *m);
 extern void BkClassAppend(BkModel *m, int64_t label, const char *text, size_t len);
 /* <0, 0, >0 as class i comes before, is, or comes after class j canonically */
 extern int	BkClassCompare(const BkModel *m, int i, int j);
-/* put the classes in canonical order unless they were declared */
-extern void BkModelCanonicalClasses(BkModel *m);
 /* index of a label, -1 if the model lacks it */
 extern int	BkClassFind(const BkModel *m, int64_t label, const char *text, size_t len);
+
+/* ---- bk_model_classes.c: the classes as rows bring them ---- */
+/* put the classes in canonical order unless they were declared */
+extern void BkModelCanonicalClasses(BkModel *m);
 /* add a class that no row has shown yet, in its canonical place; its index */
 extern int	BkClassAdd(BkModel *m, int64_t label, const char *text, size_t len);
 
@@ -893,12 +898,19 @@ extern double BkWeightsLargest(BkModel *m);
 extern bool BkWeightsSame(const BkModel *a, const BkModel *b);
 extern void BkWeightsAddCounts(BkModel *a, const BkModel *b);
 
+/* ---- bk_calibrate.c ---- */
+/* scores of n classes to their calibrated probabilities, in place */
+extern void BkPlattProbabilities(const double *platt, int n, double *prob);
+
 /* ---- bk_run.c: what one run of training saw ---- */
 /* note a row of class cls, predicted as pred (-1: its class was new) */
 extern void BkRunNote(BkModel *m, const double *x, int cls, int pred);
 extern void BkRunFree(BkModel *m);
 /* the classes changed places: old class c is now inv[c] */
 extern void BkRunPermute(BkModel *m, const int *inv, int n_classes);
+/* BkModelRunReport, the model's prediction of a row given */
+typedef int (*BkRunPredict) (BkModel *m, const double *x);
+extern void BkRunMakeReport(BkModel *m, BkRunReport *out, BkRunPredict predict);
 
 /* ---- bk_budget.c: what the learners share around their budget ---- */
 /* room for one more SV of an unbudgeted learner, or an error at max_sv */

@@ -4,213 +4,15 @@
  *	  the per-row learning loop shared by every algorithm (kernel rows,
  *	  per-class scores, online mistakes, counters, one-vs-rest), and
  *	  scoring.  The class table lives in bk_classes.c; the machines follow
- *	  its order (BkModelPermuteClasses).
+ *	  its order (BkModelPermuteClasses).  The layout each algorithm needs
+ *	  and its sizes are in bk_layout.c, the optional parts in bk_part_*.c.
  */
 #include "bk_learner.h"
+#include "bk_part.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-
-/* ---- layout of each algorithm: what its learner says (bk_learner.h) ---- */
-
-/*
- * Machines for n classes: a binary learner keeps one expansion for up to
- * two classes and one per class beyond (one-vs-rest); a natively
- * multi-class learner keeps one expansion with a coefficient per class.
- */
-int
-BkModelMachines(const BkParams *p, int n_classes)
-{
-	if (BkLearnerOf(p)->multiclass || n_classes <= 2)
-		return 1;
-	return n_classes;
-}
-
-int
-BkModelCoefs(const BkParams *p, int n_classes)
-{
-	if (BkLearnerOf(p)->multiclass)
-		return n_classes > 1 ? n_classes : 1;
-	return 1;
-}
-
-bool
-BkModelNeedsNearest(const BkParams *p)
-{
-	return (BkLearnerKeeps(p) & BK_KEEP_NEAREST) != 0;
-}
-
-bool
-BkModelNeedsGram(const BkParams *p)
-{
-	return (BkLearnerKeeps(p) & BK_KEEP_GRAM) != 0;
-}
-
-double
-BkModelGramRidge(const BkParams *p)
-{
-	return p->ridge;
-}
-
-bool
-BkModelNeedsScores(const BkParams *p)
-{
-	return (BkLearnerKeeps(p) & BK_KEEP_SCORES) != 0;
-}
-
-static bool
-needs_gram_scratch(const BkParams *p)
-{
-	return (BkLearnerKeeps(p) & BK_KEEP_GRAM_SCRATCH) != 0;
-}
-
-bool
-BkModelNeedsBorn(const BkParams *p)
-{
-	return (BkLearnerKeeps(p) & BK_KEEP_BORN) != 0;
-}
-
-/* Points of a machine's evaluation set; 0 if none. */
-int
-BkModelEvalCap(const BkParams *p)
-{
-	if (!(BkLearnerKeeps(p) & BK_KEEP_EVAL))
-		return 0;
-	return BkLearnerOf(p)->eval_cap(p);
-}
-
-/*
- * SV slots a machine may need: the budget, plus the SVs its learner holds
- * before maintenance (Pegasos adds the new SV first, paper 004 Algorithm
- * 1, so B + 1), or the cap of an unbudgeted learner.
- */
-int
-BkModelCapacity(const BkParams *p)
-{
-	if (!BkParamsBudgeted(p))
-		return (int) p->max_sv;
-	return (int) p->budget + BkLearnerOf(p)->extra_slots;
-}
-
-/* BkModel.grow_limit of a model with these parameters */
-int
-BkModelGrowLimit(const BkParams *p)
-{
-	return BkParamsBudgeted(p) ? BkModelCapacity(p) : 0;
-}
-
-/*
- * Initial SV slots of a training machine holding n_sv SVs: at least 16,
- * at most the full capacity.  Machines grow by doubling as SVs arrive
- * (budgeted ones in BkModelLearnClass, unbudgeted ones as their learners
- * reserve room), so a budget is allocated as it fills, not up front.
- */
-int
-BkModelInitialCapacity(const BkParams *p, int n_sv)
-{
-	int			full = BkModelCapacity(p);
-	int			cap = n_sv > 16 ? n_sv : 16;
-
-	return cap < full ? cap : full;
-}
-
-/* Bytes one machine needs at full capacity; false on overflow. */
-static bool
-machine_bytes(const BkParams *p, int dim, int n_coef, size_t *out)
-{
-	size_t		cap = (size_t) BkModelCapacity(p);
-	size_t		row;
-	size_t		total;
-	size_t		part;
-	bool		ok = true;
-
-	/*
-	 * one SV: the vector (its stride), its norm, coefficients, NN
-	 * bookkeeping (and the kept kernel values to the neighbour)
-	 */
-	ok &= BkMulSize((size_t) BkSvStride(dim) + n_coef + 3 +
-					(BkModelNeedsNearest(p) ? 2 : 0), sizeof(double), &row);
-	ok &= BkMulSize(cap, row, &total);
-	/* kernel row and dot products of the scratch */
-	ok &= BkMulSize(2 * (cap + 1), sizeof(double), &part);
-	ok &= BkAddSize(total, part, &total);
-	if (BkModelNeedsGram(p))
-	{
-		ok &= BkMulSize(cap + 1, cap + 1, &part);
-		ok &= BkMulSize(part, sizeof(double), &part);
-		ok &= BkAddSize(total, part, &total);
-	}
-	if (needs_gram_scratch(p))
-	{
-		ok &= BkMulSize(cap, 4 * cap + 10, &part);
-		ok &= BkMulSize(part, sizeof(double), &part);
-		ok &= BkAddSize(total, part, &total);
-	}
-	if (BkModelEvalCap(p) > 0)
-	{
-		size_t		q = (size_t) BkModelEvalCap(p);
-
-		/* the points, their 7 arrays of bookkeeping and scratch, k(sv_j, e_k) */
-		ok &= BkMulSize(q, ((size_t) dim + 7) * sizeof(double), &part);
-		ok &= BkAddSize(total, part, &total);
-		ok &= BkMulSize(cap * sizeof(double), q, &part);
-		ok &= BkAddSize(total, part, &total);
-	}
-	*out = total;
-	return ok;
-}
-
-/*
- * Whether a training state of n_classes classes fits in limit bytes and,
- * for a budgeted learner, whether its model at full budget can be encoded
- * within BK_MAX_MODEL_BYTES (an unbudgeted one is checked as it grows,
- * BkBudgetReserveUnbudgeted), with a message naming what does not.
- */
-bool
-BkModelCheckSizeClasses(const BkParams *p, int dim, int n_classes,
-						size_t limit, char *err, size_t errlen)
-{
-	size_t		one,
-				total,
-				encoded;
-	int			machines = BkModelMachines(p, n_classes);
-	bool		ok = machine_bytes(p, dim, BkModelCoefs(p, n_classes), &one) &&
-		BkMulSize(one, (size_t) machines, &total);
-
-	if (ok && total <= limit)
-	{
-		if (!BkParamsBudgeted(p) ||
-			(BkFormatMaxSize(p, dim, n_classes, &encoded) &&
-			 encoded <= BK_MAX_MODEL_BYTES))
-			return true;
-		snprintf(err, errlen,
-				 "a model of %d%s support vectors of dimension %d could take more than %zu bytes encoded, the largest model that pg_dump and COPY can always write (%zu MB)",
-				 (int) p->budget, machines > 1 ? " x classes" : "", dim,
-				 (size_t) BK_MAX_MODEL_BYTES, (size_t) BK_MAX_MODEL_BYTES >> 20);
-		return false;
-	}
-	if (machines > 1)
-		snprintf(err, errlen,
-				 "%d classes of %d support vectors of dimension %d (one-vs-rest) need more than the limit of %zu bytes",
-				 n_classes, BkModelCapacity(p), dim, limit);
-	else if (ok)
-		snprintf(err, errlen,
-				 "a model of %d support vectors of dimension %d needs %zu bytes, more than the limit of %zu",
-				 BkModelCapacity(p), dim, total, limit);
-	else
-		snprintf(err, errlen,
-				 "a model of %d support vectors of dimension %d is too large to allocate",
-				 BkModelCapacity(p), dim);
-	return false;
-}
-
-bool
-BkModelCheckSize(const BkParams *p, int dim, size_t limit, char *err,
-				 size_t errlen)
-{
-	return BkModelCheckSizeClasses(p, dim, 1, limit, err, errlen);
-}
 
 /* Error out before a new class would take the model past the limit. */
 void
@@ -359,19 +161,6 @@ BkModelPermuteClasses(BkModel *m, const int *perm)
 	}
 	memcpy(m->classes, labels, sizeof(int64_t) * (size_t) n);
 	memcpy(m->class_names, names, sizeof(char *) * (size_t) n);
-	if (m->platt != NULL)
-	{
-		double	   *pl = BkAllocArray(&m->env, 2 * (size_t) n, sizeof(double));
-
-		for (int i = 0; i < n; i++)
-		{
-			pl[2 * i] = m->platt[2 * perm[i]];
-			pl[2 * i + 1] = m->platt[2 * perm[i] + 1];
-		}
-		memcpy(m->platt, pl, sizeof(double) * 2 * (size_t) n);
-		BkFree(&m->env, pl);
-	}
-
 	if (BkLearnerOf(&m->params)->multiclass)
 	{
 		/* a machine of one class has one column, whatever the order */
@@ -399,7 +188,10 @@ BkModelPermuteClasses(BkModel *m, const int *perm)
 		BkFree(&m->env, old);
 	}
 	BkRunPermute(m, inv, n);
-	BkWeightsPermute(m, perm);
+	/* the parts kept per class (the calibration, the class weights' counts) */
+	for (int i = 0; i < bk_n_parts; i++)
+		if (bk_parts[i]->permute)
+			bk_parts[i]->permute(m, perm);
 	BkFree(&m->env, names);
 	BkFree(&m->env, labels);
 	BkFree(&m->env, inv);
@@ -433,9 +225,9 @@ BkModelFree(BkModel *m)
 	BkFree(&env, m->machines);
 	BkModelFreeClasses(m);
 	BkRunFree(m);
-	BkFree(&env, m->platt);
-	BkPrepFree(&env, m->prep);
-	BkWeightsFree(&env, m->weights);
+	for (int i = 0; i < bk_n_parts; i++)
+		if (bk_parts[i]->free)
+			bk_parts[i]->free(m);
 	BkFree(&env, m->scratch);
 	BkFree(&env, m->merge_point);
 	BkFree(&env, m->rows);
@@ -716,8 +508,9 @@ BkModelLearnClass(BkModel *m, const double *x, int cls, bool is_new)
 		BkRaise(&m->env, BK_ERR_INTERNAL, NULL, "model was not decoded for training");
 	check_dense(m, x);
 	/* trained further, its scores change: the calibration no longer holds */
-	if (m->platt != NULL)
-		BkModelClearCalibration(m);
+	for (int i = 0; i < bk_n_parts; i++)
+		if (bk_parts[i]->on_learn)
+			bk_parts[i]->on_learn(m);
 
 	/*
 	 * A step adds at most one SV to a machine: a full machine of a budgeted
@@ -744,10 +537,10 @@ BkModelLearnClass(BkModel *m, const double *x, int cls, bool is_new)
 	if (pred != cls)
 		m->mistakes++;
 	m->rows_seen++;
-	/* a point of the learning curve at every power of two of rows */
-	if ((m->rows_seen & (m->rows_seen - 1)) == 0 && m->curve_n < BK_CURVE_MAX &&
-		(UINT64_C(1) << m->curve_n) == m->rows_seen)
-		m->curve[m->curve_n++] = m->mistakes;
+	/* the parts that follow the counts (a point of the learning curve) */
+	for (int i = 0; i < bk_n_parts; i++)
+		if (bk_parts[i]->on_counted)
+			bk_parts[i]->on_counted(m);
 	BkRunNote(m, x, cls, pred);
 	BkWeightsForRow(m, cls, rows);
 
@@ -809,6 +602,29 @@ BkModelDecision(BkModel *m, const double *x)
 	if (!BkLearnerOf(&m->params)->multiclass)
 		return -m->scores[0];	/* f of the binary machine */
 	return m->n_classes == 2 ? m->scores[1] - m->scores[0] : -m->scores[0];
+}
+
+/*
+ * One probability per class, in class order, summing to 1: each class's
+ * sigmoid of its score, normalised (bk_calibrate.c).  The model must be
+ * calibrated.
+ */
+void
+BkModelProbabilities(BkModel *m, const double *x, double *prob)
+{
+	if (m->platt == NULL)
+		BkRaiseHint(&m->env, BK_ERR_PARAM, NULL,
+					"Calibrate it on held-out rows: SELECT bk_calibrate(model, features, label) FROM held_out.",
+					"the model is not calibrated");
+	BkModelScores(m, x, prob);
+	BkPlattProbabilities(m->platt, m->n_classes, prob);
+}
+
+/* what this run of training saw (bk_run.c), with the model's predictions */
+void
+BkModelRunReport(BkModel *m, BkRunReport *out)
+{
+	BkRunMakeReport(m, out, BkModelPredictClass);
 }
 
 bool

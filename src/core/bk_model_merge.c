@@ -46,6 +46,7 @@
  *	  so both have the same machines in the same order.
  */
 #include "bk_learner.h"
+#include "bk_part.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -130,51 +131,10 @@ check_compatible(const BkModel *a, const BkModel *b)
 			BkRaiseHint(env, BK_ERR_PARAM, NULL, hint,
 						"cannot merge models whose declared classes differ");
 	}
-	if (!BkWeightsSame(a, b))
-		BkRaiseHint(env, BK_ERR_PARAM, NULL, hint,
-					"cannot merge models whose class weights differ");
-}
-
-/*
- * One preparation for both models: the same inputs, kinds and levels are
- * required; the statistics are pooled (those of the union of both sides'
- * rows) and each side's vectors are moved into the pooled preparation, so
- * that parts trained in parallel, each standardised by its own rows, merge
- * into a model that standardises by all of them.  (A Gaussian kernel is
- * not invariant under a change of scale: the moved expansion approximates
- * what the side learned, closely when both sides' statistics are close,
- * as with a random split.)
- */
-static void
-merge_preps(BkModel *dst, BkModel *src)
-{
-	const BkEnv *env = &dst->env;
-	const char *hint = "Merge models trained with the same preparation parameters on rows with the same keys and text values.";
-	BkPrep	   *pooled;
-	int			bad;
-
-	if ((dst->prep == NULL) != (src->prep == NULL))
-		BkRaiseHint(env, BK_ERR_PARAM, NULL, hint,
-					"cannot merge a model that prepares its features with one that does not");
-	if (dst->prep == NULL)
-		return;
-	if (!BkPrepSameLayout(dst->prep, src->prep))
-		BkRaiseHint(env, BK_ERR_PARAM, NULL, hint,
-					"cannot merge models whose feature preparations differ (keys, kinds, text values or modes)");
-	/* the same statistics (models continued from one model): kept as they are */
-	if (BkPrepSameSums(dst->prep, src->prep))
-		return;
-	bad = BkPrepPoolOverflow(dst->prep, src->prep);
-	if (bad >= 0)
-		BkRaiseHint(env, BK_ERR_OVERFLOW, NULL,
-					"Each side's preparation counts its rows of each input; a merged model can count at most 2^53.",
-					"cannot merge: the pooled statistics of input %d would be out of range (more than 2^53 rows, or sums that are not finite)",
-					bad + 1);
-	pooled = BkPrepCopy(env, dst->prep);
-	BkPrepPool(pooled, src->prep);
-	BkPrepRemapModel(dst, pooled);
-	BkPrepRemapModel(src, pooled);
-	BkModelSetPrep(dst, pooled);
+	/* the parts that must agree (the class weights) */
+	for (int i = 0; i < bk_n_parts; i++)
+		if (bk_parts[i]->merge_check)
+			bk_parts[i]->merge_check(a, b);
 }
 
 /* Give m every class of other it lacks (a class no row of m has shown). */
@@ -688,16 +648,20 @@ BkModelMerge(BkModel *dst, BkModel *src)
 				BkRaise(&dst->env, BK_ERR_LIMIT, NULL,
 						"cannot merge: the merged model's counts of rows would overflow");
 	}
-	merge_preps(dst, src);
-	/* the merged scores are new: a calibration of either side no longer holds */
-	BkModelClearCalibration(dst);
+	/* the parts before the classes (the calibration dropped, the preparations pooled) */
+	for (int i = 0; i < bk_n_parts; i++)
+		if (bk_parts[i]->merge_early)
+			bk_parts[i]->merge_early(dst, src);
 
 	/* the same classes in the same order on both sides */
 	add_missing_classes(dst, src);
 	add_missing_classes(src, dst);
 	if (dst->n_machines != src->n_machines)
 		BkRaise(&dst->env, BK_ERR_INTERNAL, NULL, "merged models differ in layout");
-	BkWeightsAddCounts(dst, src);
+	/* the parts, the classes aligned (the class weights' counts, the curve) */
+	for (int i = 0; i < bk_n_parts; i++)
+		if (bk_parts[i]->merge)
+			bk_parts[i]->merge(dst, src);
 	wmax = BkWeightsLargest(dst);
 
 	t = dst->rows_seen + src->rows_seen;
@@ -712,7 +676,5 @@ BkModelMerge(BkModel *dst, BkModel *src)
 	dst->mistakes += src->mistakes;
 	dst->maintenance += src->maintenance;
 	dst->parts += src->parts;
-	/* no single stream: no learning curve */
-	dst->curve_n = 0;
 	dst->labels_utf8 = dst->labels_utf8 && src->labels_utf8;
 }

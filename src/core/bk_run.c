@@ -136,8 +136,13 @@ BkRunFree(BkModel *m)
 	memset(&m->run, 0, sizeof(m->run));
 }
 
+/*
+ * The report of this run.  predict is the model's prediction of a row
+ * (BkModelPredictClass), passed in by the model (BkModelRunReport): this
+ * file lies below the model and calls nothing of it.
+ */
 void
-BkModelRunReport(BkModel *m, BkRunReport *out)
+BkRunMakeReport(BkModel *m, BkRunReport *out, BkRunPredict predict)
 {
 	const BkRunStats *r = &m->run;
 	double		sum_p2 = 0.0;
@@ -183,7 +188,7 @@ BkModelRunReport(BkModel *m, BkRunReport *out)
 	{
 		int			t = out->finished ? r->keep_true[i] : r->win_true[i],
 					p = out->finished ?
-			BkModelPredictClass(m, r->keep_x + (size_t) i * (size_t) m->dim) :
+			predict(m, r->keep_x + (size_t) i * (size_t) m->dim) :
 			r->win_pred[i];
 
 		if (p < 0)
