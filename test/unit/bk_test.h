@@ -112,6 +112,9 @@ extern void test_first_non_finite(void);
 extern void test_gram(void);
 extern void test_libsvm(void);
 
+/* ---- test_parts.c ---- */
+extern void test_parts_format_doc(void);
+
 /* ---- test_registry.c ---- */
 extern void test_registry_ids(void);
 extern void test_registry_format_doc(void);

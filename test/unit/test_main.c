@@ -73,6 +73,7 @@ main(void)
 	test_weights_merge();
 	test_registry_ids();
 	test_registry_format_doc();
+	test_parts_format_doc();
 	test_registry_learners();
 	test_run_report();
 	test_fingerprints();
