@@ -100,6 +100,75 @@ prep_write(Writer *w, const BkModel *m)
 	prep_encode(w, m->prep);
 }
 
+/* a numeric input's n, sx and sxx: sums that a stream of values can give */
+static bool
+prep_parse_sums(Reader *r, uint32_t i, const BkPrep *p, BkPrepInput *in)
+{
+	double		v[3];
+
+	if (!BkReadF64s(r, v, 3, "an input's sums"))
+		return false;
+	if (v[0] < 0 || v[0] > BK_PREP_MAX_COUNT || v[0] != floor(v[0]) ||
+		v[2] < 0 || (v[0] == 0 && (v[1] != 0 || v[2] != 0)))
+		return BkReadFail(r, "input %u has impossible sums", i);
+	if (in)
+	{
+		in->n = v[0];
+		in->sx = v[1];
+		in->sxx = v[2];
+		BkPrepDerive(p, in);
+	}
+	return true;
+}
+
+/*
+ * A categorical input's levels, in strictly ascending byte order; their
+ * number added to *cols.  Decoded into in (env: the model's) when not NULL.
+ */
+static bool
+prep_parse_levels(Reader *r, uint32_t i, const BkEnv *env, BkPrepInput *in,
+				  size_t *cols)
+{
+	uint32_t	nl;
+	const char *prev = NULL;
+	uint32_t	prev_len = 0;
+
+	if (!need(r, 4, "levels"))
+		return false;
+	nl = r_u32(r);
+	if (nl > BK_MAX_LEVELS || nl > (r->len - r->pos) / 4)
+		return BkReadFail(r, "input %u has %u levels", i, nl);
+	if (in)
+	{
+		in->levels = BkAllocArray(env, nl ? nl : 1, sizeof(char *));
+		in->level_len = BkAllocArray(env, nl ? nl : 1, sizeof(uint32_t));
+		in->scale = 1.0;
+	}
+	for (uint32_t j = 0; j < nl; j++)
+	{
+		uint32_t	len;
+		const char *lv;
+
+		if (!need(r, 4, "level"))
+			return false;
+		len = r_u32(r);
+		if (!BkReadBytes(r, len, true, "a level", &lv))
+			return false;
+		if (j > 0 && BkBytesCompare(prev, prev_len, lv, len) >= 0)
+			return BkReadFail(r, "levels of input %u out of order", i);
+		prev = lv;
+		prev_len = len;
+		if (in)
+		{
+			in->levels[j] = BkCopyBytes(env, lv, len);
+			in->level_len[j] = len;
+			in->n_levels = (int) j + 1;
+		}
+	}
+	*cols += nl;
+	return true;
+}
+
 /*
  * The preparation (see prep_write): inputs named in strictly ascending byte
  * order (or unnamed and numeric), levels in strictly ascending byte order,
@@ -178,66 +247,11 @@ prep_parse(Reader *r, const BkModel *hdr, BkModel *m)
 			if (named)
 				in->name = BkCopyBytes(&m->env, name, name_len);
 		}
+		if (kind == BK_INPUT_NUMERIC ? !prep_parse_sums(r, i, p, in) :
+			!prep_parse_levels(r, i, m ? &m->env : NULL, in, &cols))
+			return false;
 		if (kind == BK_INPUT_NUMERIC)
-		{
-			double		v[3];
-
-			if (!BkReadF64s(r, v, 3, "an input's sums"))
-				return false;
-			if (v[0] < 0 || v[0] > BK_PREP_MAX_COUNT || v[0] != floor(v[0]) ||
-				v[2] < 0 || (v[0] == 0 && (v[1] != 0 || v[2] != 0)))
-				return BkReadFail(r, "input %u has impossible sums", i);
-			if (in)
-			{
-				in->n = v[0];
-				in->sx = v[1];
-				in->sxx = v[2];
-				BkPrepDerive(p, in);
-			}
 			cols++;
-		}
-		else
-		{
-			uint32_t	nl;
-
-			if (!need(r, 4, "levels"))
-				return false;
-			nl = r_u32(r);
-			if (nl > BK_MAX_LEVELS || nl > (r->len - r->pos) / 4)
-				return BkReadFail(r, "input %u has %u levels", i, nl);
-			if (in)
-			{
-				in->levels = BkAllocArray(&m->env, nl ? nl : 1, sizeof(char *));
-				in->level_len = BkAllocArray(&m->env, nl ? nl : 1, sizeof(uint32_t));
-				in->scale = 1.0;
-			}
-			prev = NULL;
-			for (uint32_t j = 0; j < nl; j++)
-			{
-				uint32_t	len;
-				const char *lv;
-
-				if (!need(r, 4, "level"))
-					return false;
-				len = r_u32(r);
-				if (!BkReadBytes(r, len, true, "a level", &lv))
-					return false;
-				if (j > 0 && BkBytesCompare(prev, prev_len, lv, len) >= 0)
-					return BkReadFail(r, "levels of input %u out of order", i);
-				prev = lv;
-				prev_len = len;
-				if (in)
-				{
-					in->levels[j] = BkCopyBytes(&m->env, lv, len);
-					in->level_len[j] = len;
-					in->n_levels = (int) j + 1;
-				}
-			}
-			cols += nl;
-			/* the names' order goes on from this input's name */
-			prev = name;
-			prev_len = name_len;
-		}
 	}
 	if (cols != (size_t) dim)
 		return BkReadFail(r, "the preparation has %zu columns, the model's dimension is %d",
