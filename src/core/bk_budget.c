@@ -5,7 +5,9 @@
  *	  removing a random SV, and removing an SV with the row's kernel values
  *	  and the neighbour cache kept aligned with the slots.  The learners
  *	  call these instead of the model, so calls flow one way: the model
- *	  calls the learners (through the registry), never the reverse.
+ *	  calls the learners (through the registry), never the reverse; what
+ *	  the budget needs of the model above it (its encoded size, its
+ *	  algorithm's name) it asks through the model's hooks.
  */
 #include "bk_internal.h"
 
@@ -22,18 +24,18 @@ BkBudgetReserveUnbudgeted(BkModel *m, BkMachine *mach)
 		char		err[BK_ERRMSG_LEN];
 		size_t		size;
 
-		if (!BkModelEncodedSize(m, BK_MAX_MODEL_BYTES, &size, err, sizeof(err)))
+		if (!m->hooks->encoded_size(m, BK_MAX_MODEL_BYTES, &size, err, sizeof(err)))
 			BkRaiseHint(&m->env, BK_ERR_LIMIT, err,
 						"Lower max_sv, or use a budgeted algorithm such as \"bpa\".",
 						"algorithm \"%s\" reached the largest model that pg_dump and COPY can always write (%zu MB) at %d support vectors",
-						BkAlgorithmName(&m->params), (size_t) BK_MAX_MODEL_BYTES >> 20,
+						m->hooks->algorithm_name(&m->params), (size_t) BK_MAX_MODEL_BYTES >> 20,
 						mach->n_sv);
 	}
 	if (!BkMachineReserve(&m->env, mach, m->dim, (int) m->params.max_sv))
 		BkRaise(&m->env, BK_ERR_LIMIT,
 				"Raise max_sv, or use a budgeted algorithm such as \"bpa\".",
 				"algorithm \"%s\" reached max_sv = %lld support vectors",
-				BkAlgorithmName(&m->params), (long long) m->params.max_sv);
+				m->hooks->algorithm_name(&m->params), (long long) m->params.max_sv);
 }
 
 /* Count one budget-maintenance step of a machine. */

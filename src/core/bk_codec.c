@@ -139,6 +139,17 @@ BkWriteLabel(Writer *w, bool text_labels, int64_t label, const char *text)
 
 /* ---- sizes ---- */
 
+/* the aux bits of a machine section: the bookkeeping it carries */
+uint32_t
+BkCodecMachineAux(const BkMachine *mach)
+{
+	return (mach->has_nearest ? AUX_NEAREST : 0) |
+		(mach->has_ginv ? AUX_GINV : 0) |
+		(mach->sv_scores ? AUX_SCORES : 0) |
+		(mach->eval ? AUX_EVAL : 0) |
+		(mach->born ? AUX_BORN : 0);
+}
+
 bool
 BkCodecMachineSize(size_t dim, size_t n_sv, size_t n_coef, uint32_t aux,
 			 size_t *out)

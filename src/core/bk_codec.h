@@ -198,6 +198,8 @@ extern bool BkReadBytes(Reader *r, uint32_t n, bool empty_ok, const char *what,
 /* a label as the class table and the class weights write it */
 extern size_t BkLabelSize(bool text_labels, const char *text);
 extern void BkWriteLabel(Writer *w, bool text_labels, int64_t label, const char *text);
+/* the aux bits of a machine's section: the bookkeeping it carries */
+extern uint32_t BkCodecMachineAux(const BkMachine *mach);
 /* a machine section without its evaluation set; false on overflow */
 extern bool BkCodecMachineSize(size_t dim, size_t n_sv, size_t n_coef, uint32_t aux,
 							   size_t *out);

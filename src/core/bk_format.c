@@ -49,22 +49,6 @@
 
 static const uint8_t bk_magic[4] = {'B', 'K', 'M', 'D'};
 
-
-
-
-static uint32_t
-machine_aux(const BkMachine *mach)
-{
-	return (mach->has_nearest ? AUX_NEAREST : 0) |
-		(mach->has_ginv ? AUX_GINV : 0) |
-		(mach->sv_scores ? AUX_SCORES : 0) |
-		(mach->eval ? AUX_EVAL : 0) |
-		(mach->born ? AUX_BORN : 0);
-}
-
-
-
-
 /* the header's flags: the framing's, and the flag of each part present */
 static uint16_t
 model_flags(const BkModel *m)
@@ -77,53 +61,6 @@ model_flags(const BkModel *m)
 		if (bk_parts[i]->flag != 0 && bk_parts[i]->present(m))
 			flags |= bk_parts[i]->flag;
 	return flags;
-}
-
-bool
-BkModelEncodedSize(const BkModel *m, size_t limit, size_t *size, char *err,
-				   size_t errlen)
-{
-	BkStoredParam params[BK_MAX_STORED_PARAMS];
-	int			np = BkParamsToStored(&m->params, params, BK_MAX_STORED_PARAMS);
-	size_t		total;
-	bool		ok = true;
-
-	/* decoded for scoring, it lacks the learner's bookkeeping */
-	if (!m->training)
-	{
-		snprintf(err, errlen, "a model decoded for scoring cannot be encoded");
-		return false;
-	}
-	total = HEADER_LEN + 4 + 4 + (size_t) np * 16 + 4 + 6 * 8 + 4 * 8 + 4 + 4;
-	for (int i = 0; i < m->n_classes; i++)
-		total += BkLabelSize(m->text_labels, m->class_names[i]);
-	for (int i = 0; i < m->n_machines; i++)
-	{
-		const BkMachine *mach = &m->machines[i];
-		size_t		part;
-
-		ok &= BkCodecMachineSize((size_t) m->dim, (size_t) mach->n_sv,
-						   (size_t) mach->n_coef, machine_aux(mach), &part);
-		ok &= BkAddSize(total, part, &total);
-		if (mach->eval)
-		{
-			ok &= BkCodecEvalSize((size_t) m->dim, (size_t) mach->n_sv,
-							(size_t) mach->eval->n, &part);
-			ok &= BkAddSize(total, part + 16, &total);
-		}
-	}
-	/* the parts the model has */
-	for (int i = 0; i < bk_n_parts; i++)
-		if (bk_parts[i]->present(m))
-			ok &= bk_parts[i]->size(m, &total);
-	if (!ok || total > limit || total > UINT32_MAX)
-	{
-		snprintf(err, errlen, "encoded model would exceed the size limit of %zu bytes",
-				 limit < UINT32_MAX ? limit : (size_t) UINT32_MAX);
-		return false;
-	}
-	*size = total;
-	return true;
 }
 
 void
@@ -162,7 +99,7 @@ BkModelEncode(const BkModel *m, uint8_t *buf, size_t size)
 	for (int k = 0; k < m->n_machines; k++)
 	{
 		const BkMachine *mach = &m->machines[k];
-		uint32_t	aux = machine_aux(mach);
+		uint32_t	aux = BkCodecMachineAux(mach);
 		size_t		n = (size_t) mach->n_sv;
 
 		w_u32(&w, (uint32_t) mach->n_sv);
@@ -332,7 +269,6 @@ parse_params(Reader *r, BkModel *hdr)
 	hdr->dim = (int) dim;
 	return true;
 }
-
 
 /* Whether text label i (at pos, len bytes) equals an earlier one. */
 static bool
@@ -824,9 +760,6 @@ parse_machine(Reader *r, const BkModel *hdr, uint32_t k, BkMachine *mach)
 	return true;
 }
 
-
-
-
 /*
  * Parse buf.  With m == NULL only validate; otherwise m->env and
  * m->training are set, and the machines are allocated (room to go on
@@ -946,6 +879,7 @@ BkModelDecode(const BkEnv *env, const uint8_t *buf, size_t len,
 	memset(m, 0, sizeof(*m));
 	m->env = *env;
 	m->training = for_training;
+	m->hooks = &bk_model_hooks;
 	/* validated above: the second pass need not checksum or check values again */
 	if (!parse(buf, len, m, err, sizeof(err), &code, false, false))
 	{

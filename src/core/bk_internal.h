@@ -225,6 +225,24 @@ typedef struct BkClassWeights
 	int			cached_n;
 } BkClassWeights;
 
+/*
+ * What the learners and their budget (bk_budget.c), which sit below the
+ * model, need of it: the bytes it would encode to (BkModelEncodedSize,
+ * so that an unbudgeted learner stops before the model outgrows what can
+ * be stored) and its algorithm's name for that message (BkAlgorithmName).
+ * Calls through these keep the calls between files one way: the model
+ * calls the learners, never the reverse.  bk_layout.c defines the one
+ * table; every model made, created or decoded, points to it.
+ */
+typedef struct BkModelHooks
+{
+	bool		(*encoded_size) (const BkModel *m, size_t limit, size_t *size,
+								 char *err, size_t errlen);
+	const char *(*algorithm_name) (const BkParams *p);
+} BkModelHooks;
+
+extern const BkModelHooks bk_model_hooks;
+
 typedef struct BkModel
 {
 	BkEnv		env;
@@ -308,6 +326,7 @@ typedef struct BkModel
 	void	   *rows;			/* per-machine kernel-row descriptors */
 	int			rows_cap;
 	BkRunStats	run;			/* this run of training */
+	const BkModelHooks *hooks;	/* bk_model_hooks */
 } BkModel;
 
 #if defined(__GNUC__)

@@ -4,8 +4,9 @@
  *	  coefficients and bookkeeping its algorithm keeps (what its learner
  *	  says, bk_learner.h), the slots of a training machine, the bytes a
  *	  training state needs and the largest encoded size it can reach.
- *	  Functions of the parameters only: the model (bk_model.c) and the
- *	  format (bk_format.c) call them, and they call neither.
+ *	  Functions of the parameters (and, for the encoded size, of a model's
+ *	  counts): the model (bk_model.c) and the format (bk_format.c) call
+ *	  them, and they call neither.
  */
 #include "bk_learner.h"
 #include "bk_part.h"
@@ -253,3 +254,64 @@ BkFormatMaxSize(const BkParams *p, int dim, int n_classes, size_t *out)
 	*out = total;
 	return ok;
 }
+
+/*
+ * The bytes BkModelEncode writes for m, checked against limit: false, with
+ * a message, if m would exceed it (or UINT32_MAX), or was decoded for
+ * scoring only.
+ */
+bool
+BkModelEncodedSize(const BkModel *m, size_t limit, size_t *size, char *err,
+				   size_t errlen)
+{
+	BkStoredParam params[BK_MAX_STORED_PARAMS];
+	int			np = BkParamsToStored(&m->params, params, BK_MAX_STORED_PARAMS);
+	size_t		total;
+	bool		ok = true;
+
+	/* decoded for scoring, it lacks the learner's bookkeeping */
+	if (!m->training)
+	{
+		snprintf(err, errlen, "a model decoded for scoring cannot be encoded");
+		return false;
+	}
+	total = HEADER_LEN + 4 + 4 + (size_t) np * 16 + 4 + 6 * 8 + 4 * 8 + 4 + 4;
+	for (int i = 0; i < m->n_classes; i++)
+		total += BkLabelSize(m->text_labels, m->class_names[i]);
+	for (int i = 0; i < m->n_machines; i++)
+	{
+		const BkMachine *mach = &m->machines[i];
+		size_t		part;
+
+		ok &= BkCodecMachineSize((size_t) m->dim, (size_t) mach->n_sv,
+						   (size_t) mach->n_coef, BkCodecMachineAux(mach), &part);
+		ok &= BkAddSize(total, part, &total);
+		if (mach->eval)
+		{
+			ok &= BkCodecEvalSize((size_t) m->dim, (size_t) mach->n_sv,
+							(size_t) mach->eval->n, &part);
+			ok &= BkAddSize(total, part + 16, &total);
+		}
+	}
+	/* the parts the model has */
+	for (int i = 0; i < bk_n_parts; i++)
+		if (bk_parts[i]->present(m))
+			ok &= bk_parts[i]->size(m, &total);
+	if (!ok || total > limit || total > UINT32_MAX)
+	{
+		snprintf(err, errlen, "encoded model would exceed the size limit of %zu bytes",
+				 limit < UINT32_MAX ? limit : (size_t) UINT32_MAX);
+		return false;
+	}
+	*size = total;
+	return true;
+}
+
+/*
+ * What the learners, below the model, ask of it (BkModelHooks): every
+ * model made, created or decoded, points here.
+ */
+const BkModelHooks bk_model_hooks = {
+	.encoded_size = BkModelEncodedSize,
+	.algorithm_name = BkAlgorithmName,
+};

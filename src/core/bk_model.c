@@ -209,6 +209,7 @@ BkModelCreate(const BkEnv *env, const BkParams *p, int dim)
 	m->dim = dim;
 	m->format_version = BK_FORMAT_VERSION;
 	m->training = true;
+	m->hooks = &bk_model_hooks;
 	m->parts = 1;
 	BkRngSeed(&m->rng, p->seed);
 	BkModelAllocMachines(m, NULL, BkModelInitialCapacity(p, 0));
