@@ -4,13 +4,16 @@
 #   make installcheck             pg_regress suite (test/sql -> expected/)
 #   make prove                    pgTAP suite (test/pgtap) on $(PGDATABASE)
 #   make unittest                 core unit tests, no server needed
+#   make layercheck               calls flow down the layers, no cycle
 
 EXTENSION  = budgetkernel
 EXTVERSION = $(shell sed -n "s/^default_version = '\(.*\)'/\1/p" $(EXTENSION).control)
 MODULE_big = $(EXTENSION)
 
-# Every core and PostgreSQL-layer source; new files are picked up.
-CORE_SRCS  = $(sort $(wildcard src/core/*.c))
+# Every core and PostgreSQL-layer source; new files are picked up.  The
+# core's folders are its layers, lowest first: base, kernel, learners,
+# parts, model, format (test/layers.sh checks that calls flow down them).
+CORE_SRCS  = $(sort $(wildcard src/core/*/*.c))
 PGL_SRCS   = $(sort $(wildcard src/pg/*.c))
 OBJS       = $(CORE_SRCS:.c=.o) $(PGL_SRCS:.c=.o)
 
@@ -26,11 +29,11 @@ REGRESS      = $(patsubst test/sql/%.sql,%,$(TESTS))
 REGRESS_OPTS = --inputdir=test --load-extension=$(EXTENSION)
 
 # LAPACKE and BLAS (Debian: liblapacke-dev, libopenblas-dev): the unit
-# tests' reference for the core's own linear algebra (src/core/bk_linalg.c);
+# tests' reference for the core's own linear algebra (src/core/base/bk_linalg.c);
 # nothing that reaches a model calls them (doc/maintainers.md, Determinism)
 LINALG_CFLAGS := $(shell pkg-config --cflags lapacke blas 2>/dev/null)
 LINALG_LIBS   := $(or $(shell pkg-config --libs lapacke blas 2>/dev/null),-llapacke -lblas)
-# exp and log come from src/core/bk_fmath.c; libm for sqrt and the like
+# exp and log come from src/core/base/bk_fmath.c; libm for sqrt and the like
 MATH_LIBS     := -lm
 
 PG_CPPFLAGS += -Isrc/core -DBK_EXTVERSION='"$(EXTVERSION)"'
@@ -88,6 +91,12 @@ $(UNIT_BIN): $(UNIT_SRCS) test/unit/bk_test.h $(CORE_DEPS)
 # Haswell, SkylakeX where the CPU has AVX-512, and OpenBLAS's own choice
 # for this CPU (OPENBLAS_CORETYPE unset).
 UNIT_CORETYPES = Prescott Haswell $(if $(shell grep -qw avx512f /proc/cpuinfo 2>/dev/null && echo y),SkylakeX) native
+
+# The calls between source files flow one way, down the core's layers;
+# no core file is over 1,000 lines (test/layers.sh reads the objects)
+.PHONY: layercheck
+layercheck: all
+	sh test/layers.sh
 
 .PHONY: unittest
 unittest: $(UNIT_BIN)

@@ -166,12 +166,12 @@ if ! build; then
 	finish
 fi
 
-section "3/8 Unit tests and fuzz run (make unittest fuzzcheck)"
+section "3/8 Unit tests, fuzz run and layers (make unittest fuzzcheck layercheck)"
 if [[ "$(count_files 'test/unit/*.c')" -eq 0 ]]; then
 	bk_log "No unit tests found (test/unit/*.c)."
 	record unit FAIL "no tests in test/unit"
 else
-	run_limited make PG_CONFIG="$PG_CONFIG" unittest fuzzcheck
+	run_limited make PG_CONFIG="$PG_CONFIG" unittest fuzzcheck layercheck
 	record_run unit
 fi
 

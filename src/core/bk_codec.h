@@ -27,6 +27,7 @@
 #define MACHINE_HEADER		(16 + 48)
 #define BK_MAX_STORED_PARAMS 64
 #define HEADER_LEN	12			/* magic, version, flags, length */
+#define BK_MAGIC	"BKMD"		/* the first 4 bytes of every model */
 
 /* ---- little-endian primitives ---- */
 

@@ -1092,7 +1092,7 @@ def perf_mode(args):
              "Makefile's -ffp-contract=off (and, for the learning core's files, "
              "-fno-wrapv -fstrict-aliasing, as its tests build it, and -fvisibility=hidden); the bare core with the "
              "unit tests' `gcc -std=c99 -O2 -ffp-contract=off`. Both compute with the core's own "
-             "fixed-order arithmetic (src/core/bk_linalg.c, bk_fmath.c), no BLAS. **Roofline**: a "
+             "fixed-order arithmetic (src/core/base/bk_linalg.c, bk_fmath.c), no BLAS. **Roofline**: a "
              "row's least work, one product of the row against the B x d SV matrix (the core's "
              "fixed-order gemv) plus B exp() (and a B-length dot), is what the "
              "bare core's scoring does per row with the trained model; **%% roofline** = training "

@@ -1,0 +1,92 @@
+#!/bin/sh
+#
+# test/layers.sh - the source files' calls flow one way
+#
+#   sh test/layers.sh          (after make: it reads the object files)
+#
+# The call graph comes from the compiler's own output, not from reading
+# the source: file A depends on file B when A's object file leaves a
+# symbol undefined (nm -u: a function it calls, a table it reads) that
+# B's object file defines.  It fails, naming the files and symbols, when
+#
+#   - the files' graph has a cycle (tsort finds it);
+#   - a file of the core calls into a folder of a higher layer (LAYERS,
+#     lowest first: base, kernel, learners, parts, model, format);
+#   - the core (src/core) calls the PostgreSQL layer (src/pg);
+#   - a source file of the core is over 1,000 lines.
+#
+# doc/maintainers.md ("The layers") says what each folder holds.
+
+LAYERS="base kernel learners parts model format"
+MAX_LINES=1000
+
+cd "$(dirname "$0")/.." || exit 1
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+
+objs=$(find src -name '*.o' | sort)
+if [ -z "$objs" ]; then
+	echo "layers: no object files under src/ (run make first)" >&2
+	exit 1
+fi
+for c in $(find src -name '*.c'); do
+	if [ ! -f "${c%.c}.o" ]; then
+		echo "layers: $c has no object file (run make first)" >&2
+		exit 1
+	fi
+done
+
+# "symbol file" for every definition and every use; file = path without .o
+for o in $objs; do
+	f=${o%.o}
+	nm -g --defined-only "$o" | awk -v f="$f" 'NF >= 3 { print $3, f }' >> "$tmp/def"
+	nm -u "$o" | awk -v f="$f" '{ print $2, f }' >> "$tmp/use"
+done
+sort -k1,1 "$tmp/def" > "$tmp/def.s"
+sort -k1,1 "$tmp/use" > "$tmp/use.s"
+# "user used symbol"
+join "$tmp/use.s" "$tmp/def.s" | awk '$2 != $3 { print $2, $3, $1 }' | sort -u > "$tmp/edges"
+
+failed=0
+
+# 1. no cycle between files
+awk '{ print $1, $2 }' "$tmp/edges" | sort -u > "$tmp/pairs"
+if ! tsort "$tmp/pairs" > /dev/null 2> "$tmp/loop"; then
+	echo "layers: a call cycle between source files:"
+	sed -n 's/^tsort: \(src\/.*\)/    \1/p' "$tmp/loop"
+	failed=1
+fi
+
+# 2. the core's folders call down only; the core never calls src/pg
+awk -v layers="$LAYERS" '
+	BEGIN { n = split(layers, l, " "); for (i = 1; i <= n; i++) rank[l[i]] = i }
+	function layer(path,   p) {
+		if (path ~ /^src\/pg\//) return "pg"
+		split(path, p, "/")
+		return p[3]
+	}
+	{
+		a = layer($1); b = layer($2)
+		if (a == "pg") next
+		if (b == "pg") { print "layers: the core calls the PostgreSQL layer: " $1 " uses " $3 " of " $2; bad = 1; next }
+		if (!(a in rank) || !(b in rank)) { print "layers: a core file outside the layers " layers ": " (a in rank ? $2 : $1); bad = 1; next }
+		if (rank[b] > rank[a]) { print "layers: " $1 " (" a ") calls up into " $2 " (" b "): " $3; bad = 1 }
+	}
+	END { exit bad }' "$tmp/edges" || failed=1
+
+# 3. no core file over MAX_LINES lines
+for c in $(find src/core -name '*.c' -o -name '*.h' | sort); do
+	n=$(wc -l < "$c")
+	if [ "$n" -gt $MAX_LINES ]; then
+		echo "layers: $c has $n lines (at most $MAX_LINES)"
+		failed=1
+	fi
+done
+
+files=$(echo "$objs" | wc -l)
+edges=$(wc -l < "$tmp/pairs")
+if [ $failed -ne 0 ]; then
+	echo "layers: FAILED ($files files, $edges dependencies between them)"
+	exit 1
+fi
+echo "layers: ok: $files files, $edges dependencies between them, no cycle, calls flow down the layers $LAYERS"
