@@ -7,32 +7,16 @@
  *	  is a parameter of the model's learner that may change (its step size,
  *	  its bound on the next steps, its regulariser, "seed"), which the core
  *	  checks and records in the model.
+ *
+ * Calls flow one way: the values of the document are read as parameter
+ * values are (bk_params_jsonb.c), which knows nothing of overrides.
  */
 #include "postgres.h"
 
-#include <math.h>
-
 #include "utils/builtins.h"
 #include "utils/jsonb.h"
-#include "utils/numeric.h"
 
 #include "bk_pg.h"
-
-int
-BkPgEpochsFromJsonb(const JsonbValue *v, const char *document)
-{
-	double		d = 0;
-
-	if (v->type == jbvNumeric)
-		d = DatumGetFloat8(DirectFunctionCall1(numeric_float8_no_overflow,
-											   NumericGetDatum(v->val.numeric)));
-	if (v->type != jbvNumeric || d != floor(d) || d < 1 || d > BK_MAX_EPOCHS)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("%s key \"epochs\" must be an integer between 1 and %d",
-						document, BK_MAX_EPOCHS)));
-	return (int) d;
-}
 
 void
 BkPgOverridesFromJsonb(Jsonb *jb, BkOverrides *o, BkModel *m)

@@ -28,6 +28,26 @@ bk_numeric_to_double(Numeric num)
 											  NumericGetDatum(num)));
 }
 
+/*
+ * "epochs" of a jsonb value, the same key in params and in overrides;
+ * errors name the document
+ */
+int
+BkPgEpochsFromJsonb(const JsonbValue *v, const char *document)
+{
+	double		d = 0;
+
+	if (v->type == jbvNumeric)
+		d = DatumGetFloat8(DirectFunctionCall1(numeric_float8_no_overflow,
+											   NumericGetDatum(v->val.numeric)));
+	if (v->type != jbvNumeric || d != floor(d) || d < 1 || d > BK_MAX_EPOCHS)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("%s key \"epochs\" must be an integer between 1 and %d",
+						document, BK_MAX_EPOCHS)));
+	return (int) d;
+}
+
 /* What a jsonb value is, for the core's parameter checks */
 void
 BkPgParamInput(const JsonbValue *v, BkParamInput *in)

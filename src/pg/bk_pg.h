@@ -277,21 +277,20 @@ extern void BkPgFitRow(BkPrepFit *f, Datum features, BkFeatureForm form, int64 r
  * ------------------------------------------------------------------------
  */
 
+/* the largest "epochs" */
+#define BK_MAX_EPOCHS 1000
+/* "epochs" of a jsonb value; errors name the document ("params", "overrides") */
+extern int	BkPgEpochsFromJsonb(const JsonbValue *v, const char *document);
+
 /*
- * BkParamsInit, then BkParamsSet for every key of the top-level object.
- * Errors are 22023.  BkParamsFinish is left to the caller (it needs dim).
+ * bk_overrides.c: the overrides of bk_continue(features, label, model,
+ * overrides), read with bk_params_jsonb.c's readers (never the reverse)
  */
-/* bk_overrides.c: the overrides of bk_continue(features, label, model, overrides) */
 typedef struct BkOverrides
 {
 	bool		allow_new_classes;	/* a label the model has not seen adds a class */
 	int			epochs;			/* passes over the rows (1: none more) */
 } BkOverrides;
-
-/* the largest "epochs" */
-#define BK_MAX_EPOCHS 1000
-/* "epochs" of a jsonb value; errors name the document ("params", "overrides") */
-extern int	BkPgEpochsFromJsonb(const JsonbValue *v, const char *document);
 
 /*
  * bk_epochs.c: the passes after the first.  The rows are kept (within
