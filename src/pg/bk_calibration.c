@@ -128,9 +128,13 @@ bk_calibrate_trans(PG_FUNCTION_ARGS)
 	else
 		check_same_model(s, PG_GETARG_DATUM(1), false);
 
-	x = BkPgScoringRow(s->model, PG_GETARG_DATUM(2),
-					   BkPgFeatureForm(get_fn_expr_argtype(fcinfo->flinfo, 2)), s->row,
-					   "the model's", &s->tally);
+	{
+		/* detoasted once here; the form from the bytes (bk_features) */
+		Datum		features = PointerGetDatum(PG_DETOAST_DATUM(PG_GETARG_DATUM(2)));
+
+		x = BkPgScoringRow(s->model, features, BkPgFeaturesForm(features), s->row,
+						   "the model's", &s->tally);
+	}
 	if (s->text_labels)
 	{
 		text	   *t = PG_GETARG_TEXT_PP(3);

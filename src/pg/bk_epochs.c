@@ -33,7 +33,7 @@
 struct BkEpochRows
 {
 	Tuplestorestate *store;
-	TupleDesc	desc;			/* features float8[] | jsonb, label int8 | text */
+	TupleDesc	desc;			/* features bk_features, label int8 | text */
 	bool		text_labels;
 	BkFeatureForm form;			/* of the features */
 	Oid			features_type;
@@ -69,7 +69,9 @@ BkPgEpochRowsBegin(FunctionCallInfo fcinfo, MemoryContext cxt, bool text_labels,
 
 	r->text_labels = text_labels;
 	r->features_type = features_type;
-	r->form = BkPgFeatureForm(features_type);
+	/* the form of the rows is known with the first one kept (BkPgEpochRowsPut) */
+	if (!OidIsValid(features_type))
+		features_type = FLOAT8ARRAYOID; /* any varlena aligned to double */
 	r->desc = CreateTemplateTupleDesc(2);
 	TupleDescInitEntry(r->desc, 1, "features", features_type, -1, 0);
 	TupleDescInitEntry(r->desc, 2, "label", text_labels ? TEXTOID : INT8OID, -1, 0);
@@ -87,11 +89,12 @@ BkPgEpochRowsCount(const BkEpochRows *r)
 }
 
 void
-BkPgEpochRowsPut(BkEpochRows *r, Datum features, Datum label)
+BkPgEpochRowsPut(BkEpochRows *r, Datum features, BkFeatureForm form, Datum label)
 {
 	Datum		values[2] = {features, label};
 	bool		nulls[2] = {false, false};
 
+	r->form = form;
 	tuplestore_putvalues(r->store, r->desc, values, nulls);
 	r->n++;
 }

@@ -1,10 +1,12 @@
 /*
  * bk_features.c
- *	  Reading feature arrays (float8[]) for training and
- *	  scoring, with the checks of doc/reference.md, "Bad input".
+ *	  Reading feature arrays for training and scoring, with the checks of
+ *	  doc/reference.md, "Bad input".
  *
- * The arrays are read without deconstruct_array: a float8[] without NULLs
- * is already a contiguous vector of doubles.
+ * A float8[] is read without deconstruct_array: without NULLs it is
+ * already a contiguous vector of doubles.  The other numeric arrays that
+ * bk_features takes (bk_features_type.c) are converted element by element
+ * as their casts to float8 would.
  */
 #include "postgres.h"
 
@@ -15,6 +17,85 @@
 #include "utils/builtins.h"
 
 #include "bk_pg.h"
+
+/* an array element type bk_features takes */
+bool
+BkPgFeaturesElemType(Oid elemtype)
+{
+	return elemtype == FLOAT8OID || elemtype == FLOAT4OID || elemtype == INT2OID ||
+		elemtype == INT4OID || elemtype == INT8OID || elemtype == NUMERICOID;
+}
+
+/* one element of an accepted numeric array as a double, as its cast to float8 */
+static double
+element_double(Oid elemtype, Datum e)
+{
+	switch (elemtype)
+	{
+		case FLOAT8OID:
+			return DatumGetFloat8(e);
+		case FLOAT4OID:
+			return (double) DatumGetFloat4(e);
+		case INT2OID:
+			return (double) DatumGetInt16(e);
+		case INT4OID:
+			return (double) DatumGetInt32(e);
+		case INT8OID:
+			return (double) DatumGetInt64(e);
+		case NUMERICOID:
+			return DatumGetFloat8(DirectFunctionCall1(numeric_float8, e));
+	}
+	elog(ERROR, "budgetkernel: features of element type %u", elemtype);
+	return 0.0;					/* not reached */
+}
+
+double *
+BkPgArrayDoubles(ArrayType *a, bool **isnull, int *n)
+{
+	Oid			elemtype = ARR_ELEMTYPE(a);
+	int16		typlen;
+	bool		typbyval;
+	char		typalign;
+	Datum	   *elems;
+	bool	   *nulls;
+	int			nitems;
+	double	   *x;
+
+	switch (elemtype)
+	{
+		case FLOAT8OID:
+			typlen = 8, typbyval = FLOAT8PASSBYVAL, typalign = TYPALIGN_DOUBLE;
+			break;
+		case INT8OID:
+			typlen = 8, typbyval = FLOAT8PASSBYVAL, typalign = TYPALIGN_DOUBLE;
+			break;
+		case FLOAT4OID:
+		case INT4OID:
+			typlen = 4, typbyval = true, typalign = TYPALIGN_INT;
+			break;
+		case INT2OID:
+			typlen = 2, typbyval = true, typalign = TYPALIGN_SHORT;
+			break;
+		case NUMERICOID:
+			typlen = -1, typbyval = false, typalign = TYPALIGN_INT;
+			break;
+		default:
+			ereport(ERROR,
+					(errcode(ERRCODE_DATATYPE_MISMATCH),
+					 errmsg("features of type %s[] are not supported",
+							format_type_be(elemtype)),
+					 errhint("Pass " BK_FEATURES_FORMS ".")));
+			return NULL;		/* not reached */
+	}
+	deconstruct_array(a, elemtype, typlen, typbyval, typalign, &elems, &nulls, &nitems);
+	x = palloc(sizeof(double) * (Size) Max(nitems, 1));
+	for (int i = 0; i < nitems; i++)
+		x[i] = nulls[i] ? 0.0 : element_double(elemtype, elems[i]);
+	if (isnull != NULL)
+		*isnull = nulls;
+	*n = nitems;
+	return x;
+}
 
 /* " at row N" when there is a row number, "" when scoring */
 static const char *
@@ -87,18 +168,16 @@ BkPgReadFeatures(ArrayType *a, int64 row, int *n)
 	 */
 	data = (const char *) a + ARR_OVERHEAD_NONULLS(ARR_NDIM(a));
 
-	/*
-	 * Every SQL signature takes float8[]: other arrays are cast before.
-	 * Another type comes only from the SQL objects of 0.1.0 (float4[]
-	 * twins) left in a database whose library is newer.
-	 */
-	if (elemtype != FLOAT8OID)
-		ereport(ERROR,
-				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-				 errmsg("features of type %s[]: the extension's SQL objects are older than its library",
-						format_type_be(elemtype)),
-				 errhint("Run ALTER EXTENSION budgetkernel UPDATE.")));
-	x = (const double *) data;
+	/* other numeric arrays: their values as doubles (no NULL: checked above) */
+	if (elemtype == FLOAT8OID)
+		x = (const double *) data;
+	else
+	{
+		int			nconv;
+
+		x = BkPgArrayDoubles(a, NULL, &nconv);
+		Assert(nconv == nitems);
+	}
 
 	bad = BkFirstNonFinite(x, nitems);
 	if (bad >= 0)

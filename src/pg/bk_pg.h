@@ -122,9 +122,9 @@ extern void BkPgWarnRun(BkModel *first_pass, BkModel *m, const char *fname);
  */
 
 /*
- * The values of a float8[] features array: the array's own data (float4[],
- * integer and numeric arrays reach the SQL functions through implicit
- * casts).  Raises an error for a multi-dimensional or empty array, a NULL
+ * The values of a features array: a float8[]'s own data, or for float4[],
+ * int2[], int4[], int8[] and numeric[] (whose bytes reach bk_features
+ * unconverted) its values as doubles, palloc'd.  Raises an error for a multi-dimensional or empty array, a NULL
  * element or a NaN/Infinity value.  row > 0 is the stream row number shown
  * in messages; row <= 0 means "no row" (scoring).
  */
@@ -185,6 +185,13 @@ BkPgDetoastRow(Datum raw, BkPgShortBuf *buf)
 	return PointerGetDatum(PG_DETOAST_DATUM(raw));
 }
 
+/*
+ * The values of a one-dimensional array of an accepted numeric element
+ * type as doubles (palloc'd), and its NULL flags (*isnull: palloc'd, NULL
+ * for an element that is NULL; its value is then 0)
+ */
+extern double *BkPgArrayDoubles(ArrayType *a, bool **isnull, int *n);
+
 /* a one-dimensional float8[] of n values */
 extern ArrayType *BkPgFloat8Array(const double *v, int n);
 
@@ -198,12 +205,22 @@ extern void BkPgCheckDim(int n, int expected, int64 row, const char *whose);
  * bk_sparse.c: the bk_sparse type, a sparse vector of a declared dimension
  * ------------------------------------------------------------------------
  */
+/*
+ * In memory and on disk (the binary send/recv format and the text form are
+ * another matter, and do not hold the magic word): the magic word first,
+ * so that a bk_features value tells a bk_sparse from an array (whose first
+ * word is its number of dimensions, 0 to 6) and from a jsonb (whose first
+ * word is its root header, flags in bits 28 to 30): the magic has the high
+ * bit set, which neither has.
+ */
+#define BK_SPARSE_MAGIC 0xB5A50001U
+
 typedef struct BkSparse
 {
 	int32		vl_len_;		/* varlena header */
+	uint32		magic;			/* BK_SPARSE_MAGIC */
 	int32		dim;
 	int32		nnz;
-	int32		unused;
 	int32		indices[FLEXIBLE_ARRAY_MEMBER];	/* 1-based, ascending; then
 												 * the values, aligned */
 } BkSparse;
@@ -217,15 +234,35 @@ extern void BkPgSparseCheck(const BkSparse *s, const char *what);
 /* its dense values (dim of them, palloc'd) */
 extern double *BkPgSparseDense(const BkSparse *s);
 
-/* The form of a features argument, from its SQL type */
+/*
+ * The form of a features value (bk_features: the one SQL type of every
+ * features argument, which float8[], the other numeric arrays, jsonb and
+ * bk_sparse reach by implicit cast, their bytes unchanged)
+ */
 typedef enum BkFeatureForm
 {
-	BK_FORM_ARRAY,				/* float8[] */
+	BK_FORM_ARRAY,				/* a numeric array: float8[], int4[], ... */
 	BK_FORM_NAMED,				/* jsonb: named features */
 	BK_FORM_SPARSE				/* bk_sparse */
 } BkFeatureForm;
 
-extern BkFeatureForm BkPgFeatureForm(Oid type);
+/*
+ * The form of a features value from its bytes (bk_features.c).  d must be
+ * detoasted (not a TOAST pointer, not an expanded object; a short header
+ * is fine).  Anything else, an array of an element type other than
+ * float8, float4, int2, int4, int8 and numeric included, is an error
+ * (42804) naming the accepted forms.
+ */
+extern BkFeatureForm BkPgFeaturesForm(Datum d);
+
+/* the forms bk_features takes, for messages */
+#define BK_FEATURES_FORMS "float8[] (or another numeric array: int2[], int4[], int8[], float4[], numeric[]), jsonb or bk_sparse"
+
+/* the element types of the arrays it takes (bk_features.c) */
+extern bool BkPgFeaturesElemType(Oid elemtype);
+
+/* bk_sparse.c: the text form of a bk_sparse (bk_features' output) */
+extern Datum bk_sparse_out(PG_FUNCTION_ARGS);
 
 /* ------------------------------------------------------------------------
  * bk_prepare.c: a features argument (float8[] or a jsonb object of named
@@ -300,7 +337,9 @@ typedef struct BkEpochRows BkEpochRows;
 extern BkEpochRows *BkPgEpochRowsBegin(FunctionCallInfo fcinfo, MemoryContext cxt,
 										bool text_labels, Oid features_type,
 										const char *fname, const char *why);
-extern void BkPgEpochRowsPut(BkEpochRows *r, Datum features, Datum label);
+/* keep a row; form: its features' (every row of a call has the same) */
+extern void BkPgEpochRowsPut(BkEpochRows *r, Datum features, BkFeatureForm form,
+							 Datum label);
 extern int64 BkPgEpochRowsCount(const BkEpochRows *r);
 /*
  * A copy of m trained on epochs - 1 more passes over the rows, pass p in
@@ -385,8 +424,9 @@ typedef struct BkTrainState
 	int			epochs;			/* passes over the rows ("epochs") */
 	BkEpochRows *rows;			/* the usable rows, kept when epochs > 1
 								 * or a preparation is fitted */
-	BkFeatureForm form;			/* float8[], jsonb or bk_sparse features */
-	Oid			features_type;	/* their SQL type */
+	BkFeatureForm form;			/* array, jsonb or bk_sparse features */
+	bool		form_known;		/* form is that of the first non-NULL row */
+	Oid			features_type;	/* their SQL type (bk_features) */
 	BkPrepSpec	spec;			/* the preparation asked for */
 	BkPrepFit  *fit;			/* fitting it: the model is made at the end */
 	BkProgress	progress;		/* budgetkernel.progress_interval */

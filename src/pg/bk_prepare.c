@@ -6,7 +6,8 @@
  *	  fit of a preparation during training.
  *
  * A float8[] argument of a model without preparation keeps the direct
- * path of bk_features.c: the array's own data, no copy.  A jsonb object's
+ * path of bk_features.c: the array's own data, no copy (other numeric
+ * arrays are converted there).  A jsonb object's
  * keys are the model's named inputs: numbers are numeric, strings and
  * booleans ("true", "false") categorical, null or an absent key missing;
  * other keys of the object are ignored at scoring, so that a whole row
@@ -43,9 +44,8 @@ row_text(int64 row)
 static const double *
 read_array_nulls(ArrayType *a, int64 row, int *n, bool **isnull)
 {
-	Datum	   *elems;
-	bool	   *nulls;
 	double	   *x;
+	bool	   *nulls;
 	int			nitems;
 
 	*isnull = NULL;
@@ -55,20 +55,16 @@ read_array_nulls(ArrayType *a, int64 row, int *n, bool **isnull)
 		ereport(ERROR,
 				(errcode(ERRCODE_DATA_EXCEPTION),
 				 errmsg("features must be a one-dimensional array")));
-	if (ARR_ELEMTYPE(a) != FLOAT8OID)
-		(void) BkPgReadFeatures(a, row, n); /* its error */
 	nitems = ARR_DIMS(a)[0];
 	if (nitems > BK_MAX_DIM)
 		ereport(ERROR,
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
 				 errmsg("features%s have %d values, more than the limit of %d",
 						row_text(row), nitems, BK_MAX_DIM)));
-	deconstruct_array(a, FLOAT8OID, 8, FLOAT8PASSBYVAL, TYPALIGN_DOUBLE,
-					  &elems, &nulls, &nitems);
-	x = palloc(sizeof(double) * (Size) nitems);
+	/* float8[] or another numeric array, its values as doubles */
+	x = BkPgArrayDoubles(a, &nulls, &nitems);
 	for (int i = 0; i < nitems; i++)
 	{
-		x[i] = nulls[i] ? 0.0 : DatumGetFloat8(elems[i]);
 		if (!nulls[i] && !isfinite(x[i]))
 			ereport(ERROR,
 					(errcode(ERRCODE_DATA_EXCEPTION),
@@ -185,45 +181,6 @@ features_object(Datum d, int64 row)
 				 errmsg("features%s must be a JSON object of named values", row_text(row)),
 				 errhint("Pass a row as to_jsonb(t) - 'label' - 'id', or jsonb_build_object('age', age, ...).")));
 	return jb;
-}
-
-/*
- * The form of a features argument of this type.  The SQL signatures take
- * float8[], jsonb and bk_sparse; another array type comes only from the
- * 0.1.0 objects of a database not yet updated, and is read as an array
- * (whose reader names the fix).  bk_sparse is known by name, its OID
- * remembered.
- */
-BkFeatureForm
-BkPgFeatureForm(Oid type)
-{
-	static Oid	sparse_oid = InvalidOid;
-	HeapTuple	tup;
-	bool		sparse;
-
-	if (type == FLOAT8ARRAYOID)
-		return BK_FORM_ARRAY;
-	if (type == JSONBOID)
-		return BK_FORM_NAMED;
-	if (type == sparse_oid && OidIsValid(type))
-		return BK_FORM_SPARSE;
-	tup = SearchSysCache1(TYPEOID, ObjectIdGetDatum(type));
-	if (!HeapTupleIsValid(tup))
-		elog(ERROR, "cache lookup failed for type %u", type);
-	sparse = strcmp(NameStr(((Form_pg_type) GETSTRUCT(tup))->typname), "bk_sparse") == 0;
-	ReleaseSysCache(tup);
-	if (sparse)
-	{
-		sparse_oid = type;
-		return BK_FORM_SPARSE;
-	}
-	if (type_is_array(type))
-		return BK_FORM_ARRAY;
-	ereport(ERROR,
-			(errcode(ERRCODE_DATATYPE_MISMATCH),
-			 errmsg("features of type %s are not supported", format_type_be(type)),
-			 errhint("Pass float8[], jsonb or bk_sparse features.")));
-	return BK_FORM_ARRAY;		/* not reached */
 }
 
 static const char *

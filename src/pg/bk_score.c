@@ -313,15 +313,17 @@ BkPgCachedModel(FunctionCallInfo fcinfo, int argno)
 static const double *
 bk_score_features(FunctionCallInfo fcinfo, int argno, BkModel *m, const char *fname)
 {
-	BkFeatureForm form = BkPgFeatureForm(get_fn_expr_argtype(fcinfo->flinfo, argno));
 	Datum		raw = PG_GETARG_DATUM(argno);
 	BkModelCache *c = bk_cache_of(fcinfo);
+	Datum		features;
 
 	BkPgPrefetchNextRow(raw);
 	c->fname = fname;
 	/* a short value goes into the call site's buffer, not a palloc'd copy per row */
-	return BkPgScoringRow(m, BkPgDetoastRow(raw, &c->row_buf),
-						  form, 0, "the model's", &c->tally);
+	features = BkPgDetoastRow(raw, &c->row_buf);
+	/* its form (array, jsonb, bk_sparse) from its bytes: bk_features takes all */
+	return BkPgScoringRow(m, features, BkPgFeaturesForm(features),
+						  0, "the model's", &c->tally);
 }
 
 /*

@@ -7,8 +7,10 @@
  *	  values, dim), read from LIBSVM text by bk_libsvm_sparse, turned into
  *	  a float8[] by bk_dense.
  *
- * Layout: varlena header, int32 dim, int32 nnz, int32 unused, int32
- * indices[nnz], then (aligned to 8) float8 values[nnz].
+ * Layout: varlena header, uint32 magic (BK_SPARSE_MAGIC, which tells a
+ * bk_sparse from the other forms of bk_features), int32 dim, int32 nnz,
+ * int32 indices[nnz], then (aligned to 8) float8 values[nnz].  The text
+ * form and the binary send/recv format hold no magic word.
  */
 #include "postgres.h"
 
@@ -54,6 +56,7 @@ BkPgSparseNew(int dim, int nnz)
 	BkSparse   *s = (BkSparse *) palloc0(size);
 
 	SET_VARSIZE(s, size);
+	s->magic = BK_SPARSE_MAGIC;
 	s->dim = dim;
 	s->nnz = nnz;
 	return s;

@@ -65,9 +65,11 @@ bk_train_get_state(FunctionCallInfo fcinfo, const char *fname, bool *created)
 	st = BkPgTrainStateNew(aggcontext);
 	/* the same C functions serve the int8 and the text label forms */
 	st->text_labels = get_fn_expr_argtype(fcinfo->flinfo, 2) == TEXTOID;
-	/* and the float8[], jsonb (named) and bk_sparse features */
+	/*
+	 * and every form of features (bk_features): the form is that of the
+	 * first row with features (bk_train_row)
+	 */
 	st->features_type = get_fn_expr_argtype(fcinfo->flinfo, 1);
-	st->form = BkPgFeatureForm(st->features_type);
 	*created = true;
 	return st;
 }
@@ -123,6 +125,35 @@ bk_train_error_context(void *arg)
 	errcontext("%s, row %lld of the training stream", st->fname, (long long) st->row);
 }
 
+static const char *
+form_name(BkFeatureForm form)
+{
+	return form == BK_FORM_NAMED ? "named features (jsonb)" :
+		form == BK_FORM_SPARSE ? "sparse features (bk_sparse)" : "a features array";
+}
+
+/*
+ * The form of a row's features (detoasted), which must be the first
+ * row's: the preparation, the kept rows and the model are of one form
+ */
+static void
+bk_train_check_form(BkTrainState *st, Datum features)
+{
+	BkFeatureForm form = BkPgFeaturesForm(features);
+
+	if (!st->form_known)
+	{
+		st->form = form;
+		st->form_known = true;
+	}
+	else if (form != st->form)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATATYPE_MISMATCH),
+				 errmsg("%s: the features at row %lld are %s, those of the rows before %s",
+						st->fname, (long long) st->row, form_name(form), form_name(st->form)),
+				 errhint("Pass the features of one call in one form.")));
+}
+
 /*
  * One input row (arguments 1 = features, 2 = label)
  */
@@ -150,6 +181,7 @@ bk_train_row(BkTrainState *st, FunctionCallInfo fcinfo)
 	/* per-row data (detoasted features, copies) stays in the tuple context */
 	BkPgPrefetchNextRow(PG_GETARG_DATUM(1));
 	features = BkPgDetoastRow(PG_GETARG_DATUM(1), &st->row_buf);
+	bk_train_check_form(st, features);
 
 	/* the first row of plain arrays makes the model (errors name no row) */
 	x = NULL;
@@ -176,9 +208,10 @@ bk_train_row(BkTrainState *st, FunctionCallInfo fcinfo)
 	{
 		BkPgFitRow(st->fit, features, st->form, st->row);
 		if (st->text_labels)
-			BkPgEpochRowsPut(st->rows, features, PointerGetDatum(PG_GETARG_TEXT_PP(2)));
+			BkPgEpochRowsPut(st->rows, features, st->form,
+							 PointerGetDatum(PG_GETARG_TEXT_PP(2)));
 		else
-			BkPgEpochRowsPut(st->rows, features, PG_GETARG_DATUM(2));
+			BkPgEpochRowsPut(st->rows, features, st->form, PG_GETARG_DATUM(2));
 		error_context_stack = errcallback.previous;
 		return;
 	}
@@ -196,17 +229,48 @@ bk_train_row(BkTrainState *st, FunctionCallInfo fcinfo)
 
 		BkModelLearnText(st->model, x, label, len);
 		if (st->rows != NULL)
-			BkPgEpochRowsPut(st->rows, features, PointerGetDatum(t));
+			BkPgEpochRowsPut(st->rows, features, st->form, PointerGetDatum(t));
 	}
 	else
 	{
 		BkModelLearn(st->model, x, PG_GETARG_INT64(2));
 		if (st->rows != NULL)
-			BkPgEpochRowsPut(st->rows, features, PG_GETARG_DATUM(2));
+			BkPgEpochRowsPut(st->rows, features, st->form, PG_GETARG_DATUM(2));
 	}
 
 	error_context_stack = errcallback.previous;
 	BkPgProgress(&st->progress, st->model, st->fname, st->epochs > 1 ? 1 : 0);
+}
+
+/*
+ * bk_train's parameters, from the jsonb document of the first row with
+ * features (st->form known)
+ */
+static void
+bk_train_read_params(BkTrainState *st, FunctionCallInfo fcinfo)
+{
+	BkPrepSpecInit(&st->spec, st->form == BK_FORM_NAMED);
+	BkPgParamsFromJsonb(&st->params, PG_GETARG_JSONB_P(3), &st->classes,
+						&st->class_weight, &st->epochs, &st->spec, st->mcxt);
+	if (st->form == BK_FORM_SPARSE && BkPrepSpecActive(&st->spec))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("\"scale\" and \"impute\" do not apply to sparse features"),
+				 errdetail("Standardising would centre the zeros, and a sparse vector has no missing value."),
+				 errhint("Scale sparse features before training (for example by dividing each by its largest value).")));
+	if (st->form == BK_FORM_NAMED || BkPrepSpecActive(&st->spec))
+	{
+		/* every row is kept: the model exists once the preparation is fitted */
+		st->fit = BkPrepFitNew(&st->env, &st->spec, st->form == BK_FORM_NAMED);
+		st->rows = BkPgEpochRowsBegin(fcinfo, st->mcxt, st->text_labels, st->features_type,
+									  st->fname, st->form == BK_FORM_NAMED ?
+									  "training on named features (jsonb)" :
+									  "fitting a preparation (\"scale\", \"impute\")");
+		st->progress.start = GetCurrentTimestamp();
+	}
+	else if (st->epochs > 1)
+		st->rows = BkPgEpochRowsBegin(fcinfo, st->mcxt, st->text_labels, st->features_type,
+									  st->fname, "\"epochs\"");
 }
 
 /*
@@ -229,28 +293,29 @@ bk_train_params_trans(PG_FUNCTION_ARGS)
 	{
 		st->fname = "bk_train";
 		st->dim_source = "the first row's";
-		BkPrepSpecInit(&st->spec, st->form == BK_FORM_NAMED);
-		BkPgParamsFromJsonb(&st->params, PG_GETARG_JSONB_P(3), &st->classes,
-							&st->class_weight, &st->epochs, &st->spec, st->mcxt);
-		if (st->form == BK_FORM_SPARSE && BkPrepSpecActive(&st->spec))
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("\"scale\" and \"impute\" do not apply to sparse features"),
-					 errdetail("Standardising would centre the zeros, and a sparse vector has no missing value."),
-					 errhint("Scale sparse features before training (for example by dividing each by its largest value).")));
-		if (st->form == BK_FORM_NAMED || BkPrepSpecActive(&st->spec))
-		{
-			/* every row is kept: the model exists once the preparation is fitted */
-			st->fit = BkPrepFitNew(&st->env, &st->spec, st->form == BK_FORM_NAMED);
-			st->rows = BkPgEpochRowsBegin(fcinfo, st->mcxt, st->text_labels, st->features_type,
-										  st->fname, st->form == BK_FORM_NAMED ?
-										  "training on named features (jsonb)" :
-										  "fitting a preparation (\"scale\", \"impute\")");
-			st->progress.start = GetCurrentTimestamp();
-		}
-		else if (st->epochs > 1)
-			st->rows = BkPgEpochRowsBegin(fcinfo, st->mcxt, st->text_labels, st->features_type,
-										  st->fname, "\"epochs\"");
+	}
+
+	/*
+	 * The document is read with the first row of features: what it makes
+	 * (a preparation to fit, the rows kept) depends on their form.  A
+	 * first row without features has its document checked all the same.
+	 */
+	if (!st->form_known && !PG_ARGISNULL(1))
+	{
+		bk_train_check_form(st, PointerGetDatum(PG_DETOAST_DATUM(PG_GETARG_DATUM(1))));
+		bk_train_read_params(st, fcinfo);
+	}
+	else if (created)
+	{
+		BkParams	params;
+		BkPrepSpec	spec;
+		Jsonb	   *classes,
+				   *class_weight;
+		int			epochs;
+
+		BkPrepSpecInit(&spec, false);
+		BkPgParamsFromJsonb(&params, PG_GETARG_JSONB_P(3), &classes,
+							&class_weight, &epochs, &spec, CurrentMemoryContext);
 	}
 
 	bk_train_row(st, fcinfo);

@@ -4,7 +4,8 @@
 -- fresh one; models stored under 0.1.0 keep their bytes and scores; a
 -- view on the continuation form follows its rename to bk_continue; a view
 -- on a form 0.2.0 drops stops the update with its name; before the
--- update, the forms whose C function 0.2.0 changed say what to do.
+-- update, the forms whose C function 0.2.0 changed say what to do (or, for
+-- float4[], just work).
 --
 SET client_min_messages = warning;
 DROP DATABASE IF EXISTS bk_upgrade_old;
@@ -30,9 +31,11 @@ SELECT bk_train(features, label, (SELECT model FROM models) ORDER BY id) AS mode
 FROM pts WHERE id > 400;
 CREATE TABLE continued_before AS SELECT md5(model::bytea) AS bytes_md5 FROM continued;
 
--- before the update: the old forms whose C function changed say what to do
+-- before the update: the old forms whose C function changed say what to do;
+-- 0.1.0's float4[] form is read as float8 values (the library tells an
+-- array's element type from its bytes, as for every bk_features value)
 \set VERBOSITY terse
-SELECT bk_train(features::float4[], label, '{}'::jsonb) FROM pts;
+SELECT bk_train(features::float4[], label, '{}'::jsonb) IS NOT NULL AS float4_trains FROM pts;
 SELECT bk_train(features, label, '{}'::text) FROM pts;
 \set VERBOSITY default
 
