@@ -2,10 +2,14 @@
 --
 -- The model format does not change: every stored model stays as it is.
 -- What changes is the SQL surface:
---   * bk_train keeps two forms, bk_train(float8[], int8 | text, jsonb): the
---     float4[] forms go (float4[], int[] and numeric[] reach float8[] by
---     implicit cast) and so do the text-params forms (a string literal
---     resolves to jsonb);
+--   * bk_train keeps two forms, bk_train(bk_features, int8 | text, jsonb):
+--     the float4[] forms go and so do the text-params forms (a string
+--     literal resolves to jsonb);
+--   * one features argument: every aggregate and scoring function takes
+--     bk_features, which float8[], the other numeric arrays (int2[],
+--     int4[], int8[], float4[], numeric[]), jsonb named features and
+--     bk_sparse vectors reach by implicit casts; 0.1.0's float8[] forms
+--     take it in place, so that views on them stay;
 --   * continuing a stored model is bk_continue(features, label, model),
 --     renamed from bk_train(features, label, bk_model): views and functions
 --     that call it follow the rename;
@@ -57,6 +61,240 @@ ALTER FUNCTION @extschema@.bk_model_recv(internal) RENAME TO _bk_model_recv;
 ALTER FUNCTION @extschema@.bk_model_send(@extschema@.bk_model) RENAME TO _bk_model_send;
 ALTER FUNCTION @extschema@.bk_model_from_bytea(bytea) RENAME TO _bk_model_from_bytea;
 
+-- ------------------------------------------------------------------------
+-- Sparse features (availability: 0.2.0)
+-- ------------------------------------------------------------------------
+-- bk_sparse: a sparse vector of a declared dimension, its non-zero values
+-- at 1-based ascending indices; text form {index:value,...}/dim.  Models
+-- train on and score sparse rows with kernel rows computed from the
+-- non-zero values; a sparse row and the dense row of the same values are
+-- the same row to a model (a model trained on one scores the other).
+CREATE TYPE @extschema@.bk_sparse;
+
+CREATE FUNCTION @extschema@._bk_sparse_in(cstring)
+	RETURNS @extschema@.bk_sparse
+	AS 'MODULE_PATHNAME', 'bk_sparse_in'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE FUNCTION @extschema@._bk_sparse_out(@extschema@.bk_sparse)
+	RETURNS cstring
+	AS 'MODULE_PATHNAME', 'bk_sparse_out'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE FUNCTION @extschema@._bk_sparse_recv(internal)
+	RETURNS @extschema@.bk_sparse
+	AS 'MODULE_PATHNAME', 'bk_sparse_recv'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE FUNCTION @extschema@._bk_sparse_send(@extschema@.bk_sparse)
+	RETURNS bytea
+	AS 'MODULE_PATHNAME', 'bk_sparse_send'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE TYPE @extschema@.bk_sparse (
+	INPUT = @extschema@._bk_sparse_in,
+	OUTPUT = @extschema@._bk_sparse_out,
+	RECEIVE = @extschema@._bk_sparse_recv,
+	SEND = @extschema@._bk_sparse_send,
+	INTERNALLENGTH = VARIABLE,
+	ALIGNMENT = double,
+	STORAGE = extended
+);
+
+COMMENT ON TYPE @extschema@.bk_sparse IS
+	'a sparse feature vector: {index:value,...}/dim, indices from 1';
+COMMENT ON FUNCTION @extschema@._bk_sparse_in(cstring) IS
+	'input function of bk_sparse';
+COMMENT ON FUNCTION @extschema@._bk_sparse_out(@extschema@.bk_sparse) IS
+	'output function of bk_sparse';
+COMMENT ON FUNCTION @extschema@._bk_sparse_recv(internal) IS
+	'binary input function of bk_sparse';
+COMMENT ON FUNCTION @extschema@._bk_sparse_send(@extschema@.bk_sparse) IS
+	'binary output function of bk_sparse';
+
+CREATE FUNCTION @extschema@.bk_sparse(indices int4[], "values" float8[], dim int4)
+	RETURNS @extschema@.bk_sparse
+	AS 'MODULE_PATHNAME', 'bk_sparse_make'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION @extschema@.bk_sparse(int4[], float8[], int4) IS
+	'a sparse vector from its 1-based ascending indices, their values and its dimension';
+
+CREATE FUNCTION @extschema@.bk_dense(features @extschema@.bk_sparse)
+	RETURNS float8[]
+	AS 'MODULE_PATHNAME', 'bk_sparse_dense'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION @extschema@.bk_dense(@extschema@.bk_sparse) IS
+	'the dense float8[] of a sparse vector';
+
+CREATE FUNCTION @extschema@.bk_libsvm_sparse(line text, dim int4, OUT label int8, OUT features @extschema@.bk_sparse)
+	RETURNS record
+	AS 'MODULE_PATHNAME', 'bk_libsvm_sparse'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION @extschema@.bk_libsvm_sparse(text, int4) IS
+	'one line of LIBSVM / svmlight text: its integer label and sparse features of dimension dim';
+-- ------------------------------------------------------------------------
+-- Features (availability: 0.2.0)
+-- ------------------------------------------------------------------------
+-- bk_features: the one type of every features argument.  A row's features
+-- are a numeric array (float8[]; int2[], int4[], int8[], float4[] and
+-- numeric[] are read as the float8[] of their values), a jsonb object of
+-- named features, or a bk_sparse vector; each reaches bk_features by an
+-- implicit cast that passes its bytes on unchanged (no copy, no
+-- conversion), and the library tells the form from the bytes.  So every
+-- aggregate and scoring function has one signature per label type, and
+-- bk_cross_validate can call them with exact types.  PostgreSQL makes no
+-- cast WITHOUT FUNCTION from an array type (nor between types of different
+-- alignments): the arrays and jsonb are cast by _bk_features, which
+-- returns its argument; bk_sparse, a varlena aligned to double like
+-- bk_features, is cast WITHOUT FUNCTION.  A text literal has no form:
+-- bk_features' input function asks for a cast to float8[], jsonb or
+-- bk_sparse.  Its output function prints a value in its own form.
+CREATE TYPE @extschema@.bk_features;
+
+CREATE FUNCTION @extschema@._bk_features_in(cstring)
+	RETURNS @extschema@.bk_features
+	AS 'MODULE_PATHNAME', 'bk_features_in'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE FUNCTION @extschema@._bk_features_out(@extschema@.bk_features)
+	RETURNS cstring
+	AS 'MODULE_PATHNAME', 'bk_features_out'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE TYPE @extschema@.bk_features (
+	INPUT = @extschema@._bk_features_in,
+	OUTPUT = @extschema@._bk_features_out,
+	INTERNALLENGTH = VARIABLE,
+	ALIGNMENT = double,
+	STORAGE = extended
+);
+
+COMMENT ON TYPE @extschema@.bk_features IS
+	'the features argument: float8[] (or int2[], int4[], int8[], float4[], numeric[]), jsonb named features or bk_sparse, cast implicitly';
+COMMENT ON FUNCTION @extschema@._bk_features_in(cstring) IS
+	'input function of bk_features: an error (a literal must be cast to float8[], jsonb or bk_sparse)';
+COMMENT ON FUNCTION @extschema@._bk_features_out(@extschema@.bk_features) IS
+	'output function of bk_features: the value in the text form of its own type';
+
+CREATE FUNCTION @extschema@._bk_features(float8[])
+	RETURNS @extschema@.bk_features
+	AS 'MODULE_PATHNAME', 'bk_features_cast'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION @extschema@._bk_features(float4[])
+	RETURNS @extschema@.bk_features
+	AS 'MODULE_PATHNAME', 'bk_features_cast'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION @extschema@._bk_features(int2[])
+	RETURNS @extschema@.bk_features
+	AS 'MODULE_PATHNAME', 'bk_features_cast'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION @extschema@._bk_features(int4[])
+	RETURNS @extschema@.bk_features
+	AS 'MODULE_PATHNAME', 'bk_features_cast'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION @extschema@._bk_features(int8[])
+	RETURNS @extschema@.bk_features
+	AS 'MODULE_PATHNAME', 'bk_features_cast'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION @extschema@._bk_features(numeric[])
+	RETURNS @extschema@.bk_features
+	AS 'MODULE_PATHNAME', 'bk_features_cast'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION @extschema@._bk_features(jsonb)
+	RETURNS @extschema@.bk_features
+	AS 'MODULE_PATHNAME', 'bk_features_cast'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE CAST (float8[] AS @extschema@.bk_features)
+	WITH FUNCTION @extschema@._bk_features(float8[]) AS IMPLICIT;
+CREATE CAST (float4[] AS @extschema@.bk_features)
+	WITH FUNCTION @extschema@._bk_features(float4[]) AS IMPLICIT;
+CREATE CAST (int2[] AS @extschema@.bk_features)
+	WITH FUNCTION @extschema@._bk_features(int2[]) AS IMPLICIT;
+CREATE CAST (int4[] AS @extschema@.bk_features)
+	WITH FUNCTION @extschema@._bk_features(int4[]) AS IMPLICIT;
+CREATE CAST (int8[] AS @extschema@.bk_features)
+	WITH FUNCTION @extschema@._bk_features(int8[]) AS IMPLICIT;
+CREATE CAST (numeric[] AS @extschema@.bk_features)
+	WITH FUNCTION @extschema@._bk_features(numeric[]) AS IMPLICIT;
+CREATE CAST (jsonb AS @extschema@.bk_features)
+	WITH FUNCTION @extschema@._bk_features(jsonb) AS IMPLICIT;
+CREATE CAST (@extschema@.bk_sparse AS @extschema@.bk_features)
+	WITHOUT FUNCTION AS IMPLICIT;
+
+COMMENT ON FUNCTION @extschema@._bk_features(float8[]) IS
+	'cast of float8[] to bk_features: the array itself';
+COMMENT ON FUNCTION @extschema@._bk_features(float4[]) IS
+	'cast of float4[] to bk_features: the array itself, read as float8 values';
+COMMENT ON FUNCTION @extschema@._bk_features(int2[]) IS
+	'cast of int2[] to bk_features: the array itself, read as float8 values';
+COMMENT ON FUNCTION @extschema@._bk_features(int4[]) IS
+	'cast of int4[] to bk_features: the array itself, read as float8 values';
+COMMENT ON FUNCTION @extschema@._bk_features(int8[]) IS
+	'cast of int8[] to bk_features: the array itself, read as float8 values';
+COMMENT ON FUNCTION @extschema@._bk_features(numeric[]) IS
+	'cast of numeric[] to bk_features: the array itself, read as float8 values';
+COMMENT ON FUNCTION @extschema@._bk_features(jsonb) IS
+	'cast of jsonb (named features) to bk_features: the document itself';
+COMMENT ON CAST (float8[] AS @extschema@.bk_features) IS
+	'features array (free)';
+COMMENT ON CAST (float4[] AS @extschema@.bk_features) IS
+	'features array, read as float8 values';
+COMMENT ON CAST (int2[] AS @extschema@.bk_features) IS
+	'features array, read as float8 values';
+COMMENT ON CAST (int4[] AS @extschema@.bk_features) IS
+	'features array, read as float8 values';
+COMMENT ON CAST (int8[] AS @extschema@.bk_features) IS
+	'features array, read as float8 values';
+COMMENT ON CAST (numeric[] AS @extschema@.bk_features) IS
+	'features array, read as float8 values';
+COMMENT ON CAST (jsonb AS @extschema@.bk_features) IS
+	'named features: a JSON object (free)';
+COMMENT ON CAST (@extschema@.bk_sparse AS @extschema@.bk_features) IS
+	'sparse features (free)';
+
+
+-- One features argument: 0.1.0's float8[] forms take bk_features.  The
+-- aggregates and functions of one signature per label type (float8[],
+-- the other numeric arrays, jsonb and bk_sparse reaching bk_features by
+-- implicit casts) could be made by dropping 0.1.0's and creating them
+-- anew, but dropping would take the user's views with them; so, as for
+-- parallel training below, their catalog rows get the argument type a
+-- fresh 0.2.0 installation declares, and the dependency on it.  A stored
+-- view keeps passing its float8[] column: its bytes are a bk_features
+-- value (the library tells the form from the bytes), and a dump restores
+-- the view with the implicit cast.
+WITH retyped(oid) AS (
+VALUES ('@extschema@.bk_train(float8[], int8, jsonb)'::pg_catalog.regprocedure),
+       ('@extschema@.bk_train(float8[], text, jsonb)'::pg_catalog.regprocedure),
+       ('@extschema@.bk_continue(float8[], int8, @extschema@.bk_model)'::pg_catalog.regprocedure),
+       ('@extschema@.bk_continue(float8[], text, @extschema@.bk_model)'::pg_catalog.regprocedure),
+       ('@extschema@._bk_train_trans(internal, float8[], int8, jsonb)'::pg_catalog.regprocedure),
+       ('@extschema@._bk_train_trans(internal, float8[], text, jsonb)'::pg_catalog.regprocedure),
+       ('@extschema@._bk_continue_trans(internal, float8[], int8, @extschema@.bk_model)'::pg_catalog.regprocedure),
+       ('@extschema@._bk_continue_trans(internal, float8[], text, @extschema@.bk_model)'::pg_catalog.regprocedure),
+       ('@extschema@.bk_predict(@extschema@.bk_model, float8[])'::pg_catalog.regprocedure),
+       ('@extschema@.bk_decision(@extschema@.bk_model, float8[])'::pg_catalog.regprocedure),
+       ('@extschema@.bk_predict_label(@extschema@.bk_model, float8[])'::pg_catalog.regprocedure),
+       ('@extschema@.bk_scores(@extschema@.bk_model, float8[])'::pg_catalog.regprocedure)
+), depends AS (
+	INSERT INTO pg_catalog.pg_depend (classid, objid, objsubid, refclassid, refobjid, refobjsubid, deptype)
+	SELECT 'pg_catalog.pg_proc'::pg_catalog.regclass, r.oid, 0,
+	       'pg_catalog.pg_type'::pg_catalog.regclass, '@extschema@.bk_features'::pg_catalog.regtype, 0, 'n'
+	FROM retyped r
+	RETURNING objid
+)
+UPDATE pg_catalog.pg_proc p
+SET proargtypes = pg_catalog.array_to_string(ARRAY(
+        SELECT CASE WHEN a.t OPERATOR(pg_catalog.=) 'pg_catalog.float8[]'::pg_catalog.regtype::pg_catalog.oid
+                    THEN '@extschema@.bk_features'::pg_catalog.regtype::pg_catalog.oid ELSE a.t END
+        FROM pg_catalog.unnest(p.proargtypes) WITH ORDINALITY AS a(t, i) ORDER BY a.i), ' ')::pg_catalog.oidvector
+FROM depends d
+WHERE p.oid OPERATOR(pg_catalog.=) d.objid;
+
 COMMENT ON FUNCTION @extschema@._bk_model_in(cstring) IS
 	'bk_model input: \x followed by the hexadecimal bytes of an encoded model, validated';
 COMMENT ON FUNCTION @extschema@._bk_model_out(@extschema@.bk_model) IS
@@ -67,23 +305,23 @@ COMMENT ON FUNCTION @extschema@._bk_model_send(@extschema@.bk_model) IS
 	'bk_model binary output: the bytes of the encoded model';
 COMMENT ON FUNCTION @extschema@._bk_model_from_bytea(bytea) IS
 	'bytea to bk_model: checks that the bytes are a well-formed model';
-COMMENT ON FUNCTION @extschema@._bk_train_trans(internal, float8[], int8, jsonb) IS
-	'transition function of bk_train(float8[], int8, jsonb)';
-COMMENT ON FUNCTION @extschema@._bk_train_trans(internal, float8[], text, jsonb) IS
-	'transition function of bk_train(float8[], text, jsonb)';
-COMMENT ON FUNCTION @extschema@._bk_continue_trans(internal, float8[], int8, @extschema@.bk_model) IS
-	'transition function of bk_continue(float8[], int8, bk_model)';
-COMMENT ON FUNCTION @extschema@._bk_continue_trans(internal, float8[], text, @extschema@.bk_model) IS
-	'transition function of bk_continue(float8[], text, bk_model)';
+COMMENT ON FUNCTION @extschema@._bk_train_trans(internal, @extschema@.bk_features, int8, jsonb) IS
+	'transition function of bk_train(bk_features, int8, jsonb)';
+COMMENT ON FUNCTION @extschema@._bk_train_trans(internal, @extschema@.bk_features, text, jsonb) IS
+	'transition function of bk_train(bk_features, text, jsonb)';
+COMMENT ON FUNCTION @extschema@._bk_continue_trans(internal, @extschema@.bk_features, int8, @extschema@.bk_model) IS
+	'transition function of bk_continue(bk_features, int8, bk_model)';
+COMMENT ON FUNCTION @extschema@._bk_continue_trans(internal, @extschema@.bk_features, text, @extschema@.bk_model) IS
+	'transition function of bk_continue(bk_features, text, bk_model)';
 COMMENT ON FUNCTION @extschema@._bk_train_final(internal) IS
 	'final function of bk_train and bk_continue: the encoded model, NULL when no row was usable';
-COMMENT ON AGGREGATE @extschema@.bk_train(float8[], int8, jsonb) IS
+COMMENT ON AGGREGATE @extschema@.bk_train(@extschema@.bk_features, int8, jsonb) IS
 	'trains a kernel classifier on the rows in stream order; params: a JSON object of learner parameters';
-COMMENT ON AGGREGATE @extschema@.bk_train(float8[], text, jsonb) IS
+COMMENT ON AGGREGATE @extschema@.bk_train(@extschema@.bk_features, text, jsonb) IS
 	'trains a kernel classifier with text labels on the rows in stream order; params: a JSON object of learner parameters';
-COMMENT ON AGGREGATE @extschema@.bk_continue(float8[], int8, @extschema@.bk_model) IS
+COMMENT ON AGGREGATE @extschema@.bk_continue(@extschema@.bk_features, int8, @extschema@.bk_model) IS
 	'continues training a model on the rows in stream order, with the model''s parameters';
-COMMENT ON AGGREGATE @extschema@.bk_continue(float8[], text, @extschema@.bk_model) IS
+COMMENT ON AGGREGATE @extschema@.bk_continue(@extschema@.bk_features, text, @extschema@.bk_model) IS
 	'continues training a model with text labels on the rows in stream order, with the model''s parameters';
 
 -- Availability: 0.1.0
@@ -224,22 +462,22 @@ COMMENT ON FUNCTION @extschema@.bk_fold(int8, int8, int4) IS
 -- The model's classes are frozen once it has two (a label it has not seen
 -- is an error) unless the overrides say {"allow_new_classes": true}.
 
-CREATE FUNCTION @extschema@._bk_continue_trans(internal, float8[], int8, @extschema@.bk_model, jsonb)
+CREATE FUNCTION @extschema@._bk_continue_trans(internal, @extschema@.bk_features, int8, @extschema@.bk_model, jsonb)
 	RETURNS internal
 	AS 'MODULE_PATHNAME', 'bk_train_model_trans'
 	LANGUAGE C IMMUTABLE PARALLEL UNSAFE;
 
-CREATE FUNCTION @extschema@._bk_continue_trans(internal, float8[], text, @extschema@.bk_model, jsonb)
+CREATE FUNCTION @extschema@._bk_continue_trans(internal, @extschema@.bk_features, text, @extschema@.bk_model, jsonb)
 	RETURNS internal
 	AS 'MODULE_PATHNAME', 'bk_train_model_trans'
 	LANGUAGE C IMMUTABLE PARALLEL UNSAFE;
 
-COMMENT ON FUNCTION @extschema@._bk_continue_trans(internal, float8[], int8, @extschema@.bk_model, jsonb) IS
-	'transition function of bk_continue(float8[], int8, bk_model, jsonb)';
-COMMENT ON FUNCTION @extschema@._bk_continue_trans(internal, float8[], text, @extschema@.bk_model, jsonb) IS
-	'transition function of bk_continue(float8[], text, bk_model, jsonb)';
+COMMENT ON FUNCTION @extschema@._bk_continue_trans(internal, @extschema@.bk_features, int8, @extschema@.bk_model, jsonb) IS
+	'transition function of bk_continue(bk_features, int8, bk_model, jsonb)';
+COMMENT ON FUNCTION @extschema@._bk_continue_trans(internal, @extschema@.bk_features, text, @extschema@.bk_model, jsonb) IS
+	'transition function of bk_continue(bk_features, text, bk_model, jsonb)';
 
-CREATE AGGREGATE @extschema@.bk_continue(features float8[], label int8, model @extschema@.bk_model, overrides jsonb) (
+CREATE AGGREGATE @extschema@.bk_continue(features @extschema@.bk_features, label int8, model @extschema@.bk_model, overrides jsonb) (
 	SFUNC = @extschema@._bk_continue_trans,
 	STYPE = internal,
 	SSPACE = 1048576,
@@ -248,7 +486,7 @@ CREATE AGGREGATE @extschema@.bk_continue(features float8[], label int8, model @e
 	PARALLEL = UNSAFE
 );
 
-CREATE AGGREGATE @extschema@.bk_continue(features float8[], label text, model @extschema@.bk_model, overrides jsonb) (
+CREATE AGGREGATE @extschema@.bk_continue(features @extschema@.bk_features, label text, model @extschema@.bk_model, overrides jsonb) (
 	SFUNC = @extschema@._bk_continue_trans,
 	STYPE = internal,
 	SSPACE = 1048576,
@@ -257,9 +495,9 @@ CREATE AGGREGATE @extschema@.bk_continue(features float8[], label text, model @e
 	PARALLEL = UNSAFE
 );
 
-COMMENT ON AGGREGATE @extschema@.bk_continue(float8[], int8, @extschema@.bk_model, jsonb) IS
+COMMENT ON AGGREGATE @extschema@.bk_continue(@extschema@.bk_features, int8, @extschema@.bk_model, jsonb) IS
 	'continues training a model with the model''s parameters; overrides: {"allow_new_classes": true} lets new labels add classes';
-COMMENT ON AGGREGATE @extschema@.bk_continue(float8[], text, @extschema@.bk_model, jsonb) IS
+COMMENT ON AGGREGATE @extschema@.bk_continue(@extschema@.bk_features, text, @extschema@.bk_model, jsonb) IS
 	'continues training a model with text labels with the model''s parameters; overrides: {"allow_new_classes": true} lets new labels add classes';
 
 -- ------------------------------------------------------------------------
@@ -558,15 +796,17 @@ BEGIN
 		EXECUTE query INTO x_type, y_type;
 		PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
 
-		IF x_type = 'jsonb'::regtype THEN
-			x_cast := 'pg_catalog.jsonb';
-		ELSIF x_type = '@extschema@.bk_sparse'::regtype THEN
-			x_cast := '@extschema@.bk_sparse';
-		ELSIF EXISTS (SELECT FROM pg_type a JOIN pg_type e ON e.oid = a.typelem
-					  WHERE a.oid = x_type AND a.typcategory = 'A' AND e.typcategory = 'N') THEN
-			x_cast := 'pg_catalog.float8[]';
+		-- every form of features reaches bk_features by a cast of the
+		-- extension's (casts belong to the owners of their types: no other
+		-- role can add one), so the query below calls each object of the
+		-- extension with arguments of its exact types
+		IF x_type = '@extschema@.bk_features'::regtype
+		   OR EXISTS (SELECT FROM pg_cast c
+		              WHERE c.castsource = x_type
+		                AND c.casttarget = '@extschema@.bk_features'::regtype) THEN
+			x_cast := '@extschema@.bk_features';
 		ELSE
-			RAISE EXCEPTION 'features must be a numeric array (float8[]), jsonb or bk_sparse, got %',
+			RAISE EXCEPTION 'features must be float8[] (or another numeric array: int2[], int4[], int8[], float4[], numeric[]), jsonb or bk_sparse, got %',
 				format_type(x_type, NULL)
 				USING ERRCODE = '42804';
 		END IF;
@@ -687,8 +927,8 @@ COMMENT ON FUNCTION @extschema@.bk_cross_validate(text, text, text, text, jsonb,
 -- would take the user's views with them, so their catalog rows get the
 -- combine, serialize and deserialize functions and the parallel marking
 -- a fresh 0.2.0 installation declares (as PostGIS's update scripts do).
-ALTER FUNCTION @extschema@._bk_train_trans(internal, float8[], int8, jsonb) PARALLEL SAFE;
-ALTER FUNCTION @extschema@._bk_train_trans(internal, float8[], text, jsonb) PARALLEL SAFE;
+ALTER FUNCTION @extschema@._bk_train_trans(internal, @extschema@.bk_features, int8, jsonb) PARALLEL SAFE;
+ALTER FUNCTION @extschema@._bk_train_trans(internal, @extschema@.bk_features, text, jsonb) PARALLEL SAFE;
 ALTER FUNCTION @extschema@._bk_train_final(internal) PARALLEL SAFE;
 
 CREATE FUNCTION @extschema@._bk_train_combine(internal, internal)
@@ -717,11 +957,11 @@ UPDATE pg_catalog.pg_aggregate
 SET aggcombinefn = '@extschema@._bk_train_combine(internal, internal)'::pg_catalog.regprocedure,
     aggserialfn = '@extschema@._bk_train_serialize(internal)'::pg_catalog.regprocedure,
     aggdeserialfn = '@extschema@._bk_train_deserialize(bytea, internal)'::pg_catalog.regprocedure
-WHERE aggfnoid IN ('@extschema@.bk_train(float8[], int8, jsonb)'::pg_catalog.regprocedure,
-                   '@extschema@.bk_train(float8[], text, jsonb)'::pg_catalog.regprocedure);
+WHERE aggfnoid IN ('@extschema@.bk_train(@extschema@.bk_features, int8, jsonb)'::pg_catalog.regprocedure,
+                   '@extschema@.bk_train(@extschema@.bk_features, text, jsonb)'::pg_catalog.regprocedure);
 UPDATE pg_catalog.pg_proc SET proparallel = 's'
-WHERE oid IN ('@extschema@.bk_train(float8[], int8, jsonb)'::pg_catalog.regprocedure,
-              '@extschema@.bk_train(float8[], text, jsonb)'::pg_catalog.regprocedure);
+WHERE oid IN ('@extschema@.bk_train(@extschema@.bk_features, int8, jsonb)'::pg_catalog.regprocedure,
+              '@extschema@.bk_train(@extschema@.bk_features, text, jsonb)'::pg_catalog.regprocedure);
 
 CREATE FUNCTION @extschema@._bk_merge_trans(internal, @extschema@.bk_model)
 	RETURNS internal
@@ -756,10 +996,10 @@ COMMENT ON FUNCTION @extschema@.bk_merge(@extschema@.bk_model, @extschema@.bk_mo
 
 -- The scoring functions cost what they do (COST 100 a call), so that large
 -- scoring queries get parallel plans.
-ALTER FUNCTION @extschema@.bk_predict(@extschema@.bk_model, float8[]) COST 100;
-ALTER FUNCTION @extschema@.bk_predict_label(@extschema@.bk_model, float8[]) COST 100;
-ALTER FUNCTION @extschema@.bk_decision(@extschema@.bk_model, float8[]) COST 100;
-ALTER FUNCTION @extschema@.bk_scores(@extschema@.bk_model, float8[]) COST 100;
+ALTER FUNCTION @extschema@.bk_predict(@extschema@.bk_model, @extschema@.bk_features) COST 100;
+ALTER FUNCTION @extschema@.bk_predict_label(@extschema@.bk_model, @extschema@.bk_features) COST 100;
+ALTER FUNCTION @extschema@.bk_decision(@extschema@.bk_model, @extschema@.bk_features) COST 100;
+ALTER FUNCTION @extschema@.bk_scores(@extschema@.bk_model, @extschema@.bk_features) COST 100;
 
 -- bk_metrics(actual, predicted, score): the same report, and the ROC AUC
 -- of two classes, score positive for the last class of "classes" (as
@@ -807,12 +1047,12 @@ COMMENT ON AGGREGATE @extschema@.bk_metrics(text, text, float8) IS
 -- Probabilities (availability: 0.2.0): bk_calibrate fits Platt's sigmoid
 -- of each class on held-out rows and returns the model with it;
 -- bk_probabilities and bk_predict_probability read it.
-CREATE FUNCTION @extschema@._bk_calibrate_trans(internal, @extschema@.bk_model, float8[], int8)
+CREATE FUNCTION @extschema@._bk_calibrate_trans(internal, @extschema@.bk_model, @extschema@.bk_features, int8)
 	RETURNS internal
 	AS 'MODULE_PATHNAME', 'bk_calibrate_trans'
 	LANGUAGE C IMMUTABLE PARALLEL UNSAFE;
 
-CREATE FUNCTION @extschema@._bk_calibrate_trans(internal, @extschema@.bk_model, float8[], text)
+CREATE FUNCTION @extschema@._bk_calibrate_trans(internal, @extschema@.bk_model, @extschema@.bk_features, text)
 	RETURNS internal
 	AS 'MODULE_PATHNAME', 'bk_calibrate_trans'
 	LANGUAGE C IMMUTABLE PARALLEL UNSAFE;
@@ -822,14 +1062,14 @@ CREATE FUNCTION @extschema@._bk_calibrate_final(internal)
 	AS 'MODULE_PATHNAME', 'bk_calibrate_final'
 	LANGUAGE C IMMUTABLE PARALLEL UNSAFE;
 
-COMMENT ON FUNCTION @extschema@._bk_calibrate_trans(internal, @extschema@.bk_model, float8[], int8) IS
-	'transition function of bk_calibrate(bk_model, float8[], int8)';
-COMMENT ON FUNCTION @extschema@._bk_calibrate_trans(internal, @extschema@.bk_model, float8[], text) IS
-	'transition function of bk_calibrate(bk_model, float8[], text)';
+COMMENT ON FUNCTION @extschema@._bk_calibrate_trans(internal, @extschema@.bk_model, @extschema@.bk_features, int8) IS
+	'transition function of bk_calibrate(bk_model, bk_features, int8)';
+COMMENT ON FUNCTION @extschema@._bk_calibrate_trans(internal, @extschema@.bk_model, @extschema@.bk_features, text) IS
+	'transition function of bk_calibrate(bk_model, bk_features, text)';
 COMMENT ON FUNCTION @extschema@._bk_calibrate_final(internal) IS
 	'final function of bk_calibrate: the model with a sigmoid per class';
 
-CREATE AGGREGATE @extschema@.bk_calibrate(model @extschema@.bk_model, features float8[], label int8) (
+CREATE AGGREGATE @extschema@.bk_calibrate(model @extschema@.bk_model, features @extschema@.bk_features, label int8) (
 	SFUNC = @extschema@._bk_calibrate_trans,
 	STYPE = internal,
 	FINALFUNC = @extschema@._bk_calibrate_final,
@@ -837,7 +1077,7 @@ CREATE AGGREGATE @extschema@.bk_calibrate(model @extschema@.bk_model, features f
 	PARALLEL = UNSAFE
 );
 
-CREATE AGGREGATE @extschema@.bk_calibrate(model @extschema@.bk_model, features float8[], label text) (
+CREATE AGGREGATE @extschema@.bk_calibrate(model @extschema@.bk_model, features @extschema@.bk_features, label text) (
 	SFUNC = @extschema@._bk_calibrate_trans,
 	STYPE = internal,
 	FINALFUNC = @extschema@._bk_calibrate_final,
@@ -845,25 +1085,25 @@ CREATE AGGREGATE @extschema@.bk_calibrate(model @extschema@.bk_model, features f
 	PARALLEL = UNSAFE
 );
 
-COMMENT ON AGGREGATE @extschema@.bk_calibrate(@extschema@.bk_model, float8[], int8) IS
+COMMENT ON AGGREGATE @extschema@.bk_calibrate(@extschema@.bk_model, @extschema@.bk_features, int8) IS
 	'the model with Platt scaling fitted on the rows (held-out rows): probabilities from bk_probabilities';
-COMMENT ON AGGREGATE @extschema@.bk_calibrate(@extschema@.bk_model, float8[], text) IS
+COMMENT ON AGGREGATE @extschema@.bk_calibrate(@extschema@.bk_model, @extschema@.bk_features, text) IS
 	'the model with Platt scaling fitted on the rows (held-out rows, text labels): probabilities from bk_probabilities';
 
-CREATE FUNCTION @extschema@.bk_probabilities(model @extschema@.bk_model, features float8[])
+CREATE FUNCTION @extschema@.bk_probabilities(model @extschema@.bk_model, features @extschema@.bk_features)
 	RETURNS float8[]
 	AS 'MODULE_PATHNAME', 'bk_probabilities'
 	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 100;
 
-COMMENT ON FUNCTION @extschema@.bk_probabilities(@extschema@.bk_model, float8[]) IS
+COMMENT ON FUNCTION @extschema@.bk_probabilities(@extschema@.bk_model, @extschema@.bk_features) IS
 	'one probability per class (bk_info classes order, summing to 1) of a calibrated model';
 
-CREATE FUNCTION @extschema@.bk_predict_probability(model @extschema@.bk_model, features float8[])
+CREATE FUNCTION @extschema@.bk_predict_probability(model @extschema@.bk_model, features @extschema@.bk_features)
 	RETURNS float8
 	AS 'MODULE_PATHNAME', 'bk_predict_probability'
 	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 100;
 
-COMMENT ON FUNCTION @extschema@.bk_predict_probability(@extschema@.bk_model, float8[]) IS
+COMMENT ON FUNCTION @extschema@.bk_predict_probability(@extschema@.bk_model, @extschema@.bk_features) IS
 	'the probability of the class bk_predict gives, for a calibrated model';
 
 -- Availability: 0.2.0
@@ -875,482 +1115,6 @@ CREATE FUNCTION @extschema@.bk_learning_curve(model @extschema@.bk_model,
 
 COMMENT ON FUNCTION @extschema@.bk_learning_curve(@extschema@.bk_model) IS
 	'the online mistakes of the training stream after 1, 2, 4, ... rows and after all of them: the rate so far and over each doubling window';
-
--- ------------------------------------------------------------------------
--- Named features (availability: 0.2.0)
--- ------------------------------------------------------------------------
--- The features of a row as a jsonb object, for example
--- to_jsonb(t) - 'label' - 'id': numbers are numeric inputs (standardised),
--- strings and booleans categorical (one-hot with the training rows'
--- vocabulary), null or an absent key missing (imputed).  The model keeps
--- the keys, kinds and statistics (bk_info -> 'preparation') and replays
--- them when it scores an object; keys it does not know are ignored.  The
--- preparation is fitted on every training row before the first is
--- learned, so training keeps the rows (within work_mem, spilling to
--- temporary files); these aggregates have no combine function: their
--- vocabulary is known only once every row is seen.
-CREATE FUNCTION @extschema@._bk_train_trans(internal, jsonb, int8, jsonb)
-	RETURNS internal
-	AS 'MODULE_PATHNAME', 'bk_train_params_trans'
-	LANGUAGE C IMMUTABLE PARALLEL SAFE;
-
-CREATE FUNCTION @extschema@._bk_train_trans(internal, jsonb, text, jsonb)
-	RETURNS internal
-	AS 'MODULE_PATHNAME', 'bk_train_params_trans'
-	LANGUAGE C IMMUTABLE PARALLEL SAFE;
-
-COMMENT ON FUNCTION @extschema@._bk_train_trans(internal, jsonb, int8, jsonb) IS
-	'transition function of bk_train(jsonb, int8, jsonb)';
-COMMENT ON FUNCTION @extschema@._bk_train_trans(internal, jsonb, text, jsonb) IS
-	'transition function of bk_train(jsonb, text, jsonb)';
-
-CREATE AGGREGATE @extschema@.bk_train(features jsonb, label int8, params jsonb) (
-	SFUNC = @extschema@._bk_train_trans,
-	STYPE = internal,
-	SSPACE = 1048576,
-	FINALFUNC = @extschema@._bk_train_final,
-	FINALFUNC_MODIFY = READ_ONLY,
-	PARALLEL = SAFE
-);
-
-CREATE AGGREGATE @extschema@.bk_train(features jsonb, label text, params jsonb) (
-	SFUNC = @extschema@._bk_train_trans,
-	STYPE = internal,
-	SSPACE = 1048576,
-	FINALFUNC = @extschema@._bk_train_final,
-	FINALFUNC_MODIFY = READ_ONLY,
-	PARALLEL = SAFE
-);
-
-COMMENT ON AGGREGATE @extschema@.bk_train(jsonb, int8, jsonb) IS
-	'trains a kernel classifier on rows of named features (a JSON object: numbers standardised, text one-hot, nulls imputed), kept in the model';
-COMMENT ON AGGREGATE @extschema@.bk_train(jsonb, text, jsonb) IS
-	'trains a kernel classifier with text labels on rows of named features (a JSON object: numbers standardised, text one-hot, nulls imputed), kept in the model';
-
-CREATE FUNCTION @extschema@._bk_continue_trans(internal, jsonb, int8, @extschema@.bk_model)
-	RETURNS internal
-	AS 'MODULE_PATHNAME', 'bk_train_model_trans'
-	LANGUAGE C IMMUTABLE PARALLEL UNSAFE;
-
-CREATE FUNCTION @extschema@._bk_continue_trans(internal, jsonb, text, @extschema@.bk_model)
-	RETURNS internal
-	AS 'MODULE_PATHNAME', 'bk_train_model_trans'
-	LANGUAGE C IMMUTABLE PARALLEL UNSAFE;
-
-CREATE FUNCTION @extschema@._bk_continue_trans(internal, jsonb, int8, @extschema@.bk_model, jsonb)
-	RETURNS internal
-	AS 'MODULE_PATHNAME', 'bk_train_model_trans'
-	LANGUAGE C IMMUTABLE PARALLEL UNSAFE;
-
-CREATE FUNCTION @extschema@._bk_continue_trans(internal, jsonb, text, @extschema@.bk_model, jsonb)
-	RETURNS internal
-	AS 'MODULE_PATHNAME', 'bk_train_model_trans'
-	LANGUAGE C IMMUTABLE PARALLEL UNSAFE;
-
-COMMENT ON FUNCTION @extschema@._bk_continue_trans(internal, jsonb, int8, @extschema@.bk_model) IS
-	'transition function of bk_continue(jsonb, int8, bk_model)';
-COMMENT ON FUNCTION @extschema@._bk_continue_trans(internal, jsonb, text, @extschema@.bk_model) IS
-	'transition function of bk_continue(jsonb, text, bk_model)';
-COMMENT ON FUNCTION @extschema@._bk_continue_trans(internal, jsonb, int8, @extschema@.bk_model, jsonb) IS
-	'transition function of bk_continue(jsonb, int8, bk_model, jsonb)';
-COMMENT ON FUNCTION @extschema@._bk_continue_trans(internal, jsonb, text, @extschema@.bk_model, jsonb) IS
-	'transition function of bk_continue(jsonb, text, bk_model, jsonb)';
-
-CREATE AGGREGATE @extschema@.bk_continue(features jsonb, label int8, model @extschema@.bk_model) (
-	SFUNC = @extschema@._bk_continue_trans,
-	STYPE = internal,
-	SSPACE = 1048576,
-	FINALFUNC = @extschema@._bk_train_final,
-	FINALFUNC_MODIFY = READ_ONLY,
-	PARALLEL = UNSAFE
-);
-
-CREATE AGGREGATE @extschema@.bk_continue(features jsonb, label text, model @extschema@.bk_model) (
-	SFUNC = @extschema@._bk_continue_trans,
-	STYPE = internal,
-	SSPACE = 1048576,
-	FINALFUNC = @extschema@._bk_train_final,
-	FINALFUNC_MODIFY = READ_ONLY,
-	PARALLEL = UNSAFE
-);
-
-CREATE AGGREGATE @extschema@.bk_continue(features jsonb, label int8, model @extschema@.bk_model, overrides jsonb) (
-	SFUNC = @extschema@._bk_continue_trans,
-	STYPE = internal,
-	SSPACE = 1048576,
-	FINALFUNC = @extschema@._bk_train_final,
-	FINALFUNC_MODIFY = READ_ONLY,
-	PARALLEL = UNSAFE
-);
-
-CREATE AGGREGATE @extschema@.bk_continue(features jsonb, label text, model @extschema@.bk_model, overrides jsonb) (
-	SFUNC = @extschema@._bk_continue_trans,
-	STYPE = internal,
-	SSPACE = 1048576,
-	FINALFUNC = @extschema@._bk_train_final,
-	FINALFUNC_MODIFY = READ_ONLY,
-	PARALLEL = UNSAFE
-);
-
-COMMENT ON AGGREGATE @extschema@.bk_continue(jsonb, int8, @extschema@.bk_model) IS
-	'continues training a model of named features, with its parameters and preparation';
-COMMENT ON AGGREGATE @extschema@.bk_continue(jsonb, text, @extschema@.bk_model) IS
-	'continues training a model of named features with text labels, with its parameters and preparation';
-COMMENT ON AGGREGATE @extschema@.bk_continue(jsonb, int8, @extschema@.bk_model, jsonb) IS
-	'continues training a model of named features with overrides ({"allow_new_classes": true}, "epochs", ...)';
-COMMENT ON AGGREGATE @extschema@.bk_continue(jsonb, text, @extschema@.bk_model, jsonb) IS
-	'continues training a model of named features with text labels, with overrides';
-
-CREATE FUNCTION @extschema@.bk_predict(model @extschema@.bk_model, features jsonb)
-	RETURNS int8
-	AS 'MODULE_PATHNAME', 'bk_predict'
-	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 100;
-
-CREATE FUNCTION @extschema@.bk_predict_label(model @extschema@.bk_model, features jsonb)
-	RETURNS text
-	AS 'MODULE_PATHNAME', 'bk_predict_label'
-	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 100;
-
-CREATE FUNCTION @extschema@.bk_decision(model @extschema@.bk_model, features jsonb)
-	RETURNS float8
-	AS 'MODULE_PATHNAME', 'bk_decision'
-	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 100;
-
-CREATE FUNCTION @extschema@.bk_scores(model @extschema@.bk_model, features jsonb)
-	RETURNS float8[]
-	AS 'MODULE_PATHNAME', 'bk_scores'
-	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 100;
-
-CREATE FUNCTION @extschema@.bk_probabilities(model @extschema@.bk_model, features jsonb)
-	RETURNS float8[]
-	AS 'MODULE_PATHNAME', 'bk_probabilities'
-	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 100;
-
-CREATE FUNCTION @extschema@.bk_predict_probability(model @extschema@.bk_model, features jsonb)
-	RETURNS float8
-	AS 'MODULE_PATHNAME', 'bk_predict_probability'
-	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 100;
-
-COMMENT ON FUNCTION @extschema@.bk_predict(@extschema@.bk_model, jsonb) IS
-	'predicted class label of a row of named features (a JSON object; keys the model does not know are ignored)';
-COMMENT ON FUNCTION @extschema@.bk_predict_label(@extschema@.bk_model, jsonb) IS
-	'predicted class label as text of a row of named features';
-COMMENT ON FUNCTION @extschema@.bk_decision(@extschema@.bk_model, jsonb) IS
-	'signed score of a row of named features: positive for the second class';
-COMMENT ON FUNCTION @extschema@.bk_scores(@extschema@.bk_model, jsonb) IS
-	'one score per class of a row of named features';
-COMMENT ON FUNCTION @extschema@.bk_probabilities(@extschema@.bk_model, jsonb) IS
-	'one probability per class of a row of named features (calibrated model)';
-COMMENT ON FUNCTION @extschema@.bk_predict_probability(@extschema@.bk_model, jsonb) IS
-	'the probability of the predicted class of a row of named features (calibrated model)';
-
-CREATE FUNCTION @extschema@._bk_calibrate_trans(internal, @extschema@.bk_model, jsonb, int8)
-	RETURNS internal
-	AS 'MODULE_PATHNAME', 'bk_calibrate_trans'
-	LANGUAGE C IMMUTABLE PARALLEL UNSAFE;
-
-CREATE FUNCTION @extschema@._bk_calibrate_trans(internal, @extschema@.bk_model, jsonb, text)
-	RETURNS internal
-	AS 'MODULE_PATHNAME', 'bk_calibrate_trans'
-	LANGUAGE C IMMUTABLE PARALLEL UNSAFE;
-
-COMMENT ON FUNCTION @extschema@._bk_calibrate_trans(internal, @extschema@.bk_model, jsonb, int8) IS
-	'transition function of bk_calibrate(bk_model, jsonb, int8)';
-COMMENT ON FUNCTION @extschema@._bk_calibrate_trans(internal, @extschema@.bk_model, jsonb, text) IS
-	'transition function of bk_calibrate(bk_model, jsonb, text)';
-
-CREATE AGGREGATE @extschema@.bk_calibrate(model @extschema@.bk_model, features jsonb, label int8) (
-	SFUNC = @extschema@._bk_calibrate_trans,
-	STYPE = internal,
-	FINALFUNC = @extschema@._bk_calibrate_final,
-	FINALFUNC_MODIFY = READ_WRITE,
-	PARALLEL = UNSAFE
-);
-
-CREATE AGGREGATE @extschema@.bk_calibrate(model @extschema@.bk_model, features jsonb, label text) (
-	SFUNC = @extschema@._bk_calibrate_trans,
-	STYPE = internal,
-	FINALFUNC = @extschema@._bk_calibrate_final,
-	FINALFUNC_MODIFY = READ_WRITE,
-	PARALLEL = UNSAFE
-);
-
-COMMENT ON AGGREGATE @extschema@.bk_calibrate(@extschema@.bk_model, jsonb, int8) IS
-	'the model with Platt scaling fitted on held-out rows of named features';
-COMMENT ON AGGREGATE @extschema@.bk_calibrate(@extschema@.bk_model, jsonb, text) IS
-	'the model with Platt scaling fitted on held-out rows of named features (text labels)';
-
--- ------------------------------------------------------------------------
--- Sparse features (availability: 0.2.0)
--- ------------------------------------------------------------------------
--- bk_sparse: a sparse vector of a declared dimension, its non-zero values
--- at 1-based ascending indices; text form {index:value,...}/dim.  Models
--- train on and score sparse rows with kernel rows computed from the
--- non-zero values; a sparse row and the dense row of the same values are
--- the same row to a model (a model trained on one scores the other).
-CREATE TYPE @extschema@.bk_sparse;
-
-CREATE FUNCTION @extschema@._bk_sparse_in(cstring)
-	RETURNS @extschema@.bk_sparse
-	AS 'MODULE_PATHNAME', 'bk_sparse_in'
-	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-
-CREATE FUNCTION @extschema@._bk_sparse_out(@extschema@.bk_sparse)
-	RETURNS cstring
-	AS 'MODULE_PATHNAME', 'bk_sparse_out'
-	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-
-CREATE FUNCTION @extschema@._bk_sparse_recv(internal)
-	RETURNS @extschema@.bk_sparse
-	AS 'MODULE_PATHNAME', 'bk_sparse_recv'
-	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-
-CREATE FUNCTION @extschema@._bk_sparse_send(@extschema@.bk_sparse)
-	RETURNS bytea
-	AS 'MODULE_PATHNAME', 'bk_sparse_send'
-	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-
-CREATE TYPE @extschema@.bk_sparse (
-	INPUT = @extschema@._bk_sparse_in,
-	OUTPUT = @extschema@._bk_sparse_out,
-	RECEIVE = @extschema@._bk_sparse_recv,
-	SEND = @extschema@._bk_sparse_send,
-	INTERNALLENGTH = VARIABLE,
-	ALIGNMENT = double,
-	STORAGE = extended
-);
-
-COMMENT ON TYPE @extschema@.bk_sparse IS
-	'a sparse feature vector: {index:value,...}/dim, indices from 1';
-COMMENT ON FUNCTION @extschema@._bk_sparse_in(cstring) IS
-	'input function of bk_sparse';
-COMMENT ON FUNCTION @extschema@._bk_sparse_out(@extschema@.bk_sparse) IS
-	'output function of bk_sparse';
-COMMENT ON FUNCTION @extschema@._bk_sparse_recv(internal) IS
-	'binary input function of bk_sparse';
-COMMENT ON FUNCTION @extschema@._bk_sparse_send(@extschema@.bk_sparse) IS
-	'binary output function of bk_sparse';
-
-CREATE FUNCTION @extschema@.bk_sparse(indices int4[], "values" float8[], dim int4)
-	RETURNS @extschema@.bk_sparse
-	AS 'MODULE_PATHNAME', 'bk_sparse_make'
-	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-
-COMMENT ON FUNCTION @extschema@.bk_sparse(int4[], float8[], int4) IS
-	'a sparse vector from its 1-based ascending indices, their values and its dimension';
-
-CREATE FUNCTION @extschema@.bk_dense(features @extschema@.bk_sparse)
-	RETURNS float8[]
-	AS 'MODULE_PATHNAME', 'bk_sparse_dense'
-	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-
-COMMENT ON FUNCTION @extschema@.bk_dense(@extschema@.bk_sparse) IS
-	'the dense float8[] of a sparse vector';
-
-CREATE FUNCTION @extschema@.bk_libsvm_sparse(line text, dim int4, OUT label int8, OUT features @extschema@.bk_sparse)
-	RETURNS record
-	AS 'MODULE_PATHNAME', 'bk_libsvm_sparse'
-	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-
-COMMENT ON FUNCTION @extschema@.bk_libsvm_sparse(text, int4) IS
-	'one line of LIBSVM / svmlight text: its integer label and sparse features of dimension dim';
-
-CREATE FUNCTION @extschema@._bk_train_trans(internal, @extschema@.bk_sparse, int8, jsonb)
-	RETURNS internal
-	AS 'MODULE_PATHNAME', 'bk_train_params_trans'
-	LANGUAGE C IMMUTABLE PARALLEL SAFE;
-
-CREATE FUNCTION @extschema@._bk_train_trans(internal, @extschema@.bk_sparse, text, jsonb)
-	RETURNS internal
-	AS 'MODULE_PATHNAME', 'bk_train_params_trans'
-	LANGUAGE C IMMUTABLE PARALLEL SAFE;
-
-COMMENT ON FUNCTION @extschema@._bk_train_trans(internal, @extschema@.bk_sparse, int8, jsonb) IS
-	'transition function of bk_train(bk_sparse, int8, jsonb)';
-COMMENT ON FUNCTION @extschema@._bk_train_trans(internal, @extschema@.bk_sparse, text, jsonb) IS
-	'transition function of bk_train(bk_sparse, text, jsonb)';
-
-CREATE AGGREGATE @extschema@.bk_train(features @extschema@.bk_sparse, label int8, params jsonb) (
-	SFUNC = @extschema@._bk_train_trans,
-	STYPE = internal,
-	SSPACE = 1048576,
-	FINALFUNC = @extschema@._bk_train_final,
-	FINALFUNC_MODIFY = READ_ONLY,
-	COMBINEFUNC = @extschema@._bk_train_combine,
-	SERIALFUNC = @extschema@._bk_train_serialize,
-	DESERIALFUNC = @extschema@._bk_train_deserialize,
-	PARALLEL = SAFE
-);
-
-CREATE AGGREGATE @extschema@.bk_train(features @extschema@.bk_sparse, label text, params jsonb) (
-	SFUNC = @extschema@._bk_train_trans,
-	STYPE = internal,
-	SSPACE = 1048576,
-	FINALFUNC = @extschema@._bk_train_final,
-	FINALFUNC_MODIFY = READ_ONLY,
-	COMBINEFUNC = @extschema@._bk_train_combine,
-	SERIALFUNC = @extschema@._bk_train_serialize,
-	DESERIALFUNC = @extschema@._bk_train_deserialize,
-	PARALLEL = SAFE
-);
-
-COMMENT ON AGGREGATE @extschema@.bk_train(@extschema@.bk_sparse, int8, jsonb) IS
-	'trains a kernel classifier on sparse rows, in stream order';
-COMMENT ON AGGREGATE @extschema@.bk_train(@extschema@.bk_sparse, text, jsonb) IS
-	'trains a kernel classifier with text labels on sparse rows, in stream order';
-
-CREATE FUNCTION @extschema@._bk_continue_trans(internal, @extschema@.bk_sparse, int8, @extschema@.bk_model)
-	RETURNS internal
-	AS 'MODULE_PATHNAME', 'bk_train_model_trans'
-	LANGUAGE C IMMUTABLE PARALLEL UNSAFE;
-
-CREATE FUNCTION @extschema@._bk_continue_trans(internal, @extschema@.bk_sparse, text, @extschema@.bk_model)
-	RETURNS internal
-	AS 'MODULE_PATHNAME', 'bk_train_model_trans'
-	LANGUAGE C IMMUTABLE PARALLEL UNSAFE;
-
-CREATE FUNCTION @extschema@._bk_continue_trans(internal, @extschema@.bk_sparse, int8, @extschema@.bk_model, jsonb)
-	RETURNS internal
-	AS 'MODULE_PATHNAME', 'bk_train_model_trans'
-	LANGUAGE C IMMUTABLE PARALLEL UNSAFE;
-
-CREATE FUNCTION @extschema@._bk_continue_trans(internal, @extschema@.bk_sparse, text, @extschema@.bk_model, jsonb)
-	RETURNS internal
-	AS 'MODULE_PATHNAME', 'bk_train_model_trans'
-	LANGUAGE C IMMUTABLE PARALLEL UNSAFE;
-
-COMMENT ON FUNCTION @extschema@._bk_continue_trans(internal, @extschema@.bk_sparse, int8, @extschema@.bk_model) IS
-	'transition function of bk_continue(bk_sparse, int8, bk_model)';
-COMMENT ON FUNCTION @extschema@._bk_continue_trans(internal, @extschema@.bk_sparse, text, @extschema@.bk_model) IS
-	'transition function of bk_continue(bk_sparse, text, bk_model)';
-COMMENT ON FUNCTION @extschema@._bk_continue_trans(internal, @extschema@.bk_sparse, int8, @extschema@.bk_model, jsonb) IS
-	'transition function of bk_continue(bk_sparse, int8, bk_model, jsonb)';
-COMMENT ON FUNCTION @extschema@._bk_continue_trans(internal, @extschema@.bk_sparse, text, @extschema@.bk_model, jsonb) IS
-	'transition function of bk_continue(bk_sparse, text, bk_model, jsonb)';
-
-CREATE AGGREGATE @extschema@.bk_continue(features @extschema@.bk_sparse, label int8, model @extschema@.bk_model) (
-	SFUNC = @extschema@._bk_continue_trans,
-	STYPE = internal,
-	SSPACE = 1048576,
-	FINALFUNC = @extschema@._bk_train_final,
-	FINALFUNC_MODIFY = READ_ONLY,
-	PARALLEL = UNSAFE
-);
-
-CREATE AGGREGATE @extschema@.bk_continue(features @extschema@.bk_sparse, label text, model @extschema@.bk_model) (
-	SFUNC = @extschema@._bk_continue_trans,
-	STYPE = internal,
-	SSPACE = 1048576,
-	FINALFUNC = @extschema@._bk_train_final,
-	FINALFUNC_MODIFY = READ_ONLY,
-	PARALLEL = UNSAFE
-);
-
-CREATE AGGREGATE @extschema@.bk_continue(features @extschema@.bk_sparse, label int8, model @extschema@.bk_model, overrides jsonb) (
-	SFUNC = @extschema@._bk_continue_trans,
-	STYPE = internal,
-	SSPACE = 1048576,
-	FINALFUNC = @extschema@._bk_train_final,
-	FINALFUNC_MODIFY = READ_ONLY,
-	PARALLEL = UNSAFE
-);
-
-CREATE AGGREGATE @extschema@.bk_continue(features @extschema@.bk_sparse, label text, model @extschema@.bk_model, overrides jsonb) (
-	SFUNC = @extschema@._bk_continue_trans,
-	STYPE = internal,
-	SSPACE = 1048576,
-	FINALFUNC = @extschema@._bk_train_final,
-	FINALFUNC_MODIFY = READ_ONLY,
-	PARALLEL = UNSAFE
-);
-
-COMMENT ON AGGREGATE @extschema@.bk_continue(@extschema@.bk_sparse, int8, @extschema@.bk_model) IS
-	'continues training a model on sparse rows, with its parameters';
-COMMENT ON AGGREGATE @extschema@.bk_continue(@extschema@.bk_sparse, text, @extschema@.bk_model) IS
-	'continues training a model with text labels on sparse rows, with its parameters';
-COMMENT ON AGGREGATE @extschema@.bk_continue(@extschema@.bk_sparse, int8, @extschema@.bk_model, jsonb) IS
-	'continues training a model on sparse rows, with overrides';
-COMMENT ON AGGREGATE @extschema@.bk_continue(@extschema@.bk_sparse, text, @extschema@.bk_model, jsonb) IS
-	'continues training a model with text labels on sparse rows, with overrides';
-
-CREATE FUNCTION @extschema@.bk_predict(model @extschema@.bk_model, features @extschema@.bk_sparse)
-	RETURNS int8
-	AS 'MODULE_PATHNAME', 'bk_predict'
-	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 100;
-
-CREATE FUNCTION @extschema@.bk_predict_label(model @extschema@.bk_model, features @extschema@.bk_sparse)
-	RETURNS text
-	AS 'MODULE_PATHNAME', 'bk_predict_label'
-	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 100;
-
-CREATE FUNCTION @extschema@.bk_decision(model @extschema@.bk_model, features @extschema@.bk_sparse)
-	RETURNS float8
-	AS 'MODULE_PATHNAME', 'bk_decision'
-	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 100;
-
-CREATE FUNCTION @extschema@.bk_scores(model @extschema@.bk_model, features @extschema@.bk_sparse)
-	RETURNS float8[]
-	AS 'MODULE_PATHNAME', 'bk_scores'
-	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 100;
-
-CREATE FUNCTION @extschema@.bk_probabilities(model @extschema@.bk_model, features @extschema@.bk_sparse)
-	RETURNS float8[]
-	AS 'MODULE_PATHNAME', 'bk_probabilities'
-	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 100;
-
-CREATE FUNCTION @extschema@.bk_predict_probability(model @extschema@.bk_model, features @extschema@.bk_sparse)
-	RETURNS float8
-	AS 'MODULE_PATHNAME', 'bk_predict_probability'
-	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 100;
-
-COMMENT ON FUNCTION @extschema@.bk_predict(@extschema@.bk_model, @extschema@.bk_sparse) IS
-	'predicted class label of a sparse row';
-COMMENT ON FUNCTION @extschema@.bk_predict_label(@extschema@.bk_model, @extschema@.bk_sparse) IS
-	'predicted class label as text of a sparse row';
-COMMENT ON FUNCTION @extschema@.bk_decision(@extschema@.bk_model, @extschema@.bk_sparse) IS
-	'signed score of a sparse row: positive for the second class';
-COMMENT ON FUNCTION @extschema@.bk_scores(@extschema@.bk_model, @extschema@.bk_sparse) IS
-	'one score per class of a sparse row';
-COMMENT ON FUNCTION @extschema@.bk_probabilities(@extschema@.bk_model, @extschema@.bk_sparse) IS
-	'one probability per class of a sparse row (calibrated model)';
-COMMENT ON FUNCTION @extschema@.bk_predict_probability(@extschema@.bk_model, @extschema@.bk_sparse) IS
-	'the probability of the predicted class of a sparse row (calibrated model)';
-
-CREATE FUNCTION @extschema@._bk_calibrate_trans(internal, @extschema@.bk_model, @extschema@.bk_sparse, int8)
-	RETURNS internal
-	AS 'MODULE_PATHNAME', 'bk_calibrate_trans'
-	LANGUAGE C IMMUTABLE PARALLEL UNSAFE;
-
-CREATE FUNCTION @extschema@._bk_calibrate_trans(internal, @extschema@.bk_model, @extschema@.bk_sparse, text)
-	RETURNS internal
-	AS 'MODULE_PATHNAME', 'bk_calibrate_trans'
-	LANGUAGE C IMMUTABLE PARALLEL UNSAFE;
-
-COMMENT ON FUNCTION @extschema@._bk_calibrate_trans(internal, @extschema@.bk_model, @extschema@.bk_sparse, int8) IS
-	'transition function of bk_calibrate(bk_model, bk_sparse, int8)';
-COMMENT ON FUNCTION @extschema@._bk_calibrate_trans(internal, @extschema@.bk_model, @extschema@.bk_sparse, text) IS
-	'transition function of bk_calibrate(bk_model, bk_sparse, text)';
-
-CREATE AGGREGATE @extschema@.bk_calibrate(model @extschema@.bk_model, features @extschema@.bk_sparse, label int8) (
-	SFUNC = @extschema@._bk_calibrate_trans,
-	STYPE = internal,
-	FINALFUNC = @extschema@._bk_calibrate_final,
-	FINALFUNC_MODIFY = READ_WRITE,
-	PARALLEL = UNSAFE
-);
-
-CREATE AGGREGATE @extschema@.bk_calibrate(model @extschema@.bk_model, features @extschema@.bk_sparse, label text) (
-	SFUNC = @extschema@._bk_calibrate_trans,
-	STYPE = internal,
-	FINALFUNC = @extschema@._bk_calibrate_final,
-	FINALFUNC_MODIFY = READ_WRITE,
-	PARALLEL = UNSAFE
-);
-
-COMMENT ON AGGREGATE @extschema@.bk_calibrate(@extschema@.bk_model, @extschema@.bk_sparse, int8) IS
-	'the model with Platt scaling fitted on held-out sparse rows';
-COMMENT ON AGGREGATE @extschema@.bk_calibrate(@extschema@.bk_model, @extschema@.bk_sparse, text) IS
-	'the model with Platt scaling fitted on held-out sparse rows (text labels)';
 
 -- bk_metrics(actual, predicted, probabilities): the same report, and the
 -- log loss, the Brier score and (two classes) the ROC AUC of one
@@ -1409,7 +1173,7 @@ CREATE FUNCTION @extschema@._bk_train_seconds_final(internal)
 COMMENT ON FUNCTION @extschema@._bk_train_seconds_final(internal) IS
 	'final function of _bk_train_seconds: the seconds since the training state took its first row';
 
-CREATE AGGREGATE @extschema@._bk_train_seconds(features float8[], label int8, params jsonb) (
+CREATE AGGREGATE @extschema@._bk_train_seconds(features @extschema@.bk_features, label int8, params jsonb) (
 	SFUNC = @extschema@._bk_train_trans,
 	STYPE = internal,
 	SSPACE = 1048576,
@@ -1420,10 +1184,10 @@ CREATE AGGREGATE @extschema@._bk_train_seconds(features float8[], label int8, pa
 	DESERIALFUNC = @extschema@._bk_train_deserialize,
 	PARALLEL = SAFE
 );
-COMMENT ON AGGREGATE @extschema@._bk_train_seconds(float8[], int8, jsonb) IS
+COMMENT ON AGGREGATE @extschema@._bk_train_seconds(@extschema@.bk_features, int8, jsonb) IS
 	'the seconds bk_train of the same arguments took in the same query (bk_cross_validate)';
 
-CREATE AGGREGATE @extschema@._bk_train_seconds(features float8[], label text, params jsonb) (
+CREATE AGGREGATE @extschema@._bk_train_seconds(features @extschema@.bk_features, label text, params jsonb) (
 	SFUNC = @extschema@._bk_train_trans,
 	STYPE = internal,
 	SSPACE = 1048576,
@@ -1434,55 +1198,6 @@ CREATE AGGREGATE @extschema@._bk_train_seconds(features float8[], label text, pa
 	DESERIALFUNC = @extschema@._bk_train_deserialize,
 	PARALLEL = SAFE
 );
-COMMENT ON AGGREGATE @extschema@._bk_train_seconds(float8[], text, jsonb) IS
+COMMENT ON AGGREGATE @extschema@._bk_train_seconds(@extschema@.bk_features, text, jsonb) IS
 	'the seconds bk_train of the same arguments took in the same query (bk_cross_validate)';
 
-CREATE AGGREGATE @extschema@._bk_train_seconds(features jsonb, label int8, params jsonb) (
-	SFUNC = @extschema@._bk_train_trans,
-	STYPE = internal,
-	SSPACE = 1048576,
-	FINALFUNC = @extschema@._bk_train_seconds_final,
-	FINALFUNC_MODIFY = READ_ONLY,
-	PARALLEL = SAFE
-);
-COMMENT ON AGGREGATE @extschema@._bk_train_seconds(jsonb, int8, jsonb) IS
-	'the seconds bk_train of the same arguments took in the same query (bk_cross_validate)';
-
-CREATE AGGREGATE @extschema@._bk_train_seconds(features jsonb, label text, params jsonb) (
-	SFUNC = @extschema@._bk_train_trans,
-	STYPE = internal,
-	SSPACE = 1048576,
-	FINALFUNC = @extschema@._bk_train_seconds_final,
-	FINALFUNC_MODIFY = READ_ONLY,
-	PARALLEL = SAFE
-);
-COMMENT ON AGGREGATE @extschema@._bk_train_seconds(jsonb, text, jsonb) IS
-	'the seconds bk_train of the same arguments took in the same query (bk_cross_validate)';
-
-CREATE AGGREGATE @extschema@._bk_train_seconds(features @extschema@.bk_sparse, label int8, params jsonb) (
-	SFUNC = @extschema@._bk_train_trans,
-	STYPE = internal,
-	SSPACE = 1048576,
-	FINALFUNC = @extschema@._bk_train_seconds_final,
-	FINALFUNC_MODIFY = READ_ONLY,
-	COMBINEFUNC = @extschema@._bk_train_combine,
-	SERIALFUNC = @extschema@._bk_train_serialize,
-	DESERIALFUNC = @extschema@._bk_train_deserialize,
-	PARALLEL = SAFE
-);
-COMMENT ON AGGREGATE @extschema@._bk_train_seconds(@extschema@.bk_sparse, int8, jsonb) IS
-	'the seconds bk_train of the same arguments took in the same query (bk_cross_validate)';
-
-CREATE AGGREGATE @extschema@._bk_train_seconds(features @extschema@.bk_sparse, label text, params jsonb) (
-	SFUNC = @extschema@._bk_train_trans,
-	STYPE = internal,
-	SSPACE = 1048576,
-	FINALFUNC = @extschema@._bk_train_seconds_final,
-	FINALFUNC_MODIFY = READ_ONLY,
-	COMBINEFUNC = @extschema@._bk_train_combine,
-	SERIALFUNC = @extschema@._bk_train_serialize,
-	DESERIALFUNC = @extschema@._bk_train_deserialize,
-	PARALLEL = SAFE
-);
-COMMENT ON AGGREGATE @extschema@._bk_train_seconds(@extschema@.bk_sparse, text, jsonb) IS
-	'the seconds bk_train of the same arguments took in the same query (bk_cross_validate)';

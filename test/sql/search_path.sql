@@ -3,8 +3,10 @@
 --
 -- 1. A role that can CREATE in the extension's schema plants a function
 --    and an operator that a caller's search_path would reach through an
---    implicit cast (CVE-2020-14350's class); a superuser who calls
---    bk_cross_validate must not run them.
+--    implicit cast (CVE-2020-14350's class), and overloads of the
+--    extension's own aggregates and functions more specific than their
+--    bk_features argument (bk_train(float8[], int8, jsonb), ...); a
+--    superuser who calls bk_cross_validate must not run them.
 -- 2. Every built-in function, operator and type named in the extension's
 --    SQL-language and PL/pgSQL functions is copied into a schema searched
 --    before pg_catalog, each copy writing to a log when it runs, and every
@@ -48,7 +50,45 @@ BEGIN
 	RETURN pg_catalog.int8mod(a, b::bigint);
 END $$;
 CREATE OPERATOR public.% (LEFTARG = bigint, RIGHTARG = integer, FUNCTION = public.planted_mod);
+-- overloads more specific than the extension's bk_features ones: a call
+-- with a float8[] (or int4[]) argument would choose them over a cast
+CREATE FUNCTION public.planted_steal(what text) RETURNS void
+LANGUAGE plpgsql VOLATILE AS $$
+BEGIN
+	INSERT INTO public.loot SELECT current_user, what || ': ' || s FROM public.secret;
+END $$;
+CREATE FUNCTION public.planted_train_step(m bk_model, x anyelement, y bigint, p jsonb) RETURNS bk_model
+LANGUAGE plpgsql VOLATILE AS $$
+BEGIN
+	PERFORM public.planted_steal('bk_train');
+	RETURN m;
+END $$;
+CREATE AGGREGATE public.bk_train(float8[], bigint, jsonb) (
+	SFUNC = public.planted_train_step, STYPE = bk_model);
+CREATE AGGREGATE public.bk_train(int4[], bigint, jsonb) (
+	SFUNC = public.planted_train_step, STYPE = bk_model);
+CREATE AGGREGATE public._bk_train_seconds(float8[], bigint, jsonb) (
+	SFUNC = public.planted_train_step, STYPE = bk_model);
+CREATE FUNCTION public.bk_predict_label(m bk_model, x float8[]) RETURNS text
+LANGUAGE plpgsql VOLATILE AS $$
+BEGIN
+	PERFORM public.planted_steal('bk_predict_label');
+	RETURN NULL;
+END $$;
+CREATE FUNCTION public.bk_decision(m bk_model, x float8[]) RETURNS float8
+LANGUAGE plpgsql VOLATILE AS $$
+BEGIN
+	PERFORM public.planted_steal('bk_decision');
+	RETURN NULL;
+END $$;
 RESET ROLE;
+-- they are what a plain call in the caller's own query resolves to (why no
+-- role should be able to CREATE in the extension's schema) ...
+SELECT bk_decision(NULL::bk_model, ARRAY[1, 2]::float8[]) AS planted_decision;
+SELECT count(*) AS plain_call_stolen FROM loot;
+TRUNCATE loot;
+-- ... and what bk_cross_validate never calls: it casts the features to
+-- bk_features and calls the extension's objects with exact types
 
 SET search_path = pg_catalog;
 SELECT params, mean FROM public.bk_cross_validate('public.cvdata', 'x', 'y', 'id',
@@ -57,8 +97,21 @@ SET search_path = public;
 SELECT params, mean FROM bk_cross_validate('cvdata', 'x', 'y', 'id',
                                            '{"algorithm": ["pa"]}', folds => 2);
 RESET search_path;
+CREATE TABLE cvints1 AS SELECT id, ARRAY[(id % 7), (id % 11)]::int4[] AS x, y FROM cvdata;
+SET search_path = public;
+SELECT params, mean FROM bk_cross_validate('cvints1', 'x', 'y', 'id',
+                                           '{"algorithm": ["pa"]}', folds => 2);
+RESET search_path;
+DROP TABLE cvints1;
 SELECT count(*) AS rows_stolen FROM loot;
 SELECT rolsuper AS mallory_is_superuser FROM pg_roles WHERE rolname = 'bk_mallory';
+DROP AGGREGATE public.bk_train(float8[], bigint, jsonb);
+DROP AGGREGATE public.bk_train(int4[], bigint, jsonb);
+DROP AGGREGATE public._bk_train_seconds(float8[], bigint, jsonb);
+DROP FUNCTION public.planted_train_step(bk_model, anyelement, bigint, jsonb);
+DROP FUNCTION public.bk_predict_label(bk_model, float8[]);
+DROP FUNCTION public.bk_decision(bk_model, float8[]);
+DROP FUNCTION public.planted_steal(text);
 DROP OPERATOR public.%(bigint, integer);
 DROP FUNCTION public.planted_mod(bigint, integer);
 DROP FUNCTION public.hashtextextended(text, integer);
