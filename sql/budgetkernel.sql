@@ -297,10 +297,11 @@ COMMENT ON FUNCTION @extschema@.bk_libsvm_sparse(text, int4) IS
 -- bk_cross_validate can call them with exact types.  PostgreSQL makes no
 -- cast WITHOUT FUNCTION from an array type (nor between types of different
 -- alignments): the arrays and jsonb are cast by _bk_features, which
--- returns its argument; bk_sparse, a varlena aligned to double like
--- bk_features, is cast WITHOUT FUNCTION.  A text literal has no form:
--- bk_features' input function asks for a cast to float8[], jsonb or
--- bk_sparse.  Its output function prints a value in its own form.
+-- returns its argument and which the planner removes; bk_sparse, a
+-- varlena aligned to double like bk_features, is cast WITHOUT FUNCTION.
+-- A text literal has no form: bk_features' input function asks for a
+-- cast to float8[], jsonb or bk_sparse.  Its output function prints a
+-- value in its own form.
 CREATE TYPE @extschema@.bk_features;
 
 CREATE FUNCTION @extschema@._bk_features_in(cstring)
@@ -328,34 +329,52 @@ COMMENT ON FUNCTION @extschema@._bk_features_in(cstring) IS
 COMMENT ON FUNCTION @extschema@._bk_features_out(@extschema@.bk_features) IS
 	'output function of bk_features: the value in the text form of its own type';
 
+-- the planner simplifies each call of _bk_features into a relabelling of
+-- its argument (_bk_features_support), as if the cast were binary: no
+-- call per row
+CREATE FUNCTION @extschema@._bk_features_support(internal)
+	RETURNS internal
+	AS 'MODULE_PATHNAME', 'bk_features_support'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION @extschema@._bk_features_support(internal) IS
+	'planner support function of _bk_features: its calls become relabellings of their argument';
+
 CREATE FUNCTION @extschema@._bk_features(float8[])
 	RETURNS @extschema@.bk_features
 	AS 'MODULE_PATHNAME', 'bk_features_cast'
-	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE
+	SUPPORT @extschema@._bk_features_support;
 CREATE FUNCTION @extschema@._bk_features(float4[])
 	RETURNS @extschema@.bk_features
 	AS 'MODULE_PATHNAME', 'bk_features_cast'
-	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE
+	SUPPORT @extschema@._bk_features_support;
 CREATE FUNCTION @extschema@._bk_features(int2[])
 	RETURNS @extschema@.bk_features
 	AS 'MODULE_PATHNAME', 'bk_features_cast'
-	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE
+	SUPPORT @extschema@._bk_features_support;
 CREATE FUNCTION @extschema@._bk_features(int4[])
 	RETURNS @extschema@.bk_features
 	AS 'MODULE_PATHNAME', 'bk_features_cast'
-	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE
+	SUPPORT @extschema@._bk_features_support;
 CREATE FUNCTION @extschema@._bk_features(int8[])
 	RETURNS @extschema@.bk_features
 	AS 'MODULE_PATHNAME', 'bk_features_cast'
-	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE
+	SUPPORT @extschema@._bk_features_support;
 CREATE FUNCTION @extschema@._bk_features(numeric[])
 	RETURNS @extschema@.bk_features
 	AS 'MODULE_PATHNAME', 'bk_features_cast'
-	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE
+	SUPPORT @extschema@._bk_features_support;
 CREATE FUNCTION @extschema@._bk_features(jsonb)
 	RETURNS @extschema@.bk_features
 	AS 'MODULE_PATHNAME', 'bk_features_cast'
-	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE
+	SUPPORT @extschema@._bk_features_support;
 
 CREATE CAST (float8[] AS @extschema@.bk_features)
 	WITH FUNCTION @extschema@._bk_features(float8[]) AS IMPLICIT;
