@@ -2,36 +2,39 @@
 BEGIN;
 CREATE EXTENSION IF NOT EXISTS pgtap;
 CREATE EXTENSION IF NOT EXISTS budgetkernel;
-SELECT plan(40);
+SELECT plan(47);
 
 SELECT has_type('bk_model');
-SELECT has_function('bk_train', ARRAY['double precision[]', 'bigint', 'jsonb']);
-SELECT hasnt_function('bk_train', ARRAY['real[]', 'bigint', 'jsonb'], 'no float4[] twin: float4[] reaches float8[] by an implicit cast');
-SELECT has_function('bk_continue', ARRAY['double precision[]', 'bigint', 'bk_model']);
-SELECT hasnt_function('bk_train', ARRAY['double precision[]', 'bigint', 'bk_model'], 'continuing a model is bk_continue');
-SELECT is_aggregate('bk_train', ARRAY['double precision[]', 'bigint', 'jsonb']);
-SELECT is_aggregate('bk_continue', ARRAY['double precision[]', 'bigint', 'bk_model']);
-SELECT has_function('bk_predict', ARRAY['bk_model', 'double precision[]']);
-SELECT has_function('bk_decision', ARRAY['bk_model', 'double precision[]']);
+SELECT has_type('bk_features');
+SELECT has_function('bk_train', ARRAY['bk_features', 'bigint', 'jsonb']);
+SELECT hasnt_function('bk_train', ARRAY['real[]', 'bigint', 'jsonb'], 'no float4[] twin: float4[] reaches bk_features by an implicit cast');
+SELECT hasnt_function('bk_train', ARRAY['jsonb', 'bigint', 'jsonb'], 'no jsonb twin: one features argument, bk_features');
+SELECT hasnt_function('bk_decision', ARRAY['bk_model', 'double precision[]'], 'no float8[] twin: float8[] reaches bk_features by an implicit cast');
+SELECT has_function('bk_continue', ARRAY['bk_features', 'bigint', 'bk_model']);
+SELECT hasnt_function('bk_train', ARRAY['bk_features', 'bigint', 'bk_model'], 'continuing a model is bk_continue');
+SELECT is_aggregate('bk_train', ARRAY['bk_features', 'bigint', 'jsonb']);
+SELECT is_aggregate('bk_continue', ARRAY['bk_features', 'bigint', 'bk_model']);
+SELECT has_function('bk_predict', ARRAY['bk_model', 'bk_features']);
+SELECT has_function('bk_decision', ARRAY['bk_model', 'bk_features']);
 SELECT has_function('bk_info', ARRAY['bk_model']);
 SELECT has_function('bk_is_valid', ARRAY['bytea']);
 SELECT has_function('bk_support_vectors', ARRAY['bk_model']);
-SELECT has_function('bk_predict_label', ARRAY['bk_model', 'double precision[]']);
-SELECT has_function('bk_scores', ARRAY['bk_model', 'double precision[]']);
-SELECT is_aggregate('bk_train', ARRAY['double precision[]', 'text', 'jsonb']);
-SELECT is_aggregate('bk_continue', ARRAY['double precision[]', 'text', 'bk_model']);
-SELECT volatility_is('bk_predict_label', ARRAY['bk_model', 'double precision[]'], 'immutable');
-SELECT volatility_is('bk_scores', ARRAY['bk_model', 'double precision[]'], 'immutable');
-SELECT function_returns('bk_scores', ARRAY['bk_model', 'double precision[]'], 'double precision[]');
+SELECT has_function('bk_predict_label', ARRAY['bk_model', 'bk_features']);
+SELECT has_function('bk_scores', ARRAY['bk_model', 'bk_features']);
+SELECT is_aggregate('bk_train', ARRAY['bk_features', 'text', 'jsonb']);
+SELECT is_aggregate('bk_continue', ARRAY['bk_features', 'text', 'bk_model']);
+SELECT volatility_is('bk_predict_label', ARRAY['bk_model', 'bk_features'], 'immutable');
+SELECT volatility_is('bk_scores', ARRAY['bk_model', 'bk_features'], 'immutable');
+SELECT function_returns('bk_scores', ARRAY['bk_model', 'bk_features'], 'double precision[]');
 
-SELECT volatility_is('bk_predict', ARRAY['bk_model', 'double precision[]'], 'immutable');
-SELECT volatility_is('bk_decision', ARRAY['bk_model', 'double precision[]'], 'immutable');
+SELECT volatility_is('bk_predict', ARRAY['bk_model', 'bk_features'], 'immutable');
+SELECT volatility_is('bk_decision', ARRAY['bk_model', 'bk_features'], 'immutable');
 SELECT volatility_is('bk_info', ARRAY['bk_model'], 'immutable');
 SELECT volatility_is('bk_is_valid', ARRAY['bytea'], 'immutable');
-SELECT is_strict('bk_predict', ARRAY['bk_model', 'double precision[]']);
+SELECT is_strict('bk_predict', ARRAY['bk_model', 'bk_features']);
 SELECT is_strict('bk_is_valid', ARRAY['bytea']);
-SELECT function_returns('bk_predict', ARRAY['bk_model', 'double precision[]'], 'bigint');
-SELECT function_returns('bk_decision', ARRAY['bk_model', 'double precision[]'], 'double precision');
+SELECT function_returns('bk_predict', ARRAY['bk_model', 'bk_features'], 'bigint');
+SELECT function_returns('bk_decision', ARRAY['bk_model', 'bk_features'], 'double precision');
 SELECT function_returns('bk_info', ARRAY['bk_model'], 'jsonb');
 
 SELECT is((SELECT count(*)::int FROM pg_proc p JOIN pg_depend d ON d.objid = p.oid
@@ -62,7 +65,7 @@ SELECT set_eq($$SELECT DISTINCT p.proname::text FROM pg_proc p JOIN pg_depend d 
 -- a bare string literal is the parameters (jsonb: the only candidate)
 SELECT lives_ok($$ SELECT bk_train(ARRAY[i, -i]::float8[], (i > 0)::int::int8, '{"budget": 4}')
                    FROM generate_series(-3, 3) i $$, 'bk_train with a bare literal');
--- float4[], integer and numeric arrays reach float8[]: the same model
+-- float4[], integer and numeric arrays reach bk_features as float8[] does: the same model
 SELECT is((SELECT count(DISTINCT m) FROM (
              SELECT bk_train(ARRAY[i, -i]::float8[], (i > 0)::int::int8, '{"budget": 4}' ORDER BY i) FROM generate_series(-3, 3) i
              UNION ALL SELECT bk_train(ARRAY[i, -i]::float4[], (i > 0)::int::int8, '{"budget": 4}' ORDER BY i) FROM generate_series(-3, 3) i
@@ -73,6 +76,12 @@ SELECT is((SELECT count(DISTINCT m) FROM (
 SELECT has_cast('bk_model', 'bytea');
 SELECT has_cast('bytea', 'bk_model');
 SELECT cast_context_is('bk_model', 'bytea', 'explicit');
+-- every form of features reaches bk_features implicitly, and a literal says to cast it
+SELECT cast_context_is('double precision[]', 'bk_features', 'implicit');
+SELECT cast_context_is('jsonb', 'bk_features', 'implicit');
+SELECT cast_context_is('bk_sparse', 'bk_features', 'implicit');
+SELECT throws_ok($$ SELECT bk_decision(NULL::bk_model, '{1,2}') $$, '42804', NULL,
+                 'a features literal: cast it to float8[], jsonb or bk_sparse');
 SELECT is((SELECT castmethod::text FROM pg_cast WHERE castsource = 'bk_model'::regtype
            AND casttarget = 'bytea'::regtype), 'b', 'bk_model -> bytea is free (binary coercible)');
 
@@ -81,7 +90,7 @@ SELECT lives_ok($$ SELECT bk_predict(
   (SELECT bk_train(ARRAY[i, -i]::float8[], (i > 0)::int::int8, '{"budget": 4}'::jsonb) FROM generate_series(-3, 3) i),
   ARRAY[1.0, -1.0]::float8[]) $$, 'predict over a model from a subquery');
 
--- numeric literals resolve to the float8[] scoring functions
+-- numeric literals resolve to the bk_features scoring functions
 SELECT lives_ok($$ SELECT bk_predict(
   (SELECT bk_train(ARRAY[i, -i]::float8[], (i > 0)::int::int8, '{"budget": 4}'::jsonb) FROM generate_series(-3, 3) i),
   ARRAY[1.5, -1.5]) $$, 'bk_predict(model, ARRAY[numeric literals]) is not ambiguous');

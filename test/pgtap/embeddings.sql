@@ -1,6 +1,6 @@
 -- Embeddings kept in pgvector columns: a vector casts to real[], which
--- reaches bk_train's float8[] by PostgreSQL's implicit array cast, and a
--- sparsevec's text is a bk_sparse's.  Runs where pgvector (Debian's
+-- reaches bk_train's bk_features by an implicit cast (read as float8
+-- values), and a sparsevec's text is a bk_sparse's.  Runs where pgvector (Debian's
 -- postgresql-15-pgvector, or a build from source) is installed; skipped
 -- elsewhere.
 BEGIN;
