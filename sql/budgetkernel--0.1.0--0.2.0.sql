@@ -4,7 +4,8 @@
 -- What changes is the SQL surface:
 --   * bk_train keeps two forms, bk_train(bk_features, int8 | text, jsonb):
 --     the float4[] forms go and so do the text-params forms (a string
---     literal resolves to jsonb);
+--     literal resolves to jsonb); bk_train(jsonb, int8 | text, jsonb), for
+--     named rows, is new and runs serially;
 --   * one features argument: every aggregate and scoring function takes
 --     bk_features, which float8[], the other numeric arrays (int2[],
 --     int4[], int8[], float4[], numeric[]), jsonb named features and
@@ -981,6 +982,51 @@ WHERE aggfnoid IN ('@extschema@.bk_train(@extschema@.bk_features, int8, jsonb)':
 UPDATE pg_catalog.pg_proc SET proparallel = 's'
 WHERE oid IN ('@extschema@.bk_train(@extschema@.bk_features, int8, jsonb)'::pg_catalog.regprocedure,
               '@extschema@.bk_train(@extschema@.bk_features, text, jsonb)'::pg_catalog.regprocedure);
+
+-- bk_train over jsonb rows (availability: 0.2.0) runs serially: a
+-- preparation fitted to named rows knows its keys and text values only
+-- once every row is seen, so the parts of a parallel plan would each fit
+-- a layout of their own, and models of two layouts do not merge.  These
+-- exact jsonb forms, chosen over the bk_features cast for a jsonb
+-- argument, have no combine function; arrays and bk_sparse rows reach
+-- bk_train(bk_features, ...) and train in parallel.
+CREATE FUNCTION @extschema@._bk_train_trans(internal, jsonb, int8, jsonb)
+	RETURNS internal
+	AS 'MODULE_PATHNAME', 'bk_train_params_trans'
+	LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE FUNCTION @extschema@._bk_train_trans(internal, jsonb, text, jsonb)
+	RETURNS internal
+	AS 'MODULE_PATHNAME', 'bk_train_params_trans'
+	LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+COMMENT ON FUNCTION @extschema@._bk_train_trans(internal, jsonb, int8, jsonb) IS
+	'transition function of bk_train(jsonb, int8, jsonb)';
+COMMENT ON FUNCTION @extschema@._bk_train_trans(internal, jsonb, text, jsonb) IS
+	'transition function of bk_train(jsonb, text, jsonb)';
+
+CREATE AGGREGATE @extschema@.bk_train(features jsonb, label int8, params jsonb) (
+	SFUNC = @extschema@._bk_train_trans,
+	STYPE = internal,
+	SSPACE = 1048576,
+	FINALFUNC = @extschema@._bk_train_final,
+	FINALFUNC_MODIFY = READ_ONLY,
+	PARALLEL = SAFE
+);
+
+CREATE AGGREGATE @extschema@.bk_train(features jsonb, label text, params jsonb) (
+	SFUNC = @extschema@._bk_train_trans,
+	STYPE = internal,
+	SSPACE = 1048576,
+	FINALFUNC = @extschema@._bk_train_final,
+	FINALFUNC_MODIFY = READ_ONLY,
+	PARALLEL = SAFE
+);
+
+COMMENT ON AGGREGATE @extschema@.bk_train(jsonb, int8, jsonb) IS
+	'trains a kernel classifier on rows of named features (a JSON object: numbers standardised, text one-hot, nulls imputed, kept in the model), serially';
+COMMENT ON AGGREGATE @extschema@.bk_train(jsonb, text, jsonb) IS
+	'trains a kernel classifier with text labels on rows of named features (a JSON object: numbers standardised, text one-hot, nulls imputed, kept in the model), serially';
 
 CREATE FUNCTION @extschema@._bk_merge_trans(internal, @extschema@.bk_model)
 	RETURNS internal

@@ -570,6 +570,51 @@ COMMENT ON AGGREGATE @extschema@.bk_train(@extschema@.bk_features, int8, jsonb) 
 	'trains a kernel classifier on the rows in stream order; params: a JSON object of learner parameters';
 COMMENT ON AGGREGATE @extschema@.bk_train(@extschema@.bk_features, text, jsonb) IS
 	'trains a kernel classifier with text labels on the rows in stream order; params: a JSON object of learner parameters';
+
+-- bk_train over jsonb rows (availability: 0.2.0) runs serially: a
+-- preparation fitted to named rows knows its keys and text values only
+-- once every row is seen, so the parts of a parallel plan would each fit
+-- a layout of their own, and models of two layouts do not merge.  These
+-- exact jsonb forms, chosen over the bk_features cast for a jsonb
+-- argument, have no combine function; arrays and bk_sparse rows reach
+-- bk_train(bk_features, ...) and train in parallel.
+CREATE FUNCTION @extschema@._bk_train_trans(internal, jsonb, int8, jsonb)
+	RETURNS internal
+	AS 'MODULE_PATHNAME', 'bk_train_params_trans'
+	LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE FUNCTION @extschema@._bk_train_trans(internal, jsonb, text, jsonb)
+	RETURNS internal
+	AS 'MODULE_PATHNAME', 'bk_train_params_trans'
+	LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+COMMENT ON FUNCTION @extschema@._bk_train_trans(internal, jsonb, int8, jsonb) IS
+	'transition function of bk_train(jsonb, int8, jsonb)';
+COMMENT ON FUNCTION @extschema@._bk_train_trans(internal, jsonb, text, jsonb) IS
+	'transition function of bk_train(jsonb, text, jsonb)';
+
+CREATE AGGREGATE @extschema@.bk_train(features jsonb, label int8, params jsonb) (
+	SFUNC = @extschema@._bk_train_trans,
+	STYPE = internal,
+	SSPACE = 1048576,
+	FINALFUNC = @extschema@._bk_train_final,
+	FINALFUNC_MODIFY = READ_ONLY,
+	PARALLEL = SAFE
+);
+
+CREATE AGGREGATE @extschema@.bk_train(features jsonb, label text, params jsonb) (
+	SFUNC = @extschema@._bk_train_trans,
+	STYPE = internal,
+	SSPACE = 1048576,
+	FINALFUNC = @extschema@._bk_train_final,
+	FINALFUNC_MODIFY = READ_ONLY,
+	PARALLEL = SAFE
+);
+
+COMMENT ON AGGREGATE @extschema@.bk_train(jsonb, int8, jsonb) IS
+	'trains a kernel classifier on rows of named features (a JSON object: numbers standardised, text one-hot, nulls imputed, kept in the model), serially';
+COMMENT ON AGGREGATE @extschema@.bk_train(jsonb, text, jsonb) IS
+	'trains a kernel classifier with text labels on rows of named features (a JSON object: numbers standardised, text one-hot, nulls imputed, kept in the model), serially';
 -- Availability: 0.2.0
 CREATE FUNCTION @extschema@._bk_merge_trans(internal, @extschema@.bk_model)
 	RETURNS internal
