@@ -625,7 +625,7 @@ COMMENT ON FUNCTION @extschema@.bk_libsvm(text, int4) IS
 -- held-out fold with bk_metrics.  Written in PL/pgSQL over the aggregates:
 -- it is the GROUP BY-over-a-grid pattern of the reference, packaged.
 
--- Names resolve in two places (doc/reference.md, "Schema and search path"):
+-- Names resolve in two places (doc/security.md, "Schema and search path"):
 --   * the caller's names -- source, features, label, key -- resolve as in
 --     the caller's own query: bk_cross_validate, a SQL function with no
 --     SET clause, reads the caller's search_path and passes it on;

@@ -706,7 +706,7 @@ COMMENT ON AGGREGATE @extschema@.bk_continue(@extschema@.bk_features, text, @ext
 -- ambiguous.
 -- COST 100 (100 x cpu_operator_cost a call): a call evaluates up to B
 -- kernels, tens of times the work of passing a row along, so that large
--- scoring queries get parallel plans (doc/reference.md, Scoring performance).
+-- scoring queries get parallel plans (doc/scoring-performance.md).
 CREATE FUNCTION @extschema@.bk_predict(model @extschema@.bk_model, features @extschema@.bk_features)
 	RETURNS int8
 	AS 'MODULE_PATHNAME', 'bk_predict'
@@ -948,7 +948,7 @@ COMMENT ON FUNCTION @extschema@.bk_libsvm(text, int4) IS
 
 -- Availability: 0.2.0
 --
--- Names resolve in two places (doc/reference.md, "Schema and search path"):
+-- Names resolve in two places (doc/security.md, "Schema and search path"):
 --   * the caller's names -- source, features, label, key -- resolve as in
 --     the caller's own query: bk_cross_validate, a SQL function with no
 --     SET clause, reads the caller's search_path and passes it on;

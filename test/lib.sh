@@ -386,7 +386,7 @@ EOF
 
 	# OpenBLAS starts its worker threads when the library loads, before
 	# budgetkernel can ask it for one thread: the variable keeps backends
-	# single-threaded from the start (doc/reference.md, "BLAS threads").
+	# single-threaded from the start (doc/scoring-performance.md, "BLAS threads").
 	if ! (
 		if [[ -n "${BK_CLUSTER_VMEM_KB:-}" ]]; then
 			ulimit -v "$BK_CLUSTER_VMEM_KB" || exit 1

@@ -1,7 +1,7 @@
 /*
  * bk_features.c
  *	  Reading feature arrays for training and scoring, with the checks of
- *	  doc/reference.md, "Bad input".
+ *	  doc/security.md, "Bad input".
  *
  * A float8[] is read without deconstruct_array: without NULLs it is
  * already a contiguous vector of doubles.  The other numeric arrays that

@@ -103,7 +103,7 @@ BEGIN
         -- (doc/performance.md)
         DROP TABLE IF EXISTS pg_temp.bench_model;
         CREATE TEMP TABLE bench_model AS SELECT m AS model;
-        -- its statistics, as doc/reference.md advises (Scoring performance)
+        -- its statistics, as doc/scoring-performance.md advises
         ANALYZE pg_temp.bench_model;
         t1 := clock_timestamp();
         EXECUTE format('SELECT avg((bk_predict(b.model, t.features) = t.label)::int)::float8, count(*) '
@@ -207,7 +207,7 @@ def copy_rows(table, rows, ids=None):
 # row smaller.  With PostgreSQL's defaults, rows of more than about 250
 # standardised features (which do not compress) move out of line into the
 # TOAST table, and each row read costs an index look-up there: usps
-# trained 1.5x slower (doc/reference.md, "Storing the features").
+# trained 1.5x slower (doc/preparation.md, "Storing the features").
 FEATURES_STORAGE = ("ALTER TABLE bench.%s ALTER COLUMN features SET STORAGE MAIN, "
                     "ALTER COLUMN features SET COMPRESSION lz4;")
 
@@ -1044,7 +1044,7 @@ def perf_mode(args):
     L.append("Same rows, same order, same parameters on both sides. The training part is "
              "loaded and standardised in SQL (statistics of the training part), stored in a "
              "table in stream order (permutation 1: ORDER BY md5(1 || ':' || id)) whose features "
-             "column is kept inline (`STORAGE MAIN`, `COMPRESSION lz4`, as doc/reference.md "
+             "column is kept inline (`STORAGE MAIN`, `COMPRESSION lz4`, as doc/preparation.md "
              "\"Storing the features\" advises; standardised usps rows would otherwise go out "
              "of line), and "
              "exported from that table as a LIBSVM file for `test/bench/bk_bench` (the bare "
@@ -1066,9 +1066,9 @@ def perf_mode(args):
              "`avg((bk_predict(b.model, t.features) = t.label)::int) FROM test t, model_table b` "
              "(the README's pattern) and **subquery** = `bk_predict((SELECT model FROM "
              "model_table), t.features)`. Both decode the model once per query (the scoring "
-             "cache, doc/reference.md); in the join form a model stored inline in its row "
+             "cache, doc/scoring-performance.md); in the join form a model stored inline in its row "
              "(under about 2 kB) is compared byte for byte with the cached copy on every row. "
-             "The model table is ANALYZEd after it is written, as doc/reference.md advises: "
+             "The model table is ANALYZEd after it is written, as doc/scoring-performance.md advises: "
              "without statistics the planner took the new table for 1,360 rows, and the "
              "join's estimated cost made PostgreSQL compile the query with JIT (a9a, BPA-NN, "
              "B = 100: 327 ms against 27 ms analyzed, or with jit = off; the join ratios of "

@@ -1,6 +1,6 @@
 -- Accuracy on the shared benchmark data (paper 000 Table 1 setting: B = 100,
 -- RBF kernel) and the model's properties on real data.  Thresholds sit a
--- little under what the learners reach (doc/reference.md lists the figures);
+-- little under what the learners reach (doc/accuracy.md lists the figures);
 -- training is deterministic for a given row order, so these cannot flake.
 BEGIN;
 CREATE EXTENSION IF NOT EXISTS pgtap;

@@ -1,4 +1,4 @@
--- Every error class of doc/reference.md ("Bad input") raises the documented SQLSTATE.
+-- Every error class of doc/security.md ("Bad input") raises the documented SQLSTATE.
 BEGIN;
 CREATE EXTENSION IF NOT EXISTS pgtap;
 CREATE EXTENSION IF NOT EXISTS budgetkernel;

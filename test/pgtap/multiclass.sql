@@ -1,6 +1,6 @@
 -- Multi-class learning on the shared data: multi-class Pegasos on a budget
 -- (paper 004) and one-vs-rest binary learners.  Thresholds sit a little
--- under what the learners reach (doc/reference.md lists the figures);
+-- under what the learners reach (doc/accuracy.md lists the figures);
 -- training is deterministic for a given row order.
 BEGIN;
 CREATE EXTENSION IF NOT EXISTS pgtap;

@@ -1,5 +1,5 @@
 --
--- Security and resource limits (doc/reference.md): no input exhausts the
+-- Security and resource limits (doc/security.md): no input exhausts the
 -- server's memory, nothing bk_train returns fails validation, no score
 -- that overflowed becomes a class.  The crafted models come from
 -- test/fixtures/bk_craft (well-formed bytes that no training produces but

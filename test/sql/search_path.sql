@@ -1,5 +1,5 @@
 --
--- Names the extension's SQL resolves (doc/reference.md, "Schema and search path").
+-- Names the extension's SQL resolves (doc/security.md, "Schema and search path").
 --
 -- 1. A role that can CREATE in the extension's schema plants a function
 --    and an operator that a caller's search_path would reach through an

@@ -713,7 +713,7 @@ random_merge_pair(BkRng *rng, int t)
  * coefficients' scale; everywhere the returned degradation must be that
  * of the returned h, and never below the global minimum.  How far the
  * other cases fall short is printed: it is the measured bound of the
- * difference (doc/reference.md, "Merging").
+ * difference (doc/pegasos.md, "Merging: how h is found").
  */
 void
 test_merge_search(void)

@@ -11,7 +11,7 @@
  *	  This file knows no learner: it gives each row its weight, and each
  *	  binary machine the weights of its two sides (BkRow.weight, w_pos,
  *	  w_neg).  Each learner scales its step or its bound by them, as its
- *	  paper's objective allows (doc/reference.md, "Class weights").
+ *	  paper's objective allows (doc/multiclass.md, "Class weights").
  */
 #include "bk_internal.h"
 

@@ -2,7 +2,7 @@
  * bk_prep.c
  *	  The preparation of a model's inputs: fitted on the training rows,
  *	  stored in the model, replayed identically when it trains on and
- *	  scores rows (doc/reference.md, "Feature preparation").
+ *	  scores rows (doc/preparation.md, "Feature preparation").
  *
  *	  Numeric inputs are standardised, x' = (x - mean) / sd, with the mean
  *	  and the population standard deviation of the training values (an sd
