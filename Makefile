@@ -187,10 +187,15 @@ prove:
 # two shard clusters named by BK_SHARD1_HOST/PORT and BK_SHARD2_HOST/PORT,
 # which test/check.sh starts (start_shards in test/lib.sh).  Needs
 # postgres_fdw (contrib) and PL/Proxy (postgresql-15-plproxy).
-.PHONY: tutorialcheck
+.PHONY: doccheck tutorialcheck
+# the links between the markdown pages: every file and anchor exists
+# (test/doclinks.sh; no server needed)
+doccheck:
+	bash test/doclinks.sh
+
 # doc/tutorial.md's and README.md's SQL, each run in order in a fresh
-# database and checked (test/tutorial.sh)
-tutorialcheck:
+# database and checked (test/tutorial.sh), after the links of the docs
+tutorialcheck: doccheck
 	bash test/tutorial.sh
 
 .PHONY: shardcheck

@@ -10,8 +10,8 @@
 # tests (make unittest), starts a private throwaway PostgreSQL 15 cluster,
 # runs the regression tests (make installcheck), starts two more clusters
 # as shards and runs the distributed recipes against them (make
-# shardcheck: postgres_fdw and PL/Proxy), doc/tutorial.md's SQL (make
-# tutorialcheck), the pgTAP tests (make prove),
+# shardcheck: postgres_fdw and PL/Proxy), doc/tutorial.md's SQL and the
+# links between the docs' pages (make tutorialcheck), the pgTAP tests (make prove),
 # a smoke test of the benchmark harness on the same cluster
 # (bash test/bench/run.sh --smoke), stops and deletes the cluster, and
 # then, for each further PostgreSQL major in BK_PG_MAJORS (default 18),
