@@ -1,6 +1,6 @@
 /*
  * bk_codec.h
- *	  What the format's framing (bk_format.c) and the codecs of the model's
+ *	  What the format's framing (bk_encode.c, bk_decode.c) and the codecs of the model's
  *	  parts (bk_part_*.c) share: the little-endian primitives, the writer
  *	  and the reader of doc/format.md's fields, and the sizes of a machine
  *	  section.  Below the model: nothing here calls it.

@@ -3,7 +3,7 @@
  *	  The optional parts of a model, as descriptors.
  *
  *	  A model is its framing (header, parameters, classes, counters and
- *	  random state, machines: bk_format.c) followed by its parts, each a
+ *	  random state, machines: bk_encode.c, bk_decode.c) followed by its parts, each a
  *	  section of doc/format.md after the machines: the calibration, the
  *	  preparation, the class weights (each present with its header flag
  *	  bit), the learning curve and the parents (present in every version 2
@@ -13,8 +13,8 @@
  *	  permutation, the learning loop and the model's release loop over that
  *	  table and name no part.
  *
- *	  The parts lie below the model: they call nothing of bk_model.c or
- *	  bk_format.c; what they need is passed to them (the model's fields,
+ *	  The parts lie below the model: they call nothing of the model or the
+ *	  format (make layercheck); what they need is passed to them (the model's fields,
  *	  the reader and writer of bk_codec.h).
  *
  *	  To add a part: doc/maintainers.md, "Adding a model part".

@@ -5,7 +5,7 @@
  *	  says, bk_learner.h), the slots of a training machine, the bytes a
  *	  training state needs and the largest encoded size it can reach.
  *	  Functions of the parameters (and, for the encoded size, of a model's
- *	  counts): the model (bk_model.c) and the format (bk_format.c) call
+ *	  counts): the model (bk_model.c) and the format (bk_encode.c, bk_decode.c) call
  *	  them, and they call neither.
  */
 #include "bk_learner.h"

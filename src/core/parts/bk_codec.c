@@ -1,7 +1,7 @@
 /*
  * bk_codec.c
  *	  The reader's checks and the labels and sizes that the format's
- *	  framing (bk_format.c) and the parts' codecs (bk_part_*.c) share
+ *	  framing (bk_encode.c, bk_decode.c) and the parts' codecs (bk_part_*.c) share
  *	  (bk_codec.h).
  */
 #include "bk_codec.h"
