@@ -154,9 +154,11 @@ fuzzcheck: $(FUZZ_TARGETS:%=test/fuzz/fuzz_%_check)
 		dir=test/fuzz/regress/$$(basename $$t | sed 's/^fuzz_//; s/_check$$//'); \
 		if [ -d $$dir ]; then \
 			inputs=$$(ls $$dir | grep -v '\.md$$' | sed "s|^|$$dir/|"); \
-			OPENBLAS_NUM_THREADS=1 ASAN_OPTIONS=detect_leaks=0 ./$$t $$inputs > /dev/null && \
-				echo "$$t: $$(echo $$inputs | wc -w) regression inputs of $$dir replayed" || \
-				{ echo "FAIL $$t on the inputs of $$dir"; failed=$$((failed + 1)); }; \
+			for size in 20 0; do \
+				OPENBLAS_NUM_THREADS=1 ASAN_OPTIONS=detect_leaks=0 BK_FUZZ_DEFAULT_SIZE=$$size ./$$t $$inputs > /dev/null && \
+					echo "$$t: $$(echo $$inputs | wc -w) regression inputs of $$dir replayed (BK_FUZZ_DEFAULT_SIZE=$$size)" || \
+					{ echo "FAIL $$t on the inputs of $$dir (BK_FUZZ_DEFAULT_SIZE=$$size)"; failed=$$((failed + 1)); }; \
+			done; \
 		fi; \
 	done; \
 	if [ $$failed -ne 0 ]; then echo "$$failed fuzz target(s) failed"; exit 1; fi

@@ -22,7 +22,8 @@
  *				pairs; values come from a table per key, and 0xFF for a
  *				real-valued key takes the next 8 bytes as a double.  With
  *				bit 2, a count (1 to 4) and as many label bytes, declared
- *				as the classes.
+ *				as the classes.  A budget and evaluation-set size that
+ *				the keys do not give are 20 (default_size), not 100.
  *	  model:	a u32 length L, then L bytes of a model
  *	  rows:		a label byte (0xFF: a NULL label, the row is skipped; else
  *				an index into a table of integer or text labels), then dim
@@ -36,6 +37,7 @@
 #include "bk_learner.h"
 
 #include <float.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* numeric overflow, being added to BkErrCode: compile before and after */
@@ -304,6 +306,43 @@ try_set(BkParams *p, int dim, const char *key, const BkParamInput *v)
 		*p = q;
 }
 
+/*
+ * The budget and evaluation-set size of an input that gives none: 20, or
+ * BK_FUZZ_DEFAULT_SIZE (1 to 1000; 0: leave the library's defaults).  The
+ * inputs of test/fuzz/regress/learn were found under the library's
+ * defaults, and make fuzzcheck replays them under both.
+ */
+static int
+default_size(void)
+{
+	static int	size = -1;
+
+	if (size < 0)
+	{
+		const char *env = getenv("BK_FUZZ_DEFAULT_SIZE");
+		long		v = env != NULL ? strtol(env, NULL, 10) : 20;
+
+		size = v >= 0 && v <= 1000 ? (int) v : 20;
+	}
+	return size;
+}
+
+/*
+ * A number the input did not give, set to value where the algorithm takes
+ * it (a key that does not apply is skipped, as try_set does).
+ */
+static void
+default_number(BkParams *p, int dim, const char *key, BkParamId id, double value)
+{
+	BkParamInput v;
+
+	if (BkParamGiven(p, id) || value <= 0)
+		return;
+	v.type = BK_IN_NUMBER;
+	v.number = value;
+	try_set(p, dim, key, &v);
+}
+
 /* ---- labels ---- */
 
 static const int64_t int_labels[] = {1, -1, 0, 2, 3, 7, -1000, 42,
@@ -382,6 +421,16 @@ model_from_params(Input *in, bool text, bool declare)
 			return NULL;
 		try_set(&p, dim, keys[key % N_KEYS].key, &v);
 	}
+	/*
+	 * A budget and an evaluation set that the input did not give are
+	 * default_size() (20), not the library's defaults of 100: the
+	 * maintenance of BPA-P, BDUOL and the Projectrons is cubic in B, and at
+	 * 100 one input of 2 kB took from 5 to 60 s under the sanitizers, so
+	 * that a long run averaged 250 inputs a second.  20 still takes a
+	 * machine past its first growth (16 slots); the keys give 1 to 12.
+	 */
+	default_number(&p, dim, "budget", BK_P_BUDGET, default_size());
+	default_number(&p, dim, "eval_size", BK_P_EVAL_SIZE, default_size());
 	if (declare)
 	{
 		if (!take_byte(in, &ndeclare))
