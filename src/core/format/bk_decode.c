@@ -451,12 +451,13 @@ check_coefs(Reader *r, const BkParams *p, uint32_t n_sv, uint32_t n_coef,
 }
 
 /*
- * One machine: its header against the algorithm's limits and layout, then
- * the SVs, coefficients and bookkeeping (copied into mach when not NULL;
- * K^-1 and the neighbour cache only when mach keeps them, for training).
+ * A machine's header against the algorithm's limits and layout, and its
+ * counters and sums (set in mach when not NULL); leaves r at its SVs.
  */
 static bool
-parse_machine(Reader *r, const BkModel *hdr, uint32_t k, BkMachine *mach)
+parse_machine_header(Reader *r, const BkModel *hdr, uint32_t k, BkMachine *mach,
+					 uint32_t *n_sv_out, uint32_t *n_coef_out, uint32_t *aux_out,
+					 double *scale_out)
 {
 	const BkParams *p = &hdr->params;
 	size_t		dim = (size_t) hdr->dim;
@@ -468,7 +469,6 @@ parse_machine(Reader *r, const BkModel *hdr, uint32_t k, BkMachine *mach)
 				updates,
 				maint,
 				since;
-	size_t		sv_pos = 0;
 	double		scale,
 				degradation,
 				wnorm2;
@@ -539,6 +539,26 @@ parse_machine(Reader *r, const BkModel *hdr, uint32_t k, BkMachine *mach)
 			mach->ginv.since_refresh = since;
 	}
 
+	*n_sv_out = n_sv;
+	*n_coef_out = n_coef;
+	*aux_out = aux;
+	*scale_out = scale;
+	return true;
+}
+
+/*
+ * A machine's SVs and coefficients (into mach when not NULL, each SV row
+ * moved to its stride and its squared norm computed); *sv_pos: where the
+ * SVs begin, for the evaluation set's checks.
+ */
+static bool
+parse_machine_vectors(Reader *r, const BkModel *hdr, BkMachine *mach, uint32_t n_sv,
+					  uint32_t n_coef, double scale, size_t *sv_pos_out)
+{
+	const BkParams *p = &hdr->params;
+	size_t		dim = (size_t) hdr->dim;
+	size_t		sv_pos;
+
 	sv_pos = r->pos;
 	if (!BkReadF64s(r, mach ? mach->sv : NULL, (size_t) n_sv * dim, "support vectors") ||
 		!check_sv_norms(r, p, dim, n_sv) ||
@@ -564,6 +584,19 @@ parse_machine(Reader *r, const BkModel *hdr, uint32_t k, BkMachine *mach)
 									(int) dim);
 	}
 
+	*sv_pos_out = sv_pos;
+	return true;
+}
+
+/*
+ * A machine's bookkeeping after its coefficients, as its aux bits say:
+ * the neighbour cache, K^-1, the SVs' scores, the rows they were added at,
+ * the evaluation set (into mach where it keeps them).
+ */
+static bool
+parse_machine_bookkeeping(Reader *r, const BkModel *hdr, uint32_t k, BkMachine *mach,
+						  uint32_t n_sv, uint32_t aux, size_t sv_pos)
+{
 	if (aux & AUX_NEAREST)
 	{
 		for (uint32_t i = 0; i < n_sv; i++)
@@ -618,6 +651,25 @@ parse_machine(Reader *r, const BkModel *hdr, uint32_t k, BkMachine *mach)
 	if (aux & AUX_EVAL)
 		return parse_eval(r, hdr, k, n_sv, sv_pos, mach && mach->eval ? mach->eval : NULL);
 	return true;
+}
+
+/*
+ * One machine: its header against the algorithm's limits and layout, then
+ * the SVs, coefficients and bookkeeping (copied into mach when not NULL;
+ * K^-1 and the neighbour cache only when mach keeps them, for training).
+ */
+static bool
+parse_machine(Reader *r, const BkModel *hdr, uint32_t k, BkMachine *mach)
+{
+	uint32_t	n_sv = 0,
+				n_coef = 0,
+				aux = 0;
+	double		scale = 1.0;
+	size_t		sv_pos = 0;
+
+	return parse_machine_header(r, hdr, k, mach, &n_sv, &n_coef, &aux, &scale) &&
+		parse_machine_vectors(r, hdr, mach, n_sv, n_coef, scale, &sv_pos) &&
+		parse_machine_bookkeeping(r, hdr, k, mach, n_sv, aux, sv_pos);
 }
 
 /*
