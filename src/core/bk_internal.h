@@ -204,6 +204,16 @@ extern bool BkPrepSameSums(const BkPrep *a, const BkPrep *b);
 extern int	BkPrepPoolOverflow(const BkPrep *a, const BkPrep *b);
 extern void BkPrepPool(BkPrep *a, const BkPrep *b);
 extern void BkPrepRemapModel(BkModel *m, const BkPrep *to);
+/*
+ * merging preparations of other keys or levels (bk_prep_union.c): the
+ * union layout of a and b (no statistics), or an error naming why they
+ * have none; side's preparation in that layout with its own statistics,
+ * map[c] the union column of side's column c, fill the value of every
+ * column side lacks (u->dim values; 0 where map reaches)
+ */
+extern BkPrep *BkPrepUnion(const BkEnv *env, const BkPrep *a, const BkPrep *b);
+extern BkPrep *BkPrepUnionSide(const BkEnv *env, const BkPrep *u,
+							   const BkPrep *side, int *map, double *fill);
 
 /*
  * Class weights (bk_class_weight.c): the explicit entries in label order
@@ -610,6 +620,9 @@ extern bool BkMachineReserve(const BkEnv *env, BkMachine *mach, int dim,
 							 int limit);
 extern void BkMachineCopy(const BkEnv *env, BkMachine *dst, const BkMachine *src,
 						  int dim, double sign);
+/* its vectors to new_dim columns: column c to map[c], the others fill's */
+extern void BkMachineRelayout(const BkEnv *env, BkMachine *mach, int old_dim,
+							  int new_dim, const int *map, const double *fill);
 
 /* ---- bk_nearest.c: nearest-neighbour bookkeeping (paper 000 §3.1.3) ---- */
 extern void BkNearestInit(const BkEnv *env, BkMachine *mach, int capacity);
@@ -925,6 +938,15 @@ extern void BkPlattProbabilities(const double *platt, int n, double *prob);
 /* note a row of class cls, predicted as pred (-1: its class was new) */
 extern void BkRunNote(BkModel *m, const double *x, int cls, int pred);
 extern void BkRunFree(BkModel *m);
+/* the model's columns change: column c to map[c], the others fill's */
+extern void BkRunRelayout(BkModel *m, int new_dim, const int *map,
+						  const double *fill);
+
+/*
+ * ---- bk_model_union.c: two prepared models whose keys or levels differ
+ * re-laid into the union of their preparations, before a merge ----
+ */
+extern void BkModelUnionLayout(BkModel *a, BkModel *b);
 /* the classes changed places: old class c is now inv[c] */
 extern void BkRunPermute(BkModel *m, const int *inv, int n_classes);
 /* BkModelRunReport, the model's prediction of a row given */

@@ -100,6 +100,9 @@ extern void test_legacy_ridge(void);
 extern void test_parse_double(void);
 extern void test_new_learner_params(void);
 
+/* ---- test_prep_union.c ---- */
+extern void test_prep_union(void);
+
 /* ---- test_primitives.c ---- */
 extern void test_crc(void);
 extern void test_rng(void);

@@ -71,6 +71,7 @@ main(void)
 	test_prep_format();
 	test_weights_format();
 	test_weights_merge();
+	test_prep_union();
 	test_registry_ids();
 	test_registry_format_doc();
 	test_parts_format_doc();

@@ -214,3 +214,65 @@ BkMachineCopy(const BkEnv *env, BkMachine *dst, const BkMachine *src, int dim,
 		dst->ginv.ridge = src->ginv.ridge;
 	}
 }
+
+/*
+ * The rows of x (n rows of old_dim values, old_ld apart) re-laid into y
+ * (n rows, new_ld apart, zeroed): y = fill, then y[map[c]] = x[c]; norms
+ * recomputed into sqnorm.
+ */
+static void
+relay_rows(const double *x, int n, int old_dim, size_t old_ld, double *y,
+		   int new_dim, size_t new_ld, const int *map, const double *fill,
+		   double *sqnorm)
+{
+	for (int j = 0; j < n; j++)
+	{
+		const double *src = x + (size_t) j * old_ld;
+		double	   *dst = y + (size_t) j * new_ld;
+
+		memcpy(dst, fill, sizeof(double) * (size_t) new_dim);
+		for (int c = 0; c < old_dim; c++)
+			dst[map[c]] = src[c];
+		sqnorm[j] = BkDot(dst, dst, new_dim);
+	}
+}
+
+/*
+ * The machine's vectors (its SVs and its evaluation points) from old_dim
+ * to new_dim columns: column c moves to map[c] (distinct columns), every
+ * other column takes fill's value.  The kernel caches (neighbours, K^-1,
+ * scores, the evaluation set's kernel values) are kept: they stay right
+ * when the columns added are 0, and a merge rebuilds them anyway.
+ */
+void
+BkMachineRelayout(const BkEnv *env, BkMachine *mach, int old_dim, int new_dim,
+				  const int *map, const double *fill)
+{
+	int			ld = BkSvStride(new_dim);
+	size_t		cells;
+
+	if (!BkMulSize((size_t) mach->capacity, (size_t) ld, &cells))
+		BkRaise(env, BK_ERR_LIMIT, NULL, "support vector matrix too large");
+	if (mach->capacity > 0)
+	{
+		void	   *old_block = mach->sv_block;
+		const double *old_sv = mach->sv;
+
+		alloc_sv(env, mach, cells);
+		relay_rows(old_sv, mach->n_sv, old_dim, (size_t) mach->sv_ld, mach->sv,
+				   new_dim, (size_t) ld, map, fill, mach->sqnorm);
+		BkFree(env, old_block);
+	}
+	mach->sv_ld = ld;
+	if (mach->eval)
+	{
+		BkEvalSet  *e = mach->eval;
+		double	   *x = BkAllocArray(env, (size_t) e->cap * (size_t) new_dim + 1,
+									 sizeof(double));
+
+		relay_rows(e->x, e->n, old_dim, (size_t) old_dim, x, new_dim,
+				   (size_t) new_dim, map, fill, e->sqnorm);
+		BkFree(env, e->x);
+		e->x = x;
+	}
+}

@@ -44,6 +44,12 @@
  *	  Classes are aligned by label first: each model gains the other's
  *	  classes it lacks (in canonical order, as a class that had no row yet),
  *	  so both have the same machines in the same order.
+ *
+ *	  Models that prepare named features merge when their keys or text
+ *	  values differ: both are first re-laid into the union of their
+ *	  preparations (bk_model_union.c, bk_prep_union.c), whose dimension
+ *	  the merged model takes; their statistics are then pooled as for one
+ *	  layout (bk_part_prep.c).
  */
 #include "bk_learner.h"
 #include "bk_part.h"
@@ -69,8 +75,11 @@ check_compatible(const BkModel *a, const BkModel *b)
 	int			na,
 				nb;
 	const char *hint = "Merge models trained with the same parameters on rows of the same shape.";
+	/* named features of other keys or levels: the union (BkModelUnionLayout) */
+	bool		named = a->prep != NULL && b->prep != NULL &&
+		BkPrepNamed(a->prep) && BkPrepNamed(b->prep);
 
-	if (a->dim != b->dim)
+	if (a->dim != b->dim && !named)
 		BkRaiseHint(env, BK_ERR_PARAM, NULL, hint,
 					"cannot merge models of dimension %d and %d", a->dim, b->dim);
 	/* the label type: of the classes, or of the class weights' entries */
@@ -104,6 +113,12 @@ check_compatible(const BkModel *a, const BkModel *b)
 		if (x->is_string ? strcmp(x->string ? x->string : "", y->string ? y->string : "") != 0 :
 			x->number != y->number)
 		{
+			/* gamma's default, 1 / dim, differs with the preparations' columns */
+			if (strcmp(x->key, "gamma") == 0 && a->dim != b->dim)
+				BkRaiseHint(env, BK_ERR_PARAM, NULL,
+							"gamma defaults to 1 / dim: give both models the same \"gamma\" to merge models of other preparations.",
+							"cannot merge models whose parameter \"gamma\" differs: %g and %g (their dimensions are %d and %d)",
+							x->number, y->number, a->dim, b->dim);
 			if (x->is_string)
 				BkRaiseHint(env, BK_ERR_PARAM, NULL, hint,
 							"cannot merge models whose parameter \"%s\" differs: \"%s\" and \"%s\"",
@@ -648,6 +663,12 @@ BkModelMerge(BkModel *dst, BkModel *src)
 				BkRaise(&dst->env, BK_ERR_LIMIT, NULL,
 						"cannot merge: the merged model's counts of rows would overflow");
 	}
+	/*
+	 * named features of other keys or text values: both models in the
+	 * union of their preparations, which the preparation part then pools
+	 * as it pools two preparations of one layout
+	 */
+	BkModelUnionLayout(dst, src);
 	/* the parts before the classes (the calibration dropped, the preparations pooled) */
 	for (int i = 0; i < bk_n_parts; i++)
 		if (bk_parts[i]->merge_early)

@@ -223,3 +223,41 @@ BkRunMakeReport(BkModel *m, BkRunReport *out, BkRunPredict predict)
 	else
 		out->no_better = out->window_error >= out->majority_error;
 }
+
+/*
+ * The model's columns change (a merge re-lays it into a union of
+ * preparations, BkModelUnionLayout): the rows kept for the report move
+ * with them, column c to map[c] and the others fill's, when as many rows
+ * of new_dim values still fit in BK_RUN_KEEP_BYTES; otherwise they are
+ * let go (the report then scores none).
+ */
+void
+BkRunRelayout(BkModel *m, int new_dim, const int *map, const double *fill)
+{
+	BkRunStats *r = &m->run;
+	double	   *x;
+
+	if (r->keep_x == NULL)
+		return;
+	if ((size_t) r->keep_cap > BK_RUN_KEEP_BYTES / ((size_t) new_dim * sizeof(double)))
+	{
+		BkFree(&m->env, r->keep_x);
+		BkFree(&m->env, r->keep_true);
+		r->keep_x = NULL;
+		r->keep_true = NULL;
+		r->keep_cap = r->keep_alloc = r->keep_n = r->keep_next = 0;
+		return;
+	}
+	x = BkAllocArray(&m->env, (size_t) r->keep_alloc * (size_t) new_dim, sizeof(double));
+	for (int i = 0; i < r->keep_n; i++)
+	{
+		const double *src = r->keep_x + (size_t) i * (size_t) m->dim;
+		double	   *dst = x + (size_t) i * (size_t) new_dim;
+
+		memcpy(dst, fill, sizeof(double) * (size_t) new_dim);
+		for (int c = 0; c < m->dim; c++)
+			dst[map[c]] = src[c];
+	}
+	BkFree(&m->env, r->keep_x);
+	r->keep_x = x;
+}

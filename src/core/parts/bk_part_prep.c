@@ -263,7 +263,9 @@ prep_parse(Reader *r, const BkModel *hdr, BkModel *m)
 
 /*
  * One preparation for both models: the same inputs, kinds and levels are
- * required; the statistics are pooled (those of the union of both sides'
+ * required (models of named features whose keys or levels differ have
+ * been re-laid into the union of both before, BkModelUnionLayout); the
+ * statistics are pooled (those of the union of both sides'
  * rows) and each side's vectors are moved into the pooled preparation, so
  * that parts trained in parallel, each standardised by its own rows, merge
  * into a model that standardises by all of them.  (A Gaussian kernel is
