@@ -180,8 +180,15 @@ SELECT (bk_info(m)->'preparation'->'inputs'->0->>'count')::int AS pooled_count,
        bk_is_valid(m::bytea) AS valid,
        (SELECT avg((bk_predict(m, to_jsonb(r)) = label)::int) FROM prep_rows r) > 0.7 AS accurate
 FROM (SELECT bk_merge(named, other_half) AS m FROM prep_more) s;
--- a model of another vocabulary, or unprepared, does not merge
-SELECT bk_merge(named, (SELECT bk_train(jsonb_build_object('mid', mid, 'big', big, 'colour', colour || 'x', 'gappy', gappy), label,
+-- a model of another vocabulary merges into the union of both
+-- preparations (section 8); a key of another kind, or an unprepared
+-- model, does not merge
+SELECT bk_info(m)->>'dim' AS dim, bk_info(m)->'preparation'->'inputs'->1->'levels' AS colour_levels,
+       bk_is_valid(m::bytea) AS valid
+FROM (SELECT bk_merge(named, (SELECT bk_train(jsonb_build_object('mid', mid, 'big', big, 'colour', colour || 'x', 'gappy', gappy), label,
+                                              '{"gamma": 0.5, "budget": 50}') FROM prep_rows)) AS m
+      FROM prep_named) s;
+SELECT bk_merge(named, (SELECT bk_train(jsonb_build_object('mid', mid, 'big', big, 'colour', length(colour), 'gappy', gappy), label,
                                         '{"gamma": 0.5, "budget": 50}') FROM prep_rows))
 FROM prep_named;
 SELECT bk_merge(prepared, raw) FROM prep_models;
@@ -240,3 +247,61 @@ FROM (SELECT bk_train(ARRAY[big, small, mid], label, '{"scale": "standard", "gam
 RESET parallel_setup_cost; RESET parallel_tuple_cost;
 RESET min_parallel_table_scan_size; RESET max_parallel_workers_per_gather;
 RESET parallel_leader_participation;
+
+-- 8. shards of other text values and keys (doc/preparation.md,
+-- "Continued, merged, stored"): bk_merge lays both models out in the
+-- union of their preparations, keys and levels in byte order, the
+-- statistics of a key pooled over the shards that had it; a level or a
+-- text key a shard never saw is 0 in its support vectors, a numeric key
+-- it never saw the imputed value
+CREATE TABLE prep_shard_a AS
+SELECT id, jsonb_build_object('big', big, 'colour', colour, 'mid', mid) AS f, label
+FROM prep_rows WHERE id % 2 = 0 AND colour <> 'blue';
+CREATE TABLE prep_shard_b AS
+SELECT id, jsonb_build_object('big', big, 'colour', CASE colour WHEN 'red' THEN 'crimson' ELSE colour END,
+                              'size', CASE WHEN id % 3 = 0 THEN 'small' ELSE 'large' END) AS f, label
+FROM prep_rows WHERE id % 2 = 1;
+CREATE TABLE prep_shards AS
+SELECT (SELECT bk_train(f, label, '{"gamma": 0.5, "budget": 400}' ORDER BY id) FROM prep_shard_a) AS a,
+       (SELECT bk_train(f, label, '{"gamma": 0.5, "budget": 400}' ORDER BY id) FROM prep_shard_b) AS b;
+SELECT bk_info(a)->>'dim' AS dim_a, bk_info(b)->>'dim' AS dim_b, bk_info(m)->>'dim' AS dim,
+       bk_info(m)->>'merged_models' AS merged_models,
+       (SELECT jsonb_agg(i->'name') FROM jsonb_array_elements(bk_info(m)->'preparation'->'inputs') i) AS keys,
+       bk_info(m)->'preparation'->'inputs'->1->'levels' AS colour_levels,
+       (bk_info(m)->'preparation'->'inputs'->0->>'count')::int AS big_count,
+       (bk_info(m)->'preparation'->'inputs'->2->>'count')::int AS mid_count,
+       (bk_info(m)->>'n_sv')::int = (bk_info(a)->>'n_sv')::int + (bk_info(b)->>'n_sv')::int AS every_sv_kept,
+       bk_is_valid(m::bytea) AS valid
+FROM (SELECT a, b, bk_merge(a, b) AS m FROM prep_shards) s;
+-- it scores each shard's rows about as well as the shard's own model (a
+-- shard's rows lack the other's keys: imputed, as they were in its SVs),
+-- and merging in the other order gives the same decisions
+SET budgetkernel.run_warnings = off;
+SELECT acc_a > 0.7 AND acc_a >= own_a - 0.05 AS shard_a_as_its_model,
+       acc_b > 0.7 AND acc_b >= own_b - 0.05 AS shard_b_as_its_model,
+       either_order
+FROM (SELECT (SELECT avg((bk_predict(m, f) = label)::int) FROM prep_shard_a) AS acc_a,
+             (SELECT avg((bk_predict(a, f) = label)::int) FROM prep_shard_a) AS own_a,
+             (SELECT avg((bk_predict(m, f) = label)::int) FROM prep_shard_b) AS acc_b,
+             (SELECT avg((bk_predict(b, f) = label)::int) FROM prep_shard_b) AS own_b,
+             (SELECT max(abs(bk_decision(m, f) - bk_decision(r, f)))
+              FROM (SELECT f FROM prep_shard_a UNION ALL SELECT f FROM prep_shard_b) t) < 1e-9 AS either_order
+      FROM (SELECT a, b, bk_merge(a, b) AS m, bk_merge(b, a) AS r FROM prep_shards) s) q;
+-- the aggregate over both, trained on and merged again with a third shard
+SELECT bk_info(m)->>'dim' AS dim, bk_info(m)->>'merged_models' AS merged_models,
+       bk_info(m)->'preparation'->'inputs'->1->'levels' AS colour_levels, bk_is_valid(m::bytea) AS valid
+FROM (SELECT bk_merge(x) AS m
+      FROM (SELECT a AS x FROM prep_shards UNION ALL SELECT b FROM prep_shards
+            UNION ALL SELECT bk_train(jsonb_build_object('big', big, 'colour', 'teal'), label, '{"gamma": 0.5, "budget": 400}')
+                      FROM prep_rows WHERE id <= 50) u) s;
+SELECT (bk_info(c)->>'rows_seen')::int AS rows_seen, bk_is_valid(c::bytea) AS valid
+FROM (SELECT bk_continue(f, label, (SELECT bk_merge(a, b) FROM prep_shards) ORDER BY id) AS c
+      FROM prep_shard_a) s;
+-- gamma's default (1 / dim) differs between preparations of other
+-- dimensions: such models do not merge
+SELECT bk_merge((SELECT bk_train(f, label, '{"budget": 50}') FROM prep_shard_a),
+                (SELECT bk_train(f, label, '{"budget": 50}') FROM prep_shard_b));
+-- without "impute", a key of one shard only does not merge
+SELECT bk_merge((SELECT bk_train(f, label, '{"gamma": 0.5, "budget": 50, "impute": "none"}') FROM prep_shard_a),
+                (SELECT bk_train(f, label, '{"gamma": 0.5, "budget": 50, "impute": "none"}') FROM prep_shard_b));
+RESET budgetkernel.run_warnings;
