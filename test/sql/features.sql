@@ -136,9 +136,12 @@ GROUP BY p.proname ORDER BY p.proname;
 -- bk_train over jsonb rows runs serially: a preparation fitted to named
 -- rows knows its text values only once every row is seen, and the parts
 -- of a parallel plan would fit layouts that do not merge.  Here the
--- workers' shares of the table see different text values; with the
--- bk_features form (a combine function) this was "cannot merge models of
--- dimension 101 and 51".  Arrays still train in parallel.
+-- workers' shares of the table see different text values.  Arrays still
+-- train in parallel.  The workers' models merge into the union of their
+-- preparations, but only with an explicit gamma (its default, 1 / dim,
+-- differs between them): with one, the bk_features form over jsonb rows
+-- trains in parallel (before, "cannot merge models of dimension 101 and
+-- 51"), and the merged model has every text value of the table.
 CREATE TABLE par AS
 SELECT g AS id, jsonb_build_object('x', (g % 97) / 97.0,
                                    'c', 'v' || (g % 50 + CASE WHEN g > 19000 THEN 100 ELSE 0 END)) AS f,
@@ -155,6 +158,10 @@ EXPLAIN (COSTS OFF) SELECT bk_train(f, y, '{"algorithm": "bpa", "budget": 20}') 
 EXPLAIN (COSTS OFF) SELECT bk_train(a, y, '{"algorithm": "bpa", "budget": 20}') FROM par;
 SELECT bk_info(m)->>'dim' AS dim, bk_info(m)->>'merged_models' AS merged_models
 FROM (SELECT bk_train(f, y, '{"algorithm": "bpa", "budget": 20}') AS m FROM par) t;
+EXPLAIN (COSTS OFF) SELECT bk_train(f::bk_features, y, '{"algorithm": "bpa", "budget": 20, "gamma": 0.01}') FROM par;
+SELECT bk_info(m)->>'dim' AS dim, bk_is_valid(m::bytea) AS valid,
+       (SELECT avg((bk_predict(m, f) = y)::int) FROM par) > 0.8 AS accurate
+FROM (SELECT bk_train(f::bk_features, y, '{"algorithm": "bpa", "budget": 20, "gamma": 0.01}') AS m FROM par) t;
 RESET max_parallel_workers_per_gather;
 RESET parallel_setup_cost;
 RESET parallel_tuple_cost;
