@@ -885,6 +885,13 @@ extern int	BkModelInitialCapacity(const BkParams *p, int n_sv);
 extern void BkModelAllocMachines(BkModel *m, const int *caps, int capacity);
 extern void BkModelOnNewClass(BkModel *m);
 /*
+ * After a step (or, merging, after a merge rebuilt a machine): its scale,
+ * degradation sum, norm, coefficients and cached scores must be finite
+ * and in range, else BK_ERR_OVERFLOW naming the value, so that no model
+ * that fails validation is ever returned.
+ */
+extern void BkModelCheckSums(BkModel *m, const BkMachine *mach, bool merging);
+/*
  * Reorder the classes: new class i is old class perm[i].  The machines
  * follow (one-vs-rest machines change places, a binary machine whose two
  * classes exchange is negated, a multi-class machine's columns move), and

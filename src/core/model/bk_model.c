@@ -411,8 +411,8 @@ all_finite(const double *x, int n)
 	return nonfinite == 0.0;
 }
 
-static void
-check_machine_sums(BkModel *m, const BkMachine *mach)
+void
+BkModelCheckSums(BkModel *m, const BkMachine *mach, bool merging)
 {
 	const char *what = NULL;
 	double		v = 0.0;
@@ -464,6 +464,11 @@ check_machine_sums(BkModel *m, const BkMachine *mach)
 		what = "cached score of a support vector";
 	if (what == NULL && mach->eval && !all_finite(mach->eval->f, mach->eval->n))
 		what = "cached score of an evaluation point";
+	if (what != NULL && merging)
+		BkRaiseHint(&m->env, BK_ERR_OVERFLOW, NULL,
+					"The models' coefficients are too large to combine: retrain them with scaled features or smaller steps.",
+					"merging overflowed: the merged model's %s left its range (%g)",
+					what, v);
 	if (what != NULL)
 		BkRaiseHint(&m->env, BK_ERR_OVERFLOW, NULL,
 					"Scale the features, or use smaller steps (a larger lambda, a smaller C or eta).",
@@ -550,7 +555,7 @@ BkModelLearnClass(BkModel *m, const double *x, int cls, bool is_new)
 		changed = L->step_class(m, &m->machines[0], &rows[0], cls);
 		if (changed)
 			m->machines[0].updates++;
-		check_machine_sums(m, &m->machines[0]);
+		BkModelCheckSums(m, &m->machines[0], false);
 	}
 	else
 		for (int k = 0; k < m->n_machines; k++)
@@ -568,7 +573,7 @@ BkModelLearnClass(BkModel *m, const double *x, int cls, bool is_new)
 			if (ch)
 			{
 				mach->updates++;
-				check_machine_sums(m, mach);
+				BkModelCheckSums(m, mach, false);
 			}
 			changed |= ch;
 		}

@@ -689,7 +689,11 @@ BkModelMerge(BkModel *dst, BkModel *src)
 	wa = t > 0 ? (double) dst->rows_seen / (double) t : 0.5;
 	wb = t > 0 ? (double) src->rows_seen / (double) t : 0.5;
 	for (int k = 0; k < dst->n_machines; k++)
+	{
 		merge_machine(dst, src, k, wa, wb, wmax);
+		/* what learning checks after a step: the sums a merge rebuilt */
+		BkModelCheckSums(dst, &dst->machines[k], true);
+	}
 
 	dst->rows_seen = t;
 	dst->rows_skipped += src->rows_skipped;
