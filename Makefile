@@ -114,8 +114,8 @@ unittest: $(UNIT_BIN)
 	if [ $$failed -ne 0 ]; then exit 1; fi
 
 # Fuzz targets (test/fuzz): the model decoder (format), the parameter parser
-# (params), and training from parameters or a base model, whose result must
-# pass the validator (learn).
+# (params), training from parameters or a base model, whose result must
+# pass the validator (learn), and merging two models (merge).
 #   make fuzzcheck   gcc + AddressSanitizer/UBSan, a seeded mutation run of
 #                    BK_FUZZ_ITERATIONS inputs per target (part of check.sh)
 #   make fuzz        libFuzzer builds (clang; Debian: clang, libclang-rt-dev),
@@ -132,7 +132,7 @@ unittest: $(UNIT_BIN)
 # -fsanitize=undefined leaves out): a report is a finding, never a line in
 # a log that the run goes past.
 LIBFUZZER_SAN   ?= fuzzer,address,undefined,float-cast-overflow
-FUZZ_TARGETS     = format params learn
+FUZZ_TARGETS     = format params learn merge
 FUZZ_SHARED      = test/fuzz/fuzz_seeds.c
 FUZZ_SAN         = -fsanitize=address,undefined,float-cast-overflow -fno-sanitize-recover=all
 BK_FUZZ_ITERATIONS ?= 100000

@@ -1,0 +1,330 @@
+/*
+ * fuzz_merge.c
+ *	  Fuzz target of merging: bk_merge(a, b) takes two models a role may
+ *	  have crafted byte by byte, and the combine step of parallel training
+ *	  takes the partial models of its workers.  For any two byte strings
+ *	  that the validator accepts and that decode for training, the merge
+ *	  must either refuse with an error a user can cause (different
+ *	  parameters, dimensions, label types, preparations that do not fit
+ *	  together, a limit) or return a model that encodes to bytes the
+ *	  validator accepts, decodes again and goes on learning.
+ *
+ *	  The input: byte 0, flags (bit 0: recompute each model's length field
+ *	  and CRC-32C, so that mutations get past the checksum; bit 1: merge b
+ *	  into a, else a into b), then each model as a u32 length L and L
+ *	  bytes (a length past the end takes the rest), then the bytes of one
+ *	  row of the merged model's dimension (a byte c gives (c - 96) / 8;
+ *	  missing bytes are 0) to learn after the merge.
+ */
+#include "fuzz_common.h"
+
+#include <string.h>
+
+int			LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+#define FLAG_FIX_CRC	0x01
+#define FLAG_B_INTO_A	0x02
+
+/* bk_merge encodes what it merged within the server's allocation limit */
+#define ENCODE_LIMIT	((size_t) 64 << 20)
+
+typedef struct Input
+{
+	const uint8_t *data;
+	size_t		len;
+	size_t		pos;
+} Input;
+
+/* the codes a user can cause; any other error is a bug */
+static void
+expect_user_error(const char *during)
+{
+	switch ((int) bk_std_last_code)
+	{
+		case BK_ERR_DATA:
+		case BK_ERR_PARAM:
+		case BK_ERR_LIMIT:
+		case BK_ERR_NUMERIC:
+		case BK_ERR_NULL_VALUE:
+		case BK_ERR_OVERFLOW:
+			return;
+		default:
+			fprintf(stderr, "error %d while %s: %s (%s)\n", (int) bk_std_last_code,
+					during, bk_std_last_msg, bk_std_last_detail);
+			abort();
+	}
+}
+
+/*
+ * The next model of the input, decoded for training as bk_merge decodes
+ * its arguments; NULL when the bytes are not a valid model, or one too
+ * large to train on (a user error).
+ */
+static BkModel *
+next_model(Input *in, bool fix_crc)
+{
+	uint8_t    *buf;
+	size_t		len;
+	char		err[BK_ERRMSG_LEN];
+	BkErrCode	code;
+	jmp_buf		jb;
+	BkModel    *volatile m = NULL;
+
+	if (in->len - in->pos < 4)
+		return NULL;
+	len = (size_t) in->data[in->pos] | (size_t) in->data[in->pos + 1] << 8 |
+		(size_t) in->data[in->pos + 2] << 16 | (size_t) in->data[in->pos + 3] << 24;
+	in->pos += 4;
+	if (len > in->len - in->pos)
+		len = in->len - in->pos;
+	/* a copy of its own, so that reading past it is caught */
+	buf = malloc(len > 0 ? len : 1);
+	memcpy(buf, in->data + in->pos, len);
+	in->pos += len;
+	if (fix_crc && len >= 16)
+	{
+		uint32_t	crc;
+
+		for (int k = 0; k < 4; k++)
+			buf[8 + k] = (uint8_t) (len >> (8 * k));
+		crc = BkCrc32c(0, buf, len - 4);
+		for (int k = 0; k < 4; k++)
+			buf[len - 4 + k] = (uint8_t) (crc >> (8 * k));
+	}
+	if (BkFormatValidate(buf, len, err, sizeof(err), &code))
+	{
+		bk_std_jump = &jb;
+		if (setjmp(jb) == 0)
+			m = BkModelDecode(&fuzz_env, buf, len, true);
+		else
+		{
+			expect_user_error("decoding a valid model for training");
+			m = NULL;
+		}
+		bk_std_jump = NULL;
+	}
+	free(buf);
+	return m;
+}
+
+/* m's bytes, which the validator must accept; NULL if m is too large */
+static uint8_t *
+encode_valid(const BkModel *m, size_t *len, const char *what)
+{
+	char		err[BK_ERRMSG_LEN];
+	BkErrCode	code;
+	uint8_t    *buf;
+
+	err[0] = '\0';
+	if (!BkModelEncodedSize(m, ENCODE_LIMIT, len, err, sizeof(err)))
+	{
+		if (err[0] == '\0')
+			abort();
+		return NULL;
+	}
+	buf = malloc(*len);
+	BkModelEncode(m, buf, *len);
+	if (!BkFormatValidate(buf, *len, err, sizeof(err), &code))
+	{
+		fprintf(stderr, "the model %s (algorithm \"%s\", dim %d, %d classes) is invalid: %s\n",
+				what, BkAlgorithmName(&m->params), m->dim, m->n_classes, err);
+		abort();
+	}
+	return buf;
+}
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	Input		in = {data, size, 0};
+	uint8_t		flags;
+	BkModel    *a,
+			   *b,
+			   *dst,
+			   *src;
+	BkModel    *volatile again = NULL;
+	jmp_buf		jb;
+	uint8_t    *buf;
+	size_t		len;
+	volatile bool merged = false;
+	volatile bool learned = false;
+
+	if (size < 1)
+		return 0;
+	flags = data[in.pos++];
+	a = next_model(&in, (flags & FLAG_FIX_CRC) != 0);
+	b = a != NULL ? next_model(&in, (flags & FLAG_FIX_CRC) != 0) : NULL;
+	if (a == NULL || b == NULL)
+	{
+		BkStdReleaseAll();
+		return 0;
+	}
+	dst = (flags & FLAG_B_INTO_A) ? a : b;
+	src = (flags & FLAG_B_INTO_A) ? b : a;
+
+	bk_std_jump = &jb;
+	if (setjmp(jb) == 0)
+	{
+		BkModelMerge(dst, src);
+		merged = true;
+	}
+	else
+		expect_user_error("merging two valid models");
+	bk_std_jump = NULL;
+
+	/* the merged model: valid bytes, which decode and go on learning */
+	if (merged && (buf = encode_valid(dst, &len, "merged")) != NULL)
+	{
+		bk_std_jump = &jb;
+		if (setjmp(jb) == 0)
+		{
+			double	   *x;
+
+			again = BkModelDecode(&fuzz_env, buf, len, true);
+			x = calloc((size_t) again->dim, sizeof(double));
+			for (int d = 0; d < again->dim && in.pos < in.len; d++)
+				x[d] = ((double) in.data[in.pos++] - 96.0) / 8.0;
+			if (again->n_classes > 0 && again->text_labels)
+				BkModelLearnText(again, x, BkModelClassText(again, 0),
+								 strlen(BkModelClassText(again, 0)));
+			else if (again->n_classes > 0)
+				BkModelLearn(again, x, BkModelClassLabel(again, 0));
+			free(x);
+			learned = true;
+		}
+		else
+			expect_user_error("learning a row after a merge");
+		bk_std_jump = NULL;
+		free(buf);
+		/* after an error the model is half-way through a change: dropped */
+		if (learned && (buf = encode_valid(again, &len, "merged, then trained")) != NULL)
+			free(buf);
+	}
+
+	/*
+	 * After an error a model may be half-way through a change: what the
+	 * core holds is released wholesale, as the server resets the memory
+	 * context, instead of by BkModelFree.
+	 */
+	BkStdReleaseAll();
+	return 0;
+}
+
+/* ---- seeds for the standalone driver ---- */
+
+size_t		FuzzSeeds(uint8_t **seeds, size_t *lens, size_t max);
+
+/* flags, then a and b with their lengths, then a row */
+static size_t
+make_pair(const uint8_t *a, size_t alen, const uint8_t *b, size_t blen,
+		  uint8_t flags, uint8_t **out)
+{
+	size_t		len = 1 + 4 + alen + 4 + blen + 8;
+	uint8_t    *p = malloc(len);
+	size_t		pos = 0;
+
+	p[pos++] = flags;
+	for (int k = 0; k < 4; k++)
+		p[pos++] = (uint8_t) (alen >> (8 * k));
+	memcpy(p + pos, a, alen);
+	pos += alen;
+	for (int k = 0; k < 4; k++)
+		p[pos++] = (uint8_t) (blen >> (8 * k));
+	memcpy(p + pos, b, blen);
+	pos += blen;
+	for (int k = 0; k < 8; k++)
+		p[pos++] = (uint8_t) (96 + 4 * k);
+	*out = p;
+	return len;
+}
+
+/*
+ * A model that prepares named features as fuzz_seeds.c's does, but with
+ * other text values and another key, so that merging the two takes the
+ * union of their preparations.
+ */
+static size_t
+other_prepared_seed(uint8_t **out)
+{
+	static const char *const levels[] = {"x", "ww"};
+	BkParams	p;
+	BkPrepSpec	spec;
+	BkPrepFit  *f;
+	BkModel    *m;
+	BkRng		rng;
+	char		err[BK_ERRMSG_LEN];
+	double		rows[40][2];
+	int			lv[40];
+	double		o[8];
+	size_t		len;
+
+	BkRngSeed(&rng, 4242);
+	BkPrepSpecInit(&spec, true);
+	f = BkPrepFitNew(&fuzz_env, &spec, true);
+	for (int i = 0; i < 40; i++)
+	{
+		rows[i][0] = 10 * BkRngUniform(&rng);
+		rows[i][1] = BkRngUniform(&rng) - 0.5;
+		lv[i] = (int) BkRngBelow(&rng, 2);
+		BkPrepFitNumber(f, BkPrepFitKey(f, "a", 1), rows[i][0]);
+		BkPrepFitText(f, BkPrepFitKey(f, "b", 1), levels[lv[i]], strlen(levels[lv[i]]));
+		BkPrepFitNumber(f, BkPrepFitKey(f, "d", 1), rows[i][1]);
+	}
+	BkParamsInit(&p);
+	if (!BkParamsFinish(&p, 4, err, sizeof(err)))
+		abort();
+	m = BkModelCreate(&fuzz_env, &p, 4);
+	BkModelSetPrep(m, BkPrepFitFinish(f, &fuzz_env));
+	for (int i = 0; i < 40; i++)
+	{
+		BkPrepRowBegin(m, o);
+		BkPrepPutNumber(m, BkPrepKey(m, 0, "a", 1), rows[i][0], o);
+		BkPrepPutText(m, BkPrepKey(m, 1, "b", 1), levels[lv[i]], strlen(levels[lv[i]]), o);
+		BkPrepPutNumber(m, BkPrepKey(m, 2, "d", 1), rows[i][1], o);
+		BkPrepRowEnd(m, o);
+		BkModelLearn(m, o, rows[i][1] > 0 ? 1 : -1);
+	}
+	if (!BkModelEncodedSize(m, (size_t) 1 << 30, &len, err, sizeof(err)))
+		abort();
+	*out = malloc(len);
+	BkModelEncode(m, *out, len);
+	BkModelFree(m);
+	return len;
+}
+
+/*
+ * Each seed model (fuzz_seeds.c) merged with itself, and the model that
+ * prepares named features merged with one of other text values and keys.
+ */
+size_t
+FuzzSeeds(uint8_t **seeds, size_t *lens, size_t max)
+{
+	uint8_t    *models[32];
+	size_t		mlens[32];
+	size_t		nm = FuzzModelSeeds(models, mlens, 32);
+	size_t		n = 0;
+	uint8_t    *other;
+	size_t		olen = other_prepared_seed(&other);
+
+	for (size_t i = 0; i < nm && n + 1 < max; i++)
+	{
+		BkModel    *m;
+
+		lens[n] = make_pair(models[i], mlens[i], models[i], mlens[i],
+							(uint8_t) (FLAG_FIX_CRC | (i % 2 ? FLAG_B_INTO_A : 0)),
+							&seeds[n]);
+		n++;
+		/* the named-features model: a pair that needs the union */
+		m = BkModelDecode(&fuzz_env, models[i], mlens[i], false);
+		if (m->prep != NULL && m->prep->named)
+		{
+			lens[n] = make_pair(models[i], mlens[i], other, olen, FLAG_FIX_CRC, &seeds[n]);
+			n++;
+		}
+		BkModelFree(m);
+	}
+	for (size_t i = 0; i < nm; i++)
+		free(models[i]);
+	free(other);
+	return n;
+}
