@@ -305,3 +305,28 @@ SELECT bk_merge((SELECT bk_train(f, label, '{"budget": 50}') FROM prep_shard_a),
 SELECT bk_merge((SELECT bk_train(f, label, '{"gamma": 0.5, "budget": 50, "impute": "none"}') FROM prep_shard_a),
                 (SELECT bk_train(f, label, '{"gamma": 0.5, "budget": 50, "impute": "none"}') FROM prep_shard_b));
 RESET budgetkernel.run_warnings;
+-- an input the first training never saw a value of (a key always null)
+-- prepares any later value as itself; a model continued on rows that have
+-- one holds such values, which a merge's pooling would overwrite with the
+-- missing value's fill: refused, not merged into another function
+SET budgetkernel.run_warnings = off;
+CREATE TABLE prep_late AS
+SELECT g AS id, jsonb_build_object('x', (g % 10) / 10.0,
+                                   'late', CASE WHEN g > 60 THEN (g % 7) / 7.0 END) AS f,
+       (CASE WHEN (g % 10) > 4 THEN 1 ELSE -1 END)::int8 AS label
+FROM generate_series(1, 120) g;
+CREATE TABLE prep_late_models AS
+SELECT (SELECT bk_continue(f, label, (SELECT bk_train(f, label, '{"gamma": 0.5, "budget": 40}' ORDER BY id)
+                                      FROM prep_late WHERE id <= 60) ORDER BY id)
+        FROM prep_late WHERE id > 60) AS continued,
+       (SELECT bk_train(f, label, '{"gamma": 0.5, "budget": 40}' ORDER BY id)
+        FROM prep_late WHERE id > 60) AS other;
+SELECT bk_info(continued)->'preparation'->'inputs'->0->>'count' AS late_count_in_fit
+FROM prep_late_models;
+SELECT bk_merge(continued, other) FROM prep_late_models;
+-- the same two without the continued rows' values merge
+SELECT bk_is_valid(bk_merge((SELECT bk_train(f, label, '{"gamma": 0.5, "budget": 40}' ORDER BY id)
+                             FROM prep_late WHERE id <= 60), other)::bytea) AS merged
+FROM prep_late_models;
+DROP TABLE prep_late, prep_late_models;
+RESET budgetkernel.run_warnings;
