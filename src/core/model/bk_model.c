@@ -460,6 +460,26 @@ BkModelCheckSums(BkModel *m, const BkMachine *mach, bool merging)
 			what = "sum of the coefficients' magnitudes";
 		v = sum;
 	}
+	/*
+	 * A merge moves the SVs to pooled statistics (a preparation's): each
+	 * must stay within what the validator allows a stored SV, its squared
+	 * norm summed as the validator sums it at most BK_MAX_SQNORM and its
+	 * kernel with itself finite (a learning step stores only rows that
+	 * checked_self_kernel passed)
+	 */
+	for (int j = 0; merging && what == NULL && j < mach->n_sv; j++)
+	{
+		const double *x = BkSvRow(mach, j);
+		double		sq = 0.0;
+
+		for (int d = 0; d < m->dim; d++)
+			sq += x[d] * x[d];
+		if (!(sq <= BK_MAX_SQNORM) || !isfinite(BkKernelSelf(&m->params, sq)))
+		{
+			what = "squared norm of a support vector";
+			v = sq;
+		}
+	}
 	if (what == NULL && mach->sv_scores && !all_finite(mach->sv_scores, mach->n_sv))
 		what = "cached score of a support vector";
 	if (what == NULL && mach->eval && !all_finite(mach->eval->f, mach->eval->n))
