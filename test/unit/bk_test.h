@@ -72,6 +72,7 @@ extern void test_new_learners_deterministic(void);
 extern void test_bduol_box_qp(void);
 extern void test_merge_large_union(void);
 extern void test_merge_svs_eval_set(void);
+extern void test_merge_identical_svs(void);
 extern void test_sparse_rows(void);
 
 /* ---- test_fingerprint.c ---- */

@@ -667,6 +667,80 @@ test_merge_svs_eval_set(void)
 }
 
 /*
+ * Identical SVs in a merge's union are one SV with the sum of their
+ * coefficients: a model merged with a copy of itself is the same function
+ * with the same SVs (before, a full budget's union of 2B was projected
+ * back to B, onto each SV's own copy); and models continued from one
+ * parent, whose unions hold the parent's SVs twice, merge into fewer SVs
+ * than the two hold.  Learners whose coefficients live in a box (DUOL)
+ * keep both copies.
+ */
+void
+test_merge_identical_svs(void)
+{
+	const char *algs[][2] = {{"algorithm", "bpa"}, {"algorithm", "pegasos"},
+	{"algorithm", "forgetron"}, {"algorithm", "projectron"}, {"algorithm", "perceptron"}};
+	enum {N = 1600};
+	static double xs[2 * N];
+	static int64_t ys[N];
+	BkRng		rng;
+
+	BkRngSeed(&rng, 77);
+	checkerboard(&rng, N, xs, ys, 0.1);
+	for (int t = 0; t < (int) (sizeof(algs) / sizeof(algs[0])); t++)
+	{
+		const char *pp[][2] = {{algs[t][0], algs[t][1]}, {"budget", "40"}, {"gamma", "10"}};
+		int			np = strcmp(algs[t][1], "perceptron") == 0 ? 1 : 3;
+		BkModel    *a = train(pp, np, xs, ys, 0, 600, NULL);
+		BkModel    *b,
+				   *c,
+				   *d;
+		uint8_t    *buf;
+		size_t		len;
+		double		worst = 0.0,
+					f = 0.0;
+		int			n_a = BkModelSvTotal(a);
+		char		err[BK_ERRMSG_LEN] = "";
+		BkErrCode	code;
+
+		buf = encode(a, &len);
+		b = BkModelDecode(&bk_std_env, buf, len, true);
+		c = BkModelDecode(&bk_std_env, buf, len, true);
+		free(buf);
+		BkModelMerge(b, c);
+		for (int i = 600; i < 1000; i++)
+		{
+			double		da = BkModelDecision(a, xs + 2 * i),
+						db = BkModelDecision(b, xs + 2 * i);
+
+			worst = fmax(worst, fabs(da - db));
+			f = fmax(f, fabs(da));
+		}
+		CHECK((int) BkModelSvTotal(b) == n_a && worst <= 1e-9 * (1.0 + f),
+			  "%s merged with itself: %d SVs as %d, decisions within %g",
+			  algs[t][1], (int) BkModelSvTotal(b), n_a, worst);
+		buf = encode(b, &len);
+		CHECK(BkFormatValidate(buf, len, err, sizeof(err), &code), "and valid (%s)", err);
+		free(buf);
+		/* continued apart from one parent: the parent's SVs counted once */
+		buf = encode(a, &len);
+		d = BkModelDecode(&bk_std_env, buf, len, true);
+		free(buf);
+		c = train(pp, np, xs, ys, 600, 640, c);
+		d = train(pp, np, xs, ys, 640, 680, d);
+		n_a = BkModelSvTotal(c) + BkModelSvTotal(d);
+		BkModelMerge(c, d);
+		CHECK((int) BkModelSvTotal(c) < n_a || BkModelSvTotal(c) == 40,
+			  "%s continued apart: %d SVs merged from %d", algs[t][1],
+			  (int) BkModelSvTotal(c), n_a);
+		BkModelFree(a);
+		BkModelFree(b);
+		BkModelFree(c);
+		BkModelFree(d);
+	}
+}
+
+/*
  * Sparse rows: a model trained on rows given with their sparse form
  * equals, byte for byte, the model trained on the same dense rows when
  * the features are 0/1 (every dot product an exact sum), and scores every

@@ -53,6 +53,7 @@ main(void)
 	test_bduol_box_qp();
 	test_merge_large_union();
 	test_merge_svs_eval_set();
+	test_merge_identical_svs();
 	test_sparse_rows();
 	test_duol_invariants();
 	test_ball_projection();

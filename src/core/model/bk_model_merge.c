@@ -212,6 +212,81 @@ append_side(BkMachine *u, int dim, const BkMachine *src, double w,
 	}
 }
 
+/* FNV-1a over a row's bytes: equal rows, equal hashes */
+static uint64_t
+row_hash(const double *x, int dim)
+{
+	const unsigned char *b = (const unsigned char *) x;
+	uint64_t	h = UINT64_C(14695981039346656037);
+
+	for (size_t i = 0; i < sizeof(double) * (size_t) dim; i++)
+		h = (h ^ b[i]) * UINT64_C(1099511628211);
+	return h;
+}
+
+/*
+ * SVs of the union with the same bytes (the SVs of a common parent, which
+ * models continued from it on their own rows both keep): one SV with the
+ * sum of their coefficients, alpha k(x, .) + beta k(x, .) = (alpha +
+ * beta) k(x, .), so the union is the same function with fewer SVs, and
+ * the reduction does not project an SV onto its own copy.  The first of
+ * each group keeps its slot (the order of the union is kept) and the
+ * earliest row it was added at.  Not for learners whose coefficients live
+ * in a box (dual_box): a sum may leave it.
+ */
+static void
+combine_identical(BkModel *m, BkMachine *u)
+{
+	int			n = u->n_sv,
+				K = u->n_coef,
+				cap = 1,
+				kept = 0;
+	int		   *table;
+
+	if (n < 2 || BkLearnerOf(&m->params)->dual_box)
+		return;
+	while (cap < 2 * n)
+		cap *= 2;
+	table = BkAllocArray(&m->env, (size_t) cap, sizeof(int));
+	for (int i = 0; i < cap; i++)
+		table[i] = -1;
+	for (int j = 0; j < n; j++)
+	{
+		const double *x = BkSvRow(u, j);
+		size_t		h = (size_t) (row_hash(x, m->dim) & (uint64_t) (cap - 1));
+		int			same = -1;
+
+		for (; table[h] >= 0; h = (h + 1) & (size_t) (cap - 1))
+			if (memcmp(BkSvRow(u, table[h]), x, sizeof(double) * m->dim) == 0)
+			{
+				same = table[h];
+				break;
+			}
+		if (same >= 0)
+		{
+			for (int c = 0; c < K; c++)
+				u->coef[(size_t) same * K + c] += u->coef[(size_t) j * K + c];
+			if (u->born && u->born[j] < u->born[same])
+				u->born[same] = u->born[j];
+			continue;
+		}
+		/* a new row: to slot kept, in the union's order */
+		if (kept != j)
+		{
+			memcpy(BkSvRow(u, kept), x, sizeof(double) * m->dim);
+			u->sqnorm[kept] = u->sqnorm[j];
+			memcpy(u->coef + (size_t) kept * K, u->coef + (size_t) j * K,
+				   sizeof(double) * K);
+			if (u->born)
+				u->born[kept] = u->born[j];
+		}
+		table[h] = kept++;
+		BkCheckInterrupts(&m->env);
+	}
+	u->n_sv = kept;
+	BkFree(&m->env, table);
+}
+
 /* ||alpha_j||^2 k(x_j, x_j): the SV that carries the least of f */
 static int
 smallest_sv(const BkParams *p, const BkMachine *mach)
@@ -583,16 +658,17 @@ merge_machine(BkModel *dst, const BkModel *src, int k, double wa, double wb,
 		inmax = fmax(inmax, fabs(a->coef[i] * a->scale));
 	for (size_t i = 0; i < (size_t) b->n_sv * b->n_coef; i++)
 		inmax = fmax(inmax, fabs(b->coef[i] * b->scale));
-	if (!BkParamsBudgeted(p) && n > limit)
-		BkRaiseHint(&dst->env, BK_ERR_LIMIT, NULL,
-					"Raise max_sv, or merge fewer models.",
-					"the merged model would hold %d support vectors, more than max_sv (%d)",
-					n, limit);
 	BkMachineInit(&dst->env, &u, dst->dim, a->n_coef, n > 0 ? n : 1);
 	if (a->born)
 		u.born = BkAllocArray(&dst->env, (size_t) (n > 0 ? n : 1), sizeof(uint64_t));
 	append_side(&u, dst->dim, a, wa, ta, ta + tb);
 	append_side(&u, dst->dim, b, wb, tb, ta + tb);
+	combine_identical(dst, &u);
+	if (!BkParamsBudgeted(p) && u.n_sv > limit)
+		BkRaiseHint(&dst->env, BK_ERR_LIMIT, NULL,
+					"Raise max_sv, or merge fewer models.",
+					"the merged model would hold %d support vectors, more than max_sv (%d)",
+					u.n_sv, limit);
 	if (u.n_sv > limit && u.n_sv > MERGE_PROJECT_MAX)
 		reduce_in_blocks(dst, &u, limit);
 	else
