@@ -26,4 +26,14 @@ BEGIN
 	RETURN QUERY SELECT count(*) FILTER (WHERE bk_predict(model, features) = label), count(*) FROM test_local;
 END
 $$;
+-- one round of iterative parameter mixing: this shard's rows learned on
+-- from the model of version v, which the coordinator shipped into
+-- models_local (read by a scalar subquery: a small TOAST pointer through
+-- the aggregate's sort, where a variable would be the whole model)
+CREATE FUNCTION continue_shard(v int) RETURNS SETOF bk_model LANGUAGE plpgsql AS $$
+BEGIN
+	RETURN QUERY SELECT bk_continue(features, label, (SELECT model FROM models_local m WHERE m.version = v) ORDER BY id)
+	FROM train_local;
+END
+$$;
 SELECT count(*) AS train_rows FROM train_local;

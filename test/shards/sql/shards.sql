@@ -4,7 +4,8 @@
 -- coordinator.  Per-shard training pushed down by postgres_fdw (the
 -- aggregate in the Remote SQL), both shards at once (async foreign
 -- scans), the models merged with bk_merge; scoring pushed down to the
--- shards; the same with PL/Proxy RUN ON ALL.  test/check.sh starts the
+-- shards; the same with PL/Proxy RUN ON ALL; rounds of iterative
+-- parameter mixing over both shards.  test/check.sh starts the
 -- shards (start_shards in test/lib.sh) and names them in BK_SHARD1_HOST,
 -- BK_SHARD1_PORT, BK_SHARD2_HOST and BK_SHARD2_PORT.
 --
@@ -29,8 +30,8 @@
 \c :coord_db postgres :coord_host :coord_port
 SET client_min_messages = warning;
 DROP SERVER IF EXISTS bk_shard1, bk_shard2, bk_cluster CASCADE;
-DROP FUNCTION IF EXISTS train_shard(jsonb), score_shard(bk_model);
-DROP TABLE IF EXISTS all_train, all_test, fdw_models;
+DROP FUNCTION IF EXISTS train_shard(jsonb), score_shard(bk_model), continue_shard(int);
+DROP TABLE IF EXISTS all_train, all_test, fdw_models, mixed;
 CREATE EXTENSION IF NOT EXISTS postgres_fdw;
 CREATE EXTENSION IF NOT EXISTS plproxy;
 -- all rows here too, to compare with training and scoring in one place
@@ -132,14 +133,41 @@ SELECT sum(hits) = (SELECT count(*) FILTER (WHERE bk_predict(f.model, t.features
        sum(n) AS rows_scored
 FROM score_shard((SELECT model FROM fdw_models));
 
+-- 5. iterative parameter mixing (McDonald, Hall and Mann 2010): each round
+-- ships the merged model to the shards, every shard learns on from it over
+-- its own rows (continue_shard, RUN ON ALL), and the results are merged
+CREATE FUNCTION continue_shard(v int) RETURNS SETOF bk_model AS $$
+	CLUSTER 'bk_cluster';
+	RUN ON ALL;
+$$ LANGUAGE plproxy;
+CREATE TABLE mixed AS SELECT 0 AS round, model FROM fdw_models;
+INSERT INTO models_1 SELECT 100 + round, model FROM mixed WHERE round = 0;
+INSERT INTO models_2 SELECT 100 + round, model FROM mixed WHERE round = 0;
+INSERT INTO mixed SELECT 1, bk_merge(m ORDER BY m::bytea) FROM continue_shard(100) m;
+INSERT INTO models_1 SELECT 100 + round, model FROM mixed WHERE round = 1;
+INSERT INTO models_2 SELECT 100 + round, model FROM mixed WHERE round = 1;
+INSERT INTO mixed SELECT 2, bk_merge(m ORDER BY m::bytea) FROM continue_shard(101) m;
+-- a round is the merge of each half continued from the last model,
+-- byte for byte as on one server
+SELECT (SELECT model FROM mixed WHERE round = 2)::bytea =
+       (SELECT bk_merge(m ORDER BY m::bytea)::bytea
+        FROM (SELECT bk_continue(features, label, (SELECT model FROM mixed WHERE round = 1) ORDER BY id) AS m
+              FROM all_train GROUP BY id % 2) s) AS round_as_local,
+       (SELECT bool_and(bk_is_valid(model::bytea)) FROM mixed) AS rounds_valid;
+-- each round passes over every row once more: rows_seen counts the rows
+-- of the last model again in each continued part (doc/merge-accuracy.md)
+SELECT round, bk_info(model)->'rows_seen' AS rows_seen, bk_info(model)->'merged_models' AS merged_models,
+       avg((bk_predict(model, t.features) = t.label)::int) > 0.9 AS above_90_percent
+FROM mixed, all_test t GROUP BY round, model ORDER BY round;
+
 -- a shard model of other parameters is refused by the merge, naming them
 SELECT bk_merge(m ORDER BY m::bytea)
 FROM (SELECT bk_train(features, label, '{"budget": 100, "gamma": 30}' ORDER BY id) AS m FROM train_1
       UNION ALL
       SELECT bk_train(features, label, '{"budget": 50, "gamma": 30}' ORDER BY id) FROM train_2) s;
 
-DROP FUNCTION train_shard(jsonb), score_shard(bk_model);
+DROP FUNCTION train_shard(jsonb), score_shard(bk_model), continue_shard(int);
 DROP USER MAPPING FOR PUBLIC SERVER bk_cluster;
 DROP SERVER bk_cluster;
 DROP SERVER bk_shard1, bk_shard2 CASCADE;
-DROP TABLE all_train, all_test, fdw_models;
+DROP TABLE all_train, all_test, fdw_models, mixed;
