@@ -55,6 +55,7 @@
 #include "bk_part.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -66,6 +67,26 @@
  * stored parameter but the seed must agree, the kernel and the algorithm
  * among them).
  */
+/*
+ * v as the shortest text that reads back as v (as bk_info writes numbers),
+ * so that two values that differ never print alike in a message
+ */
+static const char *
+shortest(double v, char *buf, size_t len)
+{
+	/* an integer part's digits at least, so that 30 is "30", not "3e+01" */
+	int			first = fabs(v) >= 1.0 && fabs(v) < 1e15 ?
+		(int) floor(log10(fabs(v))) + 1 : 1;
+
+	for (int prec = first; prec <= 17; prec++)
+	{
+		snprintf(buf, len, "%.*g", prec, v);
+		if (strtod(buf, NULL) == v)
+			break;
+	}
+	return buf;
+}
+
 static void
 check_compatible(const BkModel *a, const BkModel *b)
 {
@@ -100,6 +121,8 @@ check_compatible(const BkModel *a, const BkModel *b)
 	{
 		const BkParamValue *x = &va[i];
 		const BkParamValue *y = NULL;
+		char		bx[32],
+					by[32];
 
 		if (strcmp(x->key, "seed") == 0)
 			continue;
@@ -117,15 +140,17 @@ check_compatible(const BkModel *a, const BkModel *b)
 			if (strcmp(x->key, "gamma") == 0 && a->dim != b->dim)
 				BkRaiseHint(env, BK_ERR_PARAM, NULL,
 							"gamma defaults to 1 / dim: give both models the same \"gamma\" to merge models of other preparations.",
-							"cannot merge models whose parameter \"gamma\" differs: %g and %g (their dimensions are %d and %d)",
-							x->number, y->number, a->dim, b->dim);
+							"cannot merge models whose parameter \"gamma\" differs: %s and %s (their dimensions are %d and %d)",
+							shortest(x->number, bx, sizeof(bx)), shortest(y->number, by, sizeof(by)),
+							a->dim, b->dim);
 			if (x->is_string)
 				BkRaiseHint(env, BK_ERR_PARAM, NULL, hint,
 							"cannot merge models whose parameter \"%s\" differs: \"%s\" and \"%s\"",
 							x->key, x->string, y->string);
 			BkRaiseHint(env, BK_ERR_PARAM, NULL, hint,
-						"cannot merge models whose parameter \"%s\" differs: %g and %g",
-						x->key, x->number, y->number);
+						"cannot merge models whose parameter \"%s\" differs: %s and %s",
+						x->key, shortest(x->number, bx, sizeof(bx)),
+						shortest(y->number, by, sizeof(by)));
 		}
 	}
 	if (na != nb)
