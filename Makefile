@@ -122,7 +122,8 @@ unittest: $(UNIT_BIN)
 #                    run e.g. test/fuzz/fuzz_format_libfuzzer -max_total_time=600
 # Leak detection is off: an error longjmps out of the core, and the memory
 # it leaves behind belongs to the caller (a memory context in the server).
-# fuzz_seeds.c (the seed models of format and learn) is linked into every
+# fuzz_seeds.c (the seed models of format and learn) and fuzz_model.c (a
+# model from the input, decoded, encoded and checked) are linked into every
 # target.
 # sanitizers of the libFuzzer builds: make fuzz
 # LIBFUZZER_SAN=fuzzer,undefined,float-cast-overflow keeps UBSan and drops
@@ -133,7 +134,7 @@ unittest: $(UNIT_BIN)
 # a log that the run goes past.
 LIBFUZZER_SAN   ?= fuzzer,address,undefined,float-cast-overflow
 FUZZ_TARGETS     = format params learn merge
-FUZZ_SHARED      = test/fuzz/fuzz_seeds.c
+FUZZ_SHARED      = test/fuzz/fuzz_seeds.c test/fuzz/fuzz_model.c
 FUZZ_SAN         = -fsanitize=address,undefined,float-cast-overflow -fno-sanitize-recover=all
 BK_FUZZ_ITERATIONS ?= 100000
 EXTRA_CLEAN     += $(FUZZ_TARGETS:%=test/fuzz/fuzz_%_check) $(FUZZ_TARGETS:%=test/fuzz/fuzz_%_libfuzzer)

@@ -28,6 +28,33 @@ fuzz_error(void *ctx, BkErrCode code, const char *msg, const char *detail,
 static const BkEnv fuzz_env = {BkStdAlloc, BkStdRealloc, BkStdFree, fuzz_error,
 NULL, (size_t) 64 << 20, NULL};
 
+/* ---- fuzz_model.c ---- */
+
+/*
+ * An error the core reported: a user can cause these codes (the server
+ * turns them into an ERROR naming the cause); the others (BK_ERR_INTERNAL,
+ * BK_ERR_CORRUPT, BK_ERR_VERSION) mean the core lost track of its own
+ * state, and abort.
+ */
+extern void FuzzExpectUserError(const char *during);
+
+/*
+ * The model at *pos of data: a u32 length (one past the end takes the
+ * rest) and that many bytes, with the length field and CRC-32C
+ * recomputed when fix_crc, so that mutations get past the checksum;
+ * decoded for training if the validator accepts it, else NULL (and NULL
+ * for a valid model too large to train on).  *pos moves past it.
+ */
+extern BkModel *FuzzNextModel(const uint8_t *data, size_t size, size_t *pos,
+							  bool fix_crc);
+
+/*
+ * m's bytes (malloc'd), which the validator must accept, else abort
+ * naming what the model is; NULL when m is beyond the size bk_train and
+ * bk_merge can encode (an error a user can cause)
+ */
+extern uint8_t *FuzzEncodeValid(const BkModel *m, size_t *len, const char *what);
+
 /* ---- fuzz_seeds.c ---- */
 
 /*

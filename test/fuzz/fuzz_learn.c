@@ -58,8 +58,6 @@ int			LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 #define FEATURE_EXTREME 0xC0
 #define FEATURE_RAW		0xE0
 
-/* bk_train encodes what it learned within the server's allocation limit */
-#define ENCODE_LIMIT	((size_t) 64 << 20)
 
 typedef struct Input
 {
@@ -120,31 +118,6 @@ take_double(Input *in, double *v)
 }
 
 /* ---- errors ---- */
-
-/*
- * An error the core reported while it learned: a user can cause these
- * codes (the server turns them into an ERROR naming the cause); the others
- * (BK_ERR_INTERNAL, BK_ERR_CORRUPT, BK_ERR_VERSION) mean the core lost
- * track of its own state.
- */
-static void
-expect_user_error(const char *during)
-{
-	switch ((int) bk_std_last_code)
-	{
-		case BK_ERR_DATA:
-		case BK_ERR_PARAM:
-		case BK_ERR_LIMIT:
-		case BK_ERR_NUMERIC:
-		case BK_ERR_NULL_VALUE:
-		case BK_ERR_OVERFLOW:
-			return;
-		default:
-			fprintf(stderr, "error %d while %s: %s (%s)\n", (int) bk_std_last_code,
-					during, bk_std_last_msg, bk_std_last_detail);
-			abort();
-	}
-}
 
 /* ---- parameters ---- */
 
@@ -460,63 +433,10 @@ model_from_params(Input *in, bool text, bool declare)
 	}
 	else
 	{
-		expect_user_error("creating a model and declaring its classes");
+		FuzzExpectUserError("creating a model and declaring its classes");
 		m = NULL;
 	}
 	bk_std_jump = NULL;
-	return m;
-}
-
-/*
- * A base model read from the input (bk_train with a bk_model), decoded
- * for training when the validator takes it, else NULL.
- */
-static BkModel *
-model_from_bytes(Input *in, bool fix_crc)
-{
-	const uint8_t *p;
-	uint8_t    *buf;
-	size_t		len;
-	char		err[BK_ERRMSG_LEN];
-	BkErrCode	code;
-	jmp_buf		jb;
-	BkModel    *volatile m = NULL;
-
-	if (!take(in, 4, &p))
-		return NULL;
-	len = (size_t) p[0] | (size_t) p[1] << 8 | (size_t) p[2] << 16 | (size_t) p[3] << 24;
-	/* a length past the end takes the rest: mutations shift the end */
-	if (len > in->len - in->pos)
-		len = in->len - in->pos;
-	if (!take(in, len, &p))
-		return NULL;
-	/* a copy of its own, so that reading past it is caught */
-	buf = malloc(len > 0 ? len : 1);
-	memcpy(buf, p, len);
-	if (fix_crc && len >= 16)
-	{
-		uint32_t	crc;
-
-		for (int k = 0; k < 4; k++)
-			buf[8 + k] = (uint8_t) (len >> (8 * k));
-		crc = BkCrc32c(0, buf, len - 4);
-		for (int k = 0; k < 4; k++)
-			buf[len - 4 + k] = (uint8_t) (crc >> (8 * k));
-	}
-	if (BkFormatValidate(buf, len, err, sizeof(err), &code))
-	{
-		bk_std_jump = &jb;
-		if (setjmp(jb) == 0)
-			m = BkModelDecode(&fuzz_env, buf, len, true);
-		else
-		{
-			/* a valid model too large to train on is refused with LIMIT */
-			expect_user_error("decoding a valid model for training");
-			m = NULL;
-		}
-		bk_std_jump = NULL;
-	}
-	free(buf);
 	return m;
 }
 
@@ -585,7 +505,7 @@ learn_rows(BkModel *m, Input *in, bool text, double *x, int *rows)
 	}
 	else
 	{
-		expect_user_error("learning");
+		FuzzExpectUserError("learning");
 		ok = false;
 	}
 	bk_std_jump = NULL;
@@ -598,28 +518,13 @@ learn_rows(BkModel *m, Input *in, bool text, double *x, int *rows)
 static void
 check_result(const BkModel *m, bool from_model, int rows)
 {
-	char		err[BK_ERRMSG_LEN];
-	BkErrCode	code;
-	size_t		len;
+	char		what[64];
 	uint8_t    *buf;
+	size_t		len;
 
-	err[0] = '\0';
-	if (!BkModelEncodedSize(m, ENCODE_LIMIT, &len, err, sizeof(err)))
-	{
-		if (err[0] == '\0')
-			abort();
-		return;
-	}
-	buf = malloc(len);
-	BkModelEncode(m, buf, len);
-	if (!BkFormatValidate(buf, len, err, sizeof(err), &code))
-	{
-		fprintf(stderr,
-				"the model learned from %s (algorithm \"%s\", dim %d, %d classes, %d rows) is invalid: %s\n",
-				from_model ? "a base model" : "parameters",
-				BkAlgorithmName(&m->params), m->dim, m->n_classes, rows, err);
-		abort();
-	}
+	snprintf(what, sizeof(what), "learned from %s in %d rows",
+			 from_model ? "a base model" : "parameters", rows);
+	buf = FuzzEncodeValid(m, &len, what);
 	free(buf);
 }
 
@@ -639,7 +544,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	text = (flags & FLAG_TEXT) != 0;
 	if (flags & FLAG_MODEL)
 	{
-		m = model_from_bytes(&in, (flags & FLAG_FIX_CRC) != 0);
+		m = FuzzNextModel(in.data, in.len, &in.pos, (flags & FLAG_FIX_CRC) != 0);
 		if (m != NULL && m->n_classes > 0)
 			text = m->text_labels;
 	}

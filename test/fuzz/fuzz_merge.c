@@ -25,118 +25,10 @@ int			LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 #define FLAG_FIX_CRC	0x01
 #define FLAG_B_INTO_A	0x02
 
-/* bk_merge encodes what it merged within the server's allocation limit */
-#define ENCODE_LIMIT	((size_t) 64 << 20)
-
-typedef struct Input
-{
-	const uint8_t *data;
-	size_t		len;
-	size_t		pos;
-} Input;
-
-/* the codes a user can cause; any other error is a bug */
-static void
-expect_user_error(const char *during)
-{
-	switch ((int) bk_std_last_code)
-	{
-		case BK_ERR_DATA:
-		case BK_ERR_PARAM:
-		case BK_ERR_LIMIT:
-		case BK_ERR_NUMERIC:
-		case BK_ERR_NULL_VALUE:
-		case BK_ERR_OVERFLOW:
-			return;
-		default:
-			fprintf(stderr, "error %d while %s: %s (%s)\n", (int) bk_std_last_code,
-					during, bk_std_last_msg, bk_std_last_detail);
-			abort();
-	}
-}
-
-/*
- * The next model of the input, decoded for training as bk_merge decodes
- * its arguments; NULL when the bytes are not a valid model, or one too
- * large to train on (a user error).
- */
-static BkModel *
-next_model(Input *in, bool fix_crc)
-{
-	uint8_t    *buf;
-	size_t		len;
-	char		err[BK_ERRMSG_LEN];
-	BkErrCode	code;
-	jmp_buf		jb;
-	BkModel    *volatile m = NULL;
-
-	if (in->len - in->pos < 4)
-		return NULL;
-	len = (size_t) in->data[in->pos] | (size_t) in->data[in->pos + 1] << 8 |
-		(size_t) in->data[in->pos + 2] << 16 | (size_t) in->data[in->pos + 3] << 24;
-	in->pos += 4;
-	if (len > in->len - in->pos)
-		len = in->len - in->pos;
-	/* a copy of its own, so that reading past it is caught */
-	buf = malloc(len > 0 ? len : 1);
-	memcpy(buf, in->data + in->pos, len);
-	in->pos += len;
-	if (fix_crc && len >= 16)
-	{
-		uint32_t	crc;
-
-		for (int k = 0; k < 4; k++)
-			buf[8 + k] = (uint8_t) (len >> (8 * k));
-		crc = BkCrc32c(0, buf, len - 4);
-		for (int k = 0; k < 4; k++)
-			buf[len - 4 + k] = (uint8_t) (crc >> (8 * k));
-	}
-	if (BkFormatValidate(buf, len, err, sizeof(err), &code))
-	{
-		bk_std_jump = &jb;
-		if (setjmp(jb) == 0)
-			m = BkModelDecode(&fuzz_env, buf, len, true);
-		else
-		{
-			expect_user_error("decoding a valid model for training");
-			m = NULL;
-		}
-		bk_std_jump = NULL;
-	}
-	free(buf);
-	return m;
-}
-
-/* m's bytes, which the validator must accept; NULL if m is too large */
-static uint8_t *
-encode_valid(const BkModel *m, size_t *len, const char *what)
-{
-	char		err[BK_ERRMSG_LEN];
-	BkErrCode	code;
-	uint8_t    *buf;
-
-	err[0] = '\0';
-	if (!BkModelEncodedSize(m, ENCODE_LIMIT, len, err, sizeof(err)))
-	{
-		if (err[0] == '\0')
-			abort();
-		return NULL;
-	}
-	buf = malloc(*len);
-	BkModelEncode(m, buf, *len);
-	if (!BkFormatValidate(buf, *len, err, sizeof(err), &code))
-	{
-		fprintf(stderr, "the model %s (algorithm \"%s\", dim %d, %d classes) is invalid: %s\n",
-				what, BkAlgorithmName(&m->params), m->dim, m->n_classes, err);
-		abort();
-	}
-	return buf;
-}
-
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	Input		in = {data, size, 0};
+	size_t		pos = 0;
 	uint8_t		flags;
 	BkModel    *a,
 			   *b,
@@ -151,9 +43,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (size < 1)
 		return 0;
-	flags = data[in.pos++];
-	a = next_model(&in, (flags & FLAG_FIX_CRC) != 0);
-	b = a != NULL ? next_model(&in, (flags & FLAG_FIX_CRC) != 0) : NULL;
+	flags = data[pos++];
+	a = FuzzNextModel(data, size, &pos, (flags & FLAG_FIX_CRC) != 0);
+	b = a != NULL ? FuzzNextModel(data, size, &pos, (flags & FLAG_FIX_CRC) != 0) : NULL;
 	if (a == NULL || b == NULL)
 	{
 		BkStdReleaseAll();
@@ -169,11 +61,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		merged = true;
 	}
 	else
-		expect_user_error("merging two valid models");
+		FuzzExpectUserError("merging two valid models");
 	bk_std_jump = NULL;
 
 	/* the merged model: valid bytes, which decode and go on learning */
-	if (merged && (buf = encode_valid(dst, &len, "merged")) != NULL)
+	if (merged && (buf = FuzzEncodeValid(dst, &len, "merged")) != NULL)
 	{
 		bk_std_jump = &jb;
 		if (setjmp(jb) == 0)
@@ -182,8 +74,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 			again = BkModelDecode(&fuzz_env, buf, len, true);
 			x = calloc((size_t) again->dim, sizeof(double));
-			for (int d = 0; d < again->dim && in.pos < in.len; d++)
-				x[d] = ((double) in.data[in.pos++] - 96.0) / 8.0;
+			for (int d = 0; d < again->dim && pos < size; d++)
+				x[d] = ((double) data[pos++] - 96.0) / 8.0;
 			if (again->n_classes > 0 && again->text_labels)
 				BkModelLearnText(again, x, BkModelClassText(again, 0),
 								 strlen(BkModelClassText(again, 0)));
@@ -193,11 +85,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			learned = true;
 		}
 		else
-			expect_user_error("learning a row after a merge");
+			FuzzExpectUserError("learning a row after a merge");
 		bk_std_jump = NULL;
 		free(buf);
 		/* after an error the model is half-way through a change: dropped */
-		if (learned && (buf = encode_valid(again, &len, "merged, then trained")) != NULL)
+		if (learned && (buf = FuzzEncodeValid(again, &len, "merged, then trained")) != NULL)
 			free(buf);
 	}
 
