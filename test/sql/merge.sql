@@ -219,5 +219,22 @@ FROM (SELECT bk_merge(m) AS mm FROM merge_stored) s;
 DROP TABLE merge_stored;
 RESET enable_partitionwise_aggregate; RESET max_parallel_workers_per_gather;
 
+-- a model merged with itself is the same function with the same support
+-- vectors: identical SVs of the union are one SV with the summed
+-- coefficients (before, the union of 2B was projected back onto B); and
+-- two models continued from one model hold its SVs once in the merge
+SELECT (bk_info(mm)->>'n_sv')::int = (bk_info(m)->>'n_sv')::int AS same_n_sv,
+       (SELECT max(abs(bk_decision(mm, t.features) - bk_decision(m, t.features))) FROM merge_test t) < 1e-9
+         AS same_decisions
+FROM (SELECT m, bk_merge(m, m) AS mm
+      FROM (SELECT bk_train(features, label, '{"algorithm": "bpa", "variant": "nn", "budget": 40, "gamma": 30}' ORDER BY id) AS m
+            FROM merge_train) t) s;
+SELECT (bk_info(bk_merge(a, b))->>'n_sv')::int < (bk_info(a)->>'n_sv')::int + (bk_info(b)->>'n_sv')::int
+         AS parent_svs_once
+FROM (SELECT (SELECT bk_continue(features, label, p.m ORDER BY id) FROM merge_train WHERE id % 2 = 0 AND id <= 1200) AS a,
+             (SELECT bk_continue(features, label, p.m ORDER BY id) FROM merge_train WHERE id % 2 = 1 AND id <= 1200) AS b
+      FROM (SELECT bk_train(features, label, '{"algorithm": "perceptron", "gamma": 30}' ORDER BY id) AS m
+            FROM merge_train WHERE id <= 1000) p) s;
+
 DROP TABLE merge_train, merge_parts, merge_models;
 DROP SCHEMA bk_test CASCADE;
