@@ -66,10 +66,14 @@ die() { bk_err "$*"; exit 1; }
 # initdb BINDIR DATADIR
 up_initdb()
 {
-	local bin=$1 data=$2 opts=()
+	local bin=$1 data=$2 opts=() help
 	# 18 enables data checksums by default; pg_upgrade needs the old
-	# cluster's setting (off)
-	if "$bin/initdb" --help 2>/dev/null | grep -q -- --no-data-checksums; then
+	# cluster's setting (off).  The help is read whole before grep looks
+	# at it: with pipefail, "initdb --help | grep -q" fails whenever grep
+	# exits before initdb's last write (SIGPIPE), and the new cluster
+	# then got checksums.
+	help=$("$bin/initdb" --help 2>/dev/null) || help=
+	if grep -q -- --no-data-checksums <<<"$help"; then
 		opts+=(--no-data-checksums)
 	fi
 	bk_as_owner "$bin/initdb" -D "$data" -U postgres --auth=trust --no-locale -E UTF8 \
@@ -99,7 +103,7 @@ up_verify()
 	out=$(up_psql "$NEW_BIN" "$port" "$db" -A -t -F ' ' -f test/upgrade/verify.sql) ||
 		{ printf '%s\n' "$out"; return 1; }
 	printf '%s: %s\n' "$db" "$(printf '%s\n' "$out" | tail -n 1)"
-	if printf '%s\n' "$out" | grep -q '^MISMATCH'; then
+	if grep -q '^MISMATCH' <<<"$out"; then
 		printf '%s\n' "$out" | grep '^MISMATCH'
 		return 1
 	fi
