@@ -1005,8 +1005,26 @@ DECLARE
 	err_msg		text;
 	err_detail	text;
 	err_hint	text;
+	-- the search without a grid (grid NULL): successive halving
+	auto_mode	boolean := grid IS NULL;
+	ranked		jsonb;
+	n_rows		int8;
+	n_classes	int8;
+	smallest	int8;
+	dim			int4;
+	rung		int4;
+	rung_rows	float8;
+	keep		int4;
+	gamma_lo	float8;
+	gamma_hi	float8;
+	arrays		boolean;
+	frac		float8 := 1;
+	probe		text;
+	no_refit	boolean := false;
 BEGIN
-	IF folds IS NULL OR folds < 2 OR folds > 100 THEN
+	-- 5 folds for a grid, 3 for the search without one (it trains more models)
+	folds := coalesce(folds, CASE WHEN auto_mode THEN 3 ELSE 5 END);
+	IF folds < 2 OR folds > 100 THEN
 		RAISE EXCEPTION 'folds must be between 2 and 100, got %', folds
 			USING ERRCODE = '22023';
 	END IF;
@@ -1015,10 +1033,10 @@ BEGIN
 		RAISE EXCEPTION 'metric must be one of accuracy, balanced_accuracy, macro_f1, macro_precision, macro_recall, got %', metric
 			USING ERRCODE = '22023';
 	END IF;
-	IF grid IS NULL OR jsonb_typeof(grid) <> 'object' THEN
+	IF grid IS NOT NULL AND jsonb_typeof(grid) <> 'object' THEN
 		RAISE EXCEPTION 'grid must be a JSON object of parameters, a list of values for each one to vary'
 			USING ERRCODE = '22023',
-				  HINT = 'For example ''{"C": [0.1, 1, 10], "gamma": [0.5, 2], "budget": 100}''.';
+				  HINT = 'For example ''{"C": [0.1, 1, 10], "gamma": [0.5, 2], "budget": 100}'', or NULL to let the search choose.';
 	END IF;
 	IF source IS NULL OR features IS NULL OR label IS NULL OR key IS NULL OR seed IS NULL
 	   OR refit IS NULL THEN
@@ -1027,6 +1045,10 @@ BEGIN
 	END IF;
 	IF samples IS NOT NULL AND (samples < 1 OR samples > 1000) THEN
 		RAISE EXCEPTION 'samples must be between 1 and 1000, got %', samples
+			USING ERRCODE = '22023';
+	END IF;
+	IF auto_mode AND samples IS NOT NULL AND samples < 3 THEN
+		RAISE EXCEPTION 'without a grid, samples (the settings of the first round) must be at least 3, got %', samples
 			USING ERRCODE = '22023';
 	END IF;
 	-- a range ({"uniform": [lo, hi]} or {"log_uniform": [lo, hi]}) is drawn from
@@ -1053,7 +1075,7 @@ BEGIN
 	-- never the same setting twice: a draw equal to one taken is passed
 	-- over, and a grid of lists smaller than samples gives each of its
 	-- settings once
-	IF samples IS NOT NULL THEN
+	IF samples IS NOT NULL AND NOT auto_mode THEN
 		settings := '[]';
 		grid_size := 1;
 		FOR k, v IN SELECT e.key, e.value FROM jsonb_each(grid) e LOOP
@@ -1168,16 +1190,22 @@ BEGIN
 				SELECT ((%1$s))::%5$s AS x, ((%2$s))::%6$s AS y, ((%3$s))::pg_catalog.text AS kt
 				FROM (%4$s) AS s
 			), rows AS (
-				-- two keys may hash alike: their text breaks the tie
+				-- two keys may hash alike: their text breaks the tie; the
+				-- first rounds of the search without a grid read the first
+				-- share $8 of each class in the shuffle (1: every row)
 				SELECT x, y, k, kt,
-				       (pg_catalog.row_number() OVER (PARTITION BY y ORDER BY k, kt)
-				        OPERATOR(pg_catalog.-) 1::pg_catalog.int8)
+				       (cr OPERATOR(pg_catalog.-) 1::pg_catalog.int8)
 				       OPERATOR(pg_catalog.%%) $3::pg_catalog.int8 AS fold
-				FROM (SELECT x, y, kt,
-				             @extschema@.bk_shuffle_key(
-				                 pg_catalog.hashtextextended(kt, 0::pg_catalog.int8), $2) AS k
-				      FROM src) AS keyed
-				WHERE y IS NOT NULL AND x IS NOT NULL
+				FROM (SELECT x, y, k, kt,
+				             pg_catalog.row_number() OVER (PARTITION BY y ORDER BY k, kt) AS cr,
+				             pg_catalog.count(*) OVER (PARTITION BY y) AS cn
+				      FROM (SELECT x, y, kt,
+				                   @extschema@.bk_shuffle_key(
+				                       pg_catalog.hashtextextended(kt, 0::pg_catalog.int8), $2) AS k
+				            FROM src) AS keyed
+				      WHERE y IS NOT NULL AND x IS NOT NULL) AS numbered
+				WHERE cr::pg_catalog.float8 OPERATOR(pg_catalog.<=)
+				      pg_catalog.ceil(cn::pg_catalog.float8 OPERATOR(pg_catalog.*) $8::pg_catalog.float8)
 			), settings AS (
 				SELECT (si OPERATOR(pg_catalog.-) 1::pg_catalog.int8)::pg_catalog.int4 AS setting,
 				       s AS params
@@ -1222,10 +1250,116 @@ BEGIN
 			FROM result res
 			ORDER BY res.mean DESC NULLS LAST, res.setting
 		$q$, features, label, key, source, x_cast, y_cast);
-		total := jsonb_array_length(settings) * folds;
+
+		IF auto_mode THEN
+			-- No grid: the default learner (BPA-NN) over ranges that suit
+			-- the data, by successive halving (Jamieson and Talwalkar
+			-- 2016): many settings on a share of the rows at a small
+			-- budget, the best third again on three times the rows at
+			-- three times the budget, the best three at last on every
+			-- row with the final budget (and the best of them with three
+			-- passes as well).
+			-- First the data's shape: rows, classes, the smallest class,
+			-- and the dimension the model's preparation gives it.
+			-- (every statement text and USING value is made before the
+			-- switch to the caller's search_path: PL/pgSQL evaluates them
+			-- as expressions, whose operators and casts would resolve there)
+			probe := format($q$
+				SELECT pg_catalog.sum(c)::pg_catalog.int8, pg_catalog.count(*)::pg_catalog.int8,
+				       pg_catalog.min(c)::pg_catalog.int8
+				FROM (SELECT pg_catalog.count(*) AS c
+				      FROM (SELECT ((%1$s))::%4$s AS x, ((%2$s))::%5$s AS y FROM (%3$s) AS s) AS q
+				      WHERE q.y IS NOT NULL AND q.x IS NOT NULL
+				      GROUP BY q.y) AS per_class
+			$q$, features, label, source, x_cast, y_cast);
+			PERFORM pg_catalog.set_config('search_path', caller_search_path, true);
+			EXECUTE probe INTO n_rows, n_classes, smallest;
+			PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
+			IF coalesce(n_classes, 0) < 2 THEN
+				RAISE EXCEPTION 'the search needs rows of at least two classes, found %', coalesce(n_classes, 0)
+					USING ERRCODE = '22023';
+			END IF;
+			-- arrays are standardised by the model; named features (jsonb)
+			-- are by default; sparse rows cannot be (their zeros would be
+			-- centred), and a bk_features column may hold any form
+			arrays := x_type NOT IN ('jsonb'::regtype, '@extschema@.bk_sparse'::regtype,
+			                         '@extschema@.bk_features'::regtype);
+			probe := format($q$
+				SELECT (@extschema@.bk_info(@extschema@.bk_train(q.x, q.y, $1))
+				        OPERATOR(pg_catalog.->>) 'dim'::pg_catalog.text)::pg_catalog.int4
+				FROM (SELECT ((%1$s))::%4$s AS x, ((%2$s))::%5$s AS y FROM (%3$s) AS s LIMIT 5000) AS q
+			$q$, features, label, source, x_cast, y_cast);
+			draw := CASE WHEN arrays THEN '{"budget": 1, "scale": "standard"}'::jsonb
+			             ELSE '{"budget": 1}'::jsonb END;
+			PERFORM pg_catalog.set_config('search_path', caller_search_path, true);
+			EXECUTE probe INTO dim USING draw;
+			PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
+			dim := greatest(coalesce(dim, 1), 1);
+			-- gamma around 1/dim (scikit-learn's 'scale' on standardised
+			-- features), C over four decades, class weights where the
+			-- smallest class has less than half its balanced share
+			gamma_lo := 1.0 / (16 * dim);
+			gamma_hi := 8.0 / dim;
+			settings := '[]';
+			i := 0;
+			WHILE jsonb_array_length(settings) < coalesce(samples, 27) AND i < 100 * coalesce(samples, 27) LOOP
+				draw := jsonb_build_object('budget', 50);
+				IF arrays THEN
+					draw := draw || '{"scale": "standard"}';
+				END IF;
+				FOR j IN 1 .. 3 LOOP
+					u := (@extschema@.bk_shuffle_key(i::int8 * 1000 + j, seed)::numeric
+						  + 9223372036854775808) / 18446744073709551616;
+					IF j = 1 THEN
+						v := to_jsonb(exp(ln(gamma_lo) + u * (ln(gamma_hi) - ln(gamma_lo))));
+						draw := draw || jsonb_build_object('gamma', v);
+					ELSIF j = 2 THEN
+						v := to_jsonb(exp(ln(0.01) + u * (ln(100.0) - ln(0.01))));
+						draw := draw || jsonb_build_object('C', v);
+					ELSIF smallest * n_classes * 2 < n_rows AND u < 0.5 THEN
+						draw := draw || '{"class_weight": "balanced"}';
+					END IF;
+				END LOOP;
+				-- three significant digits, readable and the same on reading back
+				draw := draw || jsonb_build_object(
+					'gamma', round((draw->>'gamma')::numeric, 2 - floor(log((draw->>'gamma')::numeric))::int),
+					'C', round((draw->>'C')::numeric, 2 - floor(log((draw->>'C')::numeric))::int));
+				IF NOT EXISTS (SELECT FROM jsonb_array_elements(settings) AS t(s) WHERE t.s = draw) THEN
+					settings := settings || jsonb_build_array(draw);
+				END IF;
+				i := i + 1;
+			END LOOP;
+			-- the progress NOTICEs count the models of all the rounds
+			keep := ceil(jsonb_array_length(settings) / 3.0)::int4;
+			total := (jsonb_array_length(settings) + keep + ceil(keep / 3.0)::int4 + 1) * folds;
+			probe := 'SELECT pg_catalog.jsonb_agg(q.params ORDER BY q.mean DESC NULLS LAST, q.params) FROM ('
+					 || query || ') AS q';
+			FOR rung IN 0 .. 1 LOOP
+				rung_rows := 1500 * 3 ^ rung;
+				frac := least(1.0, rung_rows / n_rows);
+				PERFORM pg_catalog.set_config('search_path', caller_search_path, true);
+				EXECUTE probe INTO ranked
+					USING settings, seed, folds, metric, no_refit, started, total, frac;
+				PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
+				-- the best third, at three times the budget
+				keep := greatest(1, ceil(jsonb_array_length(ranked) / 3.0)::int4);
+				SELECT jsonb_agg(t.s || jsonb_build_object('budget', (t.s->>'budget')::int4 * 3) ORDER BY t.n)
+				INTO settings
+				FROM jsonb_array_elements(ranked) WITH ORDINALITY AS t(s, n)
+				WHERE t.n <= keep;
+			END LOOP;
+			-- the last round on every row: the three settings with one
+			-- pass, and the best of the round before with three passes
+			-- (epochs); the best of the four is refitted
+			settings := settings || jsonb_build_array(settings->0 || '{"epochs": 3}');
+			frac := 1;
+		ELSE
+			total := jsonb_array_length(settings) * folds;
+		END IF;
+
 		PERFORM pg_catalog.set_config('search_path', caller_search_path, true);
 		RETURN QUERY EXECUTE query
-			USING settings, seed, folds, metric, refit, started, total;
+			USING settings, seed, folds, metric, refit, started, total, frac;
 		PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
 	EXCEPTION WHEN OTHERS OR query_canceled THEN
 		-- the error of a setting or of the source, or a cancel or a
@@ -1250,8 +1384,8 @@ COMMENT ON FUNCTION @extschema@._bk_cross_validate(text, text, text, text, text,
 	'bk_cross_validate''s work, given the caller''s search_path for the caller''s names';
 
 CREATE FUNCTION @extschema@.bk_cross_validate(
-	source text, features text, label text, key text, grid jsonb,
-	folds int4 DEFAULT 5, seed int8 DEFAULT 0, metric text DEFAULT 'accuracy',
+	source text, features text, label text, key text, grid jsonb DEFAULT NULL,
+	folds int4 DEFAULT NULL, seed int8 DEFAULT 0, metric text DEFAULT 'accuracy',
 	samples int4 DEFAULT NULL, refit boolean DEFAULT false)
 	RETURNS TABLE (params jsonb, mean float8, stddev float8, fold_scores float8[],
 	               train_seconds float8, model @extschema@.bk_model)
@@ -1263,7 +1397,7 @@ AS $fn$
 $fn$;
 
 COMMENT ON FUNCTION @extschema@.bk_cross_validate(text, text, text, text, jsonb, int4, int8, text, int4, boolean) IS
-	'k-fold cross-validation of every setting of a parameter grid (or of samples drawn from it) in one query: mean, standard deviation and per-fold scores, the seconds its models took to train, best first, and with refit the best setting trained on every row';
+	'k-fold cross-validation of every setting of a parameter grid (or of samples drawn from it; with no grid, a search of the default learner''s gamma, C, budget and passes by successive halving) in one query: mean, standard deviation and per-fold scores, the seconds its models took to train, best first, and with refit the best setting trained on every row';
 
 -- Probabilities (availability: 0.2.0): bk_calibrate fits Platt's sigmoid
 -- of each class on held-out rows and returns the model with it;

@@ -117,4 +117,49 @@ SELECT * FROM bk_cross_validate('cv_rows', 'features', 'label', 'id', '{"gamma":
 SELECT * FROM bk_cross_validate('cv_rows', 'features', 'label', 'id', '{"gamma": {"log_uniform": [0, 50]}}', 3, 7, samples => 2);
 SELECT * FROM bk_cross_validate('cv_rows', 'features', 'label', 'id', '{"gamma": [1, 2]}', 3, 7, samples => 0);
 
+-- with no grid, the search chooses: successive halving over BPA-NN's gamma
+-- (around 1/dim, the dimension the preparation gives) and C, 27 settings
+-- at budget 50 on a share of the rows, the best 9 at 150, the best 3 at
+-- 450 on every row, and the best of the round before with 3 passes too;
+-- 3 folds; arrays are standardised by the model; the best refitted
+SELECT params, round(mean::numeric, 4) AS mean, array_length(fold_scores, 1) AS folds,
+       model IS NOT NULL AS refitted
+FROM bk_cross_validate('cv_rows', 'features', 'label', 'id', seed => 7, refit => true);
+SELECT count(*) AS settings,
+       count(DISTINCT params - 'epochs') AS distinct_without_epochs,
+       count(*) FILTER (WHERE params->>'epochs' = '3') AS with_three_passes,
+       bool_and((params->>'gamma')::float8 BETWEEN 1.0 / 32 AND 4.0) AS gamma_in_range,
+       bool_and((params->>'C')::float8 BETWEEN 0.01 AND 100) AS c_in_range,
+       bool_and(params->>'budget' = '450' AND params->>'scale' = 'standard') AS final_budget_scaled
+FROM bk_cross_validate('cv_rows', 'features', 'label', 'id', seed => 7);
+-- the same seed, the same choice; another seed, other draws; a grid of NULL
+-- is no grid
+SELECT (SELECT array_agg(params ORDER BY params::text) FROM bk_cross_validate('cv_rows', 'features', 'label', 'id', seed => 7))
+     = (SELECT array_agg(params ORDER BY params::text) FROM bk_cross_validate('cv_rows', 'features', 'label', 'id', NULL, seed => 7))
+       AS same_choice,
+       (SELECT array_agg(params ORDER BY params::text) FROM bk_cross_validate('cv_rows', 'features', 'label', 'id', seed => 7))
+    <> (SELECT array_agg(params ORDER BY params::text) FROM bk_cross_validate('cv_rows', 'features', 'label', 'id', seed => 8))
+       AS seed_matters;
+-- the refitted model is the chosen setting trained on every row in the
+-- shuffle's order, as with a grid
+SELECT model::bytea = (SELECT bk_train(features, label, cv.params
+                                       ORDER BY bk_shuffle_key(hashtextextended(id::text, 0), 3), id::text)
+                       FROM cv_rows)::bytea AS refit_as_by_hand
+FROM bk_cross_validate('cv_rows', 'features', 'label', 'id', seed => 3, samples => 3, refit => true) cv
+WHERE model IS NOT NULL;
+-- a rare class: class weights are among the choices (here in the choice)
+SELECT count(*) FILTER (WHERE params->>'class_weight' = 'balanced') > 0 AS weights_tried
+FROM bk_cross_validate('SELECT * FROM cv_rows WHERE label = 1 OR id % 5 = 0', 'features', 'label', 'id', seed => 7);
+-- named features are standardised by default; sparse rows are not
+-- standardised (scale them beforehand); the same search
+SELECT count(*) AS settings, bool_and(NOT params ? 'scale') AS model_default
+FROM bk_cross_validate('SELECT id, label, jsonb_build_object(''a'', features[1], ''b'', features[2]) AS x FROM cv_rows',
+                       'x', 'label', 'id', seed => 7, samples => 3);
+SELECT count(*) AS settings, bool_and(NOT params ? 'scale') AS not_scaled
+FROM bk_cross_validate('SELECT id, label, bk_sparse(ARRAY[1, 2], features, 2) AS x FROM cv_rows',
+                       'x', 'label', 'id', seed => 7, samples => 3);
+-- errors of the search without a grid
+SELECT * FROM bk_cross_validate('cv_rows', 'features', 'label', 'id', samples => 2);
+SELECT * FROM bk_cross_validate('SELECT * FROM cv_rows WHERE label = 1', 'features', 'label', 'id');
+
 DROP TABLE cv_rows;

@@ -278,6 +278,13 @@ SELECT pg_catalog.count(*) AS settings
 FROM public.bk_cross_validate('public.cvints', 'x', 'y', 'id', '{"algorithm": "pa"}', folds => 2);
 SELECT pg_catalog.count(*) AS settings
 FROM public.bk_cross_validate('public.cvsparse', 'x', 'y', 'id', '{"algorithm": "pa"}', folds => 2);
+-- the search without a grid: its probes of the data and its rounds
+SELECT pg_catalog.count(*) AS settings
+FROM public.bk_cross_validate('public.cvdata', 'x', 'y', 'id', folds => 2, samples => 3, refit => true);
+SELECT pg_catalog.count(*) AS settings
+FROM public.bk_cross_validate('SELECT * FROM public.cvnamed', 'x', 'y', 'id', folds => 2, samples => 3);
+SELECT pg_catalog.count(*) AS settings
+FROM public.bk_cross_validate('public.cvsparse', 'x', 'y', 'id', folds => 2, samples => 3);
 SET search_path = public;
 SELECT count(*) AS settings, bool_and(model IS NULL OR bk_is_valid(model::bytea)) AS valid
 FROM bk_cross_validate('cvdata', 'x', 'y', 'id',
@@ -288,6 +295,9 @@ FROM bk_cross_validate('cvnamed', 'x', 'y', 'id',
                        folds => 3, seed => 5, samples => 3, metric => 'macro_f1', refit => true);
 SELECT count(*) AS settings FROM bk_cross_validate('cvints', 'x', 'y', 'id', '{"algorithm": "pa"}', folds => 2);
 SELECT count(*) AS settings FROM bk_cross_validate('cvsparse', 'x', 'y', 'id', '{"algorithm": "pa"}', folds => 2);
+SELECT count(*) AS settings FROM bk_cross_validate('cvdata', 'x', 'y', 'id', folds => 2, samples => 3, refit => true);
+SELECT count(*) AS settings FROM bk_cross_validate('cvnamed', 'x', 'y', 'id', folds => 2, samples => 3);
+SELECT count(*) AS settings FROM bk_cross_validate('cvints', 'x', 'y', 'id', folds => 2, samples => 3);
 -- the errors of a wrong type and a missing table, under the same paths
 \set VERBOSITY terse
 SELECT count(*) FROM bk_cross_validate('cvdata', 'x', 'y > 0', 'id', '{"algorithm": "pa"}');
