@@ -119,9 +119,9 @@ SELECT * FROM bk_cross_validate('cv_rows', 'features', 'label', 'id', '{"gamma":
 
 -- with no grid, the search chooses: successive halving over BPA-NN's gamma
 -- (around 1/dim, the dimension the preparation gives) and C, 27 settings
--- at budget 50 on a share of the rows, the best 9 at 150, the best 3 at
--- 450 on every row, and the best of the round before with 3 passes too;
--- 3 folds; arrays are standardised by the model; the best refitted
+-- at budget 50, the best 9 at 150, the best 3 at 450, and the best of the
+-- round before with 3 passes too; 3 folds; arrays are standardised by the
+-- model; the best refitted
 SELECT params, round(mean::numeric, 4) AS mean, array_length(fold_scores, 1) AS folds,
        model IS NOT NULL AS refitted
 FROM bk_cross_validate('cv_rows', 'features', 'label', 'id', seed => 7, refit => true);
@@ -158,6 +158,15 @@ FROM bk_cross_validate('SELECT id, label, jsonb_build_object(''a'', features[1],
 SELECT count(*) AS settings, bool_and(NOT params ? 'scale') AS not_scaled
 FROM bk_cross_validate('SELECT id, label, bk_sparse(ARRAY[1, 2], features, 2) AS x FROM cv_rows',
                        'x', 'label', 'id', seed => 7, samples => 3);
+-- more than two classes: multi-class Pegasos, one set of support vectors
+-- for all classes (budgets 100, 300, 900), lambda = 1 / (C n) for C over
+-- the same four decades
+SELECT count(*) AS settings, bool_and(params->>'algorithm' = 'pegasos') AS pegasos,
+       bool_and(params ? 'lambda' AND NOT params ? 'C') AS lambda_not_c,
+       bool_and((params->>'lambda')::float8 BETWEEN 0.01 / 900 AND 100.0 / 900) AS lambda_in_range,
+       max((params->>'budget')::int) AS budget, bool_and(mean > 0.6) AS learnt
+FROM bk_cross_validate('SELECT id, features, floor(3 * features[1])::int8 AS label FROM cv_rows',
+                       'features', 'label', 'id', seed => 7, samples => 6);
 -- errors of the search without a grid
 SELECT * FROM bk_cross_validate('cv_rows', 'features', 'label', 'id', samples => 2);
 SELECT * FROM bk_cross_validate('SELECT * FROM cv_rows WHERE label = 1', 'features', 'label', 'id');
