@@ -1037,6 +1037,25 @@ BEGIN
 			-- pass, and the best of the round before with three passes
 			-- (epochs); the best of the four is refitted
 			settings := settings || jsonb_build_array(settings->0 || '{"epochs": 3}');
+			-- the best of the round before in the outer twentieth of its
+			-- range (on the logarithm's scale): the best may lie beyond it
+			FOR k, lo, hi IN
+				SELECT r.w, r.l, r.h
+				FROM (VALUES ('gamma', gamma_lo, gamma_hi), ('C', 0.01, 100.0),
+				             ('lambda', 0.01 / n_rows, 100.0 / n_rows)) AS r(w, l, h)
+				WHERE settings->0 ? r.w
+			LOOP
+				u := (settings->0->>k)::float8;
+				IF ln(u / lo) < 0.05 * ln(hi / lo) OR ln(hi / u) < 0.05 * ln(hi / lo) THEN
+					RAISE WARNING 'bk_cross_validate: the search''s best % so far, %, lies at the % end of its range [%, %]',
+						k, u, CASE WHEN u < sqrt(lo * hi) THEN 'lower' ELSE 'upper' END,
+						round(lo::numeric, 6)::float8, round(hi::numeric, 6)::float8
+						USING HINT = format('The best %s may lie beyond it: search further with a grid, for example %L with samples => 12.',
+							k, (settings->0) || jsonb_build_object(k, jsonb_build_object('log_uniform', jsonb_build_array(
+								round((CASE WHEN u < sqrt(lo * hi) THEN lo / 100 ELSE lo END)::numeric, 8)::float8,
+								round((CASE WHEN u < sqrt(lo * hi) THEN hi ELSE hi * 100 END)::numeric, 8)::float8))));
+				END IF;
+			END LOOP;
 		ELSE
 			total := jsonb_array_length(settings) * folds;
 		END IF;

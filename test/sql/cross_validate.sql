@@ -167,6 +167,12 @@ SELECT count(*) AS settings, bool_and(params->>'algorithm' = 'pegasos') AS pegas
        max((params->>'budget')::int) AS budget, bool_and(mean > 0.6) AS learnt
 FROM bk_cross_validate('SELECT id, features, floor(3 * features[1])::int8 AS label FROM cv_rows',
                        'features', 'label', 'id', seed => 7, samples => 6);
+-- a best setting in the outer twentieth of its range is warned of, with a
+-- grid that searches beyond it: an 8 x 8 board wants a narrower kernel
+-- than 900 rows of 2 features suggest
+SELECT params->>'gamma' AS gamma, round(mean::numeric, 4) AS mean
+FROM bk_cross_validate('SELECT id, features, ((floor(8 * features[1]) + floor(8 * features[2]))::int % 2) AS label FROM cv_rows',
+                       'features', 'label', 'id', seed => 4) LIMIT 1;
 -- errors of the search without a grid
 SELECT * FROM bk_cross_validate('cv_rows', 'features', 'label', 'id', samples => 2);
 SELECT * FROM bk_cross_validate('SELECT * FROM cv_rows WHERE label = 1', 'features', 'label', 'id');
