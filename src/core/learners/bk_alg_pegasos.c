@@ -516,11 +516,16 @@ BkPegasosStep(BkModel *m, BkMachine *mach, BkRow *row, int cls)
 
 	if (p->ball_projection)
 	{
-		if (mach->wnorm2 < 0.0)
-			mach->wnorm2 = 0.0;	/* rounding of the subtractions above */
 		/* against rounding drift: from scratch every n_sv rows or so */
 		if (exact_wnorm2_due(m->rows_seen, mach->n_sv))
 			mach->wnorm2 = exact_wnorm2(m, mach, row->work);
+		/*
+		 * rounding of the subtractions above, or of the exact sum, whose
+		 * terms of both signs can cancel to a tiny negative (-4.9e-301 on
+		 * the fuzz input pegasos-exact-norm-negative)
+		 */
+		if (mach->wnorm2 < 0.0)
+			mach->wnorm2 = 0.0;
 		/* line 8: w <- min(1, 1 / (sqrt(lambda) ||w||)) w */
 		if (mach->wnorm2 * p->lambda > 1.0)
 		{
