@@ -1018,7 +1018,7 @@ DECLARE
 	gamma_hi	float8;
 	arrays		boolean;
 	probe		text;
-	no_refit	boolean := false;
+	at_lower	boolean;
 BEGIN
 	-- 5 folds for a grid, 3 for the search without one (it trains more models)
 	folds := coalesce(folds, CASE WHEN auto_mode THEN 3 ELSE 5 END);
@@ -1347,7 +1347,7 @@ BEGIN
 			FOR rung IN 0 .. 1 LOOP
 				PERFORM pg_catalog.set_config('search_path', caller_search_path, true);
 				EXECUTE probe INTO ranked
-					USING settings, seed, folds, metric, no_refit, started, total;
+					USING settings, seed, folds, metric, false, started, total;
 				PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
 				-- the best third, at three times the budget
 				keep := greatest(1, ceil(jsonb_array_length(ranked) / 3.0)::int4);
@@ -1369,14 +1369,15 @@ BEGIN
 				WHERE settings->0 ? r.w
 			LOOP
 				u := (settings->0->>k)::float8;
-				IF ln(u / lo) < 0.05 * ln(hi / lo) OR ln(hi / u) < 0.05 * ln(hi / lo) THEN
+				at_lower := ln(u / lo) < 0.05 * ln(hi / lo);
+				IF at_lower OR ln(hi / u) < 0.05 * ln(hi / lo) THEN
 					RAISE WARNING 'bk_cross_validate: the search''s best % so far, %, lies at the % end of its range [%, %]',
-						k, u, CASE WHEN u < sqrt(lo * hi) THEN 'lower' ELSE 'upper' END,
+						k, u, CASE WHEN at_lower THEN 'lower' ELSE 'upper' END,
 						round(lo::numeric, 6)::float8, round(hi::numeric, 6)::float8
 						USING HINT = format('The best %s may lie beyond it: search further with a grid, for example %L with samples => 12.',
 							k, (settings->0) || jsonb_build_object(k, jsonb_build_object('log_uniform', jsonb_build_array(
-								round((CASE WHEN u < sqrt(lo * hi) THEN lo / 100 ELSE lo END)::numeric, 8)::float8,
-								round((CASE WHEN u < sqrt(lo * hi) THEN hi ELSE hi * 100 END)::numeric, 8)::float8))));
+								round((CASE WHEN at_lower THEN lo / 100 ELSE lo END)::numeric, 8)::float8,
+								round((CASE WHEN at_lower THEN hi ELSE hi * 100 END)::numeric, 8)::float8))));
 				END IF;
 			END LOOP;
 		ELSE

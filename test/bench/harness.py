@@ -1970,7 +1970,7 @@ SELECT * FROM bk_cross_validate($q${train_sql}$q$, '{feat}', 'label', 'id', seed
         best = psql("SELECT params - 'scale' FROM bench.v_search WHERE model IS NOT NULL").strip()
         return acc, t, ts, best
 
-    def sk_side(est, Xtr, ytr, Xte, yte, pre=None, dense=True):
+    def sk_side(est, Xtr, ytr, Xte, yte, pre=None):
         t0 = time.time()
         model = make_pipeline(pre if pre is not None else StandardScaler(), est)
         model.fit(Xtr, ytr)
