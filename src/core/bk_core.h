@@ -172,7 +172,8 @@ typedef enum BkParamId
 	BK_P_RHO = 23,
 	BK_P_MAX_COEF = 25,
 	BK_P_RIDGE = 26,
-	BK_P_MAX_ID = 26
+	BK_P_EPSILON = 27,
+	BK_P_MAX_ID = 27
 } BkParamId;
 
 typedef struct BkParams
@@ -202,7 +203,15 @@ typedef struct BkParams
 	double		rho;			/* DUOL: conflict threshold, in [0, 1) */
 	double		max_coef;		/* BOGD: |coefficient| <= max_coef * eta */
 	double		ridge;			/* K^-1 kept is that of K + ridge diag(K) */
+	double		epsilon;		/* regression: the half-width of the insensitive tube */
 	uint64_t	seed;			/* PRNG seed */
+	/*
+	 * The task: a regressor (a float8 target) rather than a classifier.
+	 * Not a parameter the user sets or the format stores as one: the
+	 * caller sets it before BkParamsFinish from the target's type, and the
+	 * decoder from the target part's flag (BkParamsFromStored takes it).
+	 */
+	bool		regression;
 	uint64_t	given;			/* bit (1 << id): set explicitly by the user */
 } BkParams;
 
@@ -448,6 +457,48 @@ extern const double *BkModelSparseScoringRow(BkModel *m, const int32_t *idx,
 											 const double *val, int nnz);
 
 /* Learn one row; x has m->dim finite values (the caller checks). */
+/*
+ * A regressor (BkParams.regression) learns one row of target t: predicted
+ * first (its squared and absolute error counted), then a step of its
+ * learner on the epsilon-insensitive loss.  A non-finite target, or a
+ * classifier, is an error.
+ */
+extern void BkModelLearnValue(BkModel *m, const double *x, double t);
+/* a regressor's prediction of x, in the target's units */
+extern double BkModelPredictValue(BkModel *m, const double *x);
+/*
+ * Standardise a new regressor's target by the mean and standard deviation
+ * of its training rows' targets (before any row is learned): sd 0 (a
+ * constant target) divides by 1.
+ */
+extern void BkModelSetTargetScale(BkModel *m, double mean, double sd);
+/* what a regressor holds of its target, or false for a classifier */
+typedef struct BkTargetInfo
+{
+	bool		standardised;
+	double		mean;
+	double		sd;
+	double		sq_error;		/* prequential, in the target's units */
+	double		abs_error;
+	double		seen_mean;		/* of the targets learned */
+	double		seen_var;		/* their population variance */
+} BkTargetInfo;
+extern bool BkModelTargetInfo(const BkModel *m, BkTargetInfo *out);
+
+/*
+ * Youngs and Cramer's running sums of a target, as PostgreSQL's
+ * avg(float8) and stddev_pop(float8) keep them: a regressor's target
+ * standardisation fitted on its training rows.
+ */
+typedef struct BkTargetFit
+{
+	double		n;
+	double		sx;
+	double		sxx;
+} BkTargetFit;
+extern void BkTargetFitAdd(BkTargetFit *f, double t);
+extern void BkTargetFitResult(const BkTargetFit *f, double *mean, double *sd);
+
 extern void BkModelLearn(BkModel *m, const double *x, int64_t label);
 extern void BkModelLearnText(BkModel *m, const double *x, const char *label,
 							 size_t len);
@@ -634,6 +685,12 @@ typedef struct BkPrepSpec
 	int			scale;			/* BkScaleMode */
 	int			impute;			/* BkImputeMode */
 	int			max_levels;		/* distinct text values of one key */
+	/*
+	 * a regressor's target: BK_SCALE_STANDARD (the default) or
+	 * BK_SCALE_NONE ("target_scale"); given: the user set it
+	 */
+	int			target_scale;
+	bool		target_scale_given;
 } BkPrepSpec;
 
 /*

@@ -313,6 +313,8 @@ typedef struct BkModel
 	BkPrep	   *prep;
 	/* its class weights, or NULL: every row weighs 1 */
 	BkClassWeights *weights;
+	/* a regressor's target (bk_target.h), or NULL: a classifier */
+	struct BkTarget *target;
 	/*
 	 * The sparse form of the dense row x of the next learning or scoring
 	 * call (BkModelSparseRow), used once: x is NULL, or the row's pointer
@@ -386,8 +388,9 @@ typedef struct BkStoredParam
 #define BkParamGiven(p, id)		(((p)->given & BK_PARAM_BIT(id)) != 0)
 
 extern int	BkParamsToStored(const BkParams *p, BkStoredParam *out, int maxout);
+/* regression: the model is a regressor (its target part's flag) */
 extern bool BkParamsFromStored(BkParams *p, const BkStoredParam *in, int n,
-							   char *err, size_t errlen);
+							   bool regression, char *err, size_t errlen);
 
 /* ---- bk_choices.c: the names of the choice parameters' values ---- */
 /* NULL-terminated, value = index + 1; NULL for "algorithm" and the numbers */
@@ -752,6 +755,13 @@ typedef struct BkRow
 	double		sqx;			/* ||x||^2 */
 	double		ktt;			/* k(x, x) */
 	double		y;				/* +1 / -1 */
+	/*
+	 * The margin the step asks of y f: 1 for a classifier; for a
+	 * regressor y target - epsilon, with y the sign of target - f, so that
+	 * margin - y f is the epsilon-insensitive loss |target - f| - epsilon
+	 * (BkModelLearnValue)
+	 */
+	double		margin;
 	double		f;				/* f_t(x) before the update */
 	double	   *dots;			/* x . sv_i */
 	double	   *krow;			/* k(x, sv_i) */
@@ -933,6 +943,7 @@ extern void BkWeightsForRow(BkModel *m, int cls, BkRow *rows);
 extern void BkWeightsPermute(BkModel *m, const int *perm);
 /* the largest class weight now (1 without weights, or before any row) */
 extern double BkWeightsLargest(BkModel *m);
+
 /* merging: the same weights; b's counts added to a's (same classes) */
 extern bool BkWeightsSame(const BkModel *a, const BkModel *b);
 extern void BkWeightsAddCounts(BkModel *a, const BkModel *b);

@@ -47,6 +47,15 @@ typedef struct BkLearner
 	bool		multiclass;
 
 	/*
+	 * It also learns regression (BkParams.regression): its step reads the
+	 * loss as row->margin - row->y f (the hinge with margin 1 for a
+	 * classifier), so that the epsilon-insensitive loss is that hinge with
+	 * y the sign of the residual and margin y target - epsilon
+	 * (BkModelLearnValue).
+	 */
+	bool		regression;
+
+	/*
 	 * Its parameters: the BK_PARAM_BIT of each one it takes besides those
 	 * every learner takes (algorithm, seed, the kernel and the kernel's
 	 * own), which bk_params.c's table marks as common.

@@ -9,6 +9,7 @@
  *	  reach the parser past the checksum.
  */
 #include "fuzz_common.h"
+#include "bk_target.h"
 
 #include <string.h>
 
@@ -44,7 +45,7 @@ decode_for_scoring(const uint8_t *buf, size_t len)
 	 * and score one sparse row: the scratch of the first scoring counts
 	 * too (a kernel row per machine; nothing of the dimension's size)
 	 */
-	if (s->n_classes > 0)
+	if (s->n_classes > 0 || s->target != NULL)
 	{
 		static const int32_t idx[1] = {1};
 		static const double val[1] = {0.5};
@@ -52,7 +53,14 @@ decode_for_scoring(const uint8_t *buf, size_t len)
 
 		bk_std_jump = &jb;
 		if (setjmp(jb) == 0)
-			(void) BkModelDecision(s, BkModelSparseScoringRow(s, idx, val, 1));
+		{
+			const double *row = BkModelSparseScoringRow(s, idx, val, 1);
+
+			if (s->target != NULL)
+				(void) BkModelPredictValue(s, row);
+			else
+				(void) BkModelDecision(s, row);
+		}
 		else if (bk_std_last_code == BK_ERR_INTERNAL)
 			abort();
 		bk_std_jump = NULL;
@@ -105,7 +113,10 @@ learn_a_little(BkModel *m, double *x)
 		for (int r = 0; r < 4; r++)
 		{
 			x[r % m->dim] += 0.5;
-			BkModelLearn(m, x, labels[r % 2]);
+			if (m->target != NULL)
+				BkModelLearnValue(m, x, (double) labels[r % 2] + 0.25 * r);
+			else
+				BkModelLearn(m, x, labels[r % 2]);
 		}
 	bk_std_jump = NULL;
 }
@@ -123,8 +134,42 @@ check_valid_model(const uint8_t *buf, size_t len)
 
 	for (int i = 0; i < s->dim; i++)
 		x[i] = (double) (i % 3) - 1.0;
-	(void) BkModelPredict(s, x, &label);
-	if (s->n_classes == 0)
+	if (s->target != NULL)
+	{
+		/* a regressor: both decodings predict alike, or both overflow */
+		jmp_buf		jb;
+		volatile double a = 0.0,
+					b = 0.0;
+		volatile int fails = 0;
+
+		bk_std_jump = &jb;
+		if (setjmp(jb) == 0)
+			a = BkModelPredictValue(s, x);
+		else if (bk_std_last_code != BK_ERR_OVERFLOW)
+			abort();
+		else
+			fails++;
+		if (m != NULL)
+		{
+			if (setjmp(jb) == 0)
+				b = BkModelPredictValue(m, x);
+			else if (bk_std_last_code != BK_ERR_OVERFLOW)
+				abort();
+			else
+				fails++;
+			if (fails == 0 && a != b)
+				abort();
+		}
+		bk_std_jump = NULL;
+	}
+	else
+		(void) BkModelPredict(s, x, &label);
+	if (s->target != NULL)
+	{
+		if (m != NULL)
+			learn_a_little(m, x);
+	}
+	else if (s->n_classes == 0)
 	{
 		/* nothing to score: an error, never a read of the absent scores */
 		jmp_buf		jb;
@@ -164,8 +209,9 @@ check_valid_model(const uint8_t *buf, size_t len)
 			free(buf2);
 		}
 		learn_a_little(m, x);
-		BkModelFree(m);
 	}
+	if (m != NULL)
+		BkModelFree(m);
 	free(x);
 	BkModelFree(s);
 }

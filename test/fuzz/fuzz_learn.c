@@ -34,6 +34,7 @@
  *				NaN and infinity before the core sees them).
  */
 #include "fuzz_common.h"
+#include "bk_target.h"
 #include "bk_learner.h"
 
 #include <float.h>
@@ -51,6 +52,7 @@ int			LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 #define FLAG_TEXT		0x02
 #define FLAG_DECLARE	0x04	/* parameters */
 #define FLAG_FIX_CRC	0x04	/* model */
+#define FLAG_REGRESSION 0x08	/* parameters: a regressor (float8 targets) */
 
 #define MAX_PARAM_DIM	8
 #define NULL_LABEL		0xFF
@@ -356,7 +358,7 @@ declare_class(BkModel *m, bool text, uint8_t b)
  * parameter document), or NULL when they are refused.
  */
 static BkModel *
-model_from_params(Input *in, bool text, bool declare)
+model_from_params(Input *in, bool text, bool declare, bool regression)
 {
 	BkParams	p;
 	BkParamInput v = {BK_IN_STRING, 0, NULL, false, NULL};
@@ -378,6 +380,7 @@ model_from_params(Input *in, bool text, bool declare)
 
 	init_names();
 	BkParamsInit(&p);
+	p.regression = regression;
 	v.string = algorithm_names[alg % count_names(algorithm_names)];
 	if (!BkParamsSet(&p, "algorithm", &v, err, sizeof(err)))
 		abort();
@@ -393,6 +396,17 @@ model_from_params(Input *in, bool text, bool declare)
 		if (!take_byte(in, &key) || !read_value(in, &keys[key % N_KEYS], &v))
 			return NULL;
 		try_set(&p, dim, keys[key % N_KEYS].key, &v);
+	}
+	/* a regressor's tube, from the reals' table (its own key: the table's stays) */
+	if (regression)
+	{
+		uint8_t		e;
+		BkParamInput num = {BK_IN_NUMBER, 0, NULL, false, NULL};
+
+		if (!take_byte(in, &e))
+			return NULL;
+		num.number = real_values[e % (sizeof(real_values) / sizeof(real_values[0]))];
+		try_set(&p, dim, "epsilon", &num);
 	}
 	/*
 	 * A budget and an evaluation set that the input did not give are
@@ -428,7 +442,10 @@ model_from_params(Input *in, bool text, bool declare)
 	if (setjmp(jb) == 0)
 	{
 		m = BkModelCreate(&fuzz_env, &p, dim);
-		for (int i = 0; i < ndeclare; i++)
+		/* a regressor standardised as bk_train does, by the label byte's scale */
+		if (regression && declare)
+			BkModelSetTargetScale(m, 1.0, 4.0);
+		for (int i = 0; i < ndeclare && !regression; i++)
 			declare_class(m, text, declared[i]);
 	}
 	else
@@ -496,7 +513,12 @@ learn_rows(BkModel *m, Input *in, bool text, double *x, int *rows)
 			if (!full)
 				break;
 			(*rows)++;
-			if (text)
+			/* a regressor's target: the byte, or one of the extreme values */
+			if (m->target != NULL)
+				BkModelLearnValue(m, x, b >= FEATURE_EXTREME ?
+								  extreme_values[(b - FEATURE_EXTREME) % N_EXTREME] :
+								  ((double) b - 96.0) / 8.0);
+			else if (text)
 				BkModelLearnText(m, x, text_labels[b % N_TEXT_LABELS],
 								 text_label_len(b % N_TEXT_LABELS));
 			else
@@ -549,7 +571,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			text = m->text_labels;
 	}
 	else
-		m = model_from_params(&in, text, (flags & FLAG_DECLARE) != 0);
+		m = model_from_params(&in, text, (flags & FLAG_DECLARE) != 0,
+							  (flags & FLAG_REGRESSION) != 0);
 	if (m == NULL)
 	{
 		BkStdReleaseAll();
@@ -773,6 +796,25 @@ param_seeds(Seed *seeds, BkRng *rng)
 	put_key_number(s, "lambda", 0.01);
 	put_key_number(s, "max_coef", 2);
 	put_rows(s, rng, 2, 12, 2);
+	s++;
+
+	/*
+	 * Regressors: BPA-P, standardised (the declare flag), with extreme
+	 * targets last; PA unbudgeted
+	 */
+	put_params(s, FLAG_REGRESSION | FLAG_DECLARE, "bpa", NULL, 3, 2);
+	put_key_choice(s, "variant", "p");
+	put_key(s, "budget", 3);	/* 4 */
+	put(s, 4);					/* epsilon: real_values[4], 1e-4 */
+	put_rows(s, rng, 3, 14, 200);
+	put(s, FEATURE_EXTREME + 0);	/* target 1e200 */
+	put(s, 100);
+	put(s, 100);
+	put(s, 100);
+	s++;
+	put_params(s, FLAG_REGRESSION, "pa", "linear", 2, 0);
+	put(s, 6);
+	put_rows(s, rng, 2, 12, 160);
 	s++;
 	return (size_t) (s - seeds);
 }

@@ -2,7 +2,7 @@
  * fuzz_seeds.c
  *	  Models for the fuzz targets to start from: one of each learner (and
  *	  of the variants with their own bookkeeping), trained on 40 rows of
- *	  dimension 3.  fuzz_format mutates them; fuzz_learn goes on training
+ *	  dimension 3, and regressors of the learners of regression.  fuzz_format mutates them; fuzz_learn goes on training
  *	  them.  A translation unit of its own, linked into every target, so the
  *	  generator exists once.
  */
@@ -192,6 +192,40 @@ FuzzModelSeeds(uint8_t **seeds, size_t *lens, size_t max)
 		{
 			BkPrepApplyArray(m, rows[i], i % 4 == 0 ? nulls : NULL, 3, out);
 			BkModelLearn(m, out, rows[i][0] > 50 ? 1 : -1);
+		}
+		keep_seed(m, &seeds[n], &lens[n]);
+		n++;
+	}
+	/* regressors: the learners of regression, a standardised target */
+	for (int k = 0; k < 4 && n < max; k++)
+	{
+		static const char *const algs[][2] = {{"bpa", "nn"}, {"bpa", "p"}, {"pa", NULL},
+		{"bogd", NULL}};
+		BkParamInput in = {BK_IN_STRING, 0, NULL, false, NULL};
+		BkParams	p;
+		BkModel    *m;
+		char		err[BK_ERRMSG_LEN];
+		double		x[3];
+
+		BkParamsInit(&p);
+		p.regression = true;
+		in.string = algs[k][0];
+		BkParamsSet(&p, "algorithm", &in, err, sizeof(err));
+		if (algs[k][1])
+		{
+			in.string = algs[k][1];
+			BkParamsSet(&p, "variant", &in, err, sizeof(err));
+		}
+		if (!BkParamsFinish(&p, 3, err, sizeof(err)))
+			abort();
+		p.budget = 6;
+		m = BkModelCreate(&fuzz_env, &p, 3);
+		BkModelSetTargetScale(m, 0.5, 0.3);
+		for (int i = 0; i < 40; i++)
+		{
+			for (int d = 0; d < 3; d++)
+				x[d] = BkRngUniform(&rng);
+			BkModelLearnValue(m, x, x[0] * x[1] + x[2]);
 		}
 		keep_seed(m, &seeds[n], &lens[n]);
 		n++;

@@ -35,9 +35,17 @@ checkerboard(BkRng *rng, int n, double *x, int64_t *y, double noise)
 void
 make_params(BkParams *p, const char *json_like[][2], int n, int dim)
 {
+	make_task_params(p, json_like, n, dim, false);
+}
+
+void
+make_task_params(BkParams *p, const char *json_like[][2], int n, int dim,
+				 bool regression)
+{
 	char		err[BK_ERRMSG_LEN];
 
 	BkParamsInit(p);
+	p->regression = regression;
 	for (int i = 0; i < n; i++)
 	{
 		BkParamInput in;

@@ -24,6 +24,7 @@
  *	  the same bits everywhere.
  */
 #include "bk_test.h"
+#include "bk_target.h"
 #include "bk_learner.h"
 
 #include <stdint.h>
@@ -138,6 +139,7 @@ typedef struct Stream
 {
 	double		x[(FP_ROWS + FP_TEST) * FP_DIM];
 	int64_t		y[FP_ROWS + FP_TEST];
+	double		t[FP_ROWS + FP_TEST];	/* a regression target */
 } Stream;
 
 /* features in [-1, 1); binary or three classes from + - * of them */
@@ -157,6 +159,7 @@ make_stream(Stream *s, uint64_t seed, bool three)
 			x[d] = 2.0 * BkRngUniform(&rng) - 1.0;
 		f = x[0] * x[1] + 0.5 * x[2] - x[3] * x[3] + 0.3 * x[4] + 0.2;
 		g = x[5] - x[6] * x[0] + 0.4 * x[7] * x[7];
+		s->t[i] = 100.0 + 3.0 * f - g;
 		if (three)
 			s->y[i] = f > 0.0 ? (g > 0.0 ? 0 : 1) : 2;
 		else
@@ -302,10 +305,69 @@ train_setting(const char *const pp[][2], int np, const Stream *s, FpMode mode)
 }
 
 /*
+ * A regressor of the stream's target, standardised by the target's mean
+ * and deviation over the rows (as bk_train fits them): plain, continued
+ * through its bytes with a second pass in reverse, or two halves merged.
+ */
+static BkModel *
+regressor(const char *const pp[][2], int np, const Stream *s, FpMode mode)
+{
+	BkParams	p;
+	BkTargetFit fit = {0};
+	double		mean,
+				sd;
+	BkModel    *m,
+			   *b;
+
+	make_task_params(&p, (const char *(*)[2]) pp, np, FP_DIM, true);
+	if (BkParamsBudgeted(&p) && !BkParamGiven(&p, BK_P_BUDGET))
+		p.budget = FP_BUDGET;
+	for (int i = 0; i < FP_ROWS; i++)
+		BkTargetFitAdd(&fit, s->t[i]);
+	BkTargetFitResult(&fit, &mean, &sd);
+	m = BkModelCreate(&bk_std_env, &p, FP_DIM);
+	BkModelSetTargetScale(m, mean, sd);
+	switch (mode)
+	{
+		case FP_CONTINUED:
+			for (int i = 0; i < FP_ROWS / 2; i++)
+				BkModelLearnValue(m, s->x + (size_t) i * FP_DIM, s->t[i]);
+			m = through_bytes(m);
+			for (int i = FP_ROWS / 2; i < FP_ROWS; i++)
+				BkModelLearnValue(m, s->x + (size_t) i * FP_DIM, s->t[i]);
+			m = through_bytes(m);
+			for (int i = FP_ROWS - 1; i >= 0; i--)
+				BkModelLearnValue(m, s->x + (size_t) i * FP_DIM, s->t[i]);
+			break;
+		case FP_MERGED:
+			/* the odd rows standardised on their own (a part of a parallel plan) */
+			memset(&fit, 0, sizeof(fit));
+			for (int i = 1; i < FP_ROWS; i += 2)
+				BkTargetFitAdd(&fit, s->t[i]);
+			BkTargetFitResult(&fit, &mean, &sd);
+			b = BkModelCreate(&bk_std_env, &p, FP_DIM);
+			BkModelSetTargetScale(b, mean, sd);
+			for (int i = 0; i < FP_ROWS; i++)
+				BkModelLearnValue(i % 2 ? b : m, s->x + (size_t) i * FP_DIM, s->t[i]);
+			m = through_bytes(m);
+			b = through_bytes(b);
+			BkModelMerge(m, b);
+			BkModelFree(b);
+			break;
+		default:
+			for (int i = 0; i < FP_ROWS; i++)
+				BkModelLearnValue(m, s->x + (size_t) i * FP_DIM, s->t[i]);
+			break;
+	}
+	return m;
+}
+
+/*
  * The expected SHA-256 of each setting's encoded model, in the order the
  * test trains them: every learner (registry order) plain on two classes,
  * on three, continued with a second pass, merged on two classes and on
- * three; then the variants.  The last entry hashes every model's scores.
+ * three; then the variants; then the regressors.  The last entry hashes
+ * every model's scores.
  */
 static const char *const expected[] = {
 	"a16066da07d39cadbe2b95511289f5102340814904ae0c61a165d66a89e4253f",	/* 0: perceptron, two classes */
@@ -423,7 +485,28 @@ static const char *const expected[] = {
 	"4dd9ab2b897ba98c76e309a652c5ec4f5e9a67c8b480e2b83670e8aecc45ad59",	/* 112: bpa variant=p, three classes, merged */
 	"ed65059a4baf9afd2ca0faac5e428a4c91ce0a955e50a2d8abdf4fff4cd24f5b",	/* 113: pegasos maintenance=merge, three classes, continued, second pass */
 	"ff59f2a16fd28a3c07cc8303fbee63213c6b8238d3c74acad97e6e10d18aeb21",	/* 114: bduol maintenance=projection, two classes, merged */
-	"a947d99ba25e2f13607ee61e7cf9f779d8348fcf096022b207668c194ea000dd",	/* 115: the scores of every model */
+	"7248d5b2d6fad86e0bea8bc46f519a5e6c65a26d353d42b3daa8ae57bb879928",	/* 115: pa, regression */
+	"020d014a3d77f80e774f3900d7a7cfac355dfac2c05d29fa90cc95d0b114bd6d",	/* 116: pa, regression, continued, second pass */
+	"c77a6711a67ec343103ef8ee4c704fa7ff410d7ab57ed0f35c45a20df66c1e8e",	/* 117: pa, regression, merged */
+	"217d613d5a02ea988049549eba87b63da714b462c55225b395112b92feff2a76",	/* 118: bpa variant=nn, regression */
+	"a56340cbf32d0e373ed275efd38d9f24e8d81b5dcf0fb287f779d4f5fcb7cadf",	/* 119: bpa variant=nn, regression, continued, second pass */
+	"76ad5265c485e9d37d65474853f9d7b0c27a208167075ea4e300196b256d9cdd",	/* 120: bpa variant=nn, regression, merged */
+	"163c5d788ea73c0534499c111ce43bda6cda98681edaa2da8849d2b13b33df47",	/* 121: bpa variant=s, regression */
+	"15b7c144b9d7e437d37d661bd7f7772ba672851e6b3865fdefda4d4513572a9f",	/* 122: bpa variant=s, regression, continued, second pass */
+	"e848681093901329e34edbb38d2ed1c66a7fa5f2a92d8eb72061f1257dd207cb",	/* 123: bpa variant=s, regression, merged */
+	"9a2c6d8dfc3fb00e3391c11e779b1f43940347115ddd2bb08b4b74ab2bff45b6",	/* 124: bpa variant=p, regression */
+	"24e15d4ea81f859cf5c74bdbfd424f5ecf39d753c04ebdef6a6011e57779d9b7",	/* 125: bpa variant=p, regression, continued, second pass */
+	"a4e5bf95a7f5c5c0e12c749b2e0544820aea10e685809deb1bb47d18aa1c9a92",	/* 126: bpa variant=p, regression, merged */
+	"4cb82de0b6af1caa1622cea419d41816b2b5c1272f5bd449705beab2e27affdf",	/* 127: pa_random, regression */
+	"cf604ed61258ec3ac84b207585a22a04e8f368d596f478d68b9bef7395fbef65",	/* 128: pa_random, regression, continued, second pass */
+	"fd522fadbc1de915c4d38f5dffe4887eef02010c193011b018e49bff2debbe43",	/* 129: pa_random, regression, merged */
+	"576a595062070a3ea0a11bac571c374136a8b7e91215f3516ae78dd7412071b7",	/* 130: ogd, regression */
+	"2d7ba1e8fea926c81258b2e4ff70d74b3308404f54ca094e777b1d260d0f5693",	/* 131: ogd, regression, continued, second pass */
+	"899564ab0ec67a37bbd5e77c0f1ca5c7282e7c7b750e0ff140b0128e20461a2b",	/* 132: ogd, regression, merged */
+	"84c8ed142eb6499f722975d09461ed4bcf8e30968afd8d23f91d6cd0ab7df15b",	/* 133: bogd, regression */
+	"b02519c2b32bf6ef599d7983289fede0c3dd972d2a91cddfb52d8e960e67c3ab",	/* 134: bogd, regression, continued, second pass */
+	"3529f12fc76dea09d6654c9f5cf67439dbd12205f4b5f5c40816280e3ad6c6ac",	/* 135: bogd, regression, merged */
+	"0dbb04d21b8c5ca4aaba2663aa5139b4535b358d5c311a877ecc949b5b866bc3",	/* 136: the scores of every model */
 };
 
 #define N_EXPECTED ((int) (sizeof(expected) / sizeof(expected[0])))
@@ -466,6 +549,12 @@ check_setting(FpRun *run, const char *label, BkModel *m, const Stream *s)
 
 			if (BkModelPrep(d) != NULL)
 				continue;		/* a prepared model's rows are prepared first */
+			if (d->target != NULL)
+			{
+				sc[0] = BkModelPredictValue(d, x);
+				sha_update(&run->scores, sc, sizeof(double));
+				continue;
+			}
 			BkModelScores(d, x, sc);
 			sha_update(&run->scores, sc, sizeof(double) * (d->n_classes == 2 ? 1 : d->n_classes));
 			BkModelPredict(d, x, &lab);
@@ -569,6 +658,29 @@ fingerprint_run(bool lanes)
 				 extra[e].three ? "three classes" : "two classes", mode_names[extra[e].mode]);
 		check_setting(&run, label, m, s);
 		BkModelFree(m);
+	}
+	/* regressors: every learner of regression, plain, continued and merged */
+	for (int i = 0; BkLearnerAt(i) != NULL; i++)
+	{
+		static const char *const variants_r[] = {"nn", "s", "p"};
+
+		if (!BkLearnerAt(i)->regression)
+			continue;
+		for (int v = 0; v < (BkLearnerAt(i)->id == BK_ALG_BPA ? 3 : 1); v++)
+			for (FpMode mode = FP_PLAIN; mode <= FP_MERGED; mode++)
+			{
+				const char *pp[2][2] = {{"algorithm", BkLearnerAt(i)->name},
+				{"variant", variants_r[v]}};
+				BkModel    *m = regressor((const char *const (*)[2]) pp,
+										  BkLearnerAt(i)->id == BK_ALG_BPA ? 2 : 1, two, mode);
+
+				snprintf(label, sizeof(label), "%s%s%s, regression%s%s", BkLearnerAt(i)->name,
+						 BkLearnerAt(i)->id == BK_ALG_BPA ? " variant=" : "",
+						 BkLearnerAt(i)->id == BK_ALG_BPA ? variants_r[v] : "",
+						 mode == FP_PLAIN ? "" : ", ", mode_names[mode]);
+				check_setting(&run, label, m, two);
+				BkModelFree(m);
+			}
 	}
 	sha_hex(&run.scores, hex);
 	{

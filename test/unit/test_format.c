@@ -286,7 +286,7 @@ test_overflow_guards(void)
 		/* the same parameters as a stored model (0.1.0 wrote such models) */
 		p.lambda = 1e-150;
 		n = BkParamsToStored(&p, st, 64);
-		CHECK(BkParamsFromStored(&q, st, n, err, sizeof(err)) && q.lambda == 1e-150,
+		CHECK(BkParamsFromStored(&q, st, n, false, err, sizeof(err)) && q.lambda == 1e-150,
 			  "a stored Pegasos lambda of 1e-150 stays readable: %s", err);
 	}
 }
@@ -813,4 +813,112 @@ test_weights_merge(void)
 		  before, after);
 	BkModelFree(c);
 	BkModelFree(d);
+}
+
+/*
+ * A regressor in the format: decode and encode give back its bytes, its
+ * predictions survive, and a malformed target section or framing
+ * (checksum fixed) is refused with the reason.
+ */
+void
+test_target_format(void)
+{
+	BkParams	p;
+	BkModel    *m,
+			   *d;
+	BkRng		rng;
+	char		err[BK_ERRMSG_LEN] = "";
+	BkErrCode	code;
+	uint8_t    *buf,
+			   *buf2,
+			   *bad;
+	size_t		len,
+				len2,
+				at;
+	double		x[3];
+	BkTargetInfo ti;
+
+	BkRngSeed(&rng, 21);
+	BkParamsInit(&p);
+	p.regression = true;
+	CHECK(BkParamsFinish(&p, 3, err, sizeof(err)), "regression parameters (%s)", err);
+	m = BkModelCreate(&bk_std_env, &p, 3);
+	BkModelSetTargetScale(m, 50.0, 4.0);
+	for (int i = 0; i < 200; i++)
+	{
+		for (int k = 0; k < 3; k++)
+			x[k] = 2.0 * BkRngUniform(&rng) - 1.0;
+		BkModelLearnValue(m, x, 50.0 + 4.0 * (x[0] * x[1] + x[2]));
+	}
+	buf = encode(m, &len);
+	CHECK(BkFormatValidate(buf, len, err, sizeof(err), &code), "a regressor is valid (%s)", err);
+	d = BkModelDecode(&bk_std_env, buf, len, true);
+	buf2 = encode(d, &len2);
+	CHECK(len == len2 && memcmp(buf, buf2, len) == 0, "a regressor decodes and encodes to its bytes");
+	x[0] = 0.5;
+	x[1] = -0.25;
+	x[2] = 0.1;
+	CHECK(BkModelPredictValue(d, x) == BkModelPredictValue(m, x), "the decoded regressor predicts the same");
+	CHECK(BkModelTargetInfo(d, &ti) && ti.standardised && ti.mean == 50.0 && ti.sd == 4.0 &&
+		  ti.sq_error > 0.0, "the decoded target: standardised by 50 and 4, its errors kept");
+	CHECK(buf[6] == 0x40 && buf[7] == 0, "a regressor's flags are 0x40");
+
+	/* the target is the last section: 56 bytes before the checksum */
+	at = len - 4 - 56;
+	{
+		static const ByteMutation cases[] = {
+			{0, 2, "target mode 2"},
+			{4, 1, "reserved bits of the target"},
+			{0, 0, "a target not standardised"},	/* mode 0 with mean 50 */
+			{23, 0xC0, "sd -4 is not positive"},	/* sd's sign bit */
+			{31, 0xC0, "is negative"},	/* the squared error's sign bit */
+		};
+
+		mutations_refused(buf, len, at, cases, sizeof(cases) / sizeof(cases[0]), "target");
+	}
+	bad = malloc(len);
+	/* the framing: text labels or declared classes on a regressor */
+	for (int f = 0; f < 2; f++)
+	{
+		memcpy(bad, buf, len);
+		bad[6] |= f == 0 ? 0x1 : 0x2;
+		fix_crc(bad, len);
+		CHECK(!BkFormatValidate(bad, len, err, sizeof(err), &code) &&
+			  strstr(err, "a regressor with") != NULL,
+			  "a regressor with %s is refused (%s)", f == 0 ? "text labels" : "declared classes", err);
+	}
+	/* without its flag, the model stores a regressor's parameters */
+	memcpy(bad, buf, len);
+	bad[6] = 0;
+	fix_crc(bad, len);
+	CHECK(!BkFormatValidate(bad, len, err, sizeof(err), &code) &&
+		  strstr(err, "parameter \"loss\" missing") != NULL,
+		  "a regressor without its flag is refused (%s)", err);
+	free(bad);
+	free(buf);
+	free(buf2);
+	BkModelFree(d);
+	BkModelFree(m);
+
+	/* a classifier flagged as a regressor: the classes, or its parameters */
+	{
+		BkModel    *c;
+
+		BkParamsInit(&p);
+		BkParamsFinish(&p, 3, err, sizeof(err));
+		c = BkModelCreate(&bk_std_env, &p, 3);
+		for (int i = 0; i < 50; i++)
+		{
+			for (int k = 0; k < 3; k++)
+				x[k] = 2.0 * BkRngUniform(&rng) - 1.0;
+			BkModelLearn(c, x, x[0] > 0 ? 1 : -1);
+		}
+		buf = encode(c, &len);
+		buf[6] |= 0x40;
+		fix_crc(buf, len);
+		CHECK(!BkFormatValidate(buf, len, err, sizeof(err), &code),
+			  "a classifier flagged as a regressor is refused (%s)", err);
+		free(buf);
+		BkModelFree(c);
+	}
 }

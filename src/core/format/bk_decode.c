@@ -54,6 +54,8 @@ parse_header(Reader *r, BkModel *hdr, BkErrCode *code, bool check_crc,
 	hdr->text_labels = (flags & FLAG_TEXT_LABELS) != 0;
 	hdr->classes_declared = (flags & FLAG_DECLARED) != 0;
 	hdr->labels_utf8 = (flags & FLAG_LABELS_UTF8) != 0;
+	/* the target part's flag makes a regressor (parse_params passes it on) */
+	hdr->params.regression = (flags & BkPartTarget.flag) != 0;
 	*flags_out = flags;
 	if (hdr->labels_utf8 && !hdr->text_labels)
 		return BkReadFail(r, "UTF-8 flag without text labels");
@@ -98,7 +100,8 @@ parse_params(Reader *r, BkModel *hdr)
 		params[i].bits = get_u64(r->buf + r->pos + 8);
 		r->pos += 16;
 	}
-	if (!BkParamsFromStored(&hdr->params, params, (int) np, perr, sizeof(perr)))
+	if (!BkParamsFromStored(&hdr->params, params, (int) np, hdr->params.regression,
+							perr, sizeof(perr)))
 		return BkReadFail(r, "invalid parameters: %s", perr);
 	/*
 	 * One byte form per model: the parameters in the order the encoder
@@ -243,8 +246,15 @@ parse_counters(Reader *r, BkModel *hdr, uint32_t *n_machines)
 		(hdr->rows_seen <= UINT64_MAX / (*n_machines > 0 ? *n_machines : 1) &&
 		 hdr->maintenance > hdr->rows_seen * (*n_machines > 0 ? *n_machines : 1)))
 		return BkReadFail(r, "inconsistent row counters");
+	/* a regressor has no classes and no labels */
+	if (hdr->params.regression)
+	{
+		if (nc != 0 || hdr->classes_declared || hdr->text_labels)
+			return BkReadFail(r, "a regressor with %u classes%s", nc,
+							  hdr->text_labels ? " of text labels" : "");
+	}
 	/* learned classes come with rows; declared ones may come before any */
-	if (hdr->classes_declared ? nc == 0 :
+	else if (hdr->classes_declared ? nc == 0 :
 		(nc == 0) != (hdr->rows_seen == 0))
 		return BkReadFail(r, "%u classes after %llu rows", nc,
 					(unsigned long long) hdr->rows_seen);

@@ -24,6 +24,14 @@
  *	      alpha_i <- sign(alpha_i) min(B (1 - eta lambda) |alpha_i| / (B - 1),
  *	                                   gamma eta)
  *
+ *	  Regression: NORMA's step on the epsilon-insensitive loss (Kivinen,
+ *	  Smola and Williamson, "Online Learning with Kernels", IEEE TSP 52(8),
+ *	  2004: NORMA's update with its epsilon-insensitive regression loss): when
+ *	  |t - f(x_t)| > epsilon, alpha_t = eta sign(t - f(x_t)), the shrink as
+ *	  above.  That is the hinge step with y = sign(t - f) and the margin
+ *	  y t - epsilon (BkRow.margin, BkModelLearnValue): OGD is NORMA without
+ *	  its regulariser, BOGD NORMA with it and BOGD's budget.
+ *
  *	  The update follows the published algorithm as the authors' MATLAB
  *	  library (LIBOL's BOGD) and JSAT's implementation of it perform it:
  *	  the shrink (1 - eta lambda) is part of the rescaling on a full step.
@@ -42,7 +50,7 @@ BkBogdStep(BkModel *m, BkMachine *mach, BkRow *row)
 	double		bound = p->max_coef * p->eta *
 		(row->w_pos > row->w_neg ? row->w_pos : row->w_neg);
 	int			n = mach->n_sv;
-	bool		loss = 1.0 - row->y * row->f > 0.0 && row->ktt > 0.0;
+	bool		loss = row->margin - row->y * row->f > 0.0 && row->ktt > 0.0;
 
 	if (shrink < 0.0)
 		shrink = 0.0;
@@ -82,11 +90,12 @@ ogd_param_defaults(BkParams *p)
 
 const BkLearner bk_learner_bogd = {
 	.id = BK_ALG_BOGD, .name = "bogd",
+	.regression = true,
 	.source = "Zhao, Wang, Wu, Jin and Hoi, ICML 2012: bounded OGD, uniform removal",
 	.params = BK_TAKES(BUDGET) | BK_TAKES(LAMBDA) | BK_TAKES(ETA) |
-	BK_TAKES(MAX_COEF),
+	BK_TAKES(MAX_COEF) | BK_TAKES(EPSILON),
 	/* not eta: every stored coefficient is within max_coef * eta */
-	.params_mutable = BK_TAKES(LAMBDA),
+	.params_mutable = BK_TAKES(LAMBDA) | BK_TAKES(EPSILON),
 	.param_defaults = ogd_param_defaults,
 	.step = BkBogdStep,
 };
@@ -94,7 +103,7 @@ const BkLearner bk_learner_bogd = {
 bool
 BkOgdStep(BkModel *m, BkMachine *mach, BkRow *row)
 {
-	if (row->y * row->f >= 1.0 || row->ktt <= 0.0)
+	if (row->y * row->f >= row->margin || row->ktt <= 0.0)
 		return false;
 	BkBudgetReserveUnbudgeted(m, mach);
 	/* class weights: the hinge loss of a row of weight w steps w eta */
@@ -105,9 +114,10 @@ BkOgdStep(BkModel *m, BkMachine *mach, BkRow *row)
 
 const BkLearner bk_learner_ogd = {
 	.id = BK_ALG_OGD, .name = "ogd",
+	.regression = true,
 	.source = "kernel online gradient descent on the hinge loss, constant step (paper 002's baseline)",
-	.params = BK_TAKES(MAX_SV) | BK_TAKES(ETA),
-	.params_mutable = BK_TAKES(ETA),
+	.params = BK_TAKES(MAX_SV) | BK_TAKES(ETA) | BK_TAKES(EPSILON),
+	.params_mutable = BK_TAKES(ETA) | BK_TAKES(EPSILON),
 	.param_defaults = ogd_param_defaults,
 	.step = BkOgdStep,
 };

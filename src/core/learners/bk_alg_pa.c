@@ -35,6 +35,24 @@
  *
  *	  Class weights: the loss of a row of weight w counts w C H in eq. 1
  *	  (cost-sensitive PA-I), so every step takes C w in place of C.
+ *
+ *	  Regression.  PA-I regression (Crammer, Dekel, Keshet, Shalev-Shwartz
+ *	  and Singer, "Online Passive-Aggressive Algorithms", JMLR 7, 2006, §4,
+ *	  regression) uses the epsilon-insensitive loss
+ *	      l = max(0, |t - f(x)| - epsilon)
+ *	  and the step w + s tau Phi(x), s = sign(t - f(x)), tau = min(C, l / k_tt).
+ *	  With s fixed, the constraint |t - w.x| <= epsilon + xi of the step's
+ *	  problem is the linear s w.x >= s t - epsilon - xi: the classifier's
+ *	  y w.x >= 1 - xi with y = s and the margin 1 replaced by
+ *	  rho = s t - epsilon, and l = rho - s f.  Every derivation above uses
+ *	  the margin only through H = rho - y f and the gain tau q of a step,
+ *	  so eq. 3-19 hold as they stand with H = l: the same tau, the same
+ *	  Q(w^r) = alpha_r^2 D_r / 2 + tau^2 k_tt / 2 + C (l - tau k_tt)_+ to
+ *	  choose the SV removed, and the same projections (BPA-S, BPA-NN,
+ *	  BPA-P).  The removal leaves f(x_t) unchanged (the projection onto a
+ *	  set containing Phi(x_t) keeps <w, Phi(x_t)>), so s is the sign after
+ *	  the removal too.  The model sets y = s and margin = rho
+ *	  (BkModelLearnValue); the ramp loss is a classifier's only.
  */
 #include "bk_learner.h"
 
@@ -48,12 +66,13 @@
 /*
  * The loss that triggers an update, or 0 for no update: the hinge loss
  * H = max(0, 1 - y f) (eq. 1), and for the ramp loss only inside the
- * margin band |f| <= 1 (eq. 15, 19).
+ * margin band |f| <= 1 (eq. 15, 19); for a regressor the
+ * epsilon-insensitive loss, margin - y f (above).
  */
 static double
 update_loss(const BkParams *p, const BkRow *row)
 {
-	double		loss = 1.0 - row->y * row->f;
+	double		loss = row->margin - row->y * row->f;
 
 	if (loss <= 0.0)
 		return 0.0;
@@ -569,26 +588,29 @@ bpa_keeps(const BkParams *p)
 
 const BkLearner bk_learner_pa = {
 	.id = BK_ALG_PA, .name = "pa",
+	.regression = true,
 	.source = "paper 000 eq. 3 (PA-I) and eq. 15 (ramp loss)",
-	.params = BK_TAKES(MAX_SV) | BK_TAKES(C) | BK_TAKES(LOSS),
-	.params_mutable = BK_TAKES(C),
+	.params = BK_TAKES(MAX_SV) | BK_TAKES(C) | BK_TAKES(LOSS) | BK_TAKES(EPSILON),
+	.params_mutable = BK_TAKES(C) | BK_TAKES(EPSILON),
 	.step = BkPaStep,
 };
 
 const BkLearner bk_learner_pa_random = {
 	.id = BK_ALG_PA_RANDOM, .name = "pa_random",
+	.regression = true,
 	.source = "paper 000 Table 1: PA-I with random removal",
-	.params = BK_TAKES(BUDGET) | BK_TAKES(C) | BK_TAKES(LOSS),
-	.params_mutable = BK_TAKES(C),
+	.params = BK_TAKES(BUDGET) | BK_TAKES(C) | BK_TAKES(LOSS) | BK_TAKES(EPSILON),
+	.params_mutable = BK_TAKES(C) | BK_TAKES(EPSILON),
 	.step = BkPaRandomStep,
 };
 
 const BkLearner bk_learner_bpa = {
 	.id = BK_ALG_BPA, .name = "bpa",
+	.regression = true,
 	.source = "paper 000 §3-4: BPA-S (eq. 12), BPA-NN (§3.1.3), BPA-P (eq. 8-9)",
 	.params = BK_TAKES(BUDGET) | BK_TAKES(C) | BK_TAKES(LOSS) | BK_TAKES(VARIANT) |
-	BK_TAKES(RIDGE),
-	.params_mutable = BK_TAKES(C),
+	BK_TAKES(RIDGE) | BK_TAKES(EPSILON),
+	.params_mutable = BK_TAKES(C) | BK_TAKES(EPSILON),
 	.param_applies = bpa_param_applies,
 	.keeps_for = bpa_keeps,
 	.step = BkBpaStep,

@@ -126,6 +126,11 @@ static const ParamDesc param_table[] = {
 	{"max_coef", BK_P_MAX_COEF, BK_KIND_REAL, 0, HUGE_VAL, true, FIELD(max_coef, F_DOUBLE), LEARNER, 4, NULL},
 	/* the relative ridge of the K^-1 kept (bk_internal.h, BK_GRAM_RIDGE) */
 	{"ridge", BK_P_RIDGE, BK_KIND_REAL, 0, 1e-2, false, FIELD(ridge, F_DOUBLE), LEARNER, BK_GRAM_RIDGE, NULL},
+	/*
+	 * regression: the insensitive tube's half-width, in the target's units
+	 * after its preparation (Crammer et al. 2006 §4; 0.1 as LIBSVM's SVR)
+	 */
+	{"epsilon", BK_P_EPSILON, BK_KIND_REAL, 0, HUGE_VAL, false, FIELD(epsilon, F_DOUBLE), LEARNER, 0.1, NULL},
 };
 
 #define N_PARAMS ((int) (sizeof(param_table) / sizeof(param_table[0])))
@@ -204,7 +209,8 @@ list_choices(const ParamDesc *d, char *buf, size_t len)
  * "max_levels", bk_prep.c)
  */
 static const char *const other_keys[] = {
-	"classes", "epochs", "class_weight", "scale", "impute", "max_levels"
+	"classes", "epochs", "class_weight", "scale", "impute", "max_levels",
+	"target_scale"
 };
 #define N_OTHER_KEYS ((int) (sizeof(other_keys) / sizeof(other_keys[0])))
 
@@ -501,6 +507,20 @@ applies(const ParamDesc *d, const BkParams *p, char *why, size_t whylen)
 	char		names[BK_ERRMSG_LEN];
 	size_t		used = 0;
 
+	/*
+	 * The task's own: "epsilon" is a regressor's; "loss" chooses between a
+	 * classifier's hinge and ramp losses (a regressor's is the
+	 * epsilon-insensitive loss)
+	 */
+	if ((d->id == BK_P_EPSILON && !p->regression) ||
+		(d->id == BK_P_LOSS && p->regression))
+	{
+		if (why != NULL)
+			snprintf(why, whylen, d->id == BK_P_EPSILON ?
+					 "parameter \"epsilon\" applies to regression only (a float8 target)" :
+					 "parameter \"loss\" does not apply to regression (its loss is the epsilon-insensitive loss: set \"epsilon\")");
+		return false;
+	}
 	if (d->common || (l->params & BK_PARAM_BIT(d->id)))
 	{
 		if (!(d->kernels & KER(p->kernel)))
@@ -569,6 +589,22 @@ finish(BkParams *p, int dim, bool stored, char *err, size_t errlen)
 	fill_defaults(p, dim, true);
 	fill_defaults(p, dim, false);
 	l = BkLearnerOf(p);
+	if (p->regression && !l->regression)
+	{
+		char		names[BK_ERRMSG_LEN];
+		size_t		used = 0;
+		const BkLearner *o;
+
+		names[0] = '\0';
+		for (int i = 0; (o = BkLearnerAt(i)) != NULL; i++)
+			if (o->regression)
+				append(names, sizeof(names), &used, used > 0 ? ", " : "",
+					   o->name, "");
+		snprintf(err, errlen,
+				 "algorithm \"%s\" does not learn regression (a float8 target); the algorithms that do: %s",
+				 l->name, names);
+		return false;
+	}
 	if (l->param_defaults)
 		l->param_defaults(p);
 
@@ -729,11 +765,12 @@ BkParamsToStored(const BkParams *p, BkStoredParam *out, int maxout)
  */
 bool
 BkParamsFromStored(BkParams *p, const BkStoredParam *in, int n,
-				   char *err, size_t errlen)
+				   bool regression, char *err, size_t errlen)
 {
 	uint64_t	seen = 0;
 
 	BkParamsInit(p);
+	p->regression = regression;
 	for (int i = 0; i < n; i++)
 	{
 		const ParamDesc *d = find_by_id(in[i].id);

@@ -8,6 +8,7 @@
  *	  and its sizes are in bk_layout.c, the optional parts in bk_part_*.c.
  */
 #include "bk_learner.h"
+#include "bk_target.h"
 #include "bk_part.h"
 
 #include <math.h>
@@ -213,6 +214,8 @@ BkModelCreate(const BkEnv *env, const BkParams *p, int dim)
 	m->parts = 1;
 	BkRngSeed(&m->rng, p->seed);
 	BkModelAllocMachines(m, NULL, BkModelInitialCapacity(p, 0));
+	if (p->regression)
+		m->target = BkTargetNew(env);
 	return m;
 }
 
@@ -257,6 +260,7 @@ fill_row(BkModel *m, BkMachine *mach, size_t offset, const double *x,
 	row->dots = m->scratch + offset;
 	row->krow = row->dots + mach->capacity + 1;
 	row->work = m->scratch + m->work_offset;
+	row->margin = 1.0;			/* a classifier's; BkModelLearnValue sets a regressor's */
 	if (sparse)
 		BkKernelRowSparse(&m->params, mach, m->dim, m->sparse.idx, m->sparse.val,
 						  m->sparse.nnz, sqx, row->dots, row->krow);
@@ -353,7 +357,7 @@ score_all(BkModel *m, const double *x, BkRow *rows, bool predicting)
 		sqx = BkDot(x, x, m->dim);
 
 	/* a model of no class (no row learned yet) has nothing to score */
-	if (m->n_classes == 0)
+	if (m->n_classes == 0 && m->target == NULL)
 		BkRaise(&m->env, BK_ERR_DATA, "The model was trained on no labelled row.",
 				"model has no class to score");
 	ktt = checked_self_kernel(m, sqx);
@@ -368,6 +372,16 @@ score_all(BkModel *m, const double *x, BkRow *rows, bool predicting)
 			rows[k].f = L->predict_score(m, &m->machines[k], &rows[k]);
 	}
 
+	if (m->target != NULL)
+	{
+		/* a regressor: its one machine's f, the standardised prediction */
+		if (!isfinite(rows[0].f))
+			BkRaiseHint(&m->env, BK_ERR_OVERFLOW,
+						"The model's coefficients or kernel values are too large for a double.",
+						"Scale the features, or use smaller steps (a smaller C or eta).",
+						"the model's prediction of the row is not finite (%g)", rows[0].f);
+		return;
+	}
 	if (L->multiclass)
 		L->class_scores(m, &m->machines[0], &rows[0], m->scores);
 	else if (m->n_machines == 1)
@@ -521,15 +535,14 @@ rows_for(BkModel *m)
 	return (BkRow *) m->rows;
 }
 
-/* Learn one row of class cls (is_new: the row brought the class). */
-void
-BkModelLearnClass(BkModel *m, const double *x, int cls, bool is_new)
+/*
+ * What every learned row does first: its parts follow (a calibration no
+ * longer holds), and a full machine of a budgeted learner below its budget
+ * doubles.
+ */
+static void
+begin_row(BkModel *m, const double *x)
 {
-	const BkLearner *L = BkLearnerOf(&m->params);
-	BkRow	   *rows = rows_for(m);
-	bool		changed = false;
-	int			pred;
-
 	if (!m->training)
 		BkRaise(&m->env, BK_ERR_INTERNAL, NULL, "model was not decoded for training");
 	check_dense(m, x);
@@ -556,6 +569,31 @@ BkModelLearnClass(BkModel *m, const double *x, int cls, bool is_new)
 							  mach->capacity <= full / 2 ? 2 * mach->capacity : full);
 		}
 	}
+}
+
+/* the parts that follow the counts (a point of the learning curve) */
+static void
+counted(BkModel *m)
+{
+	for (int i = 0; i < bk_n_parts; i++)
+		if (bk_parts[i]->on_counted)
+			bk_parts[i]->on_counted(m);
+}
+
+/* Learn one row of class cls (is_new: the row brought the class). */
+void
+BkModelLearnClass(BkModel *m, const double *x, int cls, bool is_new)
+{
+	const BkLearner *L = BkLearnerOf(&m->params);
+	BkRow	   *rows = rows_for(m);
+	bool		changed = false;
+	int			pred;
+
+	if (m->target != NULL)
+		BkRaiseHint(&m->env, BK_ERR_PARAM, NULL,
+					"Its rows take a float8 target: cast the label, for example label::float8.",
+					"the model is a regressor, not a classifier");
+	begin_row(m, x);
 
 	/* prequential: predict with the current model, then learn */
 	score_all(m, x, rows, false);
@@ -563,10 +601,7 @@ BkModelLearnClass(BkModel *m, const double *x, int cls, bool is_new)
 	if (pred != cls)
 		m->mistakes++;
 	m->rows_seen++;
-	/* the parts that follow the counts (a point of the learning curve) */
-	for (int i = 0; i < bk_n_parts; i++)
-		if (bk_parts[i]->on_counted)
-			bk_parts[i]->on_counted(m);
+	counted(m);
 	BkRunNote(m, x, cls, pred);
 	BkWeightsForRow(m, cls, rows);
 
@@ -601,9 +636,100 @@ BkModelLearnClass(BkModel *m, const double *x, int cls, bool is_new)
 		m->rows_updated++;
 }
 
+/*
+ * Learn one row of a regressor, of target t (bk_alg_pa.c, bk_alg_ogd.c):
+ * predicted first, as a classifier's row is, with its error counted in
+ * the target's units, and a "mistake" when the standardised residual lies
+ * outside the tube of half-width epsilon; then its learner's step with
+ * y = sign(t' - f) and margin y t' - epsilon for the standardised
+ * t' = (t - mean) / sd, so that the step's hinge margin - y f is the
+ * epsilon-insensitive loss |t' - f| - epsilon.
+ */
+void
+BkModelLearnValue(BkModel *m, const double *x, double t)
+{
+	const BkLearner *L = BkLearnerOf(&m->params);
+	BkRow	   *row = rows_for(m);
+	BkMachine  *mach = &m->machines[0];
+	BkTarget   *tg = m->target;
+	double		ts,
+				err,
+				residual,
+				sign;
+
+	if (tg == NULL)
+		BkRaiseHint(&m->env, BK_ERR_PARAM, NULL,
+					"Its rows take a class label: an integer (int8) or text.",
+					"the model is a classifier, not a regressor");
+	if (!isfinite(t))
+		BkRaiseHint(&m->env, BK_ERR_DATA, NULL,
+					"Leave the row out, or give it a finite target.",
+					"the target is not finite (%g)", t);
+	begin_row(m, x);
+
+	score_all(m, x, row, false);
+	ts = (t - tg->mean) / tg->sd;
+	err = t - (tg->mean + tg->sd * row->f);
+	if (!isfinite(ts) || !isfinite(err * err))
+		BkRaiseHint(&m->env, BK_ERR_OVERFLOW, NULL,
+					"Scale the target, or standardise it (\"target_scale\": \"standard\").",
+					"the target %g is too large: its error squared is not finite", t);
+	residual = ts - row->f;
+	if (fabs(residual) > m->params.epsilon)
+		m->mistakes++;
+	BkTargetNote(tg, m->rows_seen, t, err);
+	if (!isfinite(tg->sq_error) || !isfinite(tg->seen_m2))
+		BkRaiseHint(&m->env, BK_ERR_OVERFLOW, NULL,
+					"Scale the target.",
+					"the sum of the target's squared errors is no longer finite");
+	m->rows_seen++;
+	counted(m);
+
+	sign = residual >= 0.0 ? 1.0 : -1.0;
+	row->y = sign;
+	row->margin = sign * ts - m->params.epsilon;
+	row->weight = row->w_pos = row->w_neg = 1.0;
+	if (L->step(m, mach, row))
+	{
+		mach->updates++;
+		BkModelCheckSums(m, mach, false);
+		m->rows_updated++;
+	}
+}
+
+double
+BkModelPredictValue(BkModel *m, const double *x)
+{
+	BkRow	   *rows = rows_for(m);
+	double		v;
+
+	if (m->target == NULL)
+		BkRaiseHint(&m->env, BK_ERR_PARAM, NULL,
+					"bk_predict gives a classifier's label, bk_decision its score.",
+					"the model is a classifier, not a regressor");
+	score_all(m, x, rows, true);
+	v = m->target->mean + m->target->sd * rows[0].f;
+	if (!isfinite(v))
+		BkRaiseHint(&m->env, BK_ERR_OVERFLOW, NULL,
+					"Scale the features like the training rows.",
+					"the model's prediction of the row is not finite (%g)", v);
+	return v;
+}
+
+/* the functions of a classifier refuse a regressor */
+static void
+require_classifier(const BkModel *m)
+{
+	if (m->target != NULL)
+		BkRaiseHint(&m->env, BK_ERR_PARAM, NULL,
+					"bk_predict_value(model, features) gives a regressor's prediction.",
+					"the model is a regressor, not a classifier");
+}
+
 void
 BkModelScores(BkModel *m, const double *x, double *scores)
 {
+	require_classifier(m);
 	score_all(m, x, rows_for(m), true);
 	memcpy(scores, m->scores, sizeof(double) * m->n_classes);
 }
@@ -611,6 +737,7 @@ BkModelScores(BkModel *m, const double *x, double *scores)
 int
 BkModelPredictClass(BkModel *m, const double *x)
 {
+	require_classifier(m);
 	if (m->n_classes == 0)
 		return -1;
 	score_all(m, x, rows_for(m), true);
@@ -620,6 +747,7 @@ BkModelPredictClass(BkModel *m, const double *x)
 double
 BkModelDecision(BkModel *m, const double *x)
 {
+	require_classifier(m);
 	if (m->n_classes > 2)
 		BkRaise(&m->env, BK_ERR_DATA,
 				"A signed score is defined for at most two classes; bk_scores gives one score per class.",
@@ -638,6 +766,7 @@ BkModelDecision(BkModel *m, const double *x)
 void
 BkModelProbabilities(BkModel *m, const double *x, double *prob)
 {
+	require_classifier(m);
 	if (m->platt == NULL)
 		BkRaiseHint(&m->env, BK_ERR_PARAM, NULL,
 					"Calibrate it on held-out rows: SELECT bk_calibrate(model, features, label) FROM held_out.",
@@ -650,6 +779,12 @@ BkModelProbabilities(BkModel *m, const double *x, double *prob)
 void
 BkModelRunReport(BkModel *m, BkRunReport *out)
 {
+	/* a regressor's run is judged by its errors (bk_info), not by classes */
+	if (m->target != NULL)
+	{
+		memset(out, 0, sizeof(*out));
+		return;
+	}
 	BkRunMakeReport(m, out, BkModelPredictClass);
 }
 

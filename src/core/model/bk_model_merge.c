@@ -100,6 +100,10 @@ check_compatible(const BkModel *a, const BkModel *b)
 	bool		named = a->prep != NULL && b->prep != NULL &&
 		BkPrepNamed(a->prep) && BkPrepNamed(b->prep);
 
+	if (a->params.regression != b->params.regression)
+		BkRaiseHint(env, BK_ERR_PARAM, NULL,
+					"Merge regressors with regressors and classifiers with classifiers.",
+					"cannot merge a regressor with a classifier");
 	if (a->dim != b->dim && !named)
 		BkRaiseHint(env, BK_ERR_PARAM, NULL, hint,
 					"cannot merge models of dimension %d and %d", a->dim, b->dim);

@@ -80,6 +80,8 @@ weights_parse(Reader *r, const BkModel *hdr, BkModel *m)
 	uint64_t	sum = 0;
 	BkClassWeights *cw = NULL;
 
+	if (hdr->params.regression)
+		return BkReadFail(r, "a regressor with class weights");
 	if (!need(r, 8, "class weights"))
 		return false;
 	mode = r->buf[r->pos];

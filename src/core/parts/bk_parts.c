@@ -12,6 +12,7 @@ const BkPart *const bk_parts[] = {
 	&BkPartClassWeights,		/* flag bit 5 */
 	&BkPartCurve,				/* version 2, always */
 	&BkPartParents,				/* version 2, always */
+	&BkPartTarget,				/* flag bit 6 */
 };
 
 const int	bk_n_parts = (int) (sizeof(bk_parts) / sizeof(bk_parts[0]));

@@ -113,12 +113,27 @@ BkPrepSpecInit(BkPrepSpec *s, bool named)
 	s->scale = named ? BK_SCALE_STANDARD : BK_SCALE_NONE;
 	s->impute = named ? BK_IMPUTE_MEAN : BK_IMPUTE_NONE;
 	s->max_levels = BK_DEFAULT_MAX_LEVELS;
+	s->target_scale = BK_SCALE_STANDARD;
+	s->target_scale_given = false;
 }
 
 int
 BkPrepSpecSet(BkPrepSpec *s, const char *key, const BkParamInput *in,
 			  char *err, size_t errlen)
 {
+	if (strcmp(key, "target_scale") == 0)
+	{
+		if (in->type != BK_IN_STRING ||
+			(strcmp(in->string, "none") != 0 && strcmp(in->string, "standard") != 0))
+		{
+			snprintf(err, errlen, "target_scale must be \"none\" or \"standard\"");
+			return -1;
+		}
+		s->target_scale = strcmp(in->string, "standard") == 0 ?
+			BK_SCALE_STANDARD : BK_SCALE_NONE;
+		s->target_scale_given = true;
+		return 1;
+	}
 	if (strcmp(key, "scale") == 0 || strcmp(key, "impute") == 0)
 	{
 		bool		scale = key[0] == 's';
