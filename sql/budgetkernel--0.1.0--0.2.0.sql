@@ -696,6 +696,10 @@ DECLARE
 	arrays		boolean;
 	probe		text;
 	at_lower	boolean;
+	-- a float8 (float4, numeric) label: regressors, scored by a regression metric
+	regression	boolean;
+	partition	text;
+	scoring		text;
 BEGIN
 	-- 5 folds for a grid, 3 for the search without one (it trains more models)
 	folds := coalesce(folds, CASE WHEN auto_mode THEN 3 ELSE 5 END);
@@ -703,9 +707,10 @@ BEGIN
 		RAISE EXCEPTION 'folds must be between 2 and 100, got %', folds
 			USING ERRCODE = '22023';
 	END IF;
-	IF metric IS NULL OR metric NOT IN ('accuracy', 'balanced_accuracy', 'macro_f1',
-										'macro_precision', 'macro_recall') THEN
-		RAISE EXCEPTION 'metric must be one of accuracy, balanced_accuracy, macro_f1, macro_precision, macro_recall, got %', metric
+	IF metric IS NOT NULL AND metric NOT IN ('accuracy', 'balanced_accuracy', 'macro_f1',
+											'macro_precision', 'macro_recall', 'r2',
+											'neg_rmse', 'neg_mae') THEN
+		RAISE EXCEPTION 'metric must be one of accuracy, balanced_accuracy, macro_f1, macro_precision, macro_recall (classifiers), r2, neg_rmse, neg_mae (regressors), got %', metric
 			USING ERRCODE = '22023';
 	END IF;
 	IF grid IS NOT NULL AND jsonb_typeof(grid) <> 'object' THEN
@@ -854,11 +859,38 @@ BEGIN
 			y_cast := 'pg_catalog.int8';
 		ELSIF y_type IN ('text'::regtype, 'varchar'::regtype, 'bpchar'::regtype, 'name'::regtype) THEN
 			y_cast := 'pg_catalog.text';
+		ELSIF y_type IN ('float8'::regtype, 'float4'::regtype, 'numeric'::regtype) THEN
+			y_cast := 'pg_catalog.float8';
 		ELSE
-			RAISE EXCEPTION 'label must be an integer or text, got %', format_type(y_type, NULL)
+			RAISE EXCEPTION 'label must be an integer or text (a classifier''s) or float8, float4 or numeric (a regressor''s target), got %', format_type(y_type, NULL)
 				USING ERRCODE = '42804',
 					  HINT = 'Cast it in the label expression, for example ''label::int8''.';
 		END IF;
+		regression := y_cast = 'pg_catalog.float8';
+		metric := coalesce(metric, CASE WHEN regression THEN 'r2' ELSE 'accuracy' END);
+		IF regression <> (metric IN ('r2', 'neg_rmse', 'neg_mae')) THEN
+			RAISE EXCEPTION 'metric % scores %, and the label is %', metric,
+				CASE WHEN regression THEN 'classifiers' ELSE 'regressors' END,
+				CASE WHEN regression THEN 'a regression target (float8)' ELSE 'a class label' END
+				USING ERRCODE = '22023',
+					  HINT = CASE WHEN regression THEN 'Use r2, neg_rmse or neg_mae, or cast an integer label to int8.'
+					         ELSE 'Use accuracy, balanced_accuracy, macro_f1, macro_precision or macro_recall.' END;
+		END IF;
+		-- folds stratified by class; a regressor's targets are not classes
+		partition := CASE WHEN regression THEN '' ELSE 'PARTITION BY y' END;
+		-- a regressor's fold score: r2, or the negated error (higher is better)
+		scoring := CASE
+			WHEN NOT regression THEN
+				$s$(@extschema@.bk_metrics(r.y::pg_catalog.text, @extschema@.bk_predict_label(m.model, r.x))
+				    OPERATOR(pg_catalog.->>) $4)::pg_catalog.float8$s$
+			WHEN metric = 'r2' THEN
+				$s$(@extschema@.bk_metrics(r.y, @extschema@.bk_predict_value(m.model, r.x))
+				    OPERATOR(pg_catalog.->>) 'r2'::pg_catalog.text)::pg_catalog.float8$s$
+			ELSE
+				format($s$(OPERATOR(pg_catalog.-) (@extschema@.bk_metrics(r.y, @extschema@.bk_predict_value(m.model, r.x))
+				    OPERATOR(pg_catalog.->>) %L::pg_catalog.text)::pg_catalog.float8)$s$,
+				    substr(metric, 5))
+			END;
 
 		query := format($q$
 			WITH src AS (
@@ -867,7 +899,7 @@ BEGIN
 			), rows AS (
 				-- two keys may hash alike: their text breaks the tie
 				SELECT x, y, k, kt,
-				       (pg_catalog.row_number() OVER (PARTITION BY y ORDER BY k, kt)
+				       (pg_catalog.row_number() OVER (%7$s ORDER BY k, kt)
 				        OPERATOR(pg_catalog.-) 1::pg_catalog.int8)
 				       OPERATOR(pg_catalog.%%) $3::pg_catalog.int8 AS fold
 				FROM (SELECT x, y, kt,
@@ -893,10 +925,9 @@ BEGIN
 				-- each model's fold score, reported as the search goes (progress)
 				SELECT m.setting, m.fold, m.seconds,
 				       @extschema@._bk_cv_progress($6, $7, m.setting, m.fold::pg_catalog.int4,
-				           (sc.report OPERATOR(pg_catalog.->>) $4)::pg_catalog.float8) AS score
+				           sc.score) AS score
 				FROM models m,
-				     LATERAL (SELECT @extschema@.bk_metrics(r.y::pg_catalog.text,
-				                                            @extschema@.bk_predict_label(m.model, r.x)) AS report
+				     LATERAL (SELECT %8$s AS score
 				              FROM rows r WHERE r.fold OPERATOR(pg_catalog.=) m.fold) AS sc
 			), result AS (
 				SELECT st.setting, st.params,
@@ -918,7 +949,7 @@ BEGIN
 			            THEN (SELECT model FROM refitted) END
 			FROM result res
 			ORDER BY res.mean DESC NULLS LAST, res.setting
-		$q$, features, label, key, source, x_cast, y_cast);
+		$q$, features, label, key, source, x_cast, y_cast, partition, scoring);
 
 		IF auto_mode THEN
 			-- No grid: the default learner (BPA-NN) over ranges that suit
@@ -948,7 +979,8 @@ BEGIN
 			EXECUTE probe INTO n_rows, n_classes, smallest;
 			PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
 			IF coalesce(n_classes, 0) < 2 THEN
-				RAISE EXCEPTION 'the search needs rows of at least two classes, found %', coalesce(n_classes, 0)
+				RAISE EXCEPTION 'the search needs rows of at least two %, found %',
+					CASE WHEN regression THEN 'distinct targets' ELSE 'classes' END, coalesce(n_classes, 0)
 					USING ERRCODE = '22023';
 			END IF;
 			-- arrays are standardised by the model; named features (jsonb)
@@ -981,7 +1013,7 @@ BEGIN
 				-- budget per class: on usps, 10 classes, 4,500 support
 				-- vectors at 450 trained 8 times as long as Pegasos at
 				-- 1,000, for 0.05 point), budgets 100, 300, 900
-				IF n_classes > 2 THEN
+				IF n_classes > 2 AND NOT regression THEN
 					draw := '{"algorithm": "pegasos", "budget": 100}';
 				ELSE
 					draw := '{"budget": 50}';
@@ -995,19 +1027,23 @@ BEGIN
 					IF j = 1 THEN
 						v := to_jsonb(exp(ln(gamma_lo) + u * (ln(gamma_hi) - ln(gamma_lo))));
 						draw := draw || jsonb_build_object('gamma', v);
-					ELSIF j = 2 AND n_classes > 2 THEN
+					ELSIF j = 2 AND n_classes > 2 AND NOT regression THEN
 						-- lambda = 1 / (C n), C over the same four decades
 						v := to_jsonb(exp(ln(0.01 / n_rows) + u * (ln(100.0 / n_rows) - ln(0.01 / n_rows))));
 						draw := draw || jsonb_build_object('lambda', v);
 					ELSIF j = 2 THEN
 						v := to_jsonb(exp(ln(0.01) + u * (ln(100.0) - ln(0.01))));
 						draw := draw || jsonb_build_object('C', v);
+					ELSIF regression THEN
+						-- a regressor's tube, in standard deviations of the target
+						v := to_jsonb(exp(ln(0.01) + u * (ln(1.0) - ln(0.01))));
+						draw := draw || jsonb_build_object('epsilon', v);
 					ELSIF smallest * n_classes * 2 < n_rows AND u < 0.5 THEN
 						draw := draw || '{"class_weight": "balanced"}';
 					END IF;
 				END LOOP;
 				-- three significant digits, readable and the same on reading back
-				FOR k IN SELECT w FROM unnest(ARRAY['gamma', 'C', 'lambda']) AS w WHERE draw ? w LOOP
+				FOR k IN SELECT w FROM unnest(ARRAY['gamma', 'C', 'lambda', 'epsilon']) AS w WHERE draw ? w LOOP
 					draw := draw || jsonb_build_object(
 						k, round((draw->>k)::numeric, 2 - floor(log((draw->>k)::numeric))::int));
 				END LOOP;
@@ -1089,7 +1125,7 @@ COMMENT ON FUNCTION @extschema@._bk_cross_validate(text, text, text, text, text,
 
 CREATE FUNCTION @extschema@.bk_cross_validate(
 	source text, features text, label text, key text, grid jsonb DEFAULT NULL,
-	folds int4 DEFAULT NULL, seed int8 DEFAULT 0, metric text DEFAULT 'accuracy',
+	folds int4 DEFAULT NULL, seed int8 DEFAULT 0, metric text DEFAULT NULL,
 	samples int4 DEFAULT NULL, refit boolean DEFAULT false)
 	RETURNS TABLE (params jsonb, mean float8, stddev float8, fold_scores float8[],
 	               train_seconds float8, model @extschema@.bk_model)
@@ -1427,3 +1463,258 @@ CREATE AGGREGATE @extschema@._bk_train_seconds(features @extschema@.bk_features,
 COMMENT ON AGGREGATE @extschema@._bk_train_seconds(@extschema@.bk_features, text, jsonb) IS
 	'the seconds bk_train of the same arguments took in the same query (bk_cross_validate)';
 
+
+-- Regression (availability: 0.2.0).  A float8 target trains a regressor
+-- (doc/regression.md): the same transition functions as the classifiers',
+-- which tell the float8 form by its argument type.  An int2 or int4 label
+-- column, which PostgreSQL passes to the float8 form (of the int8 and
+-- float8 forms it prefers float8), is seen through its cast and still
+-- trains a classifier.
+CREATE FUNCTION @extschema@._bk_train_trans(internal, @extschema@.bk_features, float8, jsonb)
+	RETURNS internal
+	AS 'MODULE_PATHNAME', 'bk_train_params_trans'
+	LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE FUNCTION @extschema@._bk_train_trans(internal, jsonb, float8, jsonb)
+	RETURNS internal
+	AS 'MODULE_PATHNAME', 'bk_train_params_trans'
+	LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE FUNCTION @extschema@._bk_continue_trans(internal, @extschema@.bk_features, float8, @extschema@.bk_model)
+	RETURNS internal
+	AS 'MODULE_PATHNAME', 'bk_train_model_trans'
+	LANGUAGE C IMMUTABLE PARALLEL UNSAFE;
+
+CREATE FUNCTION @extschema@._bk_continue_trans(internal, @extschema@.bk_features, float8, @extschema@.bk_model, jsonb)
+	RETURNS internal
+	AS 'MODULE_PATHNAME', 'bk_train_model_trans'
+	LANGUAGE C IMMUTABLE PARALLEL UNSAFE;
+
+COMMENT ON FUNCTION @extschema@._bk_train_trans(internal, @extschema@.bk_features, float8, jsonb) IS
+	'transition function of bk_train(bk_features, float8, jsonb)';
+COMMENT ON FUNCTION @extschema@._bk_train_trans(internal, jsonb, float8, jsonb) IS
+	'transition function of bk_train(jsonb, float8, jsonb)';
+COMMENT ON FUNCTION @extschema@._bk_continue_trans(internal, @extschema@.bk_features, float8, @extschema@.bk_model) IS
+	'transition function of bk_continue(bk_features, float8, bk_model)';
+COMMENT ON FUNCTION @extschema@._bk_continue_trans(internal, @extschema@.bk_features, float8, @extschema@.bk_model, jsonb) IS
+	'transition function of bk_continue(bk_features, float8, bk_model, jsonb)';
+
+CREATE AGGREGATE @extschema@.bk_train(features @extschema@.bk_features, target float8, params jsonb) (
+	SFUNC = @extschema@._bk_train_trans,
+	STYPE = internal,
+	SSPACE = 1048576,
+	FINALFUNC = @extschema@._bk_train_final,
+	FINALFUNC_MODIFY = READ_ONLY,
+	COMBINEFUNC = @extschema@._bk_train_combine,
+	SERIALFUNC = @extschema@._bk_train_serialize,
+	DESERIALFUNC = @extschema@._bk_train_deserialize,
+	PARALLEL = SAFE
+);
+
+CREATE AGGREGATE @extschema@.bk_train(features jsonb, target float8, params jsonb) (
+	SFUNC = @extschema@._bk_train_trans,
+	STYPE = internal,
+	SSPACE = 1048576,
+	FINALFUNC = @extschema@._bk_train_final,
+	FINALFUNC_MODIFY = READ_ONLY,
+	PARALLEL = SAFE
+);
+
+CREATE AGGREGATE @extschema@.bk_continue(features @extschema@.bk_features, target float8, model @extschema@.bk_model) (
+	SFUNC = @extschema@._bk_continue_trans,
+	STYPE = internal,
+	SSPACE = 1048576,
+	FINALFUNC = @extschema@._bk_train_final,
+	FINALFUNC_MODIFY = READ_ONLY,
+	PARALLEL = UNSAFE
+);
+
+CREATE AGGREGATE @extschema@.bk_continue(features @extschema@.bk_features, target float8, model @extschema@.bk_model, overrides jsonb) (
+	SFUNC = @extschema@._bk_continue_trans,
+	STYPE = internal,
+	SSPACE = 1048576,
+	FINALFUNC = @extschema@._bk_train_final,
+	FINALFUNC_MODIFY = READ_ONLY,
+	PARALLEL = UNSAFE
+);
+
+COMMENT ON AGGREGATE @extschema@.bk_train(@extschema@.bk_features, float8, jsonb) IS
+	'trains a kernel regressor on the rows in stream order (an int2 or int4 label column still trains a classifier); params: a JSON object of learner parameters';
+COMMENT ON AGGREGATE @extschema@.bk_train(jsonb, float8, jsonb) IS
+	'trains a kernel regressor on rows of named features (a JSON object: numbers standardised, text one-hot, nulls imputed, kept in the model), serially';
+COMMENT ON AGGREGATE @extschema@.bk_continue(@extschema@.bk_features, float8, @extschema@.bk_model) IS
+	'continues training a stored model on more rows: a regressor''s targets, or a classifier''s integer labels';
+COMMENT ON AGGREGATE @extschema@.bk_continue(@extschema@.bk_features, float8, @extschema@.bk_model, jsonb) IS
+	'continues training a stored model on more rows with some parameters changed (overrides)';
+
+CREATE FUNCTION @extschema@.bk_predict_value(model @extschema@.bk_model, features @extschema@.bk_features)
+	RETURNS float8
+	AS 'MODULE_PATHNAME', 'bk_predict_value'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION @extschema@.bk_predict_value(@extschema@.bk_model, @extschema@.bk_features) IS
+	'a regressor''s prediction of the row, in its target''s units';
+
+CREATE FUNCTION @extschema@._bk_metrics_trans(internal, float8, float8)
+	RETURNS internal
+	AS 'MODULE_PATHNAME', 'bk_regression_metrics_trans'
+	LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE FUNCTION @extschema@._bk_regression_metrics_combine(internal, internal)
+	RETURNS internal
+	AS 'MODULE_PATHNAME', 'bk_regression_metrics_combine'
+	LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE FUNCTION @extschema@._bk_regression_metrics_serialize(internal)
+	RETURNS bytea
+	AS 'MODULE_PATHNAME', 'bk_regression_metrics_serialize'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE FUNCTION @extschema@._bk_regression_metrics_deserialize(bytea, internal)
+	RETURNS internal
+	AS 'MODULE_PATHNAME', 'bk_regression_metrics_deserialize'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE FUNCTION @extschema@._bk_regression_metrics_final(internal)
+	RETURNS jsonb
+	AS 'MODULE_PATHNAME', 'bk_regression_metrics_final'
+	LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+COMMENT ON FUNCTION @extschema@._bk_metrics_trans(internal, float8, float8) IS
+	'transition function of bk_metrics(float8, float8)';
+COMMENT ON FUNCTION @extschema@._bk_regression_metrics_combine(internal, internal) IS
+	'combine function of bk_metrics(float8, float8)';
+COMMENT ON FUNCTION @extschema@._bk_regression_metrics_serialize(internal) IS
+	'serialization function of bk_metrics(float8, float8)';
+COMMENT ON FUNCTION @extschema@._bk_regression_metrics_deserialize(bytea, internal) IS
+	'deserialization function of bk_metrics(float8, float8)';
+COMMENT ON FUNCTION @extschema@._bk_regression_metrics_final(internal) IS
+	'final function of bk_metrics(float8, float8): n, rmse, mae, r2 and the others';
+
+CREATE AGGREGATE @extschema@.bk_metrics(actual float8, predicted float8) (
+	SFUNC = @extschema@._bk_metrics_trans,
+	STYPE = internal,
+	SSPACE = 64,
+	FINALFUNC = @extschema@._bk_regression_metrics_final,
+	COMBINEFUNC = @extschema@._bk_regression_metrics_combine,
+	SERIALFUNC = @extschema@._bk_regression_metrics_serialize,
+	DESERIALFUNC = @extschema@._bk_regression_metrics_deserialize,
+	PARALLEL = SAFE
+);
+
+COMMENT ON AGGREGATE @extschema@.bk_metrics(float8, float8) IS
+	'regression metrics of actual against predicted values: n, rmse, mae, r2, max_error, bias (two int2 or int4 columns: classification metrics)';
+
+CREATE AGGREGATE @extschema@._bk_train_seconds(features @extschema@.bk_features, target float8, params jsonb) (
+	SFUNC = @extschema@._bk_train_trans,
+	STYPE = internal,
+	SSPACE = 1048576,
+	FINALFUNC = @extschema@._bk_train_seconds_final,
+	FINALFUNC_MODIFY = READ_ONLY,
+	COMBINEFUNC = @extschema@._bk_train_combine,
+	SERIALFUNC = @extschema@._bk_train_serialize,
+	DESERIALFUNC = @extschema@._bk_train_deserialize,
+	PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE @extschema@._bk_train_seconds(@extschema@.bk_features, float8, jsonb) IS
+	'the seconds bk_train of the same arguments took in the same query (bk_cross_validate)';
+
+-- int4 labels (availability: 0.2.0): with the float8 form above, an int4
+-- label would resolve to it (PostgreSQL prefers float8 among the numeric
+-- types); these exact forms keep an int4 column, or an integer literal,
+-- a classifier's label.
+CREATE FUNCTION @extschema@._bk_train_trans(internal, @extschema@.bk_features, int4, jsonb)
+	RETURNS internal
+	AS 'MODULE_PATHNAME', 'bk_train_params_trans'
+	LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE FUNCTION @extschema@._bk_train_trans(internal, jsonb, int4, jsonb)
+	RETURNS internal
+	AS 'MODULE_PATHNAME', 'bk_train_params_trans'
+	LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE FUNCTION @extschema@._bk_continue_trans(internal, @extschema@.bk_features, int4, @extschema@.bk_model)
+	RETURNS internal
+	AS 'MODULE_PATHNAME', 'bk_train_model_trans'
+	LANGUAGE C IMMUTABLE PARALLEL UNSAFE;
+
+CREATE FUNCTION @extschema@._bk_continue_trans(internal, @extschema@.bk_features, int4, @extschema@.bk_model, jsonb)
+	RETURNS internal
+	AS 'MODULE_PATHNAME', 'bk_train_model_trans'
+	LANGUAGE C IMMUTABLE PARALLEL UNSAFE;
+
+CREATE FUNCTION @extschema@._bk_metrics_trans(internal, int4, int4)
+	RETURNS internal
+	AS 'MODULE_PATHNAME', 'bk_metrics_trans'
+	LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+COMMENT ON FUNCTION @extschema@._bk_train_trans(internal, @extschema@.bk_features, int4, jsonb) IS
+	'transition function of bk_train(bk_features, int4, jsonb)';
+COMMENT ON FUNCTION @extschema@._bk_train_trans(internal, jsonb, int4, jsonb) IS
+	'transition function of bk_train(jsonb, int4, jsonb)';
+COMMENT ON FUNCTION @extschema@._bk_continue_trans(internal, @extschema@.bk_features, int4, @extschema@.bk_model) IS
+	'transition function of bk_continue(bk_features, int4, bk_model)';
+COMMENT ON FUNCTION @extschema@._bk_continue_trans(internal, @extschema@.bk_features, int4, @extschema@.bk_model, jsonb) IS
+	'transition function of bk_continue(bk_features, int4, bk_model, jsonb)';
+COMMENT ON FUNCTION @extschema@._bk_metrics_trans(internal, int4, int4) IS
+	'transition function of bk_metrics(int4, int4)';
+
+CREATE AGGREGATE @extschema@.bk_train(features @extschema@.bk_features, label int4, params jsonb) (
+	SFUNC = @extschema@._bk_train_trans,
+	STYPE = internal,
+	SSPACE = 1048576,
+	FINALFUNC = @extschema@._bk_train_final,
+	FINALFUNC_MODIFY = READ_ONLY,
+	COMBINEFUNC = @extschema@._bk_train_combine,
+	SERIALFUNC = @extschema@._bk_train_serialize,
+	DESERIALFUNC = @extschema@._bk_train_deserialize,
+	PARALLEL = SAFE
+);
+
+CREATE AGGREGATE @extschema@.bk_train(features jsonb, label int4, params jsonb) (
+	SFUNC = @extschema@._bk_train_trans,
+	STYPE = internal,
+	SSPACE = 1048576,
+	FINALFUNC = @extschema@._bk_train_final,
+	FINALFUNC_MODIFY = READ_ONLY,
+	PARALLEL = SAFE
+);
+
+CREATE AGGREGATE @extschema@.bk_continue(features @extschema@.bk_features, label int4, model @extschema@.bk_model) (
+	SFUNC = @extschema@._bk_continue_trans,
+	STYPE = internal,
+	SSPACE = 1048576,
+	FINALFUNC = @extschema@._bk_train_final,
+	FINALFUNC_MODIFY = READ_ONLY,
+	PARALLEL = UNSAFE
+);
+
+CREATE AGGREGATE @extschema@.bk_continue(features @extschema@.bk_features, label int4, model @extschema@.bk_model, overrides jsonb) (
+	SFUNC = @extschema@._bk_continue_trans,
+	STYPE = internal,
+	SSPACE = 1048576,
+	FINALFUNC = @extschema@._bk_train_final,
+	FINALFUNC_MODIFY = READ_ONLY,
+	PARALLEL = UNSAFE
+);
+
+CREATE AGGREGATE @extschema@.bk_metrics(actual int4, predicted int4) (
+	SFUNC = @extschema@._bk_metrics_trans,
+	STYPE = internal,
+	FINALFUNC = @extschema@._bk_metrics_final,
+	COMBINEFUNC = @extschema@._bk_metrics_combine,
+	SERIALFUNC = @extschema@._bk_metrics_serialize,
+	DESERIALFUNC = @extschema@._bk_metrics_deserialize,
+	PARALLEL = SAFE
+);
+
+COMMENT ON AGGREGATE @extschema@.bk_train(@extschema@.bk_features, int4, jsonb) IS
+	'trains a kernel classifier on the rows in stream order (int4 labels); params: a JSON object of learner parameters';
+COMMENT ON AGGREGATE @extschema@.bk_train(jsonb, int4, jsonb) IS
+	'trains a kernel classifier on rows of named features (int4 labels), serially';
+COMMENT ON AGGREGATE @extschema@.bk_continue(@extschema@.bk_features, int4, @extschema@.bk_model) IS
+	'continues training a stored model on more rows (int4 labels)';
+COMMENT ON AGGREGATE @extschema@.bk_continue(@extschema@.bk_features, int4, @extschema@.bk_model, jsonb) IS
+	'continues training a stored model on more rows (int4 labels) with some parameters changed (overrides)';
+COMMENT ON AGGREGATE @extschema@.bk_metrics(int4, int4) IS
+	'classification report of actual against predicted int4 labels';

@@ -33,8 +33,8 @@
 struct BkEpochRows
 {
 	Tuplestorestate *store;
-	TupleDesc	desc;			/* features bk_features, label int8 | text */
-	bool		text_labels;
+	TupleDesc	desc;			/* features bk_features, label int8 | text | float8 */
+	Oid			label_type;		/* INT8OID, TEXTOID or FLOAT8OID (a regressor's target) */
 	BkFeatureForm form;			/* of the features */
 	Oid			features_type;
 	int64		n;
@@ -52,7 +52,7 @@ epoch_rows_end(Datum arg)
 }
 
 BkEpochRows *
-BkPgEpochRowsBegin(FunctionCallInfo fcinfo, MemoryContext cxt, bool text_labels,
+BkPgEpochRowsBegin(FunctionCallInfo fcinfo, MemoryContext cxt, Oid label_type,
 				   Oid features_type, const char *fname, const char *why)
 {
 	MemoryContext old;
@@ -67,14 +67,14 @@ BkPgEpochRowsBegin(FunctionCallInfo fcinfo, MemoryContext cxt, bool text_labels,
 	old = MemoryContextSwitchTo(cxt);
 	r = palloc0(sizeof(BkEpochRows));
 
-	r->text_labels = text_labels;
+	r->label_type = label_type;
 	r->features_type = features_type;
 	/* the form of the rows is known with the first one kept (BkPgEpochRowsPut) */
 	if (!OidIsValid(features_type))
 		features_type = FLOAT8ARRAYOID; /* any varlena aligned to double */
 	r->desc = CreateTemplateTupleDesc(2);
 	TupleDescInitEntry(r->desc, 1, "features", features_type, -1, 0);
-	TupleDescInitEntry(r->desc, 2, "label", text_labels ? TEXTOID : INT8OID, -1, 0);
+	TupleDescInitEntry(r->desc, 2, "label", label_type, -1, 0);
 	r->store = tuplestore_begin_heap(false, false, work_mem);
 	MemoryContextSwitchTo(old);
 	/* before the end of the query, when the executor shuts the aggregate down */
@@ -123,7 +123,9 @@ learn_row(BkModel *m, BkEpochRows *r, Datum features, Datum label,
 {
 	const double *x = BkPgModelRow(m, features, r->form, pos->row, "the model's", NULL);
 
-	if (r->text_labels)
+	if (r->label_type == FLOAT8OID)
+		BkModelLearnValue(m, x, DatumGetFloat8(label));
+	else if (r->label_type == TEXTOID)
 	{
 		text	   *t = DatumGetTextPP(label);
 		size_t		len = VARSIZE_ANY_EXHDR(t);
@@ -155,7 +157,7 @@ replay_pass(BkModel *m, BkEpochRows *r, uint64 seed, ReplayPosition *pos,
 
 	TupleDescInitEntry(sortdesc, 1, "key", INT8OID, -1, 0);
 	TupleDescInitEntry(sortdesc, 2, "features", r->features_type, -1, 0);
-	TupleDescInitEntry(sortdesc, 3, "label", r->text_labels ? TEXTOID : INT8OID, -1, 0);
+	TupleDescInitEntry(sortdesc, 3, "label", r->label_type, -1, 0);
 	sort = tuplesort_begin_heap(sortdesc, 1, &key_col, &key_op, &key_coll,
 								&key_nulls_first, work_mem, NULL, TUPLESORT_NONE);
 	in = MakeSingleTupleTableSlot(r->desc, &TTSOpsMinimalTuple);

@@ -134,6 +134,7 @@ bk_info(PG_FUNCTION_ARGS)
 	int			npv;
 	const char *kernel = NULL;
 	BkModelInfo info;
+	BkTargetInfo target;
 	int			i;
 
 	tmp = AllocSetContextCreate(CurrentMemoryContext, "budgetkernel bk_info",
@@ -194,8 +195,43 @@ bk_info(PG_FUNCTION_ARGS)
 	else
 		push_preparation(&ps, BkModelPrep(m));
 
+	bk_push_key(&ps, "task");
+	bk_push_string(&ps, WJB_VALUE, info.params->regression ? "regression" : "classification");
+
 	bk_push_key(&ps, "label_type");
-	bk_push_string(&ps, WJB_VALUE, info.text_labels ? "text" : "int8");
+	bk_push_string(&ps, WJB_VALUE, info.params->regression ? "float8" :
+				   info.text_labels ? "text" : "int8");
+
+	/* a regressor's target: its standardisation, and its online errors */
+	if (BkModelTargetInfo(m, &target))
+	{
+		bk_push_key(&ps, "target");
+		pushJsonbValue(&ps, WJB_BEGIN_OBJECT, NULL);
+		bk_push_key(&ps, "scale");
+		bk_push_string(&ps, WJB_VALUE, target.standardised ? "standard" : "none");
+		bk_push_key(&ps, "mean");
+		bk_push_double(&ps, WJB_VALUE, target.mean);
+		bk_push_key(&ps, "sd");
+		bk_push_double(&ps, WJB_VALUE, target.sd);
+		pushJsonbValue(&ps, WJB_END_OBJECT, NULL);
+		bk_push_key(&ps, "online_rmse");
+		if (info.rows_seen > 0)
+			bk_push_double(&ps, WJB_VALUE, sqrt(target.sq_error / (double) info.rows_seen));
+		else
+			bk_push_null(&ps, WJB_VALUE);
+		bk_push_key(&ps, "online_mae");
+		if (info.rows_seen > 0)
+			bk_push_double(&ps, WJB_VALUE, target.abs_error / (double) info.rows_seen);
+		else
+			bk_push_null(&ps, WJB_VALUE);
+		/* 1 - the online squared error over that of the targets' own mean */
+		bk_push_key(&ps, "online_r2");
+		if (info.rows_seen > 0 && target.seen_var > 0.0)
+			bk_push_double(&ps, WJB_VALUE,
+						   1.0 - target.sq_error / ((double) info.rows_seen * target.seen_var));
+		else
+			bk_push_null(&ps, WJB_VALUE);
+	}
 
 	bk_push_key(&ps, "classes");
 	pushJsonbValue(&ps, WJB_BEGIN_ARRAY, NULL);

@@ -68,10 +68,10 @@ merge_states(BkTrainState *dst, BkTrainState *src)
 {
 	BkModel    *srcm = src->model;
 
-	if (dst->fit != NULL)
+	if (dst->deferred)
 		elog(ERROR, "budgetkernel: combining into a state that is still fitting its preparation");
 	/* a part fitting a preparation (not serialized): its model now */
-	if (src->fit != NULL)
+	if (src->deferred)
 	{
 		srcm = BkPgTrainPrepared(src, CurrentMemoryContext);
 		if (srcm != NULL)
@@ -130,6 +130,9 @@ bk_train_combine(PG_FUNCTION_ARGS)
 		a = BkPgTrainStateNew(aggcontext);
 		a->fname = b->fname;
 		a->text_labels = b->text_labels;
+		a->float_labels = b->float_labels;
+		a->int4_labels = b->int4_labels;
+		a->regression = b->regression;
 		a->dim_source = b->dim_source;
 	}
 	else
@@ -158,7 +161,7 @@ bk_train_serialize(PG_FUNCTION_ARGS)
 	 * A part that fits a preparation trains on its own rows with its own
 	 * statistics; the merge pools them (bk_model_merge.c).
 	 */
-	if (st->fit != NULL)
+	if (st->deferred)
 	{
 		m = BkPgTrainPrepared(st, CurrentMemoryContext);
 		if (m != NULL)
@@ -176,7 +179,8 @@ bk_train_serialize(PG_FUNCTION_ARGS)
 	out = (bytea *) palloc(VARHDRSZ + PARTIAL_HEADER + mlen);
 	SET_VARSIZE(out, VARHDRSZ + PARTIAL_HEADER + mlen);
 	((uint8 *) VARDATA(out))[0] = PARTIAL_VERSION;
-	((uint8 *) VARDATA(out))[1] = (uint8) (st->text_labels ? 2 : 0) | (m != NULL ? 1 : 0);
+	((uint8 *) VARDATA(out))[1] = (uint8) (st->text_labels ? 2 : 0) |
+		(st->regression ? 4 : 0) | (st->float_labels ? 8 : 0) | (m != NULL ? 1 : 0);
 	memcpy(VARDATA(out) + 2, &skipped, 8);
 	if (mlen > 0)
 		memcpy(VARDATA(out) + PARTIAL_HEADER, VARDATA(model), mlen);
@@ -205,6 +209,8 @@ bk_train_deserialize(PG_FUNCTION_ARGS)
 	st->fname = "bk_train";
 	st->dim_source = "the first row's";
 	st->text_labels = (p[1] & 2) != 0;
+	st->regression = (p[1] & 4) != 0;
+	st->float_labels = (p[1] & 8) != 0;
 	memcpy(&st->skipped, p + 2, 8);
 	if (p[1] & 1)
 	{

@@ -293,8 +293,17 @@ bk_metrics_trans(PG_FUNCTION_ARGS)
 				 errmsg("bk_metrics: a score is NaN"),
 				 errdetail("Row %lld of the report.", (long long) (s->rows + s->skipped + 1))));
 	old = MemoryContextSwitchTo(agg);
-	read_label(s, PG_GETARG_DATUM(1), &ia, &ta);
-	read_label(s, PG_GETARG_DATUM(2), &ip, &tp);
+	/* bk_metrics(int4, int4): two int4 columns take it rather than the float8 form */
+	if (get_fn_expr_argtype(fcinfo->flinfo, 1) == INT4OID)
+	{
+		read_label(s, Int64GetDatum(PG_GETARG_INT32(1)), &ia, &ta);
+		read_label(s, Int64GetDatum(PG_GETARG_INT32(2)), &ip, &tp);
+	}
+	else
+	{
+		read_label(s, PG_GETARG_DATUM(1), &ia, &ta);
+		read_label(s, PG_GETARG_DATUM(2), &ip, &tp);
+	}
 	a = class_of(s, ia, ta);
 	p = class_of(s, ip, tp);
 	MemoryContextSwitchTo(old);

@@ -335,7 +335,7 @@ typedef struct BkOverrides
  */
 typedef struct BkEpochRows BkEpochRows;
 extern BkEpochRows *BkPgEpochRowsBegin(FunctionCallInfo fcinfo, MemoryContext cxt,
-										bool text_labels, Oid features_type,
+										Oid label_type, Oid features_type,
 										const char *fname, const char *why);
 /* keep a row; form: its features' (every row of a call has the same) */
 extern void BkPgEpochRowsPut(BkEpochRows *r, Datum features, BkFeatureForm form,
@@ -417,6 +417,18 @@ typedef struct BkTrainState
 	Jsonb	   *classes;		/* the "classes" parameter, or NULL */
 	Jsonb	   *class_weight;	/* the "class_weight" parameter, or NULL */
 	bool		text_labels;	/* the label argument is text (else int8) */
+	bool		int4_labels;	/* the label argument is int4 (learned as int8) */
+	/*
+	 * The label argument is float8: a regressor's target, or class labels
+	 * of an integer column that PostgreSQL cast to float8 (the float8 form
+	 * is the preferred numeric one), learned as int8 labels
+	 */
+	bool		float_labels;
+	bool		regression;		/* the model is (or will be) a regressor */
+	/* the model is made once every row is seen: a fitted preparation or target */
+	bool		deferred;
+	BkTargetFit target_fit;		/* the targets' sums, when standardised */
+	int			deferred_dim;	/* deferred without a preparation: the first row's */
 	const char *dim_source;		/* what the expected dimension is */
 	const char *fname;			/* bk_train or bk_continue, for messages */
 	int64		skipped;		/* rows skipped before the model existed */

@@ -28,6 +28,39 @@ label_text(const BkModel *m, int c)
 	"the class weights (\"class_weight\": \"balanced\" for imbalanced classes, smaller ones if " \
 	"a rare class is predicted everywhere), and that the rows are shuffled."
 
+#define REGRESSION_HINT \
+	"Standardise the target (\"target_scale\": \"standard\", the default), check gamma " \
+	"(about 1/dim on standardised features), raise C (or eta) or lower epsilon, and shuffle the rows."
+
+/*
+ * A regressor that predicts a constant: it never stepped (every target lay
+ * within epsilon of its prediction), or its online predictions were no
+ * better than its targets' own mean.  Judged on 100 rows or more.
+ */
+static void
+warn_regression(BkModel *m, const char *fname)
+{
+	BkModelInfo info;
+	BkTargetInfo t;
+
+	BkModelGetInfo(m, &info);
+	if (!BkModelTargetInfo(m, &t) || info.rows_seen < 100 || t.seen_var <= 0.0)
+		return;
+	if (info.rows_updated == 0)
+		ereport(WARNING,
+				(errmsg("%s: the regressor never updated: each of its %llu targets lay within epsilon of its prediction, so it predicts %g for every row",
+						fname, (unsigned long long) info.rows_seen, t.mean),
+				 errdetail("epsilon is in units of the target after its standardisation."),
+				 errhint(REGRESSION_HINT)));
+	else if (t.sq_error >= (double) info.rows_seen * t.seen_var)
+		ereport(WARNING,
+				(errmsg("%s: the regressor's online predictions were no better than the mean of its targets (online R^2 %.3f over %llu rows)",
+						fname, 1.0 - t.sq_error / ((double) info.rows_seen * t.seen_var),
+						(unsigned long long) info.rows_seen),
+				 errdetail("It has learnt nothing that generalises to the next rows."),
+				 errhint(REGRESSION_HINT)));
+}
+
 bool		bk_run_warnings = true;
 
 void
@@ -38,8 +71,13 @@ BkPgWarnRun(BkModel *first_pass, BkModel *m, const char *fname)
 
 	if (!bk_run_warnings)
 		return;
-	/* one class: the model can only predict it */
 	BkModelGetInfo(m, &info);
+	if (info.params->regression)
+	{
+		warn_regression(m, fname);
+		return;
+	}
+	/* one class: the model can only predict it */
 	if (info.n_classes == 1)
 	{
 		ereport(WARNING,

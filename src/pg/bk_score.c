@@ -392,13 +392,13 @@ bk_scores(PG_FUNCTION_ARGS)
 	BkModelInfo info;
 
 	BkModelGetInfo(m, &info);
-	if (info.n_classes == 0)
+	if (info.n_classes == 0 && !info.params->regression)
 		ereport(ERROR,
 				(errcode(ERRCODE_DATA_EXCEPTION),
 				 errmsg("model has no class to score"),
 				 errdetail("The model was trained on no labelled row.")));
-	sc = palloc(sizeof(double) * (Size) info.n_classes);
-	d = palloc(sizeof(Datum) * (Size) info.n_classes);
+	sc = palloc(sizeof(double) * (Size) Max(info.n_classes, 1));
+	d = palloc(sizeof(Datum) * (Size) Max(info.n_classes, 1));
 	BkModelScores(m, x, sc);
 	for (i = 0; i < info.n_classes; i++)
 		d[i] = Float8GetDatum(sc[i]);
@@ -418,6 +418,20 @@ bk_decision(PG_FUNCTION_ARGS)
 	const double *x = bk_score_features(fcinfo, 1, m, "bk_decision");
 
 	PG_RETURN_FLOAT8(BkModelDecision(m, x));
+}
+
+/*
+ * bk_predict_value(model, features): a regressor's prediction, in its
+ * target's units
+ */
+PG_FUNCTION_INFO_V1(bk_predict_value);
+Datum
+bk_predict_value(PG_FUNCTION_ARGS)
+{
+	BkModel    *m = BkPgCachedModel(fcinfo, 0);
+	const double *x = bk_score_features(fcinfo, 1, m, "bk_predict_value");
+
+	PG_RETURN_FLOAT8(BkModelPredictValue(m, x));
 }
 
 /*

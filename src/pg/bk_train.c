@@ -13,9 +13,13 @@
  */
 #include "postgres.h"
 
+#include <math.h>
+
 #include "catalog/pg_type.h"
 
 #include "fmgr.h"
+#include "nodes/nodeFuncs.h"
+#include "nodes/primnodes.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/jsonb.h"
@@ -47,6 +51,36 @@ BkPgTrainStateNew(MemoryContext parent)
 }
 
 /*
+ * Whether the label argument is an int2 column that PostgreSQL cast to
+ * float8 to call the float8 form.  An int4 label has forms of its own; an
+ * int2 one finds no exact form, and of the int4, int8 and float8 forms
+ * the float8 one wins (it is the preferred numeric type), so without this
+ * an int2 label column would train a regressor: the cast is seen in the
+ * aggregate's argument.  (As a window function there is no Aggref to look
+ * at: the float8 form is then a regression target, and the documentation
+ * says to write label::int8.)
+ */
+static bool
+label_cast_from_integer(FunctionCallInfo fcinfo)
+{
+	Aggref	   *aggref = AggGetAggref(fcinfo);
+	Node	   *expr;
+
+	if (aggref == NULL || list_length(aggref->args) < 2)
+		return false;
+	expr = (Node *) lsecond_node(TargetEntry, aggref->args)->expr;
+	if (IsA(expr, FuncExpr) &&
+		((FuncExpr *) expr)->funcformat == COERCE_IMPLICIT_CAST &&
+		list_length(((FuncExpr *) expr)->args) == 1)
+	{
+		Oid			from = exprType(linitial(((FuncExpr *) expr)->args));
+
+		return from == INT2OID || from == INT4OID;
+	}
+	return false;
+}
+
+/*
  * The state of this aggregate call, created on the first call
  */
 static BkTrainState *
@@ -63,8 +97,12 @@ bk_train_get_state(FunctionCallInfo fcinfo, const char *fname, bool *created)
 		return (BkTrainState *) PG_GETARG_POINTER(0);
 
 	st = BkPgTrainStateNew(aggcontext);
-	/* the same C functions serve the int8 and the text label forms */
+	/* the same C functions serve the int8, text and float8 label forms */
 	st->text_labels = get_fn_expr_argtype(fcinfo->flinfo, 2) == TEXTOID;
+	st->int4_labels = get_fn_expr_argtype(fcinfo->flinfo, 2) == INT4OID;
+	st->float_labels = get_fn_expr_argtype(fcinfo->flinfo, 2) == FLOAT8OID;
+	/* bk_train's float8 form trains a regressor (bk_continue: the model says) */
+	st->regression = st->float_labels && !label_cast_from_integer(fcinfo);
 	/*
 	 * and every form of features (bk_features): the form is that of the
 	 * first row with features (bk_train_row)
@@ -155,6 +193,45 @@ bk_train_check_form(BkTrainState *st, Datum features)
 }
 
 /*
+ * The row's label (not text) as the model learns it: a regressor's target
+ * as float8 (an int8 label of bk_continue converted), a classifier's label
+ * as int8 (a float8 one, from an integer column PostgreSQL cast or a
+ * classifier continued with a float8 column, must be an integer)
+ */
+static Datum
+bk_train_label(const BkTrainState *st, FunctionCallInfo fcinfo)
+{
+	double		v;
+
+	if (st->text_labels)
+		return PointerGetDatum(PG_GETARG_TEXT_PP(2));
+	if (st->regression)
+	{
+		v = st->float_labels ? PG_GETARG_FLOAT8(2) :
+			st->int4_labels ? (double) PG_GETARG_INT32(2) : (double) PG_GETARG_INT64(2);
+		if (!isfinite(v))
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("%s: the target at row %lld is %g, not a finite number",
+							st->fname, (long long) st->row, v),
+					 errhint("Leave such rows out (WHERE target <> 'Infinity' AND target <> '-Infinity' AND target <> 'NaN'), or give them a finite target.")));
+		return Float8GetDatum(v);
+	}
+	if (st->int4_labels)
+		return Int64GetDatum((int64) PG_GETARG_INT32(2));
+	if (!st->float_labels)
+		return PG_GETARG_DATUM(2);
+	v = PG_GETARG_FLOAT8(2);
+	if (v != floor(v) || fabs(v) > 9007199254740991.0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("%s: the label %g at row %lld is not an integer, and the model is a classifier",
+						st->fname, v, (long long) st->row),
+				 errhint("A classifier's labels are integers or text; a float8 target trains a regressor with bk_train.")));
+	return Int64GetDatum((int64) v);
+}
+
+/*
  * One input row (arguments 1 = features, 2 = label)
  */
 static void
@@ -171,7 +248,7 @@ bk_train_row(BkTrainState *st, FunctionCallInfo fcinfo)
 	/* NULL label or NULL features: skipped and counted */
 	if (PG_ARGISNULL(1) || PG_ARGISNULL(2))
 	{
-		if (st->fit == NULL && st->model != NULL)
+		if (!st->deferred && st->model != NULL)
 			BkModelSkip(st->model, 1);
 		else
 			st->skipped++;
@@ -186,12 +263,25 @@ bk_train_row(BkTrainState *st, FunctionCallInfo fcinfo)
 	/* the first row of plain arrays makes the model (errors name no row) */
 	x = NULL;
 	if (st->model == NULL && st->fit == NULL && st->form == BK_FORM_SPARSE)
-		bk_train_create_model(st, ((const BkSparse *) DatumGetPointer(features))->dim);
+		n = ((const BkSparse *) DatumGetPointer(features))->dim;
 	else if (st->model == NULL && st->fit == NULL)
 	{
 		a = DatumGetArrayTypeP(features);
 		x = BkPgReadFeatures(a, st->row, &n);
-		bk_train_create_model(st, n);
+	}
+	if (st->model == NULL && st->fit == NULL)
+	{
+		/* deferred for the target alone: the model is made at the end */
+		if (!st->deferred)
+			bk_train_create_model(st, n);
+		else if (st->deferred_dim == 0)
+		{
+			/* the dimension is checked now, as bk_train_create_model does */
+			BkParams	p = st->params;
+
+			bk_train_finish_params(&p, n);
+			st->deferred_dim = n;
+		}
 	}
 
 	/* errors of the core (an undeclared label, say) then name the row */
@@ -204,14 +294,15 @@ bk_train_row(BkTrainState *st, FunctionCallInfo fcinfo)
 	 * Fitting a preparation: the row counts in its statistics and is kept;
 	 * the model is made, and learns, once every row has been seen.
 	 */
-	if (st->fit != NULL)
+	if (st->deferred)
 	{
-		BkPgFitRow(st->fit, features, st->form, st->row);
-		if (st->text_labels)
-			BkPgEpochRowsPut(st->rows, features, st->form,
-							 PointerGetDatum(PG_GETARG_TEXT_PP(2)));
-		else
-			BkPgEpochRowsPut(st->rows, features, st->form, PG_GETARG_DATUM(2));
+		Datum		label = bk_train_label(st, fcinfo);
+
+		if (st->fit != NULL)
+			BkPgFitRow(st->fit, features, st->form, st->row);
+		if (st->regression)
+			BkTargetFitAdd(&st->target_fit, DatumGetFloat8(label));
+		BkPgEpochRowsPut(st->rows, features, st->form, label);
 		error_context_stack = errcallback.previous;
 		return;
 	}
@@ -233,13 +324,41 @@ bk_train_row(BkTrainState *st, FunctionCallInfo fcinfo)
 	}
 	else
 	{
-		BkModelLearn(st->model, x, PG_GETARG_INT64(2));
+		Datum		label = bk_train_label(st, fcinfo);
+
+		if (st->regression)
+			BkModelLearnValue(st->model, x, DatumGetFloat8(label));
+		else
+			BkModelLearn(st->model, x, DatumGetInt64(label));
 		if (st->rows != NULL)
-			BkPgEpochRowsPut(st->rows, features, st->form, PG_GETARG_DATUM(2));
+			BkPgEpochRowsPut(st->rows, features, st->form, label);
 	}
 
 	error_context_stack = errcallback.previous;
 	BkPgProgress(&st->progress, st->model, st->fname, st->epochs > 1 ? 1 : 0);
+}
+
+/* the type of the labels kept (BkPgEpochRowsBegin): as bk_train_label gives them */
+static Oid
+bk_train_label_type(const BkTrainState *st)
+{
+	return st->text_labels ? TEXTOID : st->regression ? FLOAT8OID : INT8OID;
+}
+
+/* a regressor takes none of a classifier's parameters, and the reverse */
+static void
+bk_train_check_task(const BkTrainState *st)
+{
+	if (st->regression && (st->classes != NULL || st->class_weight != NULL))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("parameter \"%s\" applies to classifiers, and a float8 target trains a regressor",
+						st->classes != NULL ? "classes" : "class_weight"),
+				 errhint("For a classifier, pass the labels as integers or text, for example label::int8.")));
+	if (!st->regression && st->spec.target_scale_given)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("parameter \"target_scale\" applies to regression only (a float8 target)")));
 }
 
 /*
@@ -252,25 +371,36 @@ bk_train_read_params(BkTrainState *st, FunctionCallInfo fcinfo)
 	BkPrepSpecInit(&st->spec, st->form == BK_FORM_NAMED);
 	BkPgParamsFromJsonb(&st->params, PG_GETARG_JSONB_P(3), &st->classes,
 						&st->class_weight, &st->epochs, &st->spec, st->mcxt);
+	st->params.regression = st->regression;
+	bk_train_check_task(st);
 	if (st->form == BK_FORM_SPARSE && BkPrepSpecActive(&st->spec))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("\"scale\" and \"impute\" do not apply to sparse features"),
 				 errdetail("Standardising would centre the zeros, and a sparse vector has no missing value."),
 				 errhint("Scale sparse features before training (for example by dividing each by its largest value).")));
-	if (st->form == BK_FORM_NAMED || BkPrepSpecActive(&st->spec))
+	if (st->form == BK_FORM_NAMED || BkPrepSpecActive(&st->spec) ||
+		(st->regression && st->spec.target_scale == BK_SCALE_STANDARD))
 	{
-		/* every row is kept: the model exists once the preparation is fitted */
-		st->fit = BkPrepFitNew(&st->env, &st->spec, st->form == BK_FORM_NAMED);
-		st->rows = BkPgEpochRowsBegin(fcinfo, st->mcxt, st->text_labels, st->features_type,
-									  st->fname, st->form == BK_FORM_NAMED ?
+		/*
+		 * every row is kept: the model exists once the preparation or the
+		 * target's standardisation is fitted
+		 */
+		st->deferred = true;
+		if (st->form == BK_FORM_NAMED || BkPrepSpecActive(&st->spec))
+			st->fit = BkPrepFitNew(&st->env, &st->spec, st->form == BK_FORM_NAMED);
+		st->rows = BkPgEpochRowsBegin(fcinfo, st->mcxt, bk_train_label_type(st),
+									  st->features_type, st->fname,
+									  st->form == BK_FORM_NAMED ?
 									  "training on named features (jsonb)" :
-									  "fitting a preparation (\"scale\", \"impute\")");
+									  st->fit != NULL ?
+									  "fitting a preparation (\"scale\", \"impute\")" :
+									  "standardising the target (\"target_scale\")");
 		st->progress.start = GetCurrentTimestamp();
 	}
 	else if (st->epochs > 1)
-		st->rows = BkPgEpochRowsBegin(fcinfo, st->mcxt, st->text_labels, st->features_type,
-									  st->fname, "\"epochs\"");
+		st->rows = BkPgEpochRowsBegin(fcinfo, st->mcxt, bk_train_label_type(st),
+									  st->features_type, st->fname, "\"epochs\"");
 }
 
 /*
@@ -389,10 +519,16 @@ bk_train_model_trans(PG_FUNCTION_ARGS)
 		st->params = *info.params;
 		st->dim_source = "the model's";
 		st->fname = "bk_continue";
+		/* the model says what its labels are: a float8 column may hold either */
+		st->regression = info.params->regression;
+		if (st->regression && st->text_labels)
+			ereport(ERROR,
+					(errcode(ERRCODE_DATATYPE_MISMATCH),
+					 errmsg("bk_continue: the model is a regressor, and its rows' targets are numbers, not text")));
 		st->epochs = overrides.epochs;
 		if (st->epochs > 1)
-			st->rows = BkPgEpochRowsBegin(fcinfo, st->mcxt, st->text_labels, st->features_type,
-										  st->fname, "\"epochs\"");
+			st->rows = BkPgEpochRowsBegin(fcinfo, st->mcxt, bk_train_label_type(st),
+										  st->features_type, st->fname, "\"epochs\"");
 		BkPgProgressStart(&st->progress, st->model);
 	}
 	else
@@ -490,7 +626,7 @@ bk_train_final(PG_FUNCTION_ARGS)
 		PG_RETURN_NULL();
 	st = (BkTrainState *) PG_GETARG_POINTER(0);
 	first = st->model;
-	if (st->fit != NULL)
+	if (st->deferred)
 	{
 		replay = AllocSetContextCreate(CurrentMemoryContext,
 									   "budgetkernel prepared training", ALLOCSET_DEFAULT_SIZES);
@@ -570,16 +706,27 @@ BkPgTrainPrepared(const BkTrainState *st, MemoryContext cxt)
 	BkPrep	   *prep;
 	BkModel    *m;
 	BkProgress	progress;
+	int			dim;
 
 	if (st->rows == NULL || BkPgEpochRowsCount(st->rows) == 0)
 		return NULL;
 	old = MemoryContextSwitchTo(cxt);
 	BkPgEnvInit(&env, cxt);
-	prep = BkPrepFitFinish(st->fit, &env);
-	bk_train_finish_params(&params, BkPrepDim(prep));
-	m = BkModelCreate(&env, &params, BkPrepDim(prep));
+	prep = st->fit != NULL ? BkPrepFitFinish(st->fit, &env) : NULL;
+	dim = prep != NULL ? BkPrepDim(prep) : st->deferred_dim;
+	bk_train_finish_params(&params, dim);
+	m = BkModelCreate(&env, &params, dim);
 	BkModelSetLabelsUtf8(m, st->text_labels);
-	BkModelSetPrep(m, prep);
+	if (prep != NULL)
+		BkModelSetPrep(m, prep);
+	if (st->regression && st->spec.target_scale == BK_SCALE_STANDARD)
+	{
+		double		mean,
+					sd;
+
+		BkTargetFitResult(&st->target_fit, &mean, &sd);
+		BkModelSetTargetScale(m, mean, sd);
+	}
 	BkModelSkip(m, (uint64_t) st->skipped);
 	if (st->classes != NULL)
 		BkPgDeclareClasses(m, st->classes, st->text_labels);
