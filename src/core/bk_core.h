@@ -392,6 +392,13 @@ typedef struct BkRunReport
 	int			constant_class; /* collapsed: the class always predicted */
 	bool		no_better;
 	bool		finished;		/* judged on the finished model's predictions */
+	/*
+	 * A regressor (BkRunMakeValueReport): the finished model's R^2 on the
+	 * last window rows kept (their own mean as the baseline), when
+	 * finished; value_useless when it is at most 0.
+	 */
+	double		value_r2;
+	bool		value_useless;
 } BkRunReport;
 
 extern void BkModelRunReport(BkModel *m, BkRunReport *r);

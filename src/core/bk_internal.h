@@ -143,6 +143,7 @@ typedef struct BkRunStats
 	 */
 	double	   *keep_x;
 	int32_t    *keep_true;
+	double	   *keep_t;			/* a regressor's: their targets */
 	int			keep_cap;		/* set at the first row */
 	int			keep_alloc;		/* rows allocated, up to keep_cap */
 	int			keep_n;
@@ -970,6 +971,10 @@ extern void BkRunPermute(BkModel *m, const int *inv, int n_classes);
 /* BkModelRunReport, the model's prediction of a row given */
 typedef int (*BkRunPredict) (BkModel *m, const double *x);
 extern void BkRunMakeReport(BkModel *m, BkRunReport *out, BkRunPredict predict);
+/* a regressor's: note a row of target t; the report of its predictions */
+extern void BkRunNoteValue(BkModel *m, const double *x, double t);
+typedef double (*BkRunPredictValue) (BkModel *m, const double *x);
+extern void BkRunMakeValueReport(BkModel *m, BkRunReport *out, BkRunPredictValue predict);
 
 /* ---- bk_budget.c: what the learners share around their budget ---- */
 /* room for one more SV of an unbudgeted learner, or an error at max_sv */

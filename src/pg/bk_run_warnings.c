@@ -34,30 +34,41 @@ label_text(const BkModel *m, int c)
 
 /*
  * A regressor that predicts a constant: it never stepped (every target lay
- * within epsilon of its prediction), or its online predictions were no
- * better than its targets' own mean.  Judged on 100 rows or more.
+ * within epsilon of its prediction), or the finished model's predictions
+ * of the last training rows are no better than their own mean (the
+ * online predictions when the rows were too wide to keep: Pegasos' first
+ * steps are large, so its online predictions are poor while the finished
+ * model may be good).  Judged on 100 rows or more.
  */
 static void
 warn_regression(BkModel *m, const char *fname)
 {
 	BkModelInfo info;
 	BkTargetInfo t;
+	BkRunReport r;
 
 	BkModelGetInfo(m, &info);
 	if (!BkModelTargetInfo(m, &t) || info.rows_seen < 100 || t.seen_var <= 0.0)
 		return;
+	BkModelRunReport(m, &r);
 	if (info.rows_updated == 0)
 		ereport(WARNING,
 				(errmsg("%s: the regressor never updated: each of its %llu targets lay within epsilon of its prediction, so it predicts %g for every row",
 						fname, (unsigned long long) info.rows_seen, t.mean),
 				 errdetail("epsilon is in units of the target after its standardisation."),
 				 errhint(REGRESSION_HINT)));
-	else if (t.sq_error >= (double) info.rows_seen * t.seen_var)
+	else if (r.finished && r.value_useless)
+		ereport(WARNING,
+				(errmsg("%s: on the last %d training rows the finished regressor's predictions are no better than their mean (R^2 %.3f)",
+						fname, r.window, r.value_r2),
+				 errdetail("It has learnt nothing that generalises to the next rows."),
+				 errhint(REGRESSION_HINT)));
+	else if (!r.finished && t.sq_error >= (double) info.rows_seen * t.seen_var)
 		ereport(WARNING,
 				(errmsg("%s: the regressor's online predictions were no better than the mean of its targets (online R^2 %.3f over %llu rows)",
 						fname, 1.0 - t.sq_error / ((double) info.rows_seen * t.seen_var),
 						(unsigned long long) info.rows_seen),
-				 errdetail("It has learnt nothing that generalises to the next rows."),
+				 errdetail("Each row was predicted before it was learned; score the finished model on held-out rows with bk_metrics(actual, bk_predict_value(model, features))."),
 				 errhint(REGRESSION_HINT)));
 }
 

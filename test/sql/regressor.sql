@@ -71,7 +71,16 @@ SELECT a AS algorithm, (SELECT round((bk_metrics(t.y, bk_predict_value(m, t.x))-
                         FROM wave_test t,
                              (SELECT bk_train(x, y, jsonb_build_object('gamma', 1, 'algorithm', a)
                                               ORDER BY bk_shuffle_key(id, 1)) AS m FROM wave) w) AS r2
-FROM unnest(ARRAY['pa', 'pa_random', 'bpa', 'ogd', 'bogd']) a;
+FROM unnest(ARRAY['pa', 'pa_random', 'bpa', 'ogd', 'bogd', 'pegasos']) a;
+-- Pegasos (NORMA's step at the rate 1 / (lambda t)) with each of its
+-- budget maintenance strategies, merging (the default) included; three
+-- passes, as its first steps are large
+SELECT mt AS maintenance, (SELECT round((bk_metrics(t.y, bk_predict_value(m, t.x))->>'r2')::numeric, 2)
+                           FROM wave_test t,
+                                (SELECT bk_train(x, y, jsonb_build_object('algorithm', 'pegasos', 'gamma', 1,
+                                                 'budget', 50, 'maintenance', mt, 'epochs', 3)
+                                                 ORDER BY bk_shuffle_key(id, 1)) AS m FROM wave) w) AS r2
+FROM unnest(ARRAY['merge', 'projection', 'projection_best', 'smallest', 'random']) mt;
 SELECT v AS variant, (SELECT (bk_metrics(t.y, bk_predict_value(m, t.x))->>'r2')::float8 > 0.9
                       FROM wave_test t,
                            (SELECT bk_train(x, y, jsonb_build_object('gamma', 1, 'budget', 50, 'variant', v)
@@ -194,7 +203,7 @@ FROM bk_cross_validate('wave', 'x', 'y', 'id', refit => true);
 -- bad input: each a clear error
 SET budgetkernel.run_warnings = off;
 \set VERBOSITY terse
-SELECT bk_train(x, y, '{"algorithm": "pegasos"}') FROM wave;
+SELECT bk_train(x, y, '{"algorithm": "perceptron"}') FROM wave;
 \echo :LAST_ERROR_SQLSTATE
 SELECT bk_train(x, y, '{"loss": "ramp"}') FROM wave;
 SELECT bk_train(x, c4, '{"epsilon": 0.2}') FROM wave;

@@ -497,16 +497,19 @@ static const char *const expected[] = {
 	"9a2c6d8dfc3fb00e3391c11e779b1f43940347115ddd2bb08b4b74ab2bff45b6",	/* 124: bpa variant=p, regression */
 	"24e15d4ea81f859cf5c74bdbfd424f5ecf39d753c04ebdef6a6011e57779d9b7",	/* 125: bpa variant=p, regression, continued, second pass */
 	"a4e5bf95a7f5c5c0e12c749b2e0544820aea10e685809deb1bb47d18aa1c9a92",	/* 126: bpa variant=p, regression, merged */
-	"4cb82de0b6af1caa1622cea419d41816b2b5c1272f5bd449705beab2e27affdf",	/* 127: pa_random, regression */
-	"cf604ed61258ec3ac84b207585a22a04e8f368d596f478d68b9bef7395fbef65",	/* 128: pa_random, regression, continued, second pass */
-	"fd522fadbc1de915c4d38f5dffe4887eef02010c193011b018e49bff2debbe43",	/* 129: pa_random, regression, merged */
-	"576a595062070a3ea0a11bac571c374136a8b7e91215f3516ae78dd7412071b7",	/* 130: ogd, regression */
-	"2d7ba1e8fea926c81258b2e4ff70d74b3308404f54ca094e777b1d260d0f5693",	/* 131: ogd, regression, continued, second pass */
-	"899564ab0ec67a37bbd5e77c0f1ca5c7282e7c7b750e0ff140b0128e20461a2b",	/* 132: ogd, regression, merged */
-	"84c8ed142eb6499f722975d09461ed4bcf8e30968afd8d23f91d6cd0ab7df15b",	/* 133: bogd, regression */
-	"b02519c2b32bf6ef599d7983289fede0c3dd972d2a91cddfb52d8e960e67c3ab",	/* 134: bogd, regression, continued, second pass */
-	"3529f12fc76dea09d6654c9f5cf67439dbd12205f4b5f5c40816280e3ad6c6ac",	/* 135: bogd, regression, merged */
-	"0dbb04d21b8c5ca4aaba2663aa5139b4535b358d5c311a877ecc949b5b866bc3",	/* 136: the scores of every model */
+	"fc804fbcfa98759804c9b451d0c95527c39e803de3ddbd1e9cc1c1dd3891d952",	/* 127: pegasos, regression */
+	"02ff4aa1815c235c2d151eab433194aa44643da1ce65ecf1bc0101b8d78b235c",	/* 128: pegasos, regression, continued, second pass */
+	"0c373cdc364841fe6861db3cb87c8eb23a0f97c69f84f3a982881a93918b2545",	/* 129: pegasos, regression, merged */
+	"4cb82de0b6af1caa1622cea419d41816b2b5c1272f5bd449705beab2e27affdf",	/* 130: pa_random, regression */
+	"cf604ed61258ec3ac84b207585a22a04e8f368d596f478d68b9bef7395fbef65",	/* 131: pa_random, regression, continued, second pass */
+	"fd522fadbc1de915c4d38f5dffe4887eef02010c193011b018e49bff2debbe43",	/* 132: pa_random, regression, merged */
+	"576a595062070a3ea0a11bac571c374136a8b7e91215f3516ae78dd7412071b7",	/* 133: ogd, regression */
+	"2d7ba1e8fea926c81258b2e4ff70d74b3308404f54ca094e777b1d260d0f5693",	/* 134: ogd, regression, continued, second pass */
+	"899564ab0ec67a37bbd5e77c0f1ca5c7282e7c7b750e0ff140b0128e20461a2b",	/* 135: ogd, regression, merged */
+	"84c8ed142eb6499f722975d09461ed4bcf8e30968afd8d23f91d6cd0ab7df15b",	/* 136: bogd, regression */
+	"b02519c2b32bf6ef599d7983289fede0c3dd972d2a91cddfb52d8e960e67c3ab",	/* 137: bogd, regression, continued, second pass */
+	"3529f12fc76dea09d6654c9f5cf67439dbd12205f4b5f5c40816280e3ad6c6ac",	/* 138: bogd, regression, merged */
+	"96af4b0018f9702784400c8febe97d13c8f384c6f30a51e2e514672d029bbcb5",	/* 139: the scores of every model */
 };
 
 #define N_EXPECTED ((int) (sizeof(expected) / sizeof(expected[0])))

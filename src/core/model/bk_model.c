@@ -374,7 +374,12 @@ score_all(BkModel *m, const double *x, BkRow *rows, bool predicting)
 
 	if (m->target != NULL)
 	{
-		/* a regressor: its one machine's f, the standardised prediction */
+		/*
+		 * a regressor: its one machine's f, the standardised prediction
+		 * (times the scale Pegasos keeps its coefficients under; 1 for the
+		 * others)
+		 */
+		rows[0].f *= m->machines[0].scale;
 		if (!isfinite(rows[0].f))
 			BkRaiseHint(&m->env, BK_ERR_OVERFLOW,
 						"The model's coefficients or kernel values are too large for a double.",
@@ -684,6 +689,7 @@ BkModelLearnValue(BkModel *m, const double *x, double t)
 					"the sum of the target's squared errors is no longer finite");
 	m->rows_seen++;
 	counted(m);
+	BkRunNoteValue(m, x, t);
 
 	sign = residual >= 0.0 ? 1.0 : -1.0;
 	row->y = sign;
@@ -779,13 +785,11 @@ BkModelProbabilities(BkModel *m, const double *x, double *prob)
 void
 BkModelRunReport(BkModel *m, BkRunReport *out)
 {
-	/* a regressor's run is judged by its errors (bk_info), not by classes */
+	/* a regressor's run is judged by its predictions' errors */
 	if (m->target != NULL)
-	{
-		memset(out, 0, sizeof(*out));
-		return;
-	}
-	BkRunMakeReport(m, out, BkModelPredictClass);
+		BkRunMakeValueReport(m, out, BkModelPredictValue);
+	else
+		BkRunMakeReport(m, out, BkModelPredictClass);
 }
 
 bool

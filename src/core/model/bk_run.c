@@ -17,46 +17,87 @@
 /* rows of other classes than the most frequent, in the window */
 #define MIN_OTHER_ROWS		20
 
+/* the run's first row: the window, and how many rows to keep */
+static void
+run_begin(BkModel *m)
+{
+	BkRunStats *r = &m->run;
+
+	if (r->win_true != NULL)
+		return;
+	r->win_true = BkAllocArray(&m->env, BK_RUN_WINDOW, sizeof(int32_t));
+	r->win_pred = BkAllocArray(&m->env, BK_RUN_WINDOW, sizeof(int32_t));
+	r->last_class = -1;
+	/* as many recent rows as BK_RUN_KEEP_BYTES holds, if MIN_WINDOW */
+	r->keep_cap = BK_RUN_KEEP_BYTES / ((size_t) m->dim * sizeof(double));
+	if (r->keep_cap > BK_RUN_WINDOW)
+		r->keep_cap = BK_RUN_WINDOW;
+	if (r->keep_cap < MIN_WINDOW)
+		r->keep_cap = 0;
+}
+
+/*
+ * Keep x among the recent rows: the slot it went to, or -1 when the rows
+ * are too wide to keep.  Room as the rows come, doubling up to keep_cap,
+ * so that a short run (one group of many) keeps little; the ring has not
+ * wrapped while it grows, so its order stays.  A classifier keeps the
+ * rows' classes, a regressor their targets.
+ */
+static int
+keep_row(BkModel *m, const double *x)
+{
+	BkRunStats *r = &m->run;
+	int			slot;
+
+	if (r->keep_cap == 0)
+		return -1;
+	if (r->keep_n == r->keep_alloc && r->keep_alloc < r->keep_cap)
+	{
+		r->keep_alloc = r->keep_alloc == 0 ? 16 : 2 * r->keep_alloc;
+		if (r->keep_alloc > r->keep_cap)
+			r->keep_alloc = r->keep_cap;
+		r->keep_x = BkReallocArray(&m->env, r->keep_x,
+								   (size_t) r->keep_alloc * (size_t) m->dim, sizeof(double));
+		if (m->target != NULL)
+			r->keep_t = BkReallocArray(&m->env, r->keep_t, (size_t) r->keep_alloc,
+									   sizeof(double));
+		else
+			r->keep_true = BkReallocArray(&m->env, r->keep_true, (size_t) r->keep_alloc,
+										  sizeof(int32_t));
+	}
+	slot = r->keep_next;
+	memcpy(r->keep_x + (size_t) slot * (size_t) m->dim, x,
+		   sizeof(double) * (size_t) m->dim);
+	r->keep_next = (r->keep_next + 1) % r->keep_cap;
+	if (r->keep_n < r->keep_cap)
+		r->keep_n++;
+	return slot;
+}
+
+void
+BkRunNoteValue(BkModel *m, const double *x, double t)
+{
+	int			slot;
+
+	run_begin(m);
+	slot = keep_row(m, x);
+	if (slot >= 0)
+		m->run.keep_t[slot] = t;
+	m->run.rows++;
+}
+
 void
 BkRunNote(BkModel *m, const double *x, int cls, int pred)
 {
 	BkRunStats *r = &m->run;
 
-	if (r->win_true == NULL)
+	run_begin(m);
+	if (pred >= 0)
 	{
-		r->win_true = BkAllocArray(&m->env, BK_RUN_WINDOW, sizeof(int32_t));
-		r->win_pred = BkAllocArray(&m->env, BK_RUN_WINDOW, sizeof(int32_t));
-		r->last_class = -1;
-		/* as many recent rows as BK_RUN_KEEP_BYTES holds, if MIN_WINDOW */
-		r->keep_cap = BK_RUN_KEEP_BYTES / ((size_t) m->dim * sizeof(double));
-		if (r->keep_cap > BK_RUN_WINDOW)
-			r->keep_cap = BK_RUN_WINDOW;
-		if (r->keep_cap < MIN_WINDOW)
-			r->keep_cap = 0;
-	}
-	if (r->keep_cap > 0 && pred >= 0)
-	{
-		/*
-		 * room as the rows come, doubling up to keep_cap, so that a short
-		 * run (one group of many) keeps little; the ring has not wrapped
-		 * while it grows, so its order stays
-		 */
-		if (r->keep_n == r->keep_alloc && r->keep_alloc < r->keep_cap)
-		{
-			r->keep_alloc = r->keep_alloc == 0 ? 16 : 2 * r->keep_alloc;
-			if (r->keep_alloc > r->keep_cap)
-				r->keep_alloc = r->keep_cap;
-			r->keep_x = BkReallocArray(&m->env, r->keep_x,
-									   (size_t) r->keep_alloc * (size_t) m->dim, sizeof(double));
-			r->keep_true = BkReallocArray(&m->env, r->keep_true, (size_t) r->keep_alloc,
-										  sizeof(int32_t));
-		}
-		memcpy(r->keep_x + (size_t) r->keep_next * (size_t) m->dim, x,
-			   sizeof(double) * (size_t) m->dim);
-		r->keep_true[r->keep_next] = cls;
-		r->keep_next = (r->keep_next + 1) % r->keep_cap;
-		if (r->keep_n < r->keep_cap)
-			r->keep_n++;
+		int			slot = keep_row(m, x);
+
+		if (slot >= 0)
+			r->keep_true[slot] = cls;
 	}
 	if (cls >= r->class_rows_cap)
 	{
@@ -120,7 +161,7 @@ BkRunPermute(BkModel *m, const int *inv, int n_classes)
 		if (r->win_pred[i] >= 0 && r->win_pred[i] < n_classes)
 			r->win_pred[i] = inv[r->win_pred[i]];
 	}
-	for (int i = 0; i < r->keep_n; i++)
+	for (int i = 0; i < r->keep_n && r->keep_true != NULL; i++)
 		if (r->keep_true[i] >= 0 && r->keep_true[i] < n_classes)
 			r->keep_true[i] = inv[r->keep_true[i]];
 }
@@ -133,7 +174,47 @@ BkRunFree(BkModel *m)
 	BkFree(&m->env, m->run.win_pred);
 	BkFree(&m->env, m->run.keep_x);
 	BkFree(&m->env, m->run.keep_true);
+	BkFree(&m->env, m->run.keep_t);
 	memset(&m->run, 0, sizeof(m->run));
+}
+
+/*
+ * A regressor's report: the finished model's predictions (predict:
+ * BkModelPredictValue, passed in by the model) of the last rows it kept,
+ * against their targets' own mean.  Not judged (window 0) below
+ * MIN_WINDOW rows kept, or when those targets are constant.
+ */
+void
+BkRunMakeValueReport(BkModel *m, BkRunReport *out, BkRunPredictValue predict)
+{
+	const BkRunStats *r = &m->run;
+	double		mean = 0.0,
+				sst = 0.0,
+				sse = 0.0;
+
+	memset(out, 0, sizeof(*out));
+	out->rows = r->rows;
+	out->majority_class = -1;
+	out->constant_class = -1;
+	if (r->keep_n < MIN_WINDOW)
+		return;
+	for (int i = 0; i < r->keep_n; i++)
+		mean += r->keep_t[i];
+	mean /= r->keep_n;
+	for (int i = 0; i < r->keep_n; i++)
+	{
+		double		d = r->keep_t[i] - mean,
+					e = r->keep_t[i] - predict(m, r->keep_x + (size_t) i * (size_t) m->dim);
+
+		sst += d * d;
+		sse += e * e;
+	}
+	if (!(sst > 0.0))
+		return;
+	out->finished = true;
+	out->window = r->keep_n;
+	out->value_r2 = 1.0 - sse / sst;
+	out->value_useless = out->value_r2 <= 0.0;
 }
 
 /*
@@ -243,8 +324,10 @@ BkRunRelayout(BkModel *m, int new_dim, const int *map, const double *fill)
 	{
 		BkFree(&m->env, r->keep_x);
 		BkFree(&m->env, r->keep_true);
+		BkFree(&m->env, r->keep_t);
 		r->keep_x = NULL;
 		r->keep_true = NULL;
+		r->keep_t = NULL;
 		r->keep_cap = r->keep_alloc = r->keep_n = r->keep_next = 0;
 		return;
 	}
