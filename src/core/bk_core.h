@@ -173,7 +173,8 @@ typedef enum BkParamId
 	BK_P_MAX_COEF = 25,
 	BK_P_RIDGE = 26,
 	BK_P_EPSILON = 27,
-	BK_P_MAX_ID = 27
+	BK_P_NU = 28,
+	BK_P_MAX_ID = 28
 } BkParamId;
 
 typedef struct BkParams
@@ -204,6 +205,7 @@ typedef struct BkParams
 	double		max_coef;		/* BOGD: |coefficient| <= max_coef * eta */
 	double		ridge;			/* K^-1 kept is that of K + ridge diag(K) */
 	double		epsilon;		/* regression: the half-width of the insensitive tube */
+	double		nu;				/* novelty: the share of training rows flagged */
 	uint64_t	seed;			/* PRNG seed */
 	/*
 	 * The task: a regressor (a float8 target) rather than a classifier.
@@ -212,6 +214,8 @@ typedef struct BkParams
 	 * decoder from the target part's flag (BkParamsFromStored takes it).
 	 */
 	bool		regression;
+	/* the task: a novelty detector (no label); set as regression is */
+	bool		novelty;
 	uint64_t	given;			/* bit (1 << id): set explicitly by the user */
 } BkParams;
 
@@ -399,6 +403,8 @@ typedef struct BkRunReport
 	 */
 	double		value_r2;
 	bool		value_useless;
+	/* a novelty detector: the share of those rows the finished model flags */
+	double		flag_rate;
 } BkRunReport;
 
 extern void BkModelRunReport(BkModel *m, BkRunReport *r);
@@ -491,6 +497,18 @@ typedef struct BkTargetInfo
 	double		seen_var;		/* their population variance */
 } BkTargetInfo;
 extern bool BkModelTargetInfo(const BkModel *m, BkTargetInfo *out);
+
+/*
+ * A novelty detector (BkParams.novelty) learns one row without a label:
+ * scored first (a row scoring above 0 is counted as flagged, in
+ * mistakes), then its learner's step with y = +1 and margin rho, and the
+ * threshold rho moved by the step's rate times (flagged - nu).
+ */
+extern void BkModelLearnNovel(BkModel *m, const double *x);
+/* its novelty score of x: rho - f(x), above 0 for a row it flags */
+extern double BkModelNoveltyScore(BkModel *m, const double *x);
+/* a novelty detector's threshold rho, or false for another model */
+extern bool BkModelNoveltyRho(const BkModel *m, double *rho);
 
 /*
  * Youngs and Cramer's running sums of a target, as PostgreSQL's

@@ -316,6 +316,8 @@ typedef struct BkModel
 	BkClassWeights *weights;
 	/* a regressor's target (bk_target.h), or NULL: a classifier */
 	struct BkTarget *target;
+	/* a novelty detector's threshold (bk_target.h), or NULL */
+	struct BkNovelty *novelty;
 	/*
 	 * The sparse form of the dense row x of the next learning or scoring
 	 * call (BkModelSparseRow), used once: x is NULL, or the row's pointer
@@ -391,7 +393,8 @@ typedef struct BkStoredParam
 extern int	BkParamsToStored(const BkParams *p, BkStoredParam *out, int maxout);
 /* regression: the model is a regressor (its target part's flag) */
 extern bool BkParamsFromStored(BkParams *p, const BkStoredParam *in, int n,
-							   bool regression, char *err, size_t errlen);
+							   bool regression, bool novelty, char *err,
+							   size_t errlen);
 
 /* ---- bk_choices.c: the names of the choice parameters' values ---- */
 /* NULL-terminated, value = index + 1; NULL for "algorithm" and the numbers */
@@ -763,6 +766,13 @@ typedef struct BkRow
 	 * (BkModelLearnValue)
 	 */
 	double		margin;
+	/*
+	 * A novelty step: the learner's rate (eta of its gradient step) and
+	 * the factor its regulariser shrinks the threshold by (1: none), set
+	 * by the step, by which the model moves the threshold rho
+	 */
+	double		rate;
+	double		rho_decay;
 	double		f;				/* f_t(x) before the update */
 	double	   *dots;			/* x . sv_i */
 	double	   *krow;			/* k(x, sv_i) */

@@ -56,6 +56,13 @@ typedef struct BkLearner
 	bool		regression;
 
 	/*
+	 * It also learns novelty (BkParams.novelty): its step takes y = +1 and
+	 * the margin rho, and sets row->rate to the rate of its step, by which
+	 * the model moves rho (BkModelLearnNovel).
+	 */
+	bool		novelty;
+
+	/*
 	 * Its parameters: the BK_PARAM_BIT of each one it takes besides those
 	 * every learner takes (algorithm, seed, the kernel and the kernel's
 	 * own), which bk_params.c's table marks as common.

@@ -74,6 +74,7 @@ extern const BkPart BkPartClassWeights;
 extern const BkPart BkPartCurve;
 extern const BkPart BkPartParents;
 extern const BkPart BkPartTarget;
+extern const BkPart BkPartNovelty;
 
 /* every part, in the order of its section (bk_parts.c) */
 extern const BkPart *const bk_parts[];

@@ -25,6 +25,17 @@ typedef struct BkTarget
 	double		seen_m2;		/* their sum of squared deviations from it */
 } BkTarget;
 
+/* A novelty detector's threshold: its score is rho - f(x) (bk_target.c). */
+typedef struct BkNovelty
+{
+	double		rho;
+} BkNovelty;
+
+extern BkNovelty *BkNoveltyNew(const BkEnv *env);
+extern void BkNoveltyFree(BkModel *m);
+/* a and b merged with weights wa and wb: rho averaged into a */
+extern void BkNoveltyPool(BkModel *a, const BkModel *b, double wa, double wb);
+
 /* a new regressor's target: not standardised, nothing seen */
 extern BkTarget *BkTargetNew(const BkEnv *env);
 /* one learned row: its target and error, n_before rows seen before it */

@@ -45,7 +45,7 @@ decode_for_scoring(const uint8_t *buf, size_t len)
 	 * and score one sparse row: the scratch of the first scoring counts
 	 * too (a kernel row per machine; nothing of the dimension's size)
 	 */
-	if (s->n_classes > 0 || s->target != NULL)
+	if (s->n_classes > 0 || s->target != NULL || s->novelty != NULL)
 	{
 		static const int32_t idx[1] = {1};
 		static const double val[1] = {0.5};
@@ -58,6 +58,8 @@ decode_for_scoring(const uint8_t *buf, size_t len)
 
 			if (s->target != NULL)
 				(void) BkModelPredictValue(s, row);
+			else if (s->novelty != NULL)
+				(void) BkModelNoveltyScore(s, row);
 			else
 				(void) BkModelDecision(s, row);
 		}
@@ -115,6 +117,8 @@ learn_a_little(BkModel *m, double *x)
 			x[r % m->dim] += 0.5;
 			if (m->target != NULL)
 				BkModelLearnValue(m, x, (double) labels[r % 2] + 0.25 * r);
+			else if (m->novelty != NULL)
+				BkModelLearnNovel(m, x);
 			else
 				BkModelLearn(m, x, labels[r % 2]);
 		}
@@ -134,9 +138,9 @@ check_valid_model(const uint8_t *buf, size_t len)
 
 	for (int i = 0; i < s->dim; i++)
 		x[i] = (double) (i % 3) - 1.0;
-	if (s->target != NULL)
+	if (s->target != NULL || s->novelty != NULL)
 	{
-		/* a regressor: both decodings predict alike, or both overflow */
+		/* a regressor or detector: both decodings score alike, or both overflow */
 		jmp_buf		jb;
 		volatile double a = 0.0,
 					b = 0.0;
@@ -144,7 +148,7 @@ check_valid_model(const uint8_t *buf, size_t len)
 
 		bk_std_jump = &jb;
 		if (setjmp(jb) == 0)
-			a = BkModelPredictValue(s, x);
+			a = s->target ? BkModelPredictValue(s, x) : BkModelNoveltyScore(s, x);
 		else if (bk_std_last_code != BK_ERR_OVERFLOW)
 			abort();
 		else
@@ -152,7 +156,7 @@ check_valid_model(const uint8_t *buf, size_t len)
 		if (m != NULL)
 		{
 			if (setjmp(jb) == 0)
-				b = BkModelPredictValue(m, x);
+				b = m->target ? BkModelPredictValue(m, x) : BkModelNoveltyScore(m, x);
 			else if (bk_std_last_code != BK_ERR_OVERFLOW)
 				abort();
 			else
@@ -164,7 +168,7 @@ check_valid_model(const uint8_t *buf, size_t len)
 	}
 	else
 		(void) BkModelPredict(s, x, &label);
-	if (s->target != NULL)
+	if (s->target != NULL || s->novelty != NULL)
 	{
 		if (m != NULL)
 			learn_a_little(m, x);

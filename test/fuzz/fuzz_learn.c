@@ -53,6 +53,7 @@ int			LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 #define FLAG_DECLARE	0x04	/* parameters */
 #define FLAG_FIX_CRC	0x04	/* model */
 #define FLAG_REGRESSION 0x08	/* parameters: a regressor (float8 targets) */
+#define FLAG_NOVELTY	0x10	/* parameters: a novelty detector (no label) */
 
 #define MAX_PARAM_DIM	8
 #define NULL_LABEL		0xFF
@@ -358,7 +359,8 @@ declare_class(BkModel *m, bool text, uint8_t b)
  * parameter document), or NULL when they are refused.
  */
 static BkModel *
-model_from_params(Input *in, bool text, bool declare, bool regression)
+model_from_params(Input *in, bool text, bool declare, bool regression,
+				  bool novelty)
 {
 	BkParams	p;
 	BkParamInput v = {BK_IN_STRING, 0, NULL, false, NULL};
@@ -381,6 +383,7 @@ model_from_params(Input *in, bool text, bool declare, bool regression)
 	init_names();
 	BkParamsInit(&p);
 	p.regression = regression;
+	p.novelty = novelty && !regression;
 	v.string = algorithm_names[alg % count_names(algorithm_names)];
 	if (!BkParamsSet(&p, "algorithm", &v, err, sizeof(err)))
 		abort();
@@ -398,7 +401,7 @@ model_from_params(Input *in, bool text, bool declare, bool regression)
 		try_set(&p, dim, keys[key % N_KEYS].key, &v);
 	}
 	/* a regressor's tube, from the reals' table (its own key: the table's stays) */
-	if (regression)
+	if (regression || novelty)
 	{
 		uint8_t		e;
 		BkParamInput num = {BK_IN_NUMBER, 0, NULL, false, NULL};
@@ -406,7 +409,7 @@ model_from_params(Input *in, bool text, bool declare, bool regression)
 		if (!take_byte(in, &e))
 			return NULL;
 		num.number = real_values[e % (sizeof(real_values) / sizeof(real_values[0]))];
-		try_set(&p, dim, "epsilon", &num);
+		try_set(&p, dim, regression ? "epsilon" : "nu", &num);
 	}
 	/*
 	 * A budget and an evaluation set that the input did not give are
@@ -445,7 +448,7 @@ model_from_params(Input *in, bool text, bool declare, bool regression)
 		/* a regressor standardised as bk_train does, by the label byte's scale */
 		if (regression && declare)
 			BkModelSetTargetScale(m, 1.0, 4.0);
-		for (int i = 0; i < ndeclare && !regression; i++)
+		for (int i = 0; i < ndeclare && !regression && !novelty; i++)
 			declare_class(m, text, declared[i]);
 	}
 	else
@@ -514,7 +517,9 @@ learn_rows(BkModel *m, Input *in, bool text, double *x, int *rows)
 				break;
 			(*rows)++;
 			/* a regressor's target: the byte, or one of the extreme values */
-			if (m->target != NULL)
+			if (m->novelty != NULL)
+				BkModelLearnNovel(m, x);
+			else if (m->target != NULL)
 				BkModelLearnValue(m, x, b >= FEATURE_EXTREME ?
 								  extreme_values[(b - FEATURE_EXTREME) % N_EXTREME] :
 								  ((double) b - 96.0) / 8.0);
@@ -572,7 +577,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	else
 		m = model_from_params(&in, text, (flags & FLAG_DECLARE) != 0,
-							  (flags & FLAG_REGRESSION) != 0);
+							  (flags & FLAG_REGRESSION) != 0,
+							  (flags & FLAG_NOVELTY) != 0);
 	if (m == NULL)
 	{
 		BkStdReleaseAll();
@@ -815,6 +821,12 @@ param_seeds(Seed *seeds, BkRng *rng)
 	put_params(s, FLAG_REGRESSION, "pa", "linear", 2, 0);
 	put(s, 6);
 	put_rows(s, rng, 2, 12, 160);
+	s++;
+	/* a one-class SVM on a budget (Pegasos, merging), nu 0.1 */
+	put_params(s, FLAG_NOVELTY, "pegasos", NULL, 2, 1);
+	put_key(s, "budget", 3);	/* 4 */
+	put(s, 6);					/* nu: real_values[6], 0.1 */
+	put_rows(s, rng, 2, 14, 3);
 	s++;
 	return (size_t) (s - seeds);
 }

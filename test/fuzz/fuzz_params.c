@@ -69,7 +69,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		BkParamValue vals[BK_MAX_PARAM_VALUES];
 		int			n = BkParamsToStored(&p, st, 64);
 
-		if (!BkParamsFromStored(&q, st, n, p.regression, err, sizeof(err)))
+		if (!BkParamsFromStored(&q, st, n, p.regression, p.novelty, err, sizeof(err)))
 		{
 			fprintf(stderr, "stored parameters refused: %s\n", err);
 			abort();

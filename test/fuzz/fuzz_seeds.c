@@ -7,6 +7,7 @@
  *	  generator exists once.
  */
 #include "fuzz_common.h"
+#include "bk_target.h"
 
 #include <string.h>
 
@@ -226,6 +227,32 @@ FuzzModelSeeds(uint8_t **seeds, size_t *lens, size_t max)
 			for (int d = 0; d < 3; d++)
 				x[d] = BkRngUniform(&rng);
 			BkModelLearnValue(m, x, x[0] * x[1] + x[2]);
+		}
+		keep_seed(m, &seeds[n], &lens[n]);
+		n++;
+	}
+	/* novelty detectors: the one-class SVM on a budget, and NORMA's */
+	for (int k = 0; k < 2 && n < max; k++)
+	{
+		BkParamInput in = {BK_IN_STRING, 0, NULL, false, NULL};
+		BkParams	p;
+		BkModel    *m;
+		char		err[BK_ERRMSG_LEN];
+		double		x[3];
+
+		BkParamsInit(&p);
+		p.novelty = true;
+		in.string = k == 0 ? "pegasos" : "bogd";
+		BkParamsSet(&p, "algorithm", &in, err, sizeof(err));
+		if (!BkParamsFinish(&p, 3, err, sizeof(err)))
+			abort();
+		p.budget = 6;
+		m = BkModelCreate(&fuzz_env, &p, 3);
+		for (int i = 0; i < 40; i++)
+		{
+			for (int d = 0; d < 3; d++)
+				x[d] = BkRngUniform(&rng);
+			BkModelLearnNovel(m, x);
 		}
 		keep_seed(m, &seeds[n], &lens[n]);
 		n++;

@@ -42,10 +42,16 @@ void
 make_task_params(BkParams *p, const char *json_like[][2], int n, int dim,
 				 bool regression)
 {
-	char		err[BK_ERRMSG_LEN];
-
 	BkParamsInit(p);
 	p->regression = regression;
+	make_task_params_into(p, json_like, n, dim);
+}
+
+void
+make_task_params_into(BkParams *p, const char *json_like[][2], int n, int dim)
+{
+	char		err[BK_ERRMSG_LEN];
+
 	for (int i = 0; i < n; i++)
 	{
 		BkParamInput in;

@@ -30,6 +30,8 @@ extern void make_params(BkParams *p, const char *json_like[][2], int n, int dim)
 /* the same for a regressor (regression true) or a classifier */
 extern void make_task_params(BkParams *p, const char *json_like[][2], int n, int dim,
 							 bool regression);
+/* the keys set into p, whose task fields are kept (BkParamsInit'ed by the caller) */
+extern void make_task_params_into(BkParams *p, const char *json_like[][2], int n, int dim);
 extern double accuracy(BkModel *m, const double *x, const int64_t *y, int n);
 extern uint8_t *encode(BkModel *m, size_t *len);
 extern BkModel *train(const char *pp[][2], int np, const double *x, const int64_t *y, int from, int to,
@@ -60,6 +62,7 @@ extern void test_validation_levels(void);
 extern void test_decode_memory(void);
 extern void test_canonical_class_order(void);
 extern void test_target_format(void);
+extern void test_novelty_format(void);
 extern void test_prep_format(void);
 extern void test_weights_format(void);
 extern void test_weights_merge(void);

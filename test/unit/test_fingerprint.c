@@ -362,12 +362,55 @@ regressor(const char *const pp[][2], int np, const Stream *s, FpMode mode)
 	return m;
 }
 
+/* A novelty detector of the stream's rows: plain, continued or merged. */
+static BkModel *
+detector(const char *const pp[][2], int np, const Stream *s, FpMode mode)
+{
+	BkParams	p;
+	BkModel    *m,
+			   *b;
+
+	BkParamsInit(&p);
+	p.novelty = true;
+	make_task_params_into(&p, (const char *(*)[2]) pp, np, FP_DIM);
+	if (BkParamsBudgeted(&p) && !BkParamGiven(&p, BK_P_BUDGET))
+		p.budget = FP_BUDGET;
+	m = BkModelCreate(&bk_std_env, &p, FP_DIM);
+	switch (mode)
+	{
+		case FP_CONTINUED:
+			for (int i = 0; i < FP_ROWS / 2; i++)
+				BkModelLearnNovel(m, s->x + (size_t) i * FP_DIM);
+			m = through_bytes(m);
+			for (int i = FP_ROWS / 2; i < FP_ROWS; i++)
+				BkModelLearnNovel(m, s->x + (size_t) i * FP_DIM);
+			m = through_bytes(m);
+			for (int i = FP_ROWS - 1; i >= 0; i--)
+				BkModelLearnNovel(m, s->x + (size_t) i * FP_DIM);
+			break;
+		case FP_MERGED:
+			b = BkModelCreate(&bk_std_env, &p, FP_DIM);
+			for (int i = 0; i < FP_ROWS; i++)
+				BkModelLearnNovel(i % 2 ? b : m, s->x + (size_t) i * FP_DIM);
+			m = through_bytes(m);
+			b = through_bytes(b);
+			BkModelMerge(m, b);
+			BkModelFree(b);
+			break;
+		default:
+			for (int i = 0; i < FP_ROWS; i++)
+				BkModelLearnNovel(m, s->x + (size_t) i * FP_DIM);
+			break;
+	}
+	return m;
+}
+
 /*
  * The expected SHA-256 of each setting's encoded model, in the order the
  * test trains them: every learner (registry order) plain on two classes,
  * on three, continued with a second pass, merged on two classes and on
- * three; then the variants; then the regressors.  The last entry hashes
- * every model's scores.
+ * three; then the variants; then the regressors; then the novelty
+ * detectors.  The last entry hashes every model's scores.
  */
 static const char *const expected[] = {
 	"a16066da07d39cadbe2b95511289f5102340814904ae0c61a165d66a89e4253f",	/* 0: perceptron, two classes */
@@ -509,7 +552,16 @@ static const char *const expected[] = {
 	"84c8ed142eb6499f722975d09461ed4bcf8e30968afd8d23f91d6cd0ab7df15b",	/* 136: bogd, regression */
 	"b02519c2b32bf6ef599d7983289fede0c3dd972d2a91cddfb52d8e960e67c3ab",	/* 137: bogd, regression, continued, second pass */
 	"3529f12fc76dea09d6654c9f5cf67439dbd12205f4b5f5c40816280e3ad6c6ac",	/* 138: bogd, regression, merged */
-	"96af4b0018f9702784400c8febe97d13c8f384c6f30a51e2e514672d029bbcb5",	/* 139: the scores of every model */
+	"7a74bb5ab1e7ab3e74a498e342bb52142aa16d1fe79544645bd3e868f6707c93",	/* 139: pegasos, novelty */
+	"2aead6e878b3419e10672e842e27d2007b9d356b586444a27a700aea15fbf688",	/* 140: pegasos, novelty, continued, second pass */
+	"42a5027e9d513d8055e636e2ad56628c525bd341105eaf96411783b3613880b4",	/* 141: pegasos, novelty, merged */
+	"7b2eef4bcf1dc8cfa5cd5bd7140e7bbaadebe2f2c69a6d5e16ddf8d1e96c3bc4",	/* 142: ogd, novelty */
+	"341b3311bbe5f5d92c560f7e1eaac6dde81dc299e3d05c3ebb4b8db51a860269",	/* 143: ogd, novelty, continued, second pass */
+	"d6a66b54fc422009ef5ebe8051531f08deefb06fd2844dbf3b5abf7f96454e12",	/* 144: ogd, novelty, merged */
+	"ff8473a56d69b9fd9710533a3cbe8c6694d8d0320d8b965cad2f1f205d47ca3f",	/* 145: bogd, novelty */
+	"c714358e87808080bee545f59729a34fd6403c4435daca18d7d1e870f65a0f82",	/* 146: bogd, novelty, continued, second pass */
+	"fd3e0517d1df0bcaa3ab8aa07d92afc7c73486dd902610247eb0d7b3612bf02b",	/* 147: bogd, novelty, merged */
+	"8beeac755460552724f9dfbb3abf78c10b61348b20785e90ab3981fdfb49d0e7",	/* 148: the scores of every model */
 };
 
 #define N_EXPECTED ((int) (sizeof(expected) / sizeof(expected[0])))
@@ -552,9 +604,9 @@ check_setting(FpRun *run, const char *label, BkModel *m, const Stream *s)
 
 			if (BkModelPrep(d) != NULL)
 				continue;		/* a prepared model's rows are prepared first */
-			if (d->target != NULL)
+			if (d->target != NULL || d->novelty != NULL)
 			{
-				sc[0] = BkModelPredictValue(d, x);
+				sc[0] = d->target ? BkModelPredictValue(d, x) : BkModelNoveltyScore(d, x);
 				sha_update(&run->scores, sc, sizeof(double));
 				continue;
 			}
@@ -684,6 +736,23 @@ fingerprint_run(bool lanes)
 				check_setting(&run, label, m, two);
 				BkModelFree(m);
 			}
+	}
+	/* novelty detectors: every learner of novelty, plain, continued and merged */
+	for (int i = 0; BkLearnerAt(i) != NULL; i++)
+	{
+		const char *pp[1][2] = {{"algorithm", BkLearnerAt(i)->name}};
+
+		if (!BkLearnerAt(i)->novelty)
+			continue;
+		for (FpMode mode = FP_PLAIN; mode <= FP_MERGED; mode++)
+		{
+			BkModel    *m = detector((const char *const (*)[2]) pp, 1, two, mode);
+
+			snprintf(label, sizeof(label), "%s, novelty%s%s", BkLearnerAt(i)->name,
+					 mode == FP_PLAIN ? "" : ", ", mode_names[mode]);
+			check_setting(&run, label, m, two);
+			BkModelFree(m);
+		}
 	}
 	sha_hex(&run.scores, hex);
 	{

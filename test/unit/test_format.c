@@ -5,6 +5,7 @@
  *	  takes.
  */
 #include "bk_test.h"
+#include "bk_target.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -286,7 +287,7 @@ test_overflow_guards(void)
 		/* the same parameters as a stored model (0.1.0 wrote such models) */
 		p.lambda = 1e-150;
 		n = BkParamsToStored(&p, st, 64);
-		CHECK(BkParamsFromStored(&q, st, n, false, err, sizeof(err)) && q.lambda == 1e-150,
+		CHECK(BkParamsFromStored(&q, st, n, false, false, err, sizeof(err)) && q.lambda == 1e-150,
 			  "a stored Pegasos lambda of 1e-150 stays readable: %s", err);
 	}
 }
@@ -921,4 +922,83 @@ test_target_format(void)
 		free(buf);
 		BkModelFree(c);
 	}
+}
+
+/*
+ * A novelty detector in the format: decode and encode give back its
+ * bytes and its scores, and a malformed threshold or framing (checksum
+ * fixed) is refused.
+ */
+void
+test_novelty_format(void)
+{
+	BkParams	p;
+	BkModel    *m,
+			   *d;
+	BkRng		rng;
+	char		err[BK_ERRMSG_LEN] = "";
+	BkErrCode	code;
+	uint8_t    *buf,
+			   *buf2,
+			   *bad;
+	size_t		len,
+				len2;
+	double		x[2] = {0.25, -0.5},
+				rho;
+
+	BkRngSeed(&rng, 31);
+	BkParamsInit(&p);
+	p.novelty = true;
+	CHECK(BkParamsFinish(&p, 2, err, sizeof(err)) && p.algorithm == BK_ALG_PEGASOS,
+		  "novelty parameters: pegasos by default (%s)", err);
+	m = BkModelCreate(&bk_std_env, &p, 2);
+	for (int i = 0; i < 300; i++)
+	{
+		double		r[2] = {BkRngUniform(&rng), BkRngUniform(&rng)};
+
+		BkModelLearnNovel(m, r);
+	}
+	buf = encode(m, &len);
+	CHECK(BkFormatValidate(buf, len, err, sizeof(err), &code), "a novelty detector is valid (%s)", err);
+	d = BkModelDecode(&bk_std_env, buf, len, true);
+	buf2 = encode(d, &len2);
+	CHECK(len == len2 && memcmp(buf, buf2, len) == 0, "a novelty detector decodes and encodes to its bytes");
+	CHECK(BkModelNoveltyScore(d, x) == BkModelNoveltyScore(m, x) &&
+		  BkModelNoveltyRho(d, &rho) && rho == m->novelty->rho,
+		  "the decoded detector scores the same, with the same threshold");
+	CHECK(buf[6] == 0x80 && buf[7] == 0, "a novelty detector's flags are 0x80");
+	bad = malloc(len);
+	/* rho NaN: the value check */
+	memcpy(bad, buf, len);
+	memset(bad + len - 4 - 8, 0xFF, 8);
+	fix_crc(bad, len);
+	CHECK(!BkFormatValidate(bad, len, err, sizeof(err), &code) && strstr(err, "not finite"),
+		  "a threshold that is not a number is refused (%s)", err);
+	CHECK(BkFormatValidateStructure(bad, len, err, sizeof(err), &code),
+		  "and passes the structure checks (bk_model's input keeps it)");
+	/* a regressor's flag too */
+	memcpy(bad, buf, len);
+	bad[6] |= 0x40;
+	fix_crc(bad, len);
+	CHECK(!BkFormatValidate(bad, len, err, sizeof(err), &code) &&
+		  strstr(err, "a regressor and a novelty detector at once"),
+		  "a regressor and a novelty detector at once is refused (%s)", err);
+	/* without its flag: a novelty detector's parameters */
+	memcpy(bad, buf, len);
+	bad[6] = 0;
+	fix_crc(bad, len);
+	CHECK(!BkFormatValidate(bad, len, err, sizeof(err), &code) && strstr(err, "parameter") != NULL,
+		  "a novelty detector without its flag is refused (%s)", err);
+	/* text labels */
+	memcpy(bad, buf, len);
+	bad[6] |= 0x1;
+	fix_crc(bad, len);
+	CHECK(!BkFormatValidate(bad, len, err, sizeof(err), &code) &&
+		  strstr(err, "a novelty detector with") != NULL,
+		  "a novelty detector with text labels is refused (%s)", err);
+	free(bad);
+	free(buf);
+	free(buf2);
+	BkModelFree(d);
+	BkModelFree(m);
 }

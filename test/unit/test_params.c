@@ -218,7 +218,7 @@ test_legacy_ridge(void)
 				st[k++] = st[i];
 		}
 		CHECK(stored, "%s: the ridge is stored", cases[c][0][1]);
-		CHECK(BkParamsFromStored(&q, st, k, false, err, sizeof(err)) && q.ridge == legacy[c],
+		CHECK(BkParamsFromStored(&q, st, k, false, false, err, sizeof(err)) && q.ridge == legacy[c],
 			  "%s: a stored model without \"ridge\" reads with %g (%s)",
 			  cases[c][0][1], legacy[c], err);
 	}

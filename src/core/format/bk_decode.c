@@ -56,6 +56,9 @@ parse_header(Reader *r, BkModel *hdr, BkErrCode *code, bool check_crc,
 	hdr->labels_utf8 = (flags & FLAG_LABELS_UTF8) != 0;
 	/* the target part's flag makes a regressor (parse_params passes it on) */
 	hdr->params.regression = (flags & BkPartTarget.flag) != 0;
+	hdr->params.novelty = (flags & BkPartNovelty.flag) != 0;
+	if (hdr->params.regression && hdr->params.novelty)
+		return BkReadFail(r, "a regressor and a novelty detector at once");
 	*flags_out = flags;
 	if (hdr->labels_utf8 && !hdr->text_labels)
 		return BkReadFail(r, "UTF-8 flag without text labels");
@@ -101,7 +104,7 @@ parse_params(Reader *r, BkModel *hdr)
 		r->pos += 16;
 	}
 	if (!BkParamsFromStored(&hdr->params, params, (int) np, hdr->params.regression,
-							perr, sizeof(perr)))
+							hdr->params.novelty, perr, sizeof(perr)))
 		return BkReadFail(r, "invalid parameters: %s", perr);
 	/*
 	 * One byte form per model: the parameters in the order the encoder
@@ -246,11 +249,12 @@ parse_counters(Reader *r, BkModel *hdr, uint32_t *n_machines)
 		(hdr->rows_seen <= UINT64_MAX / (*n_machines > 0 ? *n_machines : 1) &&
 		 hdr->maintenance > hdr->rows_seen * (*n_machines > 0 ? *n_machines : 1)))
 		return BkReadFail(r, "inconsistent row counters");
-	/* a regressor has no classes and no labels */
-	if (hdr->params.regression)
+	/* a regressor or a novelty detector has no classes and no labels */
+	if (hdr->params.regression || hdr->params.novelty)
 	{
 		if (nc != 0 || hdr->classes_declared || hdr->text_labels)
-			return BkReadFail(r, "a regressor with %u classes%s", nc,
+			return BkReadFail(r, "a %s with %u classes%s",
+							  hdr->params.regression ? "regressor" : "novelty detector", nc,
 							  hdr->text_labels ? " of text labels" : "");
 	}
 	/* learned classes come with rows; declared ones may come before any */

@@ -32,6 +32,17 @@
  *	  y t - epsilon (BkRow.margin, BkModelLearnValue): OGD is NORMA without
  *	  its regulariser, BOGD NORMA with it and BOGD's budget.
  *
+ *	  Novelty: NORMA's novelty detector (Kivinen, Smola and Williamson
+ *	  2004), stochastic gradient descent on lambda/2 ||f||^2 +
+ *	  max(0, rho - f(x)) - nu rho, the online form of the nu one-class SVM
+ *	  (Schoelkopf, Platt, Shawe-Taylor, Smola and Williamson 2001): a row
+ *	  with f(x_t) < rho adds x_t with alpha_t = eta, the hinge step with
+ *	  y = +1 and the margin rho; the model moves rho by
+ *	  -eta (1{f(x_t) < rho} - nu), the gradient of the same objective in
+ *	  rho (row->rate = eta), so that at equilibrium a share nu of the rows
+ *	  lies below the threshold.  BOGD's budget (random removal) stands for
+ *	  NORMA's truncation of the expansion.
+ *
  *	  The update follows the published algorithm as the authors' MATLAB
  *	  library (LIBOL's BOGD) and JSAT's implementation of it perform it:
  *	  the shrink (1 - eta lambda) is part of the rescaling on a full step.
@@ -54,6 +65,7 @@ BkBogdStep(BkModel *m, BkMachine *mach, BkRow *row)
 
 	if (shrink < 0.0)
 		shrink = 0.0;
+	row->rate = p->eta;
 	if (!loss || n < p->budget)
 	{
 		for (int i = 0; i < n; i++)
@@ -91,11 +103,12 @@ ogd_param_defaults(BkParams *p)
 const BkLearner bk_learner_bogd = {
 	.id = BK_ALG_BOGD, .name = "bogd",
 	.regression = true,
+	.novelty = true,
 	.source = "Zhao, Wang, Wu, Jin and Hoi, ICML 2012: bounded OGD, uniform removal",
 	.params = BK_TAKES(BUDGET) | BK_TAKES(LAMBDA) | BK_TAKES(ETA) |
-	BK_TAKES(MAX_COEF) | BK_TAKES(EPSILON),
+	BK_TAKES(MAX_COEF) | BK_TAKES(EPSILON) | BK_TAKES(NU),
 	/* not eta: every stored coefficient is within max_coef * eta */
-	.params_mutable = BK_TAKES(LAMBDA) | BK_TAKES(EPSILON),
+	.params_mutable = BK_TAKES(LAMBDA) | BK_TAKES(EPSILON) | BK_TAKES(NU),
 	.param_defaults = ogd_param_defaults,
 	.step = BkBogdStep,
 };
@@ -103,6 +116,7 @@ const BkLearner bk_learner_bogd = {
 bool
 BkOgdStep(BkModel *m, BkMachine *mach, BkRow *row)
 {
+	row->rate = m->params.eta;
 	if (row->y * row->f >= row->margin || row->ktt <= 0.0)
 		return false;
 	BkBudgetReserveUnbudgeted(m, mach);
@@ -115,9 +129,10 @@ BkOgdStep(BkModel *m, BkMachine *mach, BkRow *row)
 const BkLearner bk_learner_ogd = {
 	.id = BK_ALG_OGD, .name = "ogd",
 	.regression = true,
+	.novelty = true,
 	.source = "kernel online gradient descent on the hinge loss, constant step (paper 002's baseline)",
-	.params = BK_TAKES(MAX_SV) | BK_TAKES(ETA) | BK_TAKES(EPSILON),
-	.params_mutable = BK_TAKES(ETA) | BK_TAKES(EPSILON),
+	.params = BK_TAKES(MAX_SV) | BK_TAKES(ETA) | BK_TAKES(EPSILON) | BK_TAKES(NU),
+	.params_mutable = BK_TAKES(ETA) | BK_TAKES(EPSILON) | BK_TAKES(NU),
 	.param_defaults = ogd_param_defaults,
 	.step = BkOgdStep,
 };

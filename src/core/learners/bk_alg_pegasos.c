@@ -563,15 +563,28 @@ BkPegasosStep(BkModel *m, BkMachine *mach, BkRow *row, int cls)
  * loss is margin - y f; the budget maintenance (merging by default, eq.
  * 14-22) and the ball projection are the classifier's: they minimise the
  * weight degradation, whatever the loss.
+ *
+ * Novelty: the same steps on lambda/2 (||w||^2 + rho^2) + 1/n sum_t
+ * max(0, rho - w.x_t) - nu rho, the nu one-class SVM's primal (Schoelkopf
+ * et al. 2001) with the threshold regularised as a bias is by a constant
+ * feature: a row below the threshold adds x_t with eta_t (y = +1, margin
+ * rho), and the model moves rho as w: (1 - 1/t) rho - eta_t (1{f < rho} -
+ * nu) (row->rate, row->rho_decay).  Unregularised, rho took the first
+ * rows' steps of about 1 / lambda and kept them (at nu 0.05 it fell to
+ * -70 on the novelty test's square and flagged nothing); regularised, it
+ * is the average of its steps, as w is.  A one-class SVM on a budget.
  */
 static bool
-pegasos_regression_step(BkModel *m, BkMachine *mach, BkRow *row)
+pegasos_value_step(BkModel *m, BkMachine *mach, BkRow *row)
 {
 	const BkParams *p = &m->params;
 	double		t = (double) m->rows_seen;	/* this row, from 1 */
 	double		eta = 1.0 / (p->lambda * t);
 	double		loss = row->margin - row->y * row->f;
 	double		shrink = shrink_step(m, mach);
+
+	row->rate = eta;
+	row->rho_decay = shrink;
 
 	if (loss > 0.0 && row->ktt > 0.0)
 	{
@@ -596,7 +609,7 @@ pegasos_regression_step(BkModel *m, BkMachine *mach, BkRow *row)
 static void
 pegasos_param_defaults(BkParams *p)
 {
-	if (p->regression && !BkParamGiven(p, BK_P_LAMBDA))
+	if ((p->regression || p->novelty) && !BkParamGiven(p, BK_P_LAMBDA))
 		p->lambda = 1e-3;
 }
 
@@ -688,10 +701,11 @@ const BkLearner bk_learner_pegasos = {
 	.source = "paper 004 Algorithm 1, eq. 14-17 and §4.3 (multi-class Pegasos on a budget)",
 	.multiclass = true,
 	.regression = true,
+	.novelty = true,
 	.params = BK_TAKES(BUDGET) | BK_TAKES(MAX_SV) | BK_TAKES(LAMBDA) |
 	BK_TAKES(MAINTENANCE) | BK_TAKES(BALL_PROJECTION) | BK_TAKES(RIDGE) |
-	BK_TAKES(EPSILON),
-	.params_mutable = BK_TAKES(LAMBDA) | BK_TAKES(EPSILON),
+	BK_TAKES(EPSILON) | BK_TAKES(NU),
+	.params_mutable = BK_TAKES(LAMBDA) | BK_TAKES(EPSILON) | BK_TAKES(NU),
 	.param_applies = pegasos_param_applies,
 	.param_defaults = pegasos_param_defaults,
 	.check_params = pegasos_check_params,
@@ -699,7 +713,7 @@ const BkLearner bk_learner_pegasos = {
 	.keeps_for = pegasos_keeps,
 	.step_class = BkPegasosStep,
 	.class_scores = BkPegasosScores,
-	.step = pegasos_regression_step,	/* a regressor's one machine */
+	.step = pegasos_value_step, /* a regressor's or novelty detector's one machine */
 	.check_sums = pegasos_check_sums,
 	.degradation_key = "weight_degradation",
 };

@@ -63,6 +63,16 @@ default_maintenance(const BkParams *p, int dim)
 	return p->kernel == BK_KERNEL_RBF ? BK_MAINT_MERGE : BK_MAINT_PROJECTION;
 }
 
+/*
+ * BPA-NN; for a novelty detector the one-class SVM on a budget (Pegasos'
+ * steps with merging), as BPA learns no novelty
+ */
+static double
+default_algorithm(const BkParams *p, int dim)
+{
+	return p->novelty ? BK_ALG_PEGASOS : BK_DEFAULT_ALGORITHM;
+}
+
 /* LIBSVM's default width */
 static double
 default_gamma(const BkParams *p, int dim)
@@ -95,7 +105,7 @@ default_margin(const BkParams *p, int dim)
  * choices).  doc/maintainers.md says how to add a parameter.
  */
 static const ParamDesc param_table[] = {
-	{"algorithm", BK_P_ALGORITHM, BK_KIND_ENUM, 0, 0, false, FIELD(algorithm, F_INT), ANY, BK_DEFAULT_ALGORITHM, NULL},
+	{"algorithm", BK_P_ALGORITHM, BK_KIND_ENUM, 0, 0, false, FIELD(algorithm, F_INT), ANY, BK_DEFAULT_ALGORITHM, default_algorithm},
 	{"budget", BK_P_BUDGET, BK_KIND_INT, 1, BK_MAX_BUDGET, false, FIELD(budget, F_INT64), LEARNER, BK_DEFAULT_BUDGET, NULL},
 	{"max_sv", BK_P_MAX_SV, BK_KIND_INT, 1, BK_MAX_BUDGET, false, FIELD(max_sv, F_INT64), LEARNER, BK_DEFAULT_MAX_SV, NULL},
 	{"kernel", BK_P_KERNEL, BK_KIND_ENUM, 0, 0, false, FIELD(kernel, F_INT), ANY, BK_KERNEL_RBF, NULL},
@@ -131,6 +141,12 @@ static const ParamDesc param_table[] = {
 	 * after its preparation (Crammer et al. 2006 §4; 0.1 as LIBSVM's SVR)
 	 */
 	{"epsilon", BK_P_EPSILON, BK_KIND_REAL, 0, HUGE_VAL, false, FIELD(epsilon, F_DOUBLE), LEARNER, 0.1, NULL},
+	/*
+	 * novelty: the share of the training rows the detector flags, the nu
+	 * of the one-class SVM (Schoelkopf et al. 2001) and of NORMA's novelty
+	 * detector (Kivinen et al. 2004)
+	 */
+	{"nu", BK_P_NU, BK_KIND_REAL, 0, 1, true, FIELD(nu, F_DOUBLE), LEARNER, 0.1, NULL},
 };
 
 #define N_PARAMS ((int) (sizeof(param_table) / sizeof(param_table[0])))
@@ -521,6 +537,14 @@ applies(const ParamDesc *d, const BkParams *p, char *why, size_t whylen)
 					 "parameter \"loss\" does not apply to regression (its loss is the epsilon-insensitive loss: set \"epsilon\")");
 		return false;
 	}
+	if ((d->id == BK_P_NU && !p->novelty) || (d->id == BK_P_LOSS && p->novelty))
+	{
+		if (why != NULL)
+			snprintf(why, whylen, d->id == BK_P_NU ?
+					 "parameter \"nu\" applies to novelty detection only (bk_train without a label)" :
+					 "parameter \"loss\" does not apply to novelty detection (set \"nu\", the share of rows flagged)");
+		return false;
+	}
 	if (d->common || (l->params & BK_PARAM_BIT(d->id)))
 	{
 		if (!(d->kernels & KER(p->kernel)))
@@ -589,7 +613,7 @@ finish(BkParams *p, int dim, bool stored, char *err, size_t errlen)
 	fill_defaults(p, dim, true);
 	fill_defaults(p, dim, false);
 	l = BkLearnerOf(p);
-	if (p->regression && !l->regression)
+	if ((p->regression && !l->regression) || (p->novelty && !l->novelty))
 	{
 		char		names[BK_ERRMSG_LEN];
 		size_t		used = 0;
@@ -597,12 +621,13 @@ finish(BkParams *p, int dim, bool stored, char *err, size_t errlen)
 
 		names[0] = '\0';
 		for (int i = 0; (o = BkLearnerAt(i)) != NULL; i++)
-			if (o->regression)
+			if (p->regression ? o->regression : o->novelty)
 				append(names, sizeof(names), &used, used > 0 ? ", " : "",
 					   o->name, "");
 		snprintf(err, errlen,
-				 "algorithm \"%s\" does not learn regression (a float8 target); the algorithms that do: %s",
-				 l->name, names);
+				 "algorithm \"%s\" does not learn %s; the algorithms that do: %s",
+				 l->name, p->regression ? "regression (a float8 target)" :
+				 "novelty detection (rows without a label)", names);
 		return false;
 	}
 	if (l->param_defaults)
@@ -765,12 +790,13 @@ BkParamsToStored(const BkParams *p, BkStoredParam *out, int maxout)
  */
 bool
 BkParamsFromStored(BkParams *p, const BkStoredParam *in, int n,
-				   bool regression, char *err, size_t errlen)
+				   bool regression, bool novelty, char *err, size_t errlen)
 {
 	uint64_t	seen = 0;
 
 	BkParamsInit(p);
 	p->regression = regression;
+	p->novelty = novelty;
 	for (int i = 0; i < n; i++)
 	{
 		const ParamDesc *d = find_by_id(in[i].id);

@@ -216,6 +216,8 @@ BkModelCreate(const BkEnv *env, const BkParams *p, int dim)
 	BkModelAllocMachines(m, NULL, BkModelInitialCapacity(p, 0));
 	if (p->regression)
 		m->target = BkTargetNew(env);
+	if (p->novelty)
+		m->novelty = BkNoveltyNew(env);
 	return m;
 }
 
@@ -357,7 +359,7 @@ score_all(BkModel *m, const double *x, BkRow *rows, bool predicting)
 		sqx = BkDot(x, x, m->dim);
 
 	/* a model of no class (no row learned yet) has nothing to score */
-	if (m->n_classes == 0 && m->target == NULL)
+	if (m->n_classes == 0 && m->target == NULL && m->novelty == NULL)
 		BkRaise(&m->env, BK_ERR_DATA, "The model was trained on no labelled row.",
 				"model has no class to score");
 	ktt = checked_self_kernel(m, sqx);
@@ -372,12 +374,12 @@ score_all(BkModel *m, const double *x, BkRow *rows, bool predicting)
 			rows[k].f = L->predict_score(m, &m->machines[k], &rows[k]);
 	}
 
-	if (m->target != NULL)
+	if (m->target != NULL || m->novelty != NULL)
 	{
 		/*
-		 * a regressor: its one machine's f, the standardised prediction
-		 * (times the scale Pegasos keeps its coefficients under; 1 for the
-		 * others)
+		 * a regressor or a novelty detector: its one machine's f (a
+		 * regressor's standardised prediction), times the scale Pegasos
+		 * keeps its coefficients under (1 for the others)
 		 */
 		rows[0].f *= m->machines[0].scale;
 		if (!isfinite(rows[0].f))
@@ -598,6 +600,10 @@ BkModelLearnClass(BkModel *m, const double *x, int cls, bool is_new)
 		BkRaiseHint(&m->env, BK_ERR_PARAM, NULL,
 					"Its rows take a float8 target: cast the label, for example label::float8.",
 					"the model is a regressor, not a classifier");
+	if (m->novelty != NULL)
+		BkRaiseHint(&m->env, BK_ERR_PARAM, NULL,
+					"Its rows have no label: bk_continue(features, model).",
+					"the model is a novelty detector, not a classifier");
 	begin_row(m, x);
 
 	/* prequential: predict with the current model, then learn */
@@ -664,8 +670,10 @@ BkModelLearnValue(BkModel *m, const double *x, double t)
 
 	if (tg == NULL)
 		BkRaiseHint(&m->env, BK_ERR_PARAM, NULL,
+					m->novelty ? "Its rows have no label: bk_continue(features, model)." :
 					"Its rows take a class label: an integer (int8) or text.",
-					"the model is a classifier, not a regressor");
+					"the model is a %s, not a regressor",
+					m->novelty ? "novelty detector" : "classifier");
 	if (!isfinite(t))
 		BkRaiseHint(&m->env, BK_ERR_DATA, NULL,
 					"Leave the row out, or give it a finite target.",
@@ -703,6 +711,73 @@ BkModelLearnValue(BkModel *m, const double *x, double t)
 	}
 }
 
+/*
+ * Learn one row of a novelty detector (bk_alg_ogd.c, bk_alg_pegasos.c):
+ * scored first, a row scoring above 0 (f(x) < rho) counted as flagged;
+ * then its learner's step with y = +1 and margin rho, so that the step's
+ * hinge margin - y f is the one-class SVM's max(0, rho - f(x)), and the
+ * threshold's own gradient step: rho <- decay rho - rate (1{flagged} -
+ * nu), with the rate of the learner's step and the shrink of its
+ * regulariser (row->rate, row->rho_decay; 1 for NORMA's unregularised
+ * threshold).
+ */
+void
+BkModelLearnNovel(BkModel *m, const double *x)
+{
+	const BkLearner *L = BkLearnerOf(&m->params);
+	BkRow	   *row = rows_for(m);
+	BkMachine  *mach = &m->machines[0];
+	BkNovelty  *nv = m->novelty;
+	bool		flagged;
+
+	if (nv == NULL)
+		BkRaise(&m->env, BK_ERR_INTERNAL, NULL, "the model is not a novelty detector");
+	begin_row(m, x);
+	score_all(m, x, row, false);
+	flagged = nv->rho - row->f > 0.0;
+	if (flagged)
+		m->mistakes++;
+	m->rows_seen++;
+	counted(m);
+	BkRunNoteValue(m, x, 0.0);
+
+	row->y = 1.0;
+	row->margin = nv->rho;
+	row->weight = row->w_pos = row->w_neg = 1.0;
+	row->rate = 0.0;
+	row->rho_decay = 1.0;
+	if (L->step(m, mach, row))
+	{
+		mach->updates++;
+		BkModelCheckSums(m, mach, false);
+		m->rows_updated++;
+	}
+	nv->rho = row->rho_decay * nv->rho - row->rate * ((flagged ? 1.0 : 0.0) - m->params.nu);
+	if (!isfinite(nv->rho))
+		BkRaiseHint(&m->env, BK_ERR_OVERFLOW, NULL,
+					"Use smaller steps (a larger lambda, a smaller eta).",
+					"the novelty threshold is no longer finite");
+}
+
+double
+BkModelNoveltyScore(BkModel *m, const double *x)
+{
+	BkRow	   *rows = rows_for(m);
+	double		v;
+
+	if (m->novelty == NULL)
+		BkRaiseHint(&m->env, BK_ERR_PARAM, NULL,
+					"bk_novelty scores a novelty detector, trained by bk_train(features, params) without a label.",
+					"the model is not a novelty detector");
+	score_all(m, x, rows, true);
+	v = m->novelty->rho - rows[0].f;
+	if (!isfinite(v))
+		BkRaiseHint(&m->env, BK_ERR_OVERFLOW, NULL,
+					"Scale the features like the training rows.",
+					"the model's novelty score of the row is not finite (%g)", v);
+	return v;
+}
+
 double
 BkModelPredictValue(BkModel *m, const double *x)
 {
@@ -711,8 +786,10 @@ BkModelPredictValue(BkModel *m, const double *x)
 
 	if (m->target == NULL)
 		BkRaiseHint(&m->env, BK_ERR_PARAM, NULL,
+					m->novelty ? "bk_novelty(model, features) gives a novelty detector's score." :
 					"bk_predict gives a classifier's label, bk_decision its score.",
-					"the model is a classifier, not a regressor");
+					"the model is a %s, not a regressor",
+					m->novelty ? "novelty detector" : "classifier");
 	score_all(m, x, rows, true);
 	v = m->target->mean + m->target->sd * rows[0].f;
 	if (!isfinite(v))
@@ -730,6 +807,10 @@ require_classifier(const BkModel *m)
 		BkRaiseHint(&m->env, BK_ERR_PARAM, NULL,
 					"bk_predict_value(model, features) gives a regressor's prediction.",
 					"the model is a regressor, not a classifier");
+	if (m->novelty != NULL)
+		BkRaiseHint(&m->env, BK_ERR_PARAM, NULL,
+					"bk_novelty(model, features) gives a novelty detector's score.",
+					"the model is a novelty detector, not a classifier");
 }
 
 void
@@ -785,9 +866,11 @@ BkModelProbabilities(BkModel *m, const double *x, double *prob)
 void
 BkModelRunReport(BkModel *m, BkRunReport *out)
 {
-	/* a regressor's run is judged by its predictions' errors */
+	/* a regressor's run is judged by its predictions' errors, a detector's by its flags */
 	if (m->target != NULL)
 		BkRunMakeValueReport(m, out, BkModelPredictValue);
+	else if (m->novelty != NULL)
+		BkRunMakeValueReport(m, out, BkModelNoveltyScore);
 	else
 		BkRunMakeReport(m, out, BkModelPredictClass);
 }

@@ -100,10 +100,13 @@ check_compatible(const BkModel *a, const BkModel *b)
 	bool		named = a->prep != NULL && b->prep != NULL &&
 		BkPrepNamed(a->prep) && BkPrepNamed(b->prep);
 
-	if (a->params.regression != b->params.regression)
+	if (a->params.regression != b->params.regression ||
+		a->params.novelty != b->params.novelty)
 		BkRaiseHint(env, BK_ERR_PARAM, NULL,
-					"Merge regressors with regressors and classifiers with classifiers.",
-					"cannot merge a regressor with a classifier");
+					"Merge models of one task: classifiers, regressors or novelty detectors.",
+					"cannot merge a %s with a %s",
+					a->params.regression ? "regressor" : a->params.novelty ? "novelty detector" : "classifier",
+					b->params.regression ? "regressor" : b->params.novelty ? "novelty detector" : "classifier");
 	if (a->dim != b->dim && !named)
 		BkRaiseHint(env, BK_ERR_PARAM, NULL, hint,
 					"cannot merge models of dimension %d and %d", a->dim, b->dim);

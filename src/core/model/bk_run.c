@@ -41,7 +41,7 @@ run_begin(BkModel *m)
  * are too wide to keep.  Room as the rows come, doubling up to keep_cap,
  * so that a short run (one group of many) keeps little; the ring has not
  * wrapped while it grows, so its order stays.  A classifier keeps the
- * rows' classes, a regressor their targets.
+ * rows' classes, a regressor their targets (a novelty detector 0s).
  */
 static int
 keep_row(BkModel *m, const double *x)
@@ -58,7 +58,7 @@ keep_row(BkModel *m, const double *x)
 			r->keep_alloc = r->keep_cap;
 		r->keep_x = BkReallocArray(&m->env, r->keep_x,
 								   (size_t) r->keep_alloc * (size_t) m->dim, sizeof(double));
-		if (m->target != NULL)
+		if (m->target != NULL || m->novelty != NULL)
 			r->keep_t = BkReallocArray(&m->env, r->keep_t, (size_t) r->keep_alloc,
 									   sizeof(double));
 		else
@@ -198,6 +198,18 @@ BkRunMakeValueReport(BkModel *m, BkRunReport *out, BkRunPredictValue predict)
 	out->constant_class = -1;
 	if (r->keep_n < MIN_WINDOW)
 		return;
+	if (m->novelty != NULL)
+	{
+		/* a detector: the share of the rows its score flags (above 0) */
+		int			flagged = 0;
+
+		for (int i = 0; i < r->keep_n; i++)
+			flagged += predict(m, r->keep_x + (size_t) i * (size_t) m->dim) > 0.0;
+		out->finished = true;
+		out->window = r->keep_n;
+		out->flag_rate = (double) flagged / r->keep_n;
+		return;
+	}
 	for (int i = 0; i < r->keep_n; i++)
 		mean += r->keep_t[i];
 	mean /= r->keep_n;

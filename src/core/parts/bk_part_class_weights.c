@@ -80,8 +80,9 @@ weights_parse(Reader *r, const BkModel *hdr, BkModel *m)
 	uint64_t	sum = 0;
 	BkClassWeights *cw = NULL;
 
-	if (hdr->params.regression)
-		return BkReadFail(r, "a regressor with class weights");
+	if (hdr->params.regression || hdr->params.novelty)
+		return BkReadFail(r, "a %s with class weights",
+						  hdr->params.regression ? "regressor" : "novelty detector");
 	if (!need(r, 8, "class weights"))
 		return false;
 	mode = r->buf[r->pos];

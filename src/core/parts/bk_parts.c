@@ -13,6 +13,7 @@ const BkPart *const bk_parts[] = {
 	&BkPartCurve,				/* version 2, always */
 	&BkPartParents,				/* version 2, always */
 	&BkPartTarget,				/* flag bit 6 */
+	&BkPartNovelty,				/* flag bit 7 */
 };
 
 const int	bk_n_parts = (int) (sizeof(bk_parts) / sizeof(bk_parts[0]));

@@ -1,6 +1,8 @@
 /*
  * bk_target.c
- *	  A regressor's target (BkTarget, bk_internal.h): its standardisation,
+ *	  The state of the tasks other than classification (bk_target.h): a
+ *	  novelty detector's threshold (at the end), and a regressor's target
+ *	  (BkTarget): its standardisation,
  *	  fitted on the training rows as the features' is (bk_prep.c), and
  *	  what the regressor saw of its rows, prequentially.  Two regressors
  *	  merge into the weighted average of their predictions, the weights
@@ -168,4 +170,36 @@ BkTargetFree(BkModel *m)
 {
 	BkFree(&m->env, m->target);
 	m->target = NULL;
+}
+
+BkNovelty *
+BkNoveltyNew(const BkEnv *env)
+{
+	return BkAllocArray(env, 1, sizeof(BkNovelty));
+}
+
+bool
+BkModelNoveltyRho(const BkModel *m, double *rho)
+{
+	if (m->novelty == NULL)
+		return false;
+	*rho = m->novelty->rho;
+	return true;
+}
+
+/*
+ * The merged detector's score, rho - f, is the weighted average of the
+ * two when f is (the machines' merge) and rho is
+ */
+void
+BkNoveltyPool(BkModel *a, const BkModel *b, double wa, double wb)
+{
+	a->novelty->rho = wa * a->novelty->rho + wb * b->novelty->rho;
+}
+
+void
+BkNoveltyFree(BkModel *m)
+{
+	BkFree(&m->env, m->novelty);
+	m->novelty = NULL;
 }
