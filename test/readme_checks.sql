@@ -44,6 +44,21 @@ BEGIN
 		RAISE EXCEPTION 'least squares on the petal length gives R^2 %, the README says 0.914', acc;
 	END IF;
 
+	-- the Novelty example: AUC 1, every setosa flagged, 1 of the 20
+	-- held-out rows of the others
+	SELECT (bk_metrics((f.species = 'setosa')::int::int8, (bk_novelty(d.model, f.features) > 0)::int::int8,
+	                   bk_novelty(d.model, f.features))->>'roc_auc')::float8
+	INTO acc FROM flowers f, iris_detectors d WHERE f.species = 'setosa' OR f.id % 5 = 0;
+	IF acc <> 1 THEN
+		RAISE EXCEPTION 'the Novelty example''s AUC is %, the README says 1', acc;
+	END IF;
+	SELECT count(*) FILTER (WHERE bk_novelty(d.model, f.features) > 0 AND f.species = 'setosa'),
+	       count(*) FILTER (WHERE bk_novelty(d.model, f.features) > 0 AND f.species <> 'setosa')
+	INTO n, v FROM flowers f, iris_detectors d WHERE f.species = 'setosa' OR f.id % 5 = 0;
+	IF n <> 50 OR v <> 1 THEN
+		RAISE EXCEPTION 'the Novelty example flags % setosa and % others, the README says 50 and 1', n, v;
+	END IF;
+
 	-- the first model of the arrays is a good one (the headline example):
 	-- 0.954, as the Score section says
 	SELECT avg((bk_predict(m.model, t.features) = t.label)::int) INTO acc

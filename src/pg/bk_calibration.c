@@ -103,10 +103,11 @@ bk_calibrate_trans(PG_FUNCTION_ARGS)
 		s->model = BkPgDecodeDatum(PG_GETARG_DATUM(1), s->mcxt, true);
 		BkPgCheckLegacyLabels(s->model);
 		BkModelGetInfo(s->model, &info);
-		if (info.params->regression)
+		if (info.params->regression || info.params->novelty)
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("bk_calibrate calibrates a classifier's scores, and the model is a regressor"),
+					 errmsg("bk_calibrate calibrates a classifier's scores, and the model is a %s",
+							info.params->regression ? "regressor" : "novelty detector"),
 					 errhint("bk_predict_value gives a regressor's prediction, and bk_metrics(actual, predicted) its errors on held-out rows.")));
 		if (info.n_classes < 2)
 			ereport(ERROR,

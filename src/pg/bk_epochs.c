@@ -34,7 +34,8 @@ struct BkEpochRows
 {
 	Tuplestorestate *store;
 	TupleDesc	desc;			/* features bk_features, label int8 | text | float8 */
-	Oid			label_type;		/* INT8OID, TEXTOID or FLOAT8OID (a regressor's target) */
+	Oid			label_type;		/* INT8OID, TEXTOID, FLOAT8OID (a regressor's
+								 * target) or BOOLOID (none: a novelty detector) */
 	BkFeatureForm form;			/* of the features */
 	Oid			features_type;
 	int64		n;
@@ -123,7 +124,9 @@ learn_row(BkModel *m, BkEpochRows *r, Datum features, Datum label,
 {
 	const double *x = BkPgModelRow(m, features, r->form, pos->row, "the model's", NULL);
 
-	if (r->label_type == FLOAT8OID)
+	if (r->label_type == BOOLOID)
+		BkModelLearnNovel(m, x);	/* no label: a novelty detector */
+	else if (r->label_type == FLOAT8OID)
 		BkModelLearnValue(m, x, DatumGetFloat8(label));
 	else if (r->label_type == TEXTOID)
 	{

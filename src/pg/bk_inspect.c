@@ -196,11 +196,31 @@ bk_info(PG_FUNCTION_ARGS)
 		push_preparation(&ps, BkModelPrep(m));
 
 	bk_push_key(&ps, "task");
-	bk_push_string(&ps, WJB_VALUE, info.params->regression ? "regression" : "classification");
+	bk_push_string(&ps, WJB_VALUE, info.params->regression ? "regression" :
+				   info.params->novelty ? "novelty" : "classification");
 
 	bk_push_key(&ps, "label_type");
-	bk_push_string(&ps, WJB_VALUE, info.params->regression ? "float8" :
-				   info.text_labels ? "text" : "int8");
+	if (info.params->novelty)
+		bk_push_null(&ps, WJB_VALUE);
+	else
+		bk_push_string(&ps, WJB_VALUE, info.params->regression ? "float8" :
+					   info.text_labels ? "text" : "int8");
+
+	/* a novelty detector's threshold, and the share of rows it flagged online */
+	{
+		double		rho;
+
+		if (BkModelNoveltyRho(m, &rho))
+		{
+			bk_push_key(&ps, "rho");
+			bk_push_double(&ps, WJB_VALUE, rho);
+			bk_push_key(&ps, "online_flag_rate");
+			if (info.rows_seen > 0)
+				bk_push_double(&ps, WJB_VALUE, (double) info.mistakes / (double) info.rows_seen);
+			else
+				bk_push_null(&ps, WJB_VALUE);
+		}
+	}
 
 	/* a regressor's target: its standardisation, and its online errors */
 	if (BkModelTargetInfo(m, &target))

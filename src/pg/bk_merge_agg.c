@@ -133,6 +133,7 @@ bk_train_combine(PG_FUNCTION_ARGS)
 		a->float_labels = b->float_labels;
 		a->int4_labels = b->int4_labels;
 		a->regression = b->regression;
+		a->novelty = b->novelty;
 		a->dim_source = b->dim_source;
 	}
 	else
@@ -180,7 +181,8 @@ bk_train_serialize(PG_FUNCTION_ARGS)
 	SET_VARSIZE(out, VARHDRSZ + PARTIAL_HEADER + mlen);
 	((uint8 *) VARDATA(out))[0] = PARTIAL_VERSION;
 	((uint8 *) VARDATA(out))[1] = (uint8) (st->text_labels ? 2 : 0) |
-		(st->regression ? 4 : 0) | (st->float_labels ? 8 : 0) | (m != NULL ? 1 : 0);
+		(st->regression ? 4 : 0) | (st->float_labels ? 8 : 0) |
+		(st->novelty ? 16 : 0) | (m != NULL ? 1 : 0);
 	memcpy(VARDATA(out) + 2, &skipped, 8);
 	if (mlen > 0)
 		memcpy(VARDATA(out) + PARTIAL_HEADER, VARDATA(model), mlen);
@@ -211,6 +213,7 @@ bk_train_deserialize(PG_FUNCTION_ARGS)
 	st->text_labels = (p[1] & 2) != 0;
 	st->regression = (p[1] & 4) != 0;
 	st->float_labels = (p[1] & 8) != 0;
+	st->novelty = (p[1] & 16) != 0;
 	memcpy(&st->skipped, p + 2, 8);
 	if (p[1] & 1)
 	{

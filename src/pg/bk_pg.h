@@ -425,6 +425,12 @@ typedef struct BkTrainState
 	 */
 	bool		float_labels;
 	bool		regression;		/* the model is (or will be) a regressor */
+	/*
+	 * The call has no label (bk_train(features, params), bk_continue(
+	 * features, model)): a novelty detector; its params or model is
+	 * argument 2, not 3
+	 */
+	bool		novelty;
 	/* the model is made once every row is seen: a fitted preparation or target */
 	bool		deferred;
 	BkTargetFit target_fit;		/* the targets' sums, when standardised */

@@ -72,6 +72,30 @@ warn_regression(BkModel *m, const char *fname)
 				 errhint(REGRESSION_HINT)));
 }
 
+/*
+ * A novelty detector that flags every row or none of the last training
+ * rows (the finished model's scores of the rows kept): its threshold and
+ * its expansion did not meet, so it says nothing of a row.
+ */
+static void
+warn_novelty(BkModel *m, const char *fname)
+{
+	BkModelInfo info;
+	BkRunReport r;
+
+	BkModelGetInfo(m, &info);
+	if (info.rows_seen < 100)
+		return;
+	BkModelRunReport(m, &r);
+	if (!r.finished || (r.flag_rate > 0.0 && r.flag_rate < 0.99))
+		return;
+	ereport(WARNING,
+			(errmsg("%s: the finished novelty detector flags %s of the last %d training rows, where nu = %g bounds the share it flags",
+					fname, r.flag_rate > 0.0 ? "all" : "none", r.window, info.params->nu),
+			 errdetail("Its scores do not separate the rows: the threshold rho lies beyond every row's score."),
+			 errhint("Check gamma (about 1/dim on standardised features; scale the features), use more rows or passes (\"epochs\"), or a larger lambda (smaller steps).")));
+}
+
 bool		bk_run_warnings = true;
 
 void
@@ -86,6 +110,11 @@ BkPgWarnRun(BkModel *first_pass, BkModel *m, const char *fname)
 	if (info.params->regression)
 	{
 		warn_regression(m, fname);
+		return;
+	}
+	if (info.params->novelty)
+	{
+		warn_novelty(m, fname);
 		return;
 	}
 	/* one class: the model can only predict it */

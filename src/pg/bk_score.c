@@ -392,7 +392,7 @@ bk_scores(PG_FUNCTION_ARGS)
 	BkModelInfo info;
 
 	BkModelGetInfo(m, &info);
-	if (info.n_classes == 0 && !info.params->regression)
+	if (info.n_classes == 0 && !info.params->regression && !info.params->novelty)
 		ereport(ERROR,
 				(errcode(ERRCODE_DATA_EXCEPTION),
 				 errmsg("model has no class to score"),
@@ -432,6 +432,20 @@ bk_predict_value(PG_FUNCTION_ARGS)
 	const double *x = bk_score_features(fcinfo, 1, m, "bk_predict_value");
 
 	PG_RETURN_FLOAT8(BkModelPredictValue(m, x));
+}
+
+/*
+ * bk_novelty(model, features): a novelty detector's score of the row,
+ * rho - f(x): above 0 for a row it flags, higher for a more unusual one
+ */
+PG_FUNCTION_INFO_V1(bk_novelty);
+Datum
+bk_novelty(PG_FUNCTION_ARGS)
+{
+	BkModel    *m = BkPgCachedModel(fcinfo, 0);
+	const double *x = bk_score_features(fcinfo, 1, m, "bk_novelty");
+
+	PG_RETURN_FLOAT8(BkModelNoveltyScore(m, x));
 }
 
 /*

@@ -97,7 +97,16 @@ bk_train_get_state(FunctionCallInfo fcinfo, const char *fname, bool *created)
 		return (BkTrainState *) PG_GETARG_POINTER(0);
 
 	st = BkPgTrainStateNew(aggcontext);
-	/* the same C functions serve the int8, text and float8 label forms */
+	/*
+	 * the same C functions serve the int8, int4, text and float8 label
+	 * forms, and the forms without a label (novelty: a jsonb or bk_model
+	 * second argument)
+	 */
+	{
+		Oid			t = get_fn_expr_argtype(fcinfo->flinfo, 2);
+
+		st->novelty = t != INT8OID && t != INT4OID && t != TEXTOID && t != FLOAT8OID;
+	}
 	st->text_labels = get_fn_expr_argtype(fcinfo->flinfo, 2) == TEXTOID;
 	st->int4_labels = get_fn_expr_argtype(fcinfo->flinfo, 2) == INT4OID;
 	st->float_labels = get_fn_expr_argtype(fcinfo->flinfo, 2) == FLOAT8OID;
@@ -192,6 +201,9 @@ bk_train_check_form(BkTrainState *st, Datum features)
 				 errhint("Pass the features of one call in one form.")));
 }
 
+/* the argument after the features and the label: params, or the model */
+#define AFTER_LABEL(st) ((st)->novelty ? 2 : 3)
+
 /*
  * The row's label (not text) as the model learns it: a regressor's target
  * as float8 (an int8 label of bk_continue converted), a classifier's label
@@ -203,6 +215,8 @@ bk_train_label(const BkTrainState *st, FunctionCallInfo fcinfo)
 {
 	double		v;
 
+	if (st->novelty)
+		return BoolGetDatum(false); /* no label: a placeholder for the rows kept */
 	if (st->text_labels)
 		return PointerGetDatum(PG_GETARG_TEXT_PP(2));
 	if (st->regression)
@@ -246,7 +260,7 @@ bk_train_row(BkTrainState *st, FunctionCallInfo fcinfo)
 	st->row++;
 
 	/* NULL label or NULL features: skipped and counted */
-	if (PG_ARGISNULL(1) || PG_ARGISNULL(2))
+	if (PG_ARGISNULL(1) || (!st->novelty && PG_ARGISNULL(2)))
 	{
 		if (!st->deferred && st->model != NULL)
 			BkModelSkip(st->model, 1);
@@ -326,7 +340,9 @@ bk_train_row(BkTrainState *st, FunctionCallInfo fcinfo)
 	{
 		Datum		label = bk_train_label(st, fcinfo);
 
-		if (st->regression)
+		if (st->novelty)
+			BkModelLearnNovel(st->model, x);
+		else if (st->regression)
 			BkModelLearnValue(st->model, x, DatumGetFloat8(label));
 		else
 			BkModelLearn(st->model, x, DatumGetInt64(label));
@@ -342,7 +358,8 @@ bk_train_row(BkTrainState *st, FunctionCallInfo fcinfo)
 static Oid
 bk_train_label_type(const BkTrainState *st)
 {
-	return st->text_labels ? TEXTOID : st->regression ? FLOAT8OID : INT8OID;
+	return st->novelty ? BOOLOID : st->text_labels ? TEXTOID :
+		st->regression ? FLOAT8OID : INT8OID;
 }
 
 /* a regressor takes none of a classifier's parameters, and the reverse */
@@ -359,6 +376,11 @@ bk_train_check_task(const BkTrainState *st)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("parameter \"target_scale\" applies to regression only (a float8 target)")));
+	if (st->novelty && (st->classes != NULL || st->class_weight != NULL))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("parameter \"%s\" applies to classifiers, and bk_train without a label trains a novelty detector",
+						st->classes != NULL ? "classes" : "class_weight")));
 }
 
 /*
@@ -369,9 +391,10 @@ static void
 bk_train_read_params(BkTrainState *st, FunctionCallInfo fcinfo)
 {
 	BkPrepSpecInit(&st->spec, st->form == BK_FORM_NAMED);
-	BkPgParamsFromJsonb(&st->params, PG_GETARG_JSONB_P(3), &st->classes,
+	BkPgParamsFromJsonb(&st->params, PG_GETARG_JSONB_P(AFTER_LABEL(st)), &st->classes,
 						&st->class_weight, &st->epochs, &st->spec, st->mcxt);
 	st->params.regression = st->regression;
+	st->params.novelty = st->novelty;
 	bk_train_check_task(st);
 	if (st->form == BK_FORM_SPARSE && BkPrepSpecActive(&st->spec))
 		ereport(ERROR,
@@ -413,7 +436,7 @@ bk_train_params_trans(PG_FUNCTION_ARGS)
 	bool		created;
 	BkTrainState *st = bk_train_get_state(fcinfo, "bk_train_params_trans", &created);
 
-	if (PG_ARGISNULL(3))
+	if (PG_ARGISNULL(AFTER_LABEL(st)))
 		ereport(ERROR,
 				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
 				 errmsg("params must not be NULL"),
@@ -444,7 +467,7 @@ bk_train_params_trans(PG_FUNCTION_ARGS)
 		int			epochs;
 
 		BkPrepSpecInit(&spec, false);
-		BkPgParamsFromJsonb(&params, PG_GETARG_JSONB_P(3), &classes,
+		BkPgParamsFromJsonb(&params, PG_GETARG_JSONB_P(AFTER_LABEL(st)), &classes,
 							&class_weight, &epochs, &spec, CurrentMemoryContext);
 	}
 
@@ -484,7 +507,9 @@ bk_train_model_trans(PG_FUNCTION_ARGS)
 	BkTrainState *st = bk_train_get_state(fcinfo, "bk_train_model_trans",
 										  &created);
 
-	if (PG_ARGISNULL(3))
+	int			model_arg = AFTER_LABEL(st);
+
+	if (PG_ARGISNULL(model_arg))
 		ereport(ERROR,
 				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
 				 errmsg("model must not be NULL")));
@@ -495,24 +520,24 @@ bk_train_model_trans(PG_FUNCTION_ARGS)
 		BkModelInfo info;
 		BkOverrides overrides = {false, 1};
 
-		if (PG_NARGS() > 4 && PG_ARGISNULL(4))
+		if (PG_NARGS() > model_arg + 1 && PG_ARGISNULL(model_arg + 1))
 			ereport(ERROR,
 					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
 					 errmsg("overrides must not be NULL"),
 					 errhint("Pass '{}' for none.")));
-		st->model = BkPgDecodeDatum(PG_GETARG_DATUM(3), st->mcxt, true);
-		BkPgModelIdOf(PG_GETARG_DATUM(3), &st->base);
+		st->model = BkPgDecodeDatum(PG_GETARG_DATUM(model_arg), st->mcxt, true);
+		BkPgModelIdOf(PG_GETARG_DATUM(model_arg), &st->base);
 		st->tally.mcxt = st->mcxt;
 		BkPgCheckLegacyLabels(st->model);
 		{
 			uint8		fp[BK_FINGERPRINT_LEN];
 
 			/* provenance: continued from this model */
-			BkPgFingerprint(PG_GETARG_DATUM(3), fp);
+			BkPgFingerprint(PG_GETARG_DATUM(model_arg), fp);
 			BkModelSetParent(st->model, fp);
 		}
-		if (PG_NARGS() > 4)
-			BkPgOverridesFromJsonb(PG_GETARG_JSONB_P(4), &overrides, st->model);
+		if (PG_NARGS() > model_arg + 1)
+			BkPgOverridesFromJsonb(PG_GETARG_JSONB_P(model_arg + 1), &overrides, st->model);
 		BkModelGetInfo(st->model, &info);
 		BkModelFreezeClasses(st->model,
 							 info.n_classes >= 2 && !overrides.allow_new_classes);
@@ -525,6 +550,17 @@ bk_train_model_trans(PG_FUNCTION_ARGS)
 			ereport(ERROR,
 					(errcode(ERRCODE_DATATYPE_MISMATCH),
 					 errmsg("bk_continue: the model is a regressor, and its rows' targets are numbers, not text")));
+		/* a novelty detector continues without a label, the others with one */
+		if (st->novelty != info.params->novelty)
+			ereport(ERROR,
+					(errcode(ERRCODE_DATATYPE_MISMATCH),
+					 errmsg(st->novelty ?
+							"bk_continue without a label continues a novelty detector, and the model is a %s" :
+							"bk_continue with a label continues a classifier or a regressor, and the model is a %s",
+							info.params->novelty ? "novelty detector" :
+							info.params->regression ? "regressor" : "classifier"),
+					 errhint(st->novelty ? "Pass the rows' labels: bk_continue(features, label, model)." :
+							 "Leave the label out: bk_continue(features, model).")));
 		st->epochs = overrides.epochs;
 		if (st->epochs > 1)
 			st->rows = BkPgEpochRowsBegin(fcinfo, st->mcxt, bk_train_label_type(st),
@@ -536,7 +572,7 @@ bk_train_model_trans(PG_FUNCTION_ARGS)
 		/* one model a call: a join that pairs the rows with two models learns each row twice */
 		BkPgModelId id;
 
-		BkPgModelIdOf(PG_GETARG_DATUM(3), &id);
+		BkPgModelIdOf(PG_GETARG_DATUM(model_arg), &id);
 		if (!BkPgModelIdEqual(&id, &st->base))
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
