@@ -2,7 +2,7 @@
 BEGIN;
 CREATE EXTENSION IF NOT EXISTS pgtap;
 CREATE EXTENSION IF NOT EXISTS budgetkernel;
-SELECT plan(48);
+SELECT plan(58);
 
 SELECT has_type('bk_model');
 SELECT has_type('bk_features');
@@ -28,6 +28,20 @@ SELECT is_aggregate('bk_continue', ARRAY['bk_features', 'text', 'bk_model']);
 SELECT volatility_is('bk_predict_label', ARRAY['bk_model', 'bk_features'], 'immutable');
 SELECT volatility_is('bk_scores', ARRAY['bk_model', 'bk_features'], 'immutable');
 SELECT function_returns('bk_scores', ARRAY['bk_model', 'bk_features'], 'double precision[]');
+-- regression and novelty detection: their forms, and the scoring
+-- functions immutable and strict (doc/regression.md, doc/novelty.md)
+SELECT is_aggregate('bk_train', ARRAY['bk_features', 'double precision', 'jsonb'], 'a float8 target trains a regressor');
+SELECT is_aggregate('bk_train', ARRAY['bk_features', 'integer', 'jsonb'], 'int4 labels have their own form: with the float8 one they would resolve to it');
+SELECT is_aggregate('bk_train', ARRAY['bk_features', 'jsonb'], 'rows without a label train a novelty detector');
+SELECT is_aggregate('bk_continue', ARRAY['bk_features', 'bk_model'], 'a novelty detector continues without a label');
+SELECT ok(EXISTS (SELECT FROM pg_aggregate WHERE aggfnoid = 'bk_train(bk_features, float8, jsonb)'::regprocedure AND aggcombinefn <> 0)
+          AND EXISTS (SELECT FROM pg_aggregate WHERE aggfnoid = 'bk_train(bk_features, jsonb)'::regprocedure AND aggcombinefn <> 0),
+          'regressors and detectors train in parallel');
+SELECT volatility_is('bk_predict_value', ARRAY['bk_model', 'bk_features'], 'immutable');
+SELECT is_strict('bk_predict_value', ARRAY['bk_model', 'bk_features']);
+SELECT function_returns('bk_predict_value', ARRAY['bk_model', 'bk_features'], 'double precision');
+SELECT volatility_is('bk_novelty', ARRAY['bk_model', 'bk_features'], 'immutable');
+SELECT function_returns('bk_novelty', ARRAY['bk_model', 'bk_features'], 'double precision');
 
 SELECT volatility_is('bk_predict', ARRAY['bk_model', 'bk_features'], 'immutable');
 SELECT volatility_is('bk_decision', ARRAY['bk_model', 'bk_features'], 'immutable');
@@ -45,7 +59,8 @@ SELECT is((SELECT count(*)::int FROM pg_proc p JOIN pg_depend d ON d.objid = p.o
 SELECT is((SELECT count(*)::int FROM pg_proc p JOIN pg_depend d ON d.objid = p.oid
            JOIN pg_extension e ON e.oid = d.refobjid
            WHERE e.extname = 'budgetkernel' AND p.proname IN ('bk_predict', 'bk_decision', 'bk_info',
-                 'bk_is_valid', 'bk_support_vectors', 'bk_predict_label', 'bk_scores') AND p.proparallel <> 's'), 0,
+                 'bk_is_valid', 'bk_support_vectors', 'bk_predict_label', 'bk_scores',
+                 'bk_predict_value', 'bk_novelty') AND p.proparallel <> 's'), 0,
           'scoring functions are PARALLEL SAFE');
 SELECT is((SELECT count(*)::int FROM pg_description d JOIN pg_depend x ON x.objid = d.objoid AND x.classid = d.classoid
            JOIN pg_extension e ON e.oid = x.refobjid WHERE e.extname = 'budgetkernel'),
@@ -62,7 +77,8 @@ SELECT set_eq($$SELECT DISTINCT p.proname::text FROM pg_proc p JOIN pg_depend d 
                 JOIN pg_extension e ON e.oid = d.refobjid
                 WHERE e.extname = 'budgetkernel' AND p.proname LIKE 'bk\_%'$$,
               ARRAY['bk_train', 'bk_continue', 'bk_predict', 'bk_predict_label', 'bk_scores',
-                    'bk_decision', 'bk_info', 'bk_support_vectors', 'bk_is_valid', 'bk_shuffle_key', 'bk_fold', 'bk_metrics', 'bk_libsvm', 'bk_cross_validate', 'bk_merge', 'bk_calibrate', 'bk_probabilities', 'bk_predict_probability', 'bk_learning_curve', 'bk_sparse', 'bk_dense', 'bk_libsvm_sparse'],
+                    'bk_decision', 'bk_info', 'bk_support_vectors', 'bk_is_valid', 'bk_shuffle_key', 'bk_fold', 'bk_metrics', 'bk_libsvm', 'bk_cross_validate', 'bk_merge', 'bk_calibrate', 'bk_probabilities', 'bk_predict_probability', 'bk_learning_curve', 'bk_sparse', 'bk_dense', 'bk_libsvm_sparse',
+                    'bk_predict_value', 'bk_novelty'],
               'the bk_ functions are the ones users call');
 -- a bare string literal is the parameters (jsonb: the only candidate)
 SELECT lives_ok($$ SELECT bk_train(ARRAY[i, -i]::float8[], (i > 0)::int::int8, '{"budget": 4}')
