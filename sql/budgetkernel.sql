@@ -1706,7 +1706,7 @@ COMMENT ON AGGREGATE @extschema@.bk_continue(@extschema@.bk_features, float8, @e
 CREATE FUNCTION @extschema@.bk_predict_value(model @extschema@.bk_model, features @extschema@.bk_features)
 	RETURNS float8
 	AS 'MODULE_PATHNAME', 'bk_predict_value'
-	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 100;
 
 COMMENT ON FUNCTION @extschema@.bk_predict_value(@extschema@.bk_model, @extschema@.bk_features) IS
 	'a regressor''s prediction of the row, in its target''s units';
@@ -1960,7 +1960,7 @@ COMMENT ON AGGREGATE @extschema@.bk_continue(@extschema@.bk_features, @extschema
 CREATE FUNCTION @extschema@.bk_novelty(model @extschema@.bk_model, features @extschema@.bk_features)
 	RETURNS float8
 	AS 'MODULE_PATHNAME', 'bk_novelty'
-	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 100;
 
 COMMENT ON FUNCTION @extschema@.bk_novelty(@extschema@.bk_model, @extschema@.bk_features) IS
 	'a novelty detector''s score of the row: above 0 for a row it flags (the share nu of its training rows), higher for a more unusual one';

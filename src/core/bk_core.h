@@ -403,6 +403,13 @@ typedef struct BkRunReport
 	 */
 	double		value_r2;
 	bool		value_useless;
+	/*
+	 * A regressor's stream in the order of its targets: the mean squared
+	 * step between successive targets over twice their variance (the von
+	 * Neumann ratio: about 1 for a shuffled order, near 0 for a sorted
+	 * one) below SORTED_FRACTION, on 100 rows or more; then sorted is set
+	 */
+	double		value_order_ratio;
 	/* a novelty detector: the share of those rows the finished model flags */
 	double		flag_rate;
 } BkRunReport;

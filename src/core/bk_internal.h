@@ -144,6 +144,11 @@ typedef struct BkRunStats
 	double	   *keep_x;
 	int32_t    *keep_true;
 	double	   *keep_t;			/* a regressor's: their targets */
+	/* a regressor's targets: their Welford sums, the squared steps between them */
+	double		t_prev;
+	double		t_mean;
+	double		t_m2;
+	double		t_steps2;
 	int			keep_cap;		/* set at the first row */
 	int			keep_alloc;		/* rows allocated, up to keep_cap */
 	int			keep_n;
@@ -760,17 +765,12 @@ typedef struct BkRow
 	double		ktt;			/* k(x, x) */
 	double		y;				/* +1 / -1 */
 	/*
-	 * The margin the step asks of y f: 1 for a classifier; for a
-	 * regressor y target - epsilon, with y the sign of target - f, so that
-	 * margin - y f is the epsilon-insensitive loss |target - f| - epsilon
-	 * (BkModelLearnValue)
+	 * The margin the step asks of y f: 1 for a classifier; a regressor's
+	 * y target - epsilon (y: the residual's sign), so that margin - y f is
+	 * |target - f| - epsilon (BkModelLearnValue); a detector's rho
 	 */
 	double		margin;
-	/*
-	 * A novelty step: the learner's rate (eta of its gradient step) and
-	 * the factor its regulariser shrinks the threshold by (1: none), set
-	 * by the step, by which the model moves the threshold rho
-	 */
+	/* a novelty step's rate and threshold shrink (1: none), which move rho */
 	double		rate;
 	double		rho_decay;
 	double		f;				/* f_t(x) before the update */

@@ -108,7 +108,9 @@ bk_calibrate_trans(PG_FUNCTION_ARGS)
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 					 errmsg("bk_calibrate calibrates a classifier's scores, and the model is a %s",
 							info.params->regression ? "regressor" : "novelty detector"),
-					 errhint("bk_predict_value gives a regressor's prediction, and bk_metrics(actual, predicted) its errors on held-out rows.")));
+					 errhint(info.params->regression ?
+							 "bk_predict_value gives a regressor's prediction, and bk_metrics(actual, predicted) its errors on held-out rows." :
+							 "bk_novelty gives a detector's score; doc/novelty.md sets its threshold on held-out rows.")));
 		if (info.n_classes < 2)
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),

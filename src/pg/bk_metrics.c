@@ -202,7 +202,8 @@ class_of(MetricsState *s, int64 ia, const char *ta)
 	if (s->n >= BK_METRICS_MAX_CLASSES)
 		ereport(ERROR,
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-				 errmsg("bk_metrics takes at most %d classes", BK_METRICS_MAX_CLASSES)));
+				 errmsg("bk_metrics takes at most %d classes", BK_METRICS_MAX_CLASSES),
+				 errhint("For numbers, cast both columns to float8: bk_metrics(actual::float8, predicted::float8) is a regression report.")));
 	if (s->n == s->cap)
 	{
 		int			cap = s->cap == 0 ? 4 : 2 * s->cap;

@@ -7,6 +7,8 @@
  */
 #include "postgres.h"
 
+#include <string.h>
+
 #include "utils/builtins.h"
 
 #include "bk_pg.h"
@@ -28,9 +30,24 @@ label_text(const BkModel *m, int c)
 	"the class weights (\"class_weight\": \"balanced\" for imbalanced classes, smaller ones if " \
 	"a rare class is predicted everywhere), and that the rows are shuffled."
 
-#define REGRESSION_HINT \
-	"Standardise the target (\"target_scale\": \"standard\", the default), check gamma " \
-	"(about 1/dim on standardised features), raise C (or eta) or lower epsilon, and shuffle the rows."
+/* what to change for a regressor that learned nothing, by its learner and target */
+static const char *
+regression_hint(const BkModel *m)
+{
+	BkModelInfo info;
+	BkTargetInfo t;
+	const char *step;
+
+	BkModelGetInfo(m, &info);
+	(void) BkModelTargetInfo(m, &t);
+	step = strcmp(BkAlgorithmName(info.params), "pegasos") == 0 ? "lower lambda" :
+		strcmp(BkAlgorithmName(info.params), "ogd") == 0 ||
+		strcmp(BkAlgorithmName(info.params), "bogd") == 0 ? "raise eta" : "raise C";
+	return psprintf("%sCheck gamma (about 1/dim on standardised features), %s or lower epsilon, and shuffle the rows.",
+					t.standardised ? "" :
+					"Standardise the target (\"target_scale\": \"standard\", the default). ",
+					step);
+}
 
 /*
  * A regressor that predicts a constant: it never stepped (every target lay
@@ -41,7 +58,7 @@ label_text(const BkModel *m, int c)
  * model may be good).  Judged on 100 rows or more.
  */
 static void
-warn_regression(BkModel *m, const char *fname)
+warn_regression(BkModel *first_pass, BkModel *m, const char *fname)
 {
 	BkModelInfo info;
 	BkTargetInfo t;
@@ -50,26 +67,38 @@ warn_regression(BkModel *m, const char *fname)
 	BkModelGetInfo(m, &info);
 	if (!BkModelTargetInfo(m, &t) || info.rows_seen < 100 || t.seen_var <= 0.0)
 		return;
-	BkModelRunReport(m, &r);
+	/* the order is the first pass's; the model judged the one returned */
+	BkModelRunReport(first_pass, &r);
+	if (r.sorted)
+	{
+		ereport(WARNING,
+				(errmsg("%s: the rows came in the order of their targets: successive targets differ by %.2g of what a shuffled order of them gives",
+						fname, r.value_order_ratio),
+				 errdetail("An online learner trained on rows sorted by their target ends fitted to the last ones, and its online_rmse and online_r2 are no estimate of its error."),
+				 errhint("Shuffle the rows: ORDER BY bk_shuffle_key(id, 42), with id a unique column and 42 any seed.")));
+		return;
+	}
+	if (m != first_pass)
+		BkModelRunReport(m, &r);
 	if (info.rows_updated == 0)
 		ereport(WARNING,
 				(errmsg("%s: the regressor never updated: each of its %llu targets lay within epsilon of its prediction, so it predicts %g for every row",
 						fname, (unsigned long long) info.rows_seen, t.mean),
 				 errdetail("epsilon is in units of the target after its standardisation."),
-				 errhint(REGRESSION_HINT)));
+				 errhint("%s", regression_hint(m))));
 	else if (r.finished && r.value_useless)
 		ereport(WARNING,
 				(errmsg("%s: on the last %d training rows the finished regressor's predictions are no better than their mean (R^2 %.3f)",
 						fname, r.window, r.value_r2),
 				 errdetail("It has learnt nothing that generalises to the next rows."),
-				 errhint(REGRESSION_HINT)));
+				 errhint("%s", regression_hint(m))));
 	else if (!r.finished && t.sq_error >= (double) info.rows_seen * t.seen_var)
 		ereport(WARNING,
 				(errmsg("%s: the regressor's online predictions were no better than the mean of its targets (online R^2 %.3f over %llu rows)",
 						fname, 1.0 - t.sq_error / ((double) info.rows_seen * t.seen_var),
 						(unsigned long long) info.rows_seen),
 				 errdetail("Each row was predicted before it was learned; score the finished model on held-out rows with bk_metrics(actual, bk_predict_value(model, features))."),
-				 errhint(REGRESSION_HINT)));
+				 errhint("%s", regression_hint(m))));
 }
 
 /*
@@ -109,7 +138,7 @@ BkPgWarnRun(BkModel *first_pass, BkModel *m, const char *fname)
 	BkModelGetInfo(m, &info);
 	if (info.params->regression)
 	{
-		warn_regression(m, fname);
+		warn_regression(first_pass, m, fname);
 		return;
 	}
 	if (info.params->novelty)
@@ -117,6 +146,16 @@ BkPgWarnRun(BkModel *first_pass, BkModel *m, const char *fname)
 		warn_novelty(m, fname);
 		return;
 	}
+	/*
+	 * a label of many values over few rows each: likely a number (a
+	 * price, a count) that was meant as a regression target
+	 */
+	if (info.n_classes >= 100 && (uint64) info.n_classes * 10 > info.rows_seen)
+		ereport(WARNING,
+				(errmsg("%s: the label has %d distinct values over %llu rows, fewer than 10 rows a class",
+						fname, info.n_classes, (unsigned long long) info.rows_seen),
+				 errdetail("Each value is a class of its own: a classifier predicts one of them, and learns each from few rows."),
+				 errhint("If the label is a number to predict, cast it to float8 to train a regressor: bk_train(features, label::float8, params).")));
 	/* one class: the model can only predict it */
 	if (info.n_classes == 1)
 	{

@@ -112,9 +112,11 @@ FROM wave w, (SELECT bk_train(x, price, '{"gamma": 1}' ORDER BY bk_shuffle_key(i
 SELECT (bk_metrics(w.price, bk_predict_value(m, w.x))->>'r2')::float8 < 0 AS unscaled_fails
 FROM wave w, (SELECT bk_train(x, price, '{"gamma": 1, "target_scale": "none"}' ORDER BY bk_shuffle_key(id, 1)) AS m
               FROM wave) t;
-SELECT bk_info(bk_train(x, price, '{"target_scale": "none"}'))->'target' AS unscaled_target FROM wave;
+SELECT bk_info(bk_train(x, price, '{"target_scale": "none"}' ORDER BY bk_shuffle_key(id, 1)))->'target' AS unscaled_target FROM wave;
 -- a tube wider than the target: nothing is learned, the run says so
-SELECT bk_info(bk_train(x, y, '{"epsilon": 100}'))->'n_sv' AS n_sv FROM wave;
+SELECT bk_info(bk_train(x, y, '{"epsilon": 100}' ORDER BY bk_shuffle_key(id, 1)))->'n_sv' AS n_sv FROM wave;
+-- rows in the order of their targets: the online errors mean nothing
+SELECT round((bk_info(bk_train(x, y, '{"gamma": 1}' ORDER BY y))->>'online_r2')::numeric, 2) AS online_r2 FROM wave;
 -- a constant target divides by 1
 SELECT bk_info(bk_train(x, 5.0::float8, '{}'))->'target' AS constant_target FROM wave;
 SELECT bk_predict_value(bk_train(x, 5.0::float8, '{}'), ARRAY[0.3]) AS predicts_it FROM wave;
@@ -129,17 +131,17 @@ SELECT bk_info(k)->'rows_seen' AS rows_seen,
        (SELECT (bk_metrics(t.y, bk_predict_value(k, t.x))->>'r2')::float8 > 0.9 FROM wave_test t) AS fits
 FROM half h, LATERAL (SELECT bk_continue(w.x, w.y, h.m ORDER BY bk_shuffle_key(w.id, 1)) AS k
                       FROM wave w WHERE w.id % 2 = 1) c;
-SELECT bk_info(bk_continue(w.x, w.id::int8 % 3, h.m))->'rows_seen' AS int8_targets
+SELECT bk_info(bk_continue(w.x, w.id::int8 % 3, h.m ORDER BY bk_shuffle_key(w.id, 2)))->'rows_seen' AS int8_targets
 FROM wave w, half h GROUP BY h.m;
 -- overrides: epsilon and C may change
-SELECT bk_info(bk_continue(w.x, w.y, h.m, '{"epsilon": 0.05, "C": 2}'))->'params'->'epsilon' AS epsilon
+SELECT bk_info(bk_continue(w.x, w.y, h.m, '{"epsilon": 0.05, "C": 2}' ORDER BY bk_shuffle_key(w.id, 3)))->'params'->'epsilon' AS epsilon
 FROM wave w, half h GROUP BY h.m;
 
 -- merge: the average of the two regressors' predictions, each with its
 -- own target standardisation pooled (unbudgeted, so that nothing is
 -- reduced: the merged prediction is the weighted average exactly)
 CREATE TABLE parts AS
-SELECT id % 2 AS part, bk_train(x, price, '{"algorithm": "pa", "gamma": 1, "max_sv": 5000}' ORDER BY id) AS m
+SELECT id % 2 AS part, bk_train(x, price, '{"algorithm": "pa", "gamma": 1, "max_sv": 5000}' ORDER BY bk_shuffle_key(id, 1)) AS m
 FROM wave WHERE id <= 600 AND (id % 2 = 0 OR x[1] > 0) GROUP BY id % 2;
 SELECT max(abs(bk_predict_value(mm, t.x)
                - (a.n * bk_predict_value(a.m, t.x) + b.n * bk_predict_value(b.m, t.x)) / (a.n + b.n)))

@@ -99,8 +99,9 @@ static int
 add_class(BkModel *m, int64_t label, const char *text, size_t len)
 {
 	if (m->n_classes >= BK_MAX_CLASSES)
-		BkRaise(&m->env, BK_ERR_LIMIT, NULL, "a model has at most %d classes",
-				BK_MAX_CLASSES);
+		BkRaiseHint(&m->env, BK_ERR_LIMIT, NULL,
+					"A label of that many values may be a number to predict: cast it to float8 to train a regressor (doc/regression.md).",
+					"a model has at most %d classes", BK_MAX_CLASSES);
 	/* the parts kept per class (a calibration: a new class ends it) */
 	for (int i = 0; i < bk_n_parts; i++)
 		if (bk_parts[i]->on_new_class)

@@ -83,6 +83,17 @@ BkRunNoteValue(BkModel *m, const double *x, double t)
 	slot = keep_row(m, x);
 	if (slot >= 0)
 		m->run.keep_t[slot] = t;
+	/* the order of the targets: Welford's sums, and the steps between them */
+	{
+		BkRunStats *r = &m->run;
+		double		d = t - r->t_mean;
+
+		if (r->rows > 0)
+			r->t_steps2 += (t - r->t_prev) * (t - r->t_prev);
+		r->t_prev = t;
+		r->t_mean += d / (double) (r->rows + 1);
+		r->t_m2 += d * (t - r->t_mean);
+	}
 	m->run.rows++;
 }
 
@@ -196,6 +207,13 @@ BkRunMakeValueReport(BkModel *m, BkRunReport *out, BkRunPredictValue predict)
 	out->rows = r->rows;
 	out->majority_class = -1;
 	out->constant_class = -1;
+	/* a regressor's rows in the order of their targets */
+	if (m->target != NULL && r->rows >= MIN_WINDOW && r->t_m2 > 0.0)
+	{
+		out->value_order_ratio = (r->t_steps2 / (double) (r->rows - 1)) /
+			(2.0 * r->t_m2 / (double) r->rows);
+		out->sorted = out->value_order_ratio < SORTED_FRACTION;
+	}
 	if (r->keep_n < MIN_WINDOW)
 		return;
 	if (m->novelty != NULL)

@@ -355,7 +355,7 @@ set_kind(BkPrepFit *f, int i, int kind)
 		in->kind = kind;
 	else if (in->kind != kind)
 		BkRaiseHint(&f->env, BK_ERR_DATA, NULL,
-					"Give every row the same kind of value for a key: cast it to text to make it categorical, or to a number.",
+					"Give every row the same kind of value for a key: cast it to text to make it categorical, or to a number.  (to_jsonb writes a float8 NaN or Infinity as the string \"NaN\" or \"Infinity\": leave such rows out.)",
 					"key \"%s\" holds %s here and %s in earlier rows", f->names[i],
 					kind == BK_INPUT_NUMERIC ? "a number" : "text",
 					kind == BK_INPUT_NUMERIC ? "text" : "numbers");
@@ -793,7 +793,7 @@ BkPrepPutText(const BkModel *m, int i, const char *s, size_t len, double *out)
 
 	if (in->kind != BK_INPUT_CATEGORICAL)
 		BkRaiseHint(&m->env, BK_ERR_DATA, NULL,
-					"Give the key the kind of value it had in training (a number), or a null.",
+					"Give the key the kind of value it had in training (a number), or a null.  (to_jsonb writes a float8 NaN or Infinity as the string \"NaN\" or \"Infinity\".)",
 					"%s holds text; the model takes it as a number",
 					input_text(m->prep, i, buf, sizeof(buf)));
 	while (lo <= hi)
