@@ -1427,13 +1427,45 @@ def smoke_mode(args):
         errors.append("performance report lacks the scan floor row")
     if not re.search(r"\*\*In-database / bare at most 1\.2\*\*: [0-9]+ of [0-9]+ settings", perf):
         errors.append("performance report lacks the count of ratios within 1.2")
+    # regression mode on a few hundred rows of each table (it needs numpy
+    # and scikit-learn, which run.sh installs and test/check.sh does not)
+    import importlib.util
+    have_sklearn = all(importlib.util.find_spec(m) is not None for m in ("numpy", "sklearn"))
+    if have_sklearn:
+        args.reg_out = os.path.join(tmp, "comparison-regression.md")
+        reg = regression_mode(args)
+        with open(args.reg_out) as f:
+            page = f.read()
+        for h in ("## The targets", "## Results", "### California housing", "### diamonds", "## Notes"):
+            if h not in page:
+                errors.append("regression page lacks %r" % h)
+        if page.count("| budgetkernel, tuned (bk_cross_validate) |") != 2:
+            errors.append("regression page lacks a tuned budgetkernel row for each table")
+        for res in reg:
+            keys = [m["key"] for m in res["models"]]
+            for k in ("svr_tuned", "svr_default", "kernel_ridge", "linear", "bk_tuned", "bpa_p_300_0.1",
+                      "bpa_p_1000_0.3", "pa_0.1"):
+                if k not in keys:
+                    errors.append("regression %s: no %s result" % (res["name"], k))
+            for m in res["models"]:
+                if not (isinstance(m["r2"], float) and 0.0 < m["r2"] <= 1.0):
+                    errors.append("regression %s %s: test R^2 %r outside (0, 1]" % (res["name"], m["key"], m["r2"]))
+                b = re.match(r"bpa_p_(\d+)_", m["key"])
+                if b and m["n_sv"] > int(b.group(1)):
+                    errors.append("regression %s %s: %d support vectors" % (res["name"], m["key"], m["n_sv"]))
+                if m["key"] == "bk_tuned" and not m.get("same_model"):
+                    errors.append("regression %s: bk_train of the chosen setting is not the search's refit"
+                                  % res["name"])
+    else:
+        log("== smoke: regression mode skipped (numpy and scikit-learn are not installed: python3-sklearn)")
     if errors:
         for e in errors:
             log("SMOKE FAIL: " + e)
         log("(outputs kept in %s)" % tmp)
         return 1
     shutil.rmtree(tmp, ignore_errors=True)
-    log("smoke: OK (table rows, accuracies, reproducible permutations, bare core = bk_train, perf report)")
+    log("smoke: OK (table rows, accuracies, reproducible permutations, bare core = bk_train, perf report%s)"
+        % (", regression page" if have_sklearn else ""))
     return 0
 
 
@@ -2062,6 +2094,587 @@ CREATE TABLE bench.v_csv ({cols});
     write_doc("comparison-svc.md", L)
 
 
+# ---- regression: scikit-learn's SVR, KernelRidge and LinearRegression beside
+# bk_train on a float8 target (doc/comparison-regression.md) ----
+
+REG_DATA = os.path.join(HERE, "data")
+
+# The regression tables kept in test/bench/data (README.md there): the file,
+# the sha256 of its uncompressed bytes, its data rows, its target column, and
+# how many of its training rows are used (None: all).  diamonds: the first
+# 20,000 of its 40,455 training rows, because scikit-learn's SVR grid search
+# on all of them would take hours on two cores.
+REG_SETS = [
+    {"name": "cal_housing", "title": "California housing", "file": "cal_housing.csv.gz",
+     "sha256": "8a3727f4cf54ac1a327f69b1d5b4db54c5834ea81c6e4efc0d163300022a685e",
+     "rows": 20640, "target": "median_house_value", "train_cap": None},
+    {"name": "diamonds", "title": "diamonds", "file": "diamonds.csv.gz",
+     "sha256": "9574730b03aba241d899c4a97511c5061b19358fab89510774fb6c24168345c4",
+     "rows": 53940, "target": "price", "train_cap": 20000},
+]
+# scikit-learn's grid: C x gamma, gamma in multiples of 1 / n_features
+REG_SVR_C = [0.1, 1.0, 10.0, 100.0]
+REG_SVR_GAMMA = [0.5, 1.0, 2.0]
+# the fixed settings of ours: BPA-P, 3 passes, gamma 2 / dim, (budget, C)
+REG_FIXED = [(300, 0.1), (300, 0.3), (1000, 0.1), (1000, 0.3)]
+# the search's seed is 1 (as in svc mode); these others show its spread
+REG_OTHER_SEEDS = [0, 2, 3, 4]
+# the issue's targets: R^2 within this of the tuned SVR, and a fit under this
+# share of the SVR's, on at least this many training rows
+REG_R2_GAP = 0.02
+REG_TIME_SHARE = 0.1
+REG_MIN_ROWS = 20000
+
+
+def read_reg_table(spec):
+    """A regression table of test/bench/data as (header, rows of strings),
+    after checking the sha256 of the decompressed bytes."""
+    import csv
+    import io
+    path = os.path.join(REG_DATA, spec["file"])
+    with gzip.open(path, "rb") as f:
+        raw = f.read()
+    digest = hashlib.sha256(raw).hexdigest()
+    if digest != spec["sha256"]:
+        raise RuntimeError("%s: sha256 of the decompressed file is %s, expected %s (test/bench/data/README.md)"
+                           % (os.path.relpath(path, ROOT), digest, spec["sha256"]))
+    rows = list(csv.reader(io.StringIO(raw.decode("utf-8"), newline="")))
+    header, rows = rows[0], rows[1:]
+    if len(rows) != spec["rows"] or any(len(r) != len(header) for r in rows):
+        raise RuntimeError("%s: %d rows, expected %d of %d fields" % (spec["file"], len(rows), spec["rows"], len(header)))
+    return header, rows
+
+
+def copy_reg_rows(table, header, types, rows, ids):
+    """COPY rows of strings into bench.table (created fresh): id int8 (the
+    row's 1-based position in the file), then the file's columns, float8 or
+    text, an empty field as NULL."""
+    cols = ", ".join('"%s" %s' % (h, t) for h, t in zip(header, types))
+
+    def esc(v):
+        if v == "":
+            return "\\N"
+        return v.replace("\\", "\\\\").replace("\t", "\\t").replace("\n", "\\n").replace("\r", "\\r")
+    buf = ["%d\t%s\n" % (i + 1, "\t".join(esc(v) for v in rows[i])) for i in ids]
+    psql_file("DROP TABLE IF EXISTS bench.%s;\nCREATE TABLE bench.%s (id int8, %s);\nCOPY bench.%s FROM STDIN;\n%s\\.\n"
+              "ANALYZE bench.%s;\n" % (table, table, cols, table, "".join(buf), table))
+
+
+def regression_mode(args):
+    """scikit-learn's SVR tuned by GridSearchCV, KernelRidge and
+    LinearRegression beside bk_cross_validate with no grid (refit) and
+    BPA-P at fixed settings, on the same rows of two public regression
+    tables kept in test/bench/data: doc/comparison-regression.md.  Needs
+    python3-sklearn.  With args.smoke: a few hundred rows of each, the page
+    written to args.reg_out."""
+    import numpy as np
+    from sklearn.kernel_ridge import KernelRidge
+    from sklearn.linear_model import LinearRegression
+    from sklearn.metrics import r2_score
+    from sklearn.model_selection import GridSearchCV, KFold
+    from sklearn.preprocessing import StandardScaler
+    from sklearn.svm import SVR
+    import sklearn
+
+    smoke = getattr(args, "smoke", False)
+    started = time.time()
+    load_start = os.getloadavg()
+    mi = machine_info()
+    results = []
+    warnings = []
+    for spec in REG_SETS:
+        header, rows = read_reg_table(spec)
+        target = spec["target"]
+        tcol = header.index(target)
+        n = len(rows)
+        # numeric: every non-empty field parses as a number
+        types = []
+        for j in range(len(header)):
+            try:
+                for r in rows:
+                    if r[j] != "":
+                        float(r[j])
+                types.append("float8")
+            except ValueError:
+                types.append("text")
+        num = [j for j in range(len(header)) if j != tcol and types[j] == "float8"]
+        cat = [j for j in range(len(header)) if types[j] == "text"]
+        # the split of scikit-learn's usual recipe (and of the baseline the
+        # California numbers were checked against): a seeded permutation,
+        # its first 75 % for training, kept in that order (unshuffled KFold
+        # then takes its folds from it), the rest for testing
+        perm = np.random.RandomState(0).permutation(n)
+        ntr = int(0.75 * n)
+        tr_all = perm[:ntr]
+        tr = tr_all[:spec["train_cap"]] if spec["train_cap"] else tr_all
+        te = np.sort(perm[ntr:])
+        if smoke:
+            tr, te, tr_all = tr[:400], te[:200], tr[:400]
+        log("== regression: %s, %d rows (%d training of %d, %d test), %d numeric and %d text features"
+            % (spec["title"], n, len(tr), ntr, len(te), len(num), len(cat)))
+        res = {"name": spec["name"], "title": spec["title"], "rows": n, "train": len(tr), "train_all": ntr,
+               "test": len(te), "target": target, "num": [header[j] for j in num],
+               "cat": [header[j] for j in cat], "models": []}
+
+        # --- scikit-learn: the median of the training rows for a missing
+        # number, text one-hot (the training rows' values, sorted), every
+        # column and the target standardised by the training rows
+        Xnum = np.array([[float(r[j]) if r[j] != "" else np.nan for j in num] for r in rows])
+        res["missing"] = int(np.isnan(Xnum).sum())
+        med = np.nanmedian(Xnum[tr], axis=0)
+        Xnum = np.where(np.isnan(Xnum), med, Xnum)
+        onehot = []
+        for j in cat:
+            levels = sorted(set(rows[i][j] for i in tr))
+            onehot.append(np.array([[1.0 if r[j] == v else 0.0 for v in levels] for r in rows]))
+        X = np.hstack([Xnum] + onehot)
+        d = X.shape[1]
+        y = np.array([float(r[tcol]) for r in rows])
+        xs = StandardScaler().fit(X[tr])
+        Xtr, Xte = xs.transform(X[tr]), xs.transform(X[te])
+        ym, ysd = y[tr].mean(), y[tr].std()
+        ytr, yte = (y[tr] - ym) / ysd, y[te]
+        res["n_features"] = d
+
+        def sk(model):
+            t0 = time.perf_counter()
+            model.fit(Xtr, ytr)
+            tf = time.perf_counter() - t0
+            t0 = time.perf_counter()
+            pred = model.predict(Xte) * ysd + ym
+            tp = time.perf_counter() - t0
+            return {"r2": float(r2_score(yte, pred)), "rmse": float(np.sqrt(np.mean((yte - pred) ** 2))),
+                    "fit_s": tf, "predict_s": tp}
+
+        def add(key, m):
+            m["key"] = key
+            res["models"].append(m)
+            log("  %-30s R^2 %.4f  RMSE %10.1f  fit %7.2fs%s  %s"
+                % (key, m["r2"], m["rmse"], m["fit_s"],
+                   ("  search %7.1fs" % m["search_s"]) if m.get("search_s") is not None else "",
+                   m.get("setting", "")))
+
+        grid = {"C": REG_SVR_C, "gamma": [g / d for g in REG_SVR_GAMMA]}
+        gs = GridSearchCV(SVR(kernel="rbf", epsilon=0.1), grid, cv=KFold(3), scoring="r2", n_jobs=1, refit=True)
+        m = sk(gs)
+        bp = gs.best_params_
+        m.update(search_s=m["fit_s"], fit_s=float(gs.refit_time_), cv_r2=float(gs.best_score_),
+                 setting="C = %g, gamma = %g/%d" % (bp["C"], bp["gamma"] * d, d),
+                 n_sv=int(len(gs.best_estimator_.support_)))
+        add("svr_tuned", m)
+        m = sk(SVR(kernel="rbf", C=1.0, epsilon=0.1, gamma="scale"))
+        m["setting"] = "C = 1, gamma = 'scale'"
+        add("svr_default", m)
+        m = sk(KernelRidge(kernel="rbf", alpha=1.0, gamma=1.0 / d))
+        m["setting"] = "alpha = 1, gamma = 1/%d" % d
+        add("kernel_ridge", m)
+        m = sk(LinearRegression())
+        m["setting"] = "-"
+        add("linear", m)
+
+        # --- ours: the same rows, as the file has them (a NULL for a
+        # missing value, text as text); the model prepares them itself
+        copy_reg_rows("g_train", header, types, rows, tr)
+        copy_reg_rows("g_test", header, types, rows, te)
+        feat = "to_jsonb(t) - 'id' - '%s'" % target
+        src = 'SELECT t.id, t."%s" AS target, %s AS features FROM bench.%%s t' % (target, feat)
+        samples = ", samples => 3" if smoke else ""
+
+        def score(model_sql):
+            """R^2 and RMSE on the test rows, the seconds of that query, and
+            the model's support vectors."""
+            secs, out = timed('SELECT bk_metrics(t."%s", bk_predict_value((%s), %s)) FROM bench.g_test t;\n'
+                              '\\timing off\nSELECT bk_info((%s))->>\'n_sv\''
+                              % (target, model_sql, feat, model_sql))
+            r = json.loads(out[0])
+            return {"r2": r["r2"], "rmse": r["rmse"], "predict_s": secs, "n_sv": int(out[1])}
+
+        def search(table, seed=1):
+            """bk_cross_validate with no grid and refit, timed from here; its
+            WARNINGs (the best at the end of a range) kept for the notes."""
+            sql = (f"SET client_min_messages = warning;\n"
+                   f"DROP TABLE IF EXISTS bench.g_search;\n"
+                   f"CREATE TABLE bench.g_search AS\n"
+                   f"SELECT * FROM bk_cross_validate($q${src % table}$q$, 'features', 'target', 'id', "
+                   f"seed => {seed}, refit => true{samples});\n")
+            t0 = time.time()
+            p = subprocess.run(["psql", "-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-d", DB, "-f", "-"],
+                               input=sql, capture_output=True, text=True)
+            t = time.time() - t0
+            if p.returncode != 0:
+                raise RuntimeError("bk_cross_validate failed: " + p.stderr.strip())
+            for l in p.stderr.splitlines():
+                if "WARNING" in l:
+                    warnings.append("%s (%s training rows, seed %d): %s"
+                                    % (spec["title"], "{:,}".format(len(tr_all) if table == "g_train_all" else len(tr)),
+                                       seed, l.split("WARNING:", 1)[-1].strip()))
+            best = json.loads(psql("SELECT json_build_object('params', params, 'mean', mean, 'stddev', stddev, "
+                                   "'fingerprint', bk_info(model)->>'fingerprint', 'dim', bk_info(model)->'dim') "
+                                   "FROM bench.g_search WHERE model IS NOT NULL").strip())
+            return t, best
+
+        t_search, best = search("g_train")
+        params = best["params"]
+        # the refitted setting's training alone, in the search's order: the
+        # same model (the fingerprints are compared)
+        order = "bk_shuffle_key(hashtextextended(id::text, 0), 1), id::text"
+        t_fit, _ = timed(f"DROP TABLE IF EXISTS bench.g_refit; CREATE TABLE bench.g_refit AS "
+                         f"SELECT bk_train(features, target, '{json.dumps(params)}' ORDER BY {order}) AS model "
+                         f"FROM ({src % 'g_train'}) s")
+        refit_fp = psql("SELECT bk_info(model)->>'fingerprint' FROM bench.g_refit").strip()
+        dim = int(best["dim"])
+        m = score("SELECT model FROM bench.g_search WHERE model IS NOT NULL")
+        m.update(fit_s=t_fit, search_s=t_search, cv_r2=best["mean"], setting=json.dumps(params),
+                 same_model=(refit_fp == best["fingerprint"]))
+        add("bk_tuned", m)
+        res["dim"] = dim
+
+        # the same search with other seeds (its settings and its folds are
+        # drawn from the seed): how much of the tuned model's R^2 is luck
+        res["seeds"] = [{"seed": 1, "r2": m["r2"], "cv_r2": best["mean"], "search_s": t_search, "params": params}]
+        for sd in ([] if smoke else REG_OTHER_SEEDS):
+            t_s, b_s = search("g_train", sd)
+            r_s = score("SELECT model FROM bench.g_search WHERE model IS NOT NULL")
+            res["seeds"].append({"seed": sd, "r2": r_s["r2"], "cv_r2": b_s["mean"], "search_s": t_s,
+                                 "params": b_s["params"]})
+            log("  %-30s R^2 %.4f  search %6.1fs  %s" % ("bk_tuned, seed %d" % sd, r_s["r2"], t_s,
+                                                       json.dumps(b_s["params"])))
+
+        # fixed settings: BPA-P, 3 passes, gamma 2 / dim on the model's
+        # standardised features; then unbudgeted PA, the same step with no
+        # budget, to show what the budget costs
+        gamma = float("%.3g" % (2.0 / dim))
+        fixed = [("bpa_p_%d_%g" % (b, c), {"algorithm": "bpa", "variant": "p", "budget": b, "C": c,
+                                            "gamma": gamma, "epochs": 3}) for b, c in REG_FIXED]
+        fixed += [("pa_%g" % c, {"algorithm": "pa", "C": c, "gamma": gamma, "epochs": 3, "max_sv": 200000})
+                  for c in (0.1, 0.3)]
+        for key, p in fixed:
+            t_fit, _ = timed(f"DROP TABLE IF EXISTS bench.g_fixed; CREATE TABLE bench.g_fixed AS "
+                             f"SELECT bk_train({feat}, t.\"{target}\", '{json.dumps(p)}' "
+                             f"ORDER BY bk_shuffle_key(id, 7)) AS model FROM bench.g_train t")
+            m = score("SELECT model FROM bench.g_fixed")
+            m.update(fit_s=t_fit, setting=json.dumps(p))
+            add(key, m)
+
+        # ours on every training row (diamonds): the same search, no subsample
+        if len(tr_all) > len(tr) and not smoke:
+            copy_reg_rows("g_train_all", header, types, rows, tr_all)
+            t_search, best = search("g_train_all")
+            m = score("SELECT model FROM bench.g_search WHERE model IS NOT NULL")
+            t_fit, _ = timed(f"DROP TABLE IF EXISTS bench.g_refit; CREATE TABLE bench.g_refit AS "
+                             f"SELECT bk_train(features, target, '{json.dumps(best['params'])}' ORDER BY {order}) "
+                             f"AS model FROM ({src % 'g_train_all'}) s")
+            m.update(fit_s=t_fit, search_s=t_search, cv_r2=best["mean"], setting=json.dumps(best["params"]),
+                     train=len(tr_all))
+            add("bk_tuned_all", m)
+        psql("DROP TABLE IF EXISTS bench.g_train, bench.g_test, bench.g_train_all, bench.g_search, "
+             "bench.g_refit, bench.g_fixed")
+        results.append(res)
+
+    run = {"sklearn": sklearn.__version__, "numpy": np.__version__, "python": platform.python_version(),
+           "blas_threads": os.environ.get("OPENBLAS_NUM_THREADS", "unset"), "load_start": load_start,
+           "load_end": os.getloadavg(), "elapsed_s": time.time() - started, "warnings": warnings,
+           "smoke": smoke}
+    os.makedirs(OUT, exist_ok=True)
+    with open(os.path.join(OUT, "regression-smoke.json" if smoke else "regression.json"), "w") as f:
+        json.dump({"machine": mi, "run": run, "results": results, "command": args.command}, f, indent=1)
+    write_regression_md(results, run, mi, args.command,
+                        getattr(args, "reg_out", None) or os.path.join(ROOT, "doc", "comparison-regression.md"))
+    return results
+
+
+REG_LABELS = {
+    "svr_tuned": "scikit-learn SVR, tuned (GridSearchCV)",
+    "svr_default": "scikit-learn SVR, defaults",
+    "kernel_ridge": "scikit-learn KernelRidge",
+    "linear": "scikit-learn LinearRegression",
+    "bk_tuned": "budgetkernel, tuned (bk_cross_validate)",
+    "bk_tuned_all": "budgetkernel, tuned, every training row",
+}
+
+
+def reg_label(key):
+    if key in REG_LABELS:
+        return REG_LABELS[key]
+    m = re.match(r"bpa_p_(\d+)_([0-9.]+)$", key)
+    if m:
+        return "budgetkernel BPA-P, B = %s, C = %s" % (m.group(1), m.group(2))
+    m = re.match(r"pa_([0-9.]+)$", key)
+    if m:
+        return "budgetkernel PA, unbudgeted, C = %s" % m.group(1)
+    return key
+
+
+def reg_setting(m):
+    """A model's setting for the table: scikit-learn's as written, ours the
+    parameters without the ones the row's title names."""
+    s = m.get("setting", "")
+    if not s.startswith("{"):
+        return s
+    p = json.loads(s)
+    if m["key"].startswith("bpa_p_") or m["key"].startswith("pa_"):
+        p = {k: v for k, v in p.items() if k in ("gamma", "epochs")}
+    return "`%s`" % json.dumps(p)
+
+
+def write_regression_md(results, run, mi, command, out_md):
+    """doc/comparison-regression.md from the results of regression_mode."""
+    def ours(res, same_rows=True):
+        return [m for m in res["models"]
+                if (m["key"].startswith("bk_") or m["key"].startswith("bpa_") or m["key"].startswith("pa_"))
+                and not (same_rows and m["key"] == "bk_tuned_all")]
+
+    def model(res, key):
+        return next((m for m in res["models"] if m["key"] == key), None)
+
+    la, le = run["load_start"], run["load_end"]
+    L = ["# budgetkernel's regression against scikit-learn's SVR\n",
+         "Generated by the benchmark harness - do not edit by hand. Command:\n",
+         "```sh\n%s\n```\n" % command, machine_md(mi) + "\n",
+         "Load average at the start of the run %.2f, %.2f, %.2f (1, 5, 15 minutes), at its end "
+         "%.2f, %.2f, %.2f; the whole run (both tables, every model) took %.0f s of wall-clock time. "
+         "Python %s, numpy %s, scikit-learn %s; OPENBLAS_NUM_THREADS=%s (one core for BLAS, as for "
+         "each database backend)."
+         % (la[0], la[1], la[2], le[0], le[1], le[2], run["elapsed_s"], run["python"], run["numpy"],
+            run["sklearn"], run["blas_threads"]) + "\n"]
+    if run["smoke"]:
+        L.append("**Smoke run** (a few hundred rows of each table, a smaller search): "
+                 "these numbers only check the harness.\n")
+
+    # ---- the issue's targets
+    L += ["## The targets\n",
+          "The issue asks for budgetkernel's regression to reach (a) **R² within %.2f of "
+          "scikit-learn's tuned SVR** (b) **at a budget that trains in under a tenth of SVR's fit "
+          "time, on at least %s training rows**. Both are judged here on the numbers of this one run, "
+          "on the same training and test rows. SVR's fit time is that of its tuned model: the refit "
+          "of the best setting on every training row, the search's time not counted. Ours counts the "
+          "same: one `bk_train` of the setting on the training rows, read from the table, the model's "
+          "feature preparation included.\n" % (REG_R2_GAP, "{:,}".format(REG_MIN_ROWS)),
+          "| data set | training rows | tuned SVR: R² | fit s | budgetkernel tuned: R² | gap | fit s "
+          "| share of SVR's fit | (a) | (b) | settings of ours meeting (a) and (b) together |",
+          "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- | --- |"]
+    verdicts = []
+    for res in results:
+        svr, bk = model(res, "svr_tuned"), model(res, "bk_tuned")
+        big = res["train"] >= REG_MIN_ROWS
+        gap = bk["r2"] - svr["r2"]
+        a_ok = gap >= -REG_R2_GAP
+        b_ok = bk["fit_s"] < REG_TIME_SHARE * svr["fit_s"]
+        both = [m for m in ours(res) if m["r2"] - svr["r2"] >= -REG_R2_GAP
+                and m["fit_s"] < REG_TIME_SHARE * svr["fit_s"]]
+        seeds = res.get("seeds", [])
+        seed_ok = [x for x in seeds if x["r2"] - svr["r2"] >= -REG_R2_GAP]
+        a_cell = "met" if a_ok else "**not met**"
+        if len(seeds) > 1:
+            a_cell += " (seed 1; %d of %d seeds)" % (len(seed_ok), len(seeds))
+        L.append("| %s | %s | %.4f | %.2f | %.4f | %+.4f | %.2f | %.3f | %s | %s | %s |"
+                 % (res["title"], "{:,}".format(res["train"]), svr["r2"], svr["fit_s"], bk["r2"], gap, bk["fit_s"],
+                    bk["fit_s"] / svr["fit_s"], a_cell,
+                    ("met" if b_ok else "**not met**") if big else
+                    ("%s (fewer than %s rows: not the target's case)"
+                     % ("under a tenth" if b_ok else "not under a tenth", "{:,}".format(REG_MIN_ROWS))),
+                    "; ".join("%s (R² %.4f, %.2f s)" % (reg_label(m["key"]), m["r2"], m["fit_s"]) for m in both)
+                    or "none"))
+        best = max(ours(res), key=lambda m: m["r2"])
+        seed_txt = ""
+        if len(seeds) > 1:
+            seed_txt = (" With the search's other seeds (%s) the tuned model's test R² spans %.4f to %.4f: "
+                        "(a) holds for %d of the %d seeds."
+                        % (", ".join(str(x["seed"]) for x in seeds[1:]), min(x["r2"] for x in seeds),
+                           max(x["r2"] for x in seeds), len(seed_ok), len(seeds)))
+        # a fit within 30 % of the limit is within this machine's timing noise
+        close = [m for m in both if m["fit_s"] > REG_TIME_SHARE * svr["fit_s"] / 1.3]
+        close_txt = ("" if not close else
+                     " The fit of %s is within 30 %% of the limit (%.2f s), inside this machine's timing noise."
+                     % (" and ".join(reg_label(m["key"]) for m in close), REG_TIME_SHARE * svr["fit_s"]))
+        if big:
+            if a_ok and b_ok:
+                v = ("**both targets are met by the tuned model itself** (seed 1)%s"
+                     % (", by %.4f R² to spare only" % (gap + REG_R2_GAP) if gap + REG_R2_GAP < 0.005 else ""))
+            elif both:
+                v = ("**both targets are met, but not by the tuned model**: only by fixed setting%s stated in "
+                     "advance (%s). Those settings were not chosen by a search on the training rows; "
+                     "the tuned model %s"
+                     % ("s" if len(both) > 1 else "", ", ".join(reg_label(m["key"]) for m in both),
+                        "misses (a) by %.4f" % (-gap - REG_R2_GAP) if not a_ok else "misses (b)"))
+            else:
+                v = "**the targets are not met together** by any setting of ours"
+            verdicts.append("- **%s** (%s training rows): %s. The tuned SVR reached R² %.4f with a %.2f s fit; "
+                            "ours tuned %.4f in %.2f s (%.1f %% of SVR's fit); the best of ours %.4f (%s, %.2f s).%s%s"
+                            % (res["title"], "{:,}".format(res["train"]), v, svr["r2"], svr["fit_s"], bk["r2"],
+                               bk["fit_s"], 100 * bk["fit_s"] / svr["fit_s"], best["r2"], reg_label(best["key"]),
+                               best["fit_s"], seed_txt, close_txt))
+        else:
+            verdicts.append("- **%s** (%s training rows, fewer than %s, so (b) cannot be judged on it): (a) is "
+                            "%s by the tuned model (R² %.4f against SVR's %.4f, %+.4f)%s; the best of ours is "
+                            "%.4f (%s), %+.4f from SVR.%s"
+                            % (res["title"], "{:,}".format(res["train"]), "{:,}".format(REG_MIN_ROWS),
+                               "met" if a_ok else "**not met**", bk["r2"], svr["r2"], gap,
+                               "" if a_ok else ", %.4f short" % (-gap - REG_R2_GAP),
+                               best["r2"], reg_label(best["key"]), best["r2"] - svr["r2"], seed_txt))
+    L.append("")
+    L += verdicts
+    L.append("")
+
+    # ---- the results
+    L += ["## Results\n",
+          "Test R² and RMSE (in the target's units) on the test rows; *fit s*: one fit on the training "
+          "rows (for the tuned models, the refit of the chosen setting); *search s*: the whole tuning "
+          "call, the refit included; *predict s*: the test rows (ours: `bk_metrics` over "
+          "`bk_predict_value` in the database). Wall-clock seconds, one run each.\n"]
+    for res in results:
+        svr = model(res, "svr_tuned")
+        L += ["### %s\n" % res["title"],
+              "%s rows: %s training (%s), %s test. Target `%s`; %d numeric columns (%s), %d text (%s); "
+              "%d missing values. %d features for scikit-learn after one-hot encoding, %d for budgetkernel's "
+              "model (`dim`).\n"
+              % ("{:,}".format(res["rows"]), "{:,}".format(res["train"]),
+                 "all of the split's" if res["train"] == res["train_all"] else
+                 "the first %s of the split's %s" % ("{:,}".format(res["train"]), "{:,}".format(res["train_all"])),
+                 "{:,}".format(res["test"]), res["target"], len(res["num"]), ", ".join(res["num"]), len(res["cat"]),
+                 ", ".join(res["cat"]) or "none", res["missing"], res["n_features"], res["dim"]),
+              "| model | setting | training rows | test R² | R² − tuned SVR | test RMSE | fit s | fit / tuned SVR's | "
+              "search s | predict s | support vectors |",
+              "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
+        for m in res["models"]:
+            L.append("| %s | %s | %s | %.4f | %+.4f | %.0f | %.2f | %.3f | %s | %.2f | %s |"
+                     % (reg_label(m["key"]), reg_setting(m), "{:,}".format(m.get("train", res["train"])), m["r2"],
+                        m["r2"] - svr["r2"], m["rmse"], m["fit_s"], m["fit_s"] / svr["fit_s"],
+                        "%.1f" % m["search_s"] if m.get("search_s") is not None else "-", m["predict_s"],
+                        "{:,}".format(m["n_sv"]) if m.get("n_sv") is not None else "-"))
+        L.append("")
+        if len(res.get("seeds", [])) > 1:
+            L += ["The same `bk_cross_validate` call with other seeds (the seed draws the settings and "
+                  "the folds; seed 1 is the tuned model above):\n",
+                  "| seed | chosen setting | CV R² | test R² | R² − tuned SVR | search s |",
+                  "| ---: | --- | ---: | ---: | ---: | ---: |"]
+            for x in sorted(res["seeds"], key=lambda x: x["seed"]):
+                L.append("| %d | `%s` | %.4f | %.4f | %+.4f | %.1f |"
+                         % (x["seed"], json.dumps(x["params"]), x["cv_r2"], x["r2"], x["r2"] - svr["r2"],
+                            x["search_s"]))
+            L.append("")
+
+    # ---- how
+    L += ["## How it was measured\n",
+          "- **Data**: two public tables kept in `test/bench/data` (gzip; the harness checks the "
+          "sha256 of each decompressed file; provenance and licences in test/bench/data/README.md). "
+          "The split is scikit-learn's usual recipe: `numpy.random.RandomState(0).permutation(n)`, its "
+          "first 75 % for training, kept in that order, and the rest for testing. For California housing "
+          "these are exactly the rows of the scikit-learn baseline the harness was checked against. "
+          "For diamonds, the training part is cut to the first 20,000 of its 40,455 rows (still in the "
+          "permutation's order, so a seeded random sample): SVR's grid search on all of them would take "
+          "hours here (its fit grows faster than the square of the rows). The last row of the diamonds "
+          "table trains ours on all 40,455.",
+          "- **scikit-learn** (the preparation of its user, fitted on the training rows): a missing "
+          "number replaced by the training rows' median, text one-hot encoded, every column "
+          "standardised (StandardScaler), and the target standardised too (predictions mapped back). "
+          "**SVR tuned**: `GridSearchCV(SVR(kernel='rbf', epsilon=0.1), cv=KFold(3), scoring='r2', "
+          "n_jobs=1)` over C in {%s} x gamma in {%s}/n_features, refitted on every training row. "
+          "**SVR defaults**: `SVR()` (C = 1, gamma = 'scale'). **KernelRidge**: `KernelRidge(kernel='rbf', "
+          "alpha=1, gamma=1/n_features)`, one setting, no search. **LinearRegression**: ordinary least "
+          "squares. Times are of `.fit()` and `.predict()` on the prepared arrays; the preparation is "
+          "not counted."
+          % (", ".join("%g" % c for c in REG_SVR_C), ", ".join("%g" % g for g in REG_SVR_GAMMA)),
+          "- **budgetkernel**: the rows as the file has them, in tables with a float8 target, a NULL "
+          "for a missing value and text as text. The features are named: `to_jsonb(t) - 'id' - "
+          "'<target>'`. The model standardises numbers with its training rows, fills a missing one with "
+          "their mean and one-hot encodes text (preparation.md), and standardises the target "
+          "(`\"target_scale\": \"standard\"`, regression.md). **Tuned**: one call "
+          "`bk_cross_validate(source, 'features', 'target', 'id', seed => 1, refit => true)` with no "
+          "grid. It searches gamma in [1/(16 dim), 8/dim], C in [0.01, 100] and epsilon in [0.01, 1] "
+          "(standard deviations of the target) by successive halving of BPA-NN's budget (27 settings at "
+          "B = 50, 9 at 150, 3 at 450 and the best of them with 3 passes). It uses 3 folds of its own "
+          "(a seeded hash of the key), not scikit-learn's, and refits the best setting on every "
+          "training row. Its *fit s* is that refit's `bk_train` run again alone, in the same order "
+          "(%s). **Fixed settings**, chosen before the run and not by a search: BPA-P (the "
+          "projection onto all support vectors), 3 passes, gamma = 2/dim rounded (%s), C in {0.1, 0.3}, B in {300, 1000}, the rows in a seeded shuffle "
+          "(`bk_shuffle_key(id, 7)`). Unbudgeted PA with the same step and passes is a reference: it "
+          "shows what the budget costs (with 3 passes a row can become a support vector once in each, so it "
+          "may hold more support vectors than rows). Times are of the `bk_train` query, read from the table, "
+          "the model's preparation included; *predict s* is that of the scoring query (a psql "
+          "session of its own)."
+          % ("the same model: the fingerprints agree" if all(model(r, "bk_tuned").get("same_model") for r in results)
+             else "**not the same model as the search's refit on every table** (the fingerprints differ)",
+             ", ".join("%.3g for the %d features of %s" % (2.0 / r["dim"], r["dim"], r["title"]) for r in results)),
+          "- **Timing**: wall-clock seconds of one run of each, one after the other. SVR and the "
+          "database backend use one core each. The machine has two, and other work on it (the load "
+          "average above) slows either side by an unknown amount: **treat differences of less than "
+          "about 30 % as noise**.",
+          ""]
+
+    # ---- notes
+    N = []
+    for res in results:
+        svr, kr, bk = model(res, "svr_tuned"), model(res, "kernel_ridge"), model(res, "bk_tuned")
+        fx = [m for m in ours(res) if m["key"].startswith("bpa_p_")]
+        pa = [m for m in ours(res) if m["key"].startswith("pa_")]
+        best_fx = max(fx, key=lambda m: m["r2"])
+        best_pa = max(pa, key=lambda m: m["r2"])
+        best = max(ours(res), key=lambda m: m["r2"])
+        s = "**%s.** " % res["title"]
+        if svr["r2"] > best["r2"]:
+            s += ("scikit-learn's tuned SVR is the most accurate kernel model here, by %.4f R² over the best of "
+                  "ours (%s)" % (svr["r2"] - best["r2"], reg_label(best["key"])))
+        else:
+            s += ("The best of ours (%s, R² %.4f) is level with or better than the tuned SVR (%.4f)"
+                  % (reg_label(best["key"]), best["r2"], svr["r2"]))
+        s += ("; KernelRidge at its one setting reaches %.4f (%s the tuned model of ours) in %.1f s."
+              % (kr["r2"], "above" if kr["r2"] > bk["r2"] else "below", kr["fit_s"]))
+        if best_fx["r2"] > bk["r2"] + 0.005:
+            s += (" The search's choice (`%s`) is %.4f R² below the best fixed BPA-P setting (%s): the search "
+                  "tries BPA-NN only, never BPA-P." % (json.dumps(json.loads(bk["setting"])),
+                                          best_fx["r2"] - bk["r2"], reg_label(best_fx["key"])))
+        b1000 = max([m for m in fx if "_1000_" in m["key"]], key=lambda m: m["r2"])
+        s += (" Unbudgeted PA (%s support vectors) reaches %.4f against BPA-P's %.4f at B = 1000 (%s support vectors), "
+              "so %s"
+              % ("{:,}".format(best_pa["n_sv"]), best_pa["r2"], b1000["r2"], "{:,}".format(b1000["n_sv"]),
+                 ("the budget costs little here%s" % (
+                     ": what keeps ours below SVR is the online step (a few passes of one-row PA updates), "
+                     "not the budget." if svr["r2"] > best_pa["r2"] + 0.01 else "."))
+                 if best_pa["r2"] - b1000["r2"] < 0.01 else
+                 "the budget of 1,000 costs %.4f R² here." % (best_pa["r2"] - b1000["r2"])))
+        all_ = model(res, "bk_tuned_all")
+        if all_:
+            s += (" On all %s training rows (no subsample), the same search and refit reach R² %.4f "
+                  "(search %.0f s, refit %.2f s), against SVR's %.4f on 20,000."
+                  % ("{:,}".format(all_["train"]), all_["r2"], all_["search_s"], all_["fit_s"], svr["r2"]))
+        N.append(s)
+    wins = [r for r in results if model(r, "svr_tuned")["r2"] > max(m["r2"] for m in ours(r))]
+    N.append("**Where scikit-learn is the better choice.** When the training rows fit in one process's "
+             "memory and a fit of seconds to minutes is acceptable, a tuned SVR is the more accurate "
+             "kernel model %s (R² %s), and KernelRidge at one setting, with no search at all, reaches %s. "
+             "KernelRidge solves an n x n system: its time grows with n³ and its memory with n² "
+             "(20,000 rows: a 3.2 GB kernel matrix). SVR's time grows between n² and n³, and its "
+             "model keeps every support vector (%s here), which also makes its prediction slower. "
+             "budgetkernel is the choice when the data lives in PostgreSQL and should stay there, when "
+             "the table is too large for those fits, when the model must stay small (B support "
+             "vectors) or keep learning from new rows (`bk_continue`), or when a search of minutes "
+             "must take seconds. Tuned against tuned, ours then gives up %s."
+             % ("on both tables" if len(wins) == len(results) else
+                "on %s only" % (" and ".join(r["title"] for r in wins) or "neither table"),
+                " and ".join("%.4f on %s" % (model(r, "svr_tuned")["r2"], r["title"]) for r in results),
+                " and ".join("%.4f" % model(r, "kernel_ridge")["r2"] for r in results),
+                " and ".join("{:,}".format(model(r, "svr_tuned")["n_sv"]) for r in results),
+                " and ".join("%.4f R² on %s" % (model(r, "svr_tuned")["r2"] - model(r, "bk_tuned")["r2"], r["title"])
+                             for r in results)))
+    N.append("**The search's time.** scikit-learn's grid of %d settings x 3 folds took %s; bk_cross_validate's "
+             "search of 40 settings (27 at B = 50, 9 at 150, 4 at 450) x 3 folds, refit included, took %s."
+             % (len(REG_SVR_C) * len(REG_SVR_GAMMA),
+                " and ".join("%.0f s on %s" % (model(r, "svr_tuned")["search_s"], r["title"]) for r in results),
+                " and ".join("%.1f s" % model(r, "bk_tuned")["search_s"] for r in results)))
+    N.append("**The preparations differ a little**: scikit-learn fills a missing value with the median and "
+             "standardises the one-hot columns too, the model fills with the mean and leaves one-hot columns "
+             "0/1. The tuned models also use different folds, and SVR keeps epsilon = 0.1 where the search "
+             "chooses it. None of this is tuned on the test rows.")
+    if run["warnings"]:
+        N.append("**bk_cross_validate's warnings** in this run: " +
+                 " ".join("%s." % w.rstrip(".") for w in run["warnings"]))
+    L += ["## Notes\n"] + ["- " + n for n in N] + [""]
+    with open(out_md, "w") as f:
+        f.write("\n".join(L) + "\n")
+    log("== wrote %s" % os.path.relpath(out_md, ROOT))
+
+
 def weights_mode(args):
     """Class weights against oversampling by hand on w8a (3 % positives):
     doc/class-weights.md."""
@@ -2291,7 +2904,7 @@ WHERE r.fold <> f GROUP BY st.p::text, f) m""")
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("mode", choices=["table", "tune", "perf", "scaleout", "features", "curves", "svc",
-                                     "weights", "targets", "search", "smoke", "report"])
+                                     "regression", "weights", "targets", "search", "smoke", "report"])
     ap.add_argument("--paper", default="000")
     ap.add_argument("--perms", type=int, default=5)
     ap.add_argument("--jobs", type=int, default=max(1, min(2, os.cpu_count() or 1)))
@@ -2327,6 +2940,8 @@ def main():
         curves_mode(args)
     elif args.mode == "svc":
         svc_mode(args)
+    elif args.mode == "regression":
+        regression_mode(args)
     elif args.mode == "weights":
         weights_mode(args)
     elif args.mode == "targets":
