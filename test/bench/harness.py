@@ -2901,10 +2901,160 @@ WHERE r.fold <> f GROUP BY st.p::text, f) m""")
     write_doc("performance-search.md", L)
 
 
+
+# ---- novelty detection: scikit-learn's OneClassSVM and IsolationForest
+# beside bk_train without a label (doc/comparison-novelty.md) ----
+
+# (title, training file, test file or None for a seeded split, dimension,
+# the normal class, training rows of a split): a detector learns the
+# normal class's training rows and scores every test row, the other
+# classes being the novel ones
+NOV_SETS = [
+    ("usps, digit 0 normal", "usps.train", "usps.test", 256, 0, None),
+    ("covtype20k, class 2 normal", "covtype20k", None, 54, 2, 15000),
+    ("banana, class -1 normal", "banana", None, 2, -1, 4000),
+]
+NOV_NU = 0.1
+NOV_BUDGETS = (100, 500)
+NOV_AUC_GAP = 0.02
+
+
+def novelty_mode(args):
+    """scikit-learn's OneClassSVM (nu 0.1, gamma 'scale') and
+    IsolationForest beside bk_train without a label (the one-class SVM on
+    a budget, one pass, the same nu and gamma), on the same rows: the AUC
+    of each score against the classes the detector never saw, the fit's
+    seconds, the share of normal test rows flagged.  Needs python3-sklearn."""
+    import numpy as np
+    from sklearn.datasets import load_svmlight_file
+    from sklearn.ensemble import IsolationForest
+    from sklearn.metrics import roc_auc_score
+    from sklearn.preprocessing import StandardScaler
+    from sklearn.svm import OneClassSVM
+    import sklearn
+
+    mi = machine_info()
+    load_start = os.getloadavg()
+    started = time.time()
+    d = os.path.abspath(args.data_dir)
+    results = []
+    for title, trf, tef, dim, normal, ntrain in NOV_SETS:
+        Xtr, ytr = load_svmlight_file(os.path.join(d, trf), n_features=dim)
+        if tef:
+            Xte, yte = load_svmlight_file(os.path.join(d, tef), n_features=dim)
+        else:
+            X, y = Xtr, ytr
+            order = [i - 1 for i in split_order(X.shape[0])]
+            tr, te = sorted(order[:ntrain]), sorted(order[ntrain:])
+            Xtr, ytr, Xte, yte = X[tr], y[tr], X[te], y[te]
+        Xtr, Xte = Xtr.toarray(), Xte.toarray()
+        N = Xtr[ytr == normal]
+        novel = (yte != normal).astype(int)
+        res = {"title": title, "normal_rows": int(N.shape[0]), "test_rows": int(Xte.shape[0]),
+               "novel_rows": int(novel.sum()), "dim": dim, "models": []}
+        sc = StandardScaler().fit(N)
+        Ns, Xts = sc.transform(N), sc.transform(Xte)
+        # scikit-learn's gamma 'scale', 1 / (d var(X)) on the standardised rows
+        gamma = float("%.4g" % (1.0 / (dim * Ns.var())))
+        res["gamma"] = gamma
+
+        def sk(key, est):
+            t0 = time.perf_counter()
+            est.fit(Ns)
+            tf = time.perf_counter() - t0
+            s = -est.decision_function(Xts)
+            m = {"key": key, "auc": float(roc_auc_score(novel, s)), "fit_s": tf,
+                 "flag_normal": float(np.mean(est.predict(Xts)[novel == 0] == -1)),
+                 "n_sv": int(len(est.support_)) if hasattr(est, "support_") else None}
+            res["models"].append(m)
+            log("  %-26s %-30s AUC %.4f  fit %6.2fs  flags %.3f of normal test rows"
+                % (title, key, m["auc"], tf, m["flag_normal"]))
+
+        sk("One-class SVM (scikit-learn)", OneClassSVM(nu=NOV_NU, gamma=gamma))
+        sk("IsolationForest (scikit-learn)", IsolationForest(random_state=0))
+        # the same rows in the database: the normal training rows, and every
+        # test row with whether it is novel; the model standardises its rows
+        copy_rows("n_train", [(int(normal), ["%.17g" % v for v in N[i]]) for i in range(N.shape[0])])
+        copy_rows("n_test", [(int(novel[i]), ["%.17g" % v for v in Xte[i]]) for i in range(Xte.shape[0])])
+        for b in NOV_BUDGETS:
+            p = {"budget": b, "nu": NOV_NU, "gamma": gamma, "scale": "standard"}
+            t_fit, _ = timed("DROP TABLE IF EXISTS bench.n_model; CREATE TABLE bench.n_model AS "
+                             "SELECT bk_train(features, '%s' ORDER BY bk_shuffle_key(id, 7)) AS model "
+                             "FROM bench.n_train" % json.dumps(p))
+            r = json.loads(psql(
+                "SELECT json_build_object('auc', (bk_metrics(t.label, (bk_novelty(m.model, t.features) > 0)::int::int8, "
+                "bk_novelty(m.model, t.features))->>'roc_auc')::float8, "
+                "'flag_normal', avg((bk_novelty(m.model, t.features) > 0)::int) FILTER (WHERE t.label = 0), "
+                "'n_sv', (bk_info(m.model)->>'n_sv')::int) "
+                "FROM bench.n_test t, bench.n_model m GROUP BY m.model").strip())
+            m = {"key": "budgetkernel, B = %d" % b, "auc": r["auc"], "fit_s": t_fit,
+                 "flag_normal": r["flag_normal"], "n_sv": r["n_sv"], "budget": b}
+            res["models"].append(m)
+            log("  %-26s %-30s AUC %.4f  fit %6.2fs  flags %.3f of normal test rows"
+                % (title, m["key"], m["auc"], t_fit, m["flag_normal"]))
+        psql("DROP TABLE IF EXISTS bench.n_train, bench.n_test, bench.n_model")
+        results.append(res)
+
+    la, le = load_start, os.getloadavg()
+    L = ["# budgetkernel's novelty detection against scikit-learn's OneClassSVM\n",
+         "Generated by the benchmark harness - do not edit by hand. Command:\n",
+         "```sh\n%s\n```\n" % args.command, machine_md(mi) + "\n",
+         "Load average at the start of the run %.2f, %.2f, %.2f, at its end %.2f, %.2f, %.2f; "
+         "the run took %.0f s. scikit-learn %s.\n"
+         % (la[0], la[1], la[2], le[0], le[1], le[2], time.time() - started, sklearn.__version__),
+         "Each detector learns the training rows of one class (the normal rows) and scores every "
+         "test row; the other classes are the novel rows it never saw, and **AUC** is the area under "
+         "the ROC curve of its score against them. **One-class SVM**: scikit-learn's `OneClassSVM("
+         "nu=%g, gamma=G)`, G = its `gamma='scale'` on the standardised normal rows, after "
+         "`StandardScaler` fitted on them. **IsolationForest**: its defaults (`random_state=0`) on "
+         "the same rows. **budgetkernel**: `bk_train(features, '{\"budget\": B, \"nu\": %g, "
+         "\"gamma\": G, \"scale\": \"standard\"}' ORDER BY bk_shuffle_key(id, 7))`: the one-class "
+         "SVM on a budget (Pegasos' steps, merging), one pass over the rows, the features "
+         "standardised by the model; its AUC is `bk_metrics`' `roc_auc` of `bk_novelty`. **flags "
+         "normal** is the share of the normal test rows each flags (a one-class SVM's nu bounds it "
+         "from above on the training rows). Fit seconds: scikit-learn's `fit`, ours one `bk_train` "
+         "of the table's rows in a fresh session, one run each.\n" % (NOV_NU, NOV_NU)]
+    L += ["## The target\n",
+          "The issue asks for an AUC **within %.2f of scikit-learn's OneClassSVM on the same rows, in "
+          "one scan with constant memory**.\n" % NOV_AUC_GAP]
+    for res in results:
+        oc = next(m for m in res["models"] if m["key"].startswith("One-class"))
+        ours = [m for m in res["models"] if m.get("budget")]
+        L.append("- **%s**: One-class SVM %.4f; budgetkernel %s: %s."
+                 % (res["title"], oc["auc"],
+                    ", ".join("%.4f at B = %d (%+.4f)" % (m["auc"], m["budget"], m["auc"] - oc["auc"]) for m in ours),
+                    "met at every budget" if all(m["auc"] >= oc["auc"] - NOV_AUC_GAP for m in ours) else
+                    ("met at B = %s" % ", ".join(str(m["budget"]) for m in ours if m["auc"] >= oc["auc"] - NOV_AUC_GAP)
+                     if any(m["auc"] >= oc["auc"] - NOV_AUC_GAP for m in ours) else "not met")))
+    L.append("")
+    L.append("## Results\n")
+    for res in results:
+        L += ["### %s\n" % res["title"],
+              "%d normal training rows, %d test rows of which %d novel, dimension %d, G = %g.\n"
+              % (res["normal_rows"], res["test_rows"], res["novel_rows"], res["dim"], res["gamma"]),
+              "| detector | AUC | fit s | flags normal | support vectors |",
+              "| --- | ---: | ---: | ---: | ---: |"]
+        for m in res["models"]:
+            L.append("| %s | %.4f | %.2f | %.3f | %s |"
+                     % (m["key"], m["auc"], m["fit_s"], m["flag_normal"],
+                        m["n_sv"] if m["n_sv"] is not None else "-"))
+        L.append("")
+    L += ["## Notes\n",
+          "- Where a peer is the better choice: IsolationForest needs no kernel width and no "
+          "scaling; a one-class SVM of every normal row is exact where the rows fit in memory "
+          "(scikit-learn's fits here take a second or less). budgetkernel's detector is for rows "
+          "that stay in the database: one scan, at most B support vectors, continued on new rows, "
+          "merged across partitions and scored by an immutable function.",
+          "- One run: the fit times on this 2-core machine vary by 10-20 % between runs; the sub-second ones are "
+          "dominated by each side's fixed costs."]
+    write_doc("comparison-novelty.md", L)
+    return results
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("mode", choices=["table", "tune", "perf", "scaleout", "features", "curves", "svc",
-                                     "regression", "weights", "targets", "search", "smoke", "report"])
+                                     "regression", "novelty", "weights", "targets", "search", "smoke", "report"])
     ap.add_argument("--paper", default="000")
     ap.add_argument("--perms", type=int, default=5)
     ap.add_argument("--jobs", type=int, default=max(1, min(2, os.cpu_count() or 1)))
@@ -2942,6 +3092,8 @@ def main():
         svc_mode(args)
     elif args.mode == "regression":
         regression_mode(args)
+    elif args.mode == "novelty":
+        novelty_mode(args)
     elif args.mode == "weights":
         weights_mode(args)
     elif args.mode == "targets":

@@ -11,6 +11,8 @@
 #   bash test/bench/run.sh --only svc       doc/comparison-svc.md (scikit-learn's SVC beside) only
 #   bash test/bench/run.sh --only regression  doc/comparison-regression.md (scikit-learn's SVR
 #                                           beside, on test/bench/data) only
+#   bash test/bench/run.sh --only novelty   doc/comparison-novelty.md (scikit-learn's OneClassSVM
+#                                           and IsolationForest beside) only
 #   bash test/bench/run.sh --only weights   doc/class-weights.md (class weights on w8a) only
 #   bash test/bench/run.sh --only targets   doc/comparison-libsvm.md (the recommended setting and LIBSVM) only
 #   bash test/bench/run.sh --only search    doc/performance-search.md (the cost of bk_cross_validate) only
@@ -46,6 +48,7 @@ only_modes=(
 	"curves curves Learning curves (doc/learning-curves.md)"
 	"svc svc Beside scikit-learn's SVC (doc/comparison-svc.md)"
 	"regression regression Regression beside scikit-learn's SVR (doc/comparison-regression.md)"
+	"novelty novelty Novelty detection beside scikit-learn's OneClassSVM (doc/comparison-novelty.md)"
 	"weights weights Class weights against oversampling (doc/class-weights.md)"
 	"targets targets The recommended setting beside LIBSVM (doc/comparison-libsvm.md)"
 	"search search The cost of a search (doc/performance-search.md)"
@@ -70,7 +73,7 @@ while [[ $# -gt 0 ]]; do
 		--smoke) smoke=1; shift ;;
 		--tune) tune=1; shift ;;
 		--report) report=1; shift ;;
-		-h|--help) sed -n '3,27p' "${BASH_SOURCE[0]}"; exit 0 ;;
+		-h|--help) sed -n '3,29p' "${BASH_SOURCE[0]}"; exit 0 ;;
 		*) extra+=("$1"); shift ;;
 	esac
 done
