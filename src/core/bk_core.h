@@ -518,18 +518,22 @@ extern double BkModelNoveltyScore(BkModel *m, const double *x);
 extern bool BkModelNoveltyRho(const BkModel *m, double *rho);
 
 /*
- * Youngs and Cramer's running sums of a target, as PostgreSQL's
- * avg(float8) and stddev_pop(float8) keep them: a regressor's target
- * standardisation fitted on its training rows.
+ * Youngs and Cramer's running sums, as PostgreSQL's avg(float8) and
+ * stddev_pop(float8) keep them (bk_prep.c): a numeric input's
+ * standardisation and a regressor's target's, fitted on the training rows.
  */
-typedef struct BkTargetFit
+typedef struct BkRunningSums
 {
 	double		n;
-	double		sx;
-	double		sxx;
-} BkTargetFit;
-extern void BkTargetFitAdd(BkTargetFit *f, double t);
-extern void BkTargetFitResult(const BkTargetFit *f, double *mean, double *sd);
+	double		sx;				/* the sum */
+	double		sxx;			/* the squared deviations from the running mean */
+} BkRunningSums;
+extern void BkRunningSumsAdd(BkRunningSums *s, double v);
+/*
+ * avg and stddev_pop of the values added; sd 0 for values constant up to
+ * rounding (scikit-learn's rule, bk_prep.c), which standardising divides by 1
+ */
+extern void BkRunningSumsMoments(const BkRunningSums *s, double *mean, double *sd);
 
 extern void BkModelLearn(BkModel *m, const double *x, int64_t label);
 extern void BkModelLearnText(BkModel *m, const double *x, const char *label,

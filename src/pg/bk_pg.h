@@ -433,7 +433,7 @@ typedef struct BkTrainState
 	bool		novelty;
 	/* the model is made once every row is seen: a fitted preparation or target */
 	bool		deferred;
-	BkTargetFit target_fit;		/* the targets' sums, when standardised */
+	BkRunningSums target_fit;		/* the targets' sums, when standardised */
 	int			deferred_dim;	/* deferred without a preparation: the first row's */
 	const char *dim_source;		/* what the expected dimension is */
 	const char *fname;			/* bk_train or bk_continue, for messages */

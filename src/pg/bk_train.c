@@ -315,7 +315,7 @@ bk_train_row(BkTrainState *st, FunctionCallInfo fcinfo)
 		if (st->fit != NULL)
 			BkPgFitRow(st->fit, features, st->form, st->row);
 		if (st->regression)
-			BkTargetFitAdd(&st->target_fit, DatumGetFloat8(label));
+			BkRunningSumsAdd(&st->target_fit, DatumGetFloat8(label));
 		BkPgEpochRowsPut(st->rows, features, st->form, label);
 		error_context_stack = errcallback.previous;
 		return;
@@ -760,7 +760,7 @@ BkPgTrainPrepared(const BkTrainState *st, MemoryContext cxt)
 		double		mean,
 					sd;
 
-		BkTargetFitResult(&st->target_fit, &mean, &sd);
+		BkRunningSumsMoments(&st->target_fit, &mean, &sd);
 		BkModelSetTargetScale(m, mean, sd);
 	}
 	BkModelSkip(m, (uint64_t) st->skipped);

@@ -119,6 +119,9 @@ SELECT bk_info(bk_train(x, y, '{"epsilon": 100}' ORDER BY bk_shuffle_key(id, 1))
 SELECT round((bk_info(bk_train(x, y, '{"gamma": 1}' ORDER BY y))->>'online_r2')::numeric, 2) AS online_r2 FROM wave;
 -- a constant target divides by 1
 SELECT bk_info(bk_train(x, 5.0::float8, '{}'))->'target' AS constant_target FROM wave;
+-- and a target constant up to rounding (the running sums of 0.7 leave a
+-- deviation of about 1e-15), by the rule of a feature's standardisation
+SELECT bk_info(bk_train(x, 0.7::float8, '{}'))->'target'->'sd' AS rounded_constant_sd FROM wave;
 SELECT bk_predict_value(bk_train(x, 5.0::float8, '{}'), ARRAY[0.3]) AS predicts_it FROM wave;
 
 -- continue: the rows add up, the target's standardisation is kept, and

@@ -313,7 +313,7 @@ static BkModel *
 regressor(const char *const pp[][2], int np, const Stream *s, FpMode mode)
 {
 	BkParams	p;
-	BkTargetFit fit = {0};
+	BkRunningSums fit = {0};
 	double		mean,
 				sd;
 	BkModel    *m,
@@ -323,8 +323,8 @@ regressor(const char *const pp[][2], int np, const Stream *s, FpMode mode)
 	if (BkParamsBudgeted(&p) && !BkParamGiven(&p, BK_P_BUDGET))
 		p.budget = FP_BUDGET;
 	for (int i = 0; i < FP_ROWS; i++)
-		BkTargetFitAdd(&fit, s->t[i]);
-	BkTargetFitResult(&fit, &mean, &sd);
+		BkRunningSumsAdd(&fit, s->t[i]);
+	BkRunningSumsMoments(&fit, &mean, &sd);
 	m = BkModelCreate(&bk_std_env, &p, FP_DIM);
 	BkModelSetTargetScale(m, mean, sd);
 	switch (mode)
@@ -343,8 +343,8 @@ regressor(const char *const pp[][2], int np, const Stream *s, FpMode mode)
 			/* the odd rows standardised on their own (a part of a parallel plan) */
 			memset(&fit, 0, sizeof(fit));
 			for (int i = 1; i < FP_ROWS; i += 2)
-				BkTargetFitAdd(&fit, s->t[i]);
-			BkTargetFitResult(&fit, &mean, &sd);
+				BkRunningSumsAdd(&fit, s->t[i]);
+			BkRunningSumsMoments(&fit, &mean, &sd);
 			b = BkModelCreate(&bk_std_env, &p, FP_DIM);
 			BkModelSetTargetScale(b, mean, sd);
 			for (int i = 0; i < FP_ROWS; i++)

@@ -177,9 +177,7 @@ BkPrepSpecActive(const BkPrepSpec *s)
 typedef struct FitInput
 {
 	int			kind;			/* 0 until its first value */
-	double		n,
-				sx,
-				sxx;
+	BkRunningSums sums;			/* of a numeric input */
 	int			n_levels;
 	int			cap_levels;
 	char	  **levels;
@@ -218,22 +216,22 @@ BkPrepFitNew(const BkEnv *env, const BkPrepSpec *s, bool named)
  * Youngs and Cramer's update, as PostgreSQL's float8_accum: n, the sum and
  * the sum of squared deviations from the running mean.
  */
-static void
-accumulate(FitInput *in, double v)
+void
+BkRunningSumsAdd(BkRunningSums *s, double v)
 {
-	double		n = in->n + 1.0;
-	double		sx = in->sx + v;
+	double		n = s->n + 1.0;
+	double		sx = s->sx + v;
 
-	if (in->n > 0.0)
+	if (s->n > 0.0)
 	{
 		double		tmp = v * n - sx;
 
-		in->sxx += tmp * tmp / (n * in->n);
+		s->sxx += tmp * tmp / (n * s->n);
 	}
 	else
-		in->sxx = 0.0;
-	in->n = n;
-	in->sx = sx;
+		s->sxx = 0.0;
+	s->n = n;
+	s->sx = sx;
 }
 
 void
@@ -265,7 +263,7 @@ BkPrepFitArray(BkPrepFit *f, const double *x, const bool *isnull, int n)
 							"NULL in features at position %d", i + 1);
 			continue;
 		}
-		accumulate(&f->in[i], x[i]);
+		BkRunningSumsAdd(&f->in[i].sums, x[i]);
 	}
 }
 
@@ -365,7 +363,7 @@ void
 BkPrepFitNumber(BkPrepFit *f, int i, double v)
 {
 	set_kind(f, i, BK_INPUT_NUMERIC);
-	accumulate(&f->in[i], v);
+	BkRunningSumsAdd(&f->in[i].sums, v);
 }
 
 void
@@ -455,15 +453,24 @@ constant_column(double var, double mean, double n)
 }
 
 void
+BkRunningSumsMoments(const BkRunningSums *s, double *mean, double *sd)
+{
+	double		var = s->n > 0.0 ? s->sxx / s->n : 0.0;
+
+	*mean = s->n > 0.0 ? s->sx / s->n : 0.0;
+	*sd = constant_column(var, *mean, s->n) ? 0.0 : sqrt(var);
+}
+
+void
 BkPrepDerive(const BkPrep *p, BkPrepInput *in)
 {
-	double		mean = in->n > 0.0 ? in->sx / in->n : 0.0;
-	double		var = in->n > 0.0 ? in->sxx / in->n : 0.0;
-	double		sd = sqrt(var);
+	BkRunningSums s = {in->n, in->sx, in->sxx};
+	double		mean,
+				sd;
 
+	BkRunningSumsMoments(&s, &mean, &sd);
 	in->center = p->scale == BK_SCALE_STANDARD ? mean : 0.0;
-	in->scale = (p->scale == BK_SCALE_STANDARD && sd > 0.0 && isfinite(sd) &&
-				 !constant_column(var, mean, in->n)) ? sd : 1.0;
+	in->scale = (p->scale == BK_SCALE_STANDARD && sd > 0.0 && isfinite(sd)) ? sd : 1.0;
 	in->fill = p->impute == BK_IMPUTE_MEAN ? (mean - in->center) / in->scale : 0.0;
 }
 
@@ -502,16 +509,16 @@ BkPrepFitFinish(const BkPrepFit *f, const BkEnv *env)
 		in->offset = dim;
 		if (in->kind == BK_INPUT_NUMERIC)
 		{
-			if (!isfinite(src->sx) || !isfinite(src->sxx))
+			if (!isfinite(src->sums.sx) || !isfinite(src->sums.sxx))
 				BkRaiseHint(env, BK_ERR_OVERFLOW, NULL,
 							"Scale the input down before training.",
 							"the values of %s%s%s are too large to standardise",
 							in->name ? "key \"" : "input ",
 							in->name ? in->name : "",
 							in->name ? "\"" : "");
-			in->n = src->n;
-			in->sx = src->sx;
-			in->sxx = src->sxx;
+			in->n = src->sums.n;
+			in->sx = src->sums.sx;
+			in->sxx = src->sums.sxx;
 			BkPrepDerive(p, in);
 			dim++;
 		}

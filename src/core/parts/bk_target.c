@@ -19,37 +19,6 @@
 
 #include <math.h>
 
-/*
- * Youngs and Cramer's update, as PostgreSQL's float8_accum (and the
- * preparation's, bk_prep.c): n, the sum and the sum of squared deviations
- * from the running mean.
- */
-void
-BkTargetFitAdd(BkTargetFit *f, double t)
-{
-	double		n = f->n + 1.0;
-	double		sx = f->sx + t;
-
-	if (f->n > 0.0)
-	{
-		double		tmp = t * n - sx;
-
-		f->sxx += tmp * tmp / (n * f->n);
-	}
-	else
-		f->sxx = 0.0;
-	f->n = n;
-	f->sx = sx;
-}
-
-/* avg(t) and stddev_pop(t) of the rows added, as PostgreSQL computes them */
-void
-BkTargetFitResult(const BkTargetFit *f, double *mean, double *sd)
-{
-	*mean = f->n > 0.0 ? f->sx / f->n : 0.0;
-	*sd = f->n > 0.0 ? sqrt(f->sxx / f->n) : 0.0;
-}
-
 BkTarget *
 BkTargetNew(const BkEnv *env)
 {
@@ -74,11 +43,7 @@ BkModelSetTargetScale(BkModel *m, double mean, double sd)
 					mean, sd);
 	m->target->mode = BK_TARGET_STANDARD;
 	m->target->mean = mean;
-	/*
-	 * a constant target (up to rounding, as the preparation decides for a
-	 * feature: var <= n eps var + (n mean eps)^2 is left to the caller's
-	 * sums) divides by 1
-	 */
+	/* a constant target (up to rounding: BkRunningSumsMoments) divides by 1 */
 	m->target->sd = sd > 0.0 ? sd : 1.0;
 }
 
