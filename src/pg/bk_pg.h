@@ -454,6 +454,13 @@ typedef struct BkTrainState
 	BkPgKeyTally tally;			/* bk_continue: rows that lacked the model's keys */
 } BkTrainState;
 
+/*
+ * Whether the aggregate's argument argno (0: the first after the state) is
+ * an int2 or int4 column PostgreSQL cast to float8 to call a float8 form
+ * (bk_train.c): false when it cannot be seen (a window function)
+ */
+extern bool BkPgArgCastFromInteger(FunctionCallInfo fcinfo, int argno);
+
 /* a new, empty state in its own child context of parent */
 extern BkTrainState *BkPgTrainStateNew(MemoryContext parent);
 /*

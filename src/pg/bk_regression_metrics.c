@@ -20,8 +20,6 @@
 #include "catalog/pg_type.h"
 #include "fmgr.h"
 #include "libpq/pqformat.h"
-#include "nodes/nodeFuncs.h"
-#include "nodes/primnodes.h"
 #include "utils/builtins.h"
 #include "utils/jsonb.h"
 
@@ -45,27 +43,6 @@ typedef struct RegressionState
 	double		m2;				/* their sum of squared deviations from it */
 } RegressionState;
 
-/* whether argument argno of the aggregate is an integer column cast to float8 */
-static bool
-arg_cast_from_integer(FunctionCallInfo fcinfo, int argno)
-{
-	Aggref	   *aggref = AggGetAggref(fcinfo);
-	Node	   *expr;
-
-	if (aggref == NULL || list_length(aggref->args) <= argno)
-		return false;
-	expr = (Node *) list_nth_node(TargetEntry, aggref->args, argno)->expr;
-	if (IsA(expr, FuncExpr) &&
-		((FuncExpr *) expr)->funcformat == COERCE_IMPLICIT_CAST &&
-		list_length(((FuncExpr *) expr)->args) == 1)
-	{
-		Oid			from = exprType(linitial(((FuncExpr *) expr)->args));
-
-		return from == INT2OID || from == INT4OID;
-	}
-	return false;
-}
-
 static RegressionState *
 get_state(FunctionCallInfo fcinfo)
 {
@@ -75,7 +52,7 @@ get_state(FunctionCallInfo fcinfo)
 		elog(ERROR, "bk_metrics called in non-aggregate context");
 	if (!PG_ARGISNULL(0))
 		return (RegressionState *) PG_GETARG_POINTER(0);
-	if (arg_cast_from_integer(fcinfo, 0) && arg_cast_from_integer(fcinfo, 1))
+	if (BkPgArgCastFromInteger(fcinfo, 0) && BkPgArgCastFromInteger(fcinfo, 1))
 		ereport(ERROR,
 				(errcode(ERRCODE_AMBIGUOUS_FUNCTION),
 				 errmsg("bk_metrics: both columns are integers, and PostgreSQL passed them as float8 (a regression report)"),

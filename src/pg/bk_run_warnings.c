@@ -36,13 +36,22 @@ regression_hint(const BkModel *m)
 {
 	BkModelInfo info;
 	BkTargetInfo t;
+	BkParamValue pv[BK_MAX_PARAM_VALUES];
+	int			npv;
+	bool		has_c = false,
+				has_eta = false;
 	const char *step;
 
 	BkModelGetInfo(m, &info);
 	(void) BkModelTargetInfo(m, &t);
-	step = strcmp(BkAlgorithmName(info.params), "pegasos") == 0 ? "lower lambda" :
-		strcmp(BkAlgorithmName(info.params), "ogd") == 0 ||
-		strcmp(BkAlgorithmName(info.params), "bogd") == 0 ? "raise eta" : "raise C";
+	/* the learner's step size, among the parameters it takes */
+	npv = BkParamsList(info.params, pv, BK_MAX_PARAM_VALUES);
+	for (int i = 0; i < npv && i < BK_MAX_PARAM_VALUES; i++)
+	{
+		has_c |= strcmp(pv[i].key, "C") == 0;
+		has_eta |= strcmp(pv[i].key, "eta") == 0;
+	}
+	step = has_c ? "raise C" : has_eta ? "raise eta" : "lower lambda";
 	return psprintf("%sCheck gamma (about 1/dim on standardised features), %s or lower epsilon, and shuffle the rows.",
 					t.standardised ? "" :
 					"Standardise the target (\"target_scale\": \"standard\", the default). ",

@@ -51,8 +51,9 @@ BkPgTrainStateNew(MemoryContext parent)
 }
 
 /*
- * Whether the label argument is an int2 column that PostgreSQL cast to
- * float8 to call the float8 form.  An int4 label has forms of its own; an
+ * Whether an aggregate argument (argno 1: the label of bk_train) is an
+ * int2 or int4 column that PostgreSQL cast to float8 to call the float8
+ * form.  An int4 label has forms of its own; an
  * int2 one finds no exact form, and of the int4, int8 and float8 forms
  * the float8 one wins (it is the preferred numeric type), so without this
  * an int2 label column would train a regressor: the cast is seen in the
@@ -60,15 +61,15 @@ BkPgTrainStateNew(MemoryContext parent)
  * at: the float8 form is then a regression target, and the documentation
  * says to write label::int8.)
  */
-static bool
-label_cast_from_integer(FunctionCallInfo fcinfo)
+bool
+BkPgArgCastFromInteger(FunctionCallInfo fcinfo, int argno)
 {
 	Aggref	   *aggref = AggGetAggref(fcinfo);
 	Node	   *expr;
 
-	if (aggref == NULL || list_length(aggref->args) < 2)
+	if (aggref == NULL || list_length(aggref->args) <= argno)
 		return false;
-	expr = (Node *) lsecond_node(TargetEntry, aggref->args)->expr;
+	expr = (Node *) list_nth_node(TargetEntry, aggref->args, argno)->expr;
 	if (IsA(expr, FuncExpr) &&
 		((FuncExpr *) expr)->funcformat == COERCE_IMPLICIT_CAST &&
 		list_length(((FuncExpr *) expr)->args) == 1)
@@ -111,7 +112,7 @@ bk_train_get_state(FunctionCallInfo fcinfo, const char *fname, bool *created)
 	st->int4_labels = get_fn_expr_argtype(fcinfo->flinfo, 2) == INT4OID;
 	st->float_labels = get_fn_expr_argtype(fcinfo->flinfo, 2) == FLOAT8OID;
 	/* bk_train's float8 form trains a regressor (bk_continue: the model says) */
-	st->regression = st->float_labels && !label_cast_from_integer(fcinfo);
+	st->regression = st->float_labels && !BkPgArgCastFromInteger(fcinfo, 1);
 	/*
 	 * and every form of features (bk_features): the form is that of the
 	 * first row with features (bk_train_row)

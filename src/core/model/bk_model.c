@@ -648,6 +648,24 @@ BkModelLearnClass(BkModel *m, const double *x, int cls, bool is_new)
 }
 
 /*
+ * The learner's step on the one machine of a regressor or a novelty
+ * detector, row's y and margin set (no class weights: every row weighs 1)
+ */
+static void
+value_step(BkModel *m, BkRow *row)
+{
+	BkMachine  *mach = &m->machines[0];
+
+	row->weight = row->w_pos = row->w_neg = 1.0;
+	if (BkLearnerOf(&m->params)->step(m, mach, row))
+	{
+		mach->updates++;
+		BkModelCheckSums(m, mach, false);
+		m->rows_updated++;
+	}
+}
+
+/*
  * Learn one row of a regressor, of target t (bk_alg_pa.c, bk_alg_ogd.c):
  * predicted first, as a classifier's row is, with its error counted in
  * the target's units, and a "mistake" when the standardised residual lies
@@ -659,9 +677,7 @@ BkModelLearnClass(BkModel *m, const double *x, int cls, bool is_new)
 void
 BkModelLearnValue(BkModel *m, const double *x, double t)
 {
-	const BkLearner *L = BkLearnerOf(&m->params);
 	BkRow	   *row = rows_for(m);
-	BkMachine  *mach = &m->machines[0];
 	BkTarget   *tg = m->target;
 	double		ts,
 				err,
@@ -702,13 +718,7 @@ BkModelLearnValue(BkModel *m, const double *x, double t)
 	sign = residual >= 0.0 ? 1.0 : -1.0;
 	row->y = sign;
 	row->margin = sign * ts - m->params.epsilon;
-	row->weight = row->w_pos = row->w_neg = 1.0;
-	if (L->step(m, mach, row))
-	{
-		mach->updates++;
-		BkModelCheckSums(m, mach, false);
-		m->rows_updated++;
-	}
+	value_step(m, row);
 }
 
 /*
@@ -724,9 +734,7 @@ BkModelLearnValue(BkModel *m, const double *x, double t)
 void
 BkModelLearnNovel(BkModel *m, const double *x)
 {
-	const BkLearner *L = BkLearnerOf(&m->params);
 	BkRow	   *row = rows_for(m);
-	BkMachine  *mach = &m->machines[0];
 	BkNovelty  *nv = m->novelty;
 	bool		flagged;
 
@@ -743,15 +751,9 @@ BkModelLearnNovel(BkModel *m, const double *x)
 
 	row->y = 1.0;
 	row->margin = nv->rho;
-	row->weight = row->w_pos = row->w_neg = 1.0;
 	row->rate = 0.0;
 	row->rho_decay = 1.0;
-	if (L->step(m, mach, row))
-	{
-		mach->updates++;
-		BkModelCheckSums(m, mach, false);
-		m->rows_updated++;
-	}
+	value_step(m, row);
 	nv->rho = row->rho_decay * nv->rho - row->rate * ((flagged ? 1.0 : 0.0) - m->params.nu);
 	if (!isfinite(nv->rho))
 		BkRaiseHint(&m->env, BK_ERR_OVERFLOW, NULL,
