@@ -1943,6 +1943,22 @@ ORDER BY c.rows;
     log("== wrote %s and %s" % (os.path.relpath(out_md, ROOT), os.path.relpath(svg, ROOT)))
 
 
+def load_split(d, trf, tef, dim, ntrain):
+    """A LIBSVM data set of the data directory d as dense (Xtr, ytr, Xte,
+    yte): the files' own training and test rows, or (tef None) the
+    harness's seeded split of one file, its first ntrain rows for training."""
+    from sklearn.datasets import load_svmlight_file
+    Xtr, ytr = load_svmlight_file(os.path.join(d, trf), n_features=dim)
+    if tef:
+        Xte, yte = load_svmlight_file(os.path.join(d, tef), n_features=dim)
+    else:
+        X, y = Xtr, ytr
+        order = [i - 1 for i in split_order(X.shape[0])]
+        tr, te = sorted(order[:ntrain]), sorted(order[ntrain:])
+        Xtr, ytr, Xte, yte = X[tr], y[tr], X[te], y[te]
+    return Xtr.toarray(), ytr, Xte.toarray(), yte
+
+
 def svc_mode(args):
     """scikit-learn's SVC() with its default settings and
     HistGradientBoostingClassifier() beside one bk_cross_validate call with
@@ -1950,7 +1966,6 @@ def svc_mode(args):
     refit, on the same rows: doc/comparison-svc.md.  Needs python3-sklearn."""
     import numpy as np
     from sklearn.compose import ColumnTransformer
-    from sklearn.datasets import load_svmlight_file
     from sklearn.ensemble import HistGradientBoostingClassifier
     from sklearn.impute import SimpleImputer
     from sklearn.pipeline import make_pipeline
@@ -2024,15 +2039,7 @@ SELECT * FROM bk_cross_validate($q${train_sql}$q$, '{feat}', 'label', 'id', seed
             ("covtype20k, 15k / 5k", "covtype20k.binary", None, 54, 15000),
             ("banana, 4k / 1.3k", "banana", None, 2, 4000)]
     for title, trf, tef, dim, ntrain in sets:
-        Xtr, ytr = load_svmlight_file(os.path.join(d, trf), n_features=dim)
-        if tef:
-            Xte, yte = load_svmlight_file(os.path.join(d, tef), n_features=dim)
-        else:
-            X, y = Xtr, ytr
-            order = [i - 1 for i in split_order(X.shape[0])]
-            tr, te = sorted(order[:ntrain]), sorted(order[ntrain:])
-            Xtr, ytr, Xte, yte = X[tr], y[tr], X[te], y[te]
-        Xtr, Xte = Xtr.toarray(), Xte.toarray()
+        Xtr, ytr, Xte, yte = load_split(d, trf, tef, dim, ntrain)
         svc = sk_side(SVC(), Xtr, ytr, Xte, yte)
         hgb = sk_side(HistGradientBoostingClassifier(), Xtr, ytr, Xte, yte)
         # the same rows into the database
@@ -2926,7 +2933,6 @@ def novelty_mode(args):
     of each score against the classes the detector never saw, the fit's
     seconds, the share of normal test rows flagged.  Needs python3-sklearn."""
     import numpy as np
-    from sklearn.datasets import load_svmlight_file
     from sklearn.ensemble import IsolationForest
     from sklearn.metrics import roc_auc_score
     from sklearn.preprocessing import StandardScaler
@@ -2939,15 +2945,7 @@ def novelty_mode(args):
     d = os.path.abspath(args.data_dir)
     results = []
     for title, trf, tef, dim, normal, ntrain in NOV_SETS:
-        Xtr, ytr = load_svmlight_file(os.path.join(d, trf), n_features=dim)
-        if tef:
-            Xte, yte = load_svmlight_file(os.path.join(d, tef), n_features=dim)
-        else:
-            X, y = Xtr, ytr
-            order = [i - 1 for i in split_order(X.shape[0])]
-            tr, te = sorted(order[:ntrain]), sorted(order[ntrain:])
-            Xtr, ytr, Xte, yte = X[tr], y[tr], X[te], y[te]
-        Xtr, Xte = Xtr.toarray(), Xte.toarray()
+        Xtr, ytr, Xte, yte = load_split(d, trf, tef, dim, ntrain)
         N = Xtr[ytr == normal]
         novel = (yte != normal).astype(int)
         res = {"title": title, "normal_rows": int(N.shape[0]), "test_rows": int(Xte.shape[0]),

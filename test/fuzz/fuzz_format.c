@@ -125,6 +125,27 @@ learn_a_little(BkModel *m, double *x)
 	bk_std_jump = NULL;
 }
 
+/*
+ * A regressor's prediction or a detector's score of x into *v; false when
+ * it overflowed (the one error a hostile but valid model may give)
+ */
+static bool
+value_of(BkModel *m, const double *x, double *v)
+{
+	jmp_buf		jb;
+	volatile bool ok = true;
+
+	bk_std_jump = &jb;
+	if (setjmp(jb) == 0)
+		*v = m->target ? BkModelPredictValue(m, x) : BkModelNoveltyScore(m, x);
+	else if (bk_std_last_code != BK_ERR_OVERFLOW)
+		abort();
+	else
+		ok = false;
+	bk_std_jump = NULL;
+	return ok;
+}
+
 static void
 check_valid_model(const uint8_t *buf, size_t len)
 {
@@ -141,30 +162,12 @@ check_valid_model(const uint8_t *buf, size_t len)
 	if (s->target != NULL || s->novelty != NULL)
 	{
 		/* a regressor or detector: both decodings score alike, or both overflow */
-		jmp_buf		jb;
-		volatile double a = 0.0,
-					b = 0.0;
-		volatile int fails = 0;
+		double		a,
+					b;
+		bool		ok_a = value_of(s, x, &a);
 
-		bk_std_jump = &jb;
-		if (setjmp(jb) == 0)
-			a = s->target ? BkModelPredictValue(s, x) : BkModelNoveltyScore(s, x);
-		else if (bk_std_last_code != BK_ERR_OVERFLOW)
+		if (m != NULL && value_of(m, x, &b) && ok_a && a != b)
 			abort();
-		else
-			fails++;
-		if (m != NULL)
-		{
-			if (setjmp(jb) == 0)
-				b = m->target ? BkModelPredictValue(m, x) : BkModelNoveltyScore(m, x);
-			else if (bk_std_last_code != BK_ERR_OVERFLOW)
-				abort();
-			else
-				fails++;
-			if (fails == 0 && a != b)
-				abort();
-		}
-		bk_std_jump = NULL;
 	}
 	else
 		(void) BkModelPredict(s, x, &label);
