@@ -1370,13 +1370,14 @@ COMMENT ON FUNCTION @extschema@.bk_predict_probability(@extschema@.bk_model, @ex
 
 -- Availability: 0.2.0
 CREATE FUNCTION @extschema@.bk_learning_curve(model @extschema@.bk_model,
-	OUT rows int8, OUT mistakes int8, OUT mistake_rate float8, OUT window_rate float8)
+	OUT rows int8, OUT mistakes int8, OUT mistake_rate float8, OUT window_rate float8,
+	OUT rmse float8, OUT window_rmse float8)
 	RETURNS SETOF record
 	AS 'MODULE_PATHNAME', 'bk_learning_curve'
 	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE ROWS 20;
 
 COMMENT ON FUNCTION @extschema@.bk_learning_curve(@extschema@.bk_model) IS
-	'the online mistakes of the training stream after 1, 2, 4, ... rows and after all of them: the rate so far and over each doubling window';
+	'the online mistakes of the training stream after 1, 2, 4, ... rows and after all of them: the rate so far and over each doubling window; for a regressor also its online RMSE';
 
 -- bk_metrics(actual, predicted, probabilities): the same report, and the
 -- log loss, the Brier score and (two classes) the ROC AUC of one

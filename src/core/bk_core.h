@@ -504,6 +504,12 @@ typedef struct BkTargetInfo
 	double		seen_var;		/* their population variance */
 } BkTargetInfo;
 extern bool BkModelTargetInfo(const BkModel *m, BkTargetInfo *out);
+/*
+ * A regressor's learning curve: *points gets the sum of the prequential
+ * squared errors after 1, 2, 4, ... rows (as BkModelCurve the mistakes);
+ * returns their number, 0 for a classifier or a merged regressor
+ */
+extern int	BkModelTargetCurve(const BkModel *m, const double **points);
 
 /*
  * A novelty detector (BkParams.novelty) learns one row without a label:

@@ -23,6 +23,12 @@ typedef struct BkTarget
 	double		abs_error;		/* sum of |t - prediction| */
 	double		seen_mean;		/* the mean of the targets learned */
 	double		seen_m2;		/* their sum of squared deviations from it */
+	/*
+	 * The learning curve of the squared error: sq_curve[i] = sq_error after
+	 * 2^i rows, as BkModel.curve keeps the mistakes (0 points: merged)
+	 */
+	double		sq_curve[BK_CURVE_MAX];
+	int			sq_curve_n;
 } BkTarget;
 
 /* A novelty detector's threshold: its score is rho - f(x) (bk_target.c). */

@@ -454,8 +454,10 @@ bk_support_vectors(PG_FUNCTION_ARGS)
  * bk_learning_curve(model): the online (prequential) mistakes of the
  * model's training stream over doubling windows: one row after 1, 2, 4,
  * ... rows, and one after every row seen, with the mistake rate so far and
- * over the window since the row before.  A merged model, or one stored
- * before curves were kept, has only the last row.
+ * over the window since the row before; for a regressor also the root mean
+ * squared error so far and over the window (null for other models).  A
+ * merged model, or one stored before curves were kept, has only the last
+ * row.
  */
 PG_FUNCTION_INFO_V1(bk_learning_curve);
 Datum
@@ -465,23 +467,33 @@ bk_learning_curve(PG_FUNCTION_ARGS)
 	MemoryContext tmp;
 	BkModel    *m;
 	BkModelInfo info;
+	BkTargetInfo target;
+	bool		regressor;
 	const uint64_t *pts;
-	int			n;
+	const double *sq_pts = NULL;
+	int			n,
+				n_sq;
 	uint64		prev_rows = 0,
 				prev_mistakes = 0;
+	double		prev_sq = 0.0;
 
 	InitMaterializedSRF(fcinfo, 0);
 	tmp = AllocSetContextCreate(CurrentMemoryContext, "budgetkernel bk_learning_curve",
 								ALLOCSET_DEFAULT_SIZES);
 	m = BkPgDecodeDatum(PG_GETARG_DATUM(0), tmp, false);
 	BkModelGetInfo(m, &info);
+	regressor = BkModelTargetInfo(m, &target);
 	n = BkModelCurve(m, &pts);
+	n_sq = BkModelTargetCurve(m, &sq_pts);
 	for (int i = 0; i <= n; i++)
 	{
-		Datum		values[4];
-		bool		nulls[4] = {false, false, false, false};
+		Datum		values[6];
+		bool		nulls[6] = {false, false, false, false, true, true};
 		uint64		rows = i < n ? (UINT64CONST(1) << i) : info.rows_seen;
 		uint64		mistakes = i < n ? pts[i] : info.mistakes;
+		/* the two curves have a point at the same rows (else only the total) */
+		bool		same = regressor && n_sq == n;
+		double		sq = i < n ? (same ? sq_pts[i] : 0.0) : target.sq_error;
 
 		/* the last row repeats the last point when rows_seen is a power of two */
 		if (i == n && n > 0 && rows == prev_rows)
@@ -494,9 +506,21 @@ bk_learning_curve(PG_FUNCTION_ARGS)
 		/* the window since the row before (without points: the whole stream) */
 		values[3] = Float8GetDatum((double) (mistakes - prev_mistakes) /
 								   (double) (rows - prev_rows));
+		if (same || (regressor && i == n))
+		{
+			nulls[4] = false;
+			values[4] = Float8GetDatum(sqrt(sq / (double) rows));
+		}
+		if (same)
+		{
+			nulls[5] = false;
+			values[5] = Float8GetDatum(sqrt(Max(sq - prev_sq, 0.0) /
+											(double) (rows - prev_rows)));
+		}
 		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
 		prev_rows = rows;
 		prev_mistakes = mistakes;
+		prev_sq = sq;
 	}
 	MemoryContextDelete(tmp);
 	return (Datum) 0;

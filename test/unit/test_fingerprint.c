@@ -528,29 +528,29 @@ static const char *const expected[] = {
 	"4dd9ab2b897ba98c76e309a652c5ec4f5e9a67c8b480e2b83670e8aecc45ad59",	/* 112: bpa variant=p, three classes, merged */
 	"ed65059a4baf9afd2ca0faac5e428a4c91ce0a955e50a2d8abdf4fff4cd24f5b",	/* 113: pegasos maintenance=merge, three classes, continued, second pass */
 	"ff59f2a16fd28a3c07cc8303fbee63213c6b8238d3c74acad97e6e10d18aeb21",	/* 114: bduol maintenance=projection, two classes, merged */
-	"7248d5b2d6fad86e0bea8bc46f519a5e6c65a26d353d42b3daa8ae57bb879928",	/* 115: pa, regression */
-	"020d014a3d77f80e774f3900d7a7cfac355dfac2c05d29fa90cc95d0b114bd6d",	/* 116: pa, regression, continued, second pass */
+	"c13ed8bb260ad060d9d1b920a1e064f99e7b2d0d1a2b212113961e6f5687e393",	/* 115: pa, regression */
+	"5255e906ff0ceb6d0c7bdb2a3a41375d4448c06f4bfc9d02602f4f230ea49234",	/* 116: pa, regression, continued, second pass */
 	"c77a6711a67ec343103ef8ee4c704fa7ff410d7ab57ed0f35c45a20df66c1e8e",	/* 117: pa, regression, merged */
-	"217d613d5a02ea988049549eba87b63da714b462c55225b395112b92feff2a76",	/* 118: bpa variant=nn, regression */
-	"a56340cbf32d0e373ed275efd38d9f24e8d81b5dcf0fb287f779d4f5fcb7cadf",	/* 119: bpa variant=nn, regression, continued, second pass */
+	"6d50416f5a297769431fbeda66d868d0f14ba1d3deec3ae17e5c14028b6398b3",	/* 118: bpa variant=nn, regression */
+	"cd8792fee99cde3ed44c72a82154bf91a5c9582f66ec1843d7ef8bb2fb23ff69",	/* 119: bpa variant=nn, regression, continued, second pass */
 	"76ad5265c485e9d37d65474853f9d7b0c27a208167075ea4e300196b256d9cdd",	/* 120: bpa variant=nn, regression, merged */
-	"163c5d788ea73c0534499c111ce43bda6cda98681edaa2da8849d2b13b33df47",	/* 121: bpa variant=s, regression */
-	"15b7c144b9d7e437d37d661bd7f7772ba672851e6b3865fdefda4d4513572a9f",	/* 122: bpa variant=s, regression, continued, second pass */
+	"cd3adb90831b4e47bd1cb4ed7d91bbdaefb28a30567ba2db1c721386755e0755",	/* 121: bpa variant=s, regression */
+	"d7c83b72481a543743258f838f7982599740a8aa435ea56ac78d51f40b386e06",	/* 122: bpa variant=s, regression, continued, second pass */
 	"e848681093901329e34edbb38d2ed1c66a7fa5f2a92d8eb72061f1257dd207cb",	/* 123: bpa variant=s, regression, merged */
-	"9a2c6d8dfc3fb00e3391c11e779b1f43940347115ddd2bb08b4b74ab2bff45b6",	/* 124: bpa variant=p, regression */
-	"24e15d4ea81f859cf5c74bdbfd424f5ecf39d753c04ebdef6a6011e57779d9b7",	/* 125: bpa variant=p, regression, continued, second pass */
+	"deb6c4ae2e3f1b8e536e3723fc0f9de6878b1781e922c11be43ba0ae62904e89",	/* 124: bpa variant=p, regression */
+	"eacfe180baf3e3c9ec7e6e75dc33100b3aca47bb6e8c8f58f11c749b40ff4fde",	/* 125: bpa variant=p, regression, continued, second pass */
 	"a4e5bf95a7f5c5c0e12c749b2e0544820aea10e685809deb1bb47d18aa1c9a92",	/* 126: bpa variant=p, regression, merged */
-	"fc804fbcfa98759804c9b451d0c95527c39e803de3ddbd1e9cc1c1dd3891d952",	/* 127: pegasos, regression */
-	"02ff4aa1815c235c2d151eab433194aa44643da1ce65ecf1bc0101b8d78b235c",	/* 128: pegasos, regression, continued, second pass */
+	"9f1908a3313d1a15dea3e9bbd666ae26df83779e85a564ac31193647072ab74b",	/* 127: pegasos, regression */
+	"d2db80b479274d144d12f1ab4caf35fc35be379da5c7994e8ca722f2ff0ffa0e",	/* 128: pegasos, regression, continued, second pass */
 	"0c373cdc364841fe6861db3cb87c8eb23a0f97c69f84f3a982881a93918b2545",	/* 129: pegasos, regression, merged */
-	"4cb82de0b6af1caa1622cea419d41816b2b5c1272f5bd449705beab2e27affdf",	/* 130: pa_random, regression */
-	"cf604ed61258ec3ac84b207585a22a04e8f368d596f478d68b9bef7395fbef65",	/* 131: pa_random, regression, continued, second pass */
+	"d7e970551401da351f0f463e22a52ed739da8e7520aa9cd4d75fad9be4760dae",	/* 130: pa_random, regression */
+	"195b214739aff8956400bae5c5c5a8141efe0b2cff57cdeb718bcca985feaadf",	/* 131: pa_random, regression, continued, second pass */
 	"fd522fadbc1de915c4d38f5dffe4887eef02010c193011b018e49bff2debbe43",	/* 132: pa_random, regression, merged */
-	"576a595062070a3ea0a11bac571c374136a8b7e91215f3516ae78dd7412071b7",	/* 133: ogd, regression */
-	"2d7ba1e8fea926c81258b2e4ff70d74b3308404f54ca094e777b1d260d0f5693",	/* 134: ogd, regression, continued, second pass */
+	"1b030a79cd37c3866b7442599b218027c8df48a55f4049e9d738328839d9425d",	/* 133: ogd, regression */
+	"4aabb941ddd2bf6785d812caae5be922687d3272c50a786c397fb08f492e2949",	/* 134: ogd, regression, continued, second pass */
 	"899564ab0ec67a37bbd5e77c0f1ca5c7282e7c7b750e0ff140b0128e20461a2b",	/* 135: ogd, regression, merged */
-	"84c8ed142eb6499f722975d09461ed4bcf8e30968afd8d23f91d6cd0ab7df15b",	/* 136: bogd, regression */
-	"b02519c2b32bf6ef599d7983289fede0c3dd972d2a91cddfb52d8e960e67c3ab",	/* 137: bogd, regression, continued, second pass */
+	"d69c0ccdba7cde7d702604ad854dbb979b282ded52e2642bb14ceaabe1331056",	/* 136: bogd, regression */
+	"2816f3631d2afbbd9c610bd98c075a8cf738692c0e0e78b2c91aa29b7441682b",	/* 137: bogd, regression, continued, second pass */
 	"3529f12fc76dea09d6654c9f5cf67439dbd12205f4b5f5c40816280e3ad6c6ac",	/* 138: bogd, regression, merged */
 	"7a74bb5ab1e7ab3e74a498e342bb52142aa16d1fe79544645bd3e868f6707c93",	/* 139: pegasos, novelty */
 	"2aead6e878b3419e10672e842e27d2007b9d356b586444a27a700aea15fbf688",	/* 140: pegasos, novelty, continued, second pass */

@@ -864,15 +864,30 @@ test_target_format(void)
 		  ti.sq_error > 0.0, "the decoded target: standardised by 50 and 4, its errors kept");
 	CHECK(buf[6] == 0x40 && buf[7] == 0, "a regressor's flags are 0x40");
 
-	/* the target is the last section: 56 bytes before the checksum */
-	at = len - 4 - 56;
+	/*
+	 * The target is the last section: 56 bytes and the squared error after
+	 * 1, 2, ..., 128 rows (8 points) before the checksum
+	 */
+	{
+		const double *c1,
+				   *c2;
+
+		CHECK(BkModelTargetCurve(m, &c1) == 8 && BkModelTargetCurve(d, &c2) == 8 &&
+			  memcmp(c1, c2, 8 * sizeof(double)) == 0 && c1[0] > 0.0 &&
+			  c1[7] >= c1[6] && c1[7] <= ti.sq_error,
+			  "the squared error's curve: 8 points, kept by decoding, rising to the total");
+	}
+	at = len - 4 - 56 - 8 * 8;
+	CHECK(buf[at + 4] == 8 && buf[at + 5] == 0, "the target's curve has 8 points");
 	{
 		static const ByteMutation cases[] = {
 			{0, 2, "target mode 2"},
-			{4, 1, "reserved bits of the target"},
+			{4, 1, "a squared-error curve of 1 points after 200 rows"},
 			{0, 0, "a target not standardised"},	/* mode 0 with mean 50 */
 			{23, 0xC0, "sd -4 is not positive"},	/* sd's sign bit */
 			{31, 0xC0, "is negative"},	/* the squared error's sign bit */
+			{56 + 8 * 3 + 7, 0xC0, "squared-error curve point 3"},	/* negative */
+			{56 + 8 * 7 + 7, 0x7F, "squared-error curve point 7"},	/* above the total */
 		};
 
 		mutations_refused(buf, len, at, cases, sizeof(cases) / sizeof(cases[0]), "target");
@@ -898,6 +913,17 @@ test_target_format(void)
 	free(bad);
 	free(buf);
 	free(buf2);
+	/* a merged regressor has no single stream: no curves (the mistakes' neither) */
+	BkModelMerge(d, m);
+	buf = encode(d, &len2);
+	{
+		const double *c;
+
+		CHECK(BkModelTargetCurve(d, &c) == 0 && len2 == len - 2 * 8 * 8 &&
+			  BkFormatValidate(buf, len2, err, sizeof(err), &code),
+			  "a merged regressor keeps no curve and is valid (%s)", err);
+	}
+	free(buf);
 	BkModelFree(d);
 	BkModelFree(m);
 

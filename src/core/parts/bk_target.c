@@ -130,6 +130,15 @@ BkTargetPool(BkModel *a, BkModel *b, double wa, double wb)
 					"the merged target's error sums are not finite");
 }
 
+int
+BkModelTargetCurve(const BkModel *m, const double **points)
+{
+	if (m->target == NULL)
+		return 0;
+	*points = m->target->sq_curve;
+	return m->target->sq_curve_n;
+}
+
 void
 BkTargetFree(BkModel *m)
 {
