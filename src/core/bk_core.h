@@ -652,6 +652,39 @@ extern void BkModelFree(BkModel *m);
  * seed aside) are refused (BK_ERR_PARAM) with the difference named.
  */
 extern void BkModelMerge(BkModel *dst, BkModel *src);
+/*
+ * The same merge kept whole: dst becomes the exact weighted average of the
+ * two, the union of their SVs, never reduced to the budget and for scoring
+ * only (its learner's bookkeeping is not rebuilt): the union that
+ * BkModelDistil labels.  The parts of both are merged as by BkModelMerge,
+ * so the same models merged in the same order by both have the same
+ * classes, layout and preparation.
+ */
+extern void BkModelMergeUnion(BkModel *dst, BkModel *src);
+/*
+ * Distil the union u of the models merged into m (the same models, in the
+ * same order, by BkModelMergeUnion and BkModelMerge): a fresh model of m's
+ * learner learns u's distinct SVs labelled by u's class, and its machines
+ * replace m's when it agrees with u on more of those points
+ * (bk_model_distil.c).  False, m unchanged, when it does not, or when m is
+ * not a classifier of a learner it applies to, or u never exceeded the
+ * budget.
+ */
+typedef struct BkDistilReport
+{
+	int			points;			/* the union's distinct points, labelled */
+	int			agree_merged;	/* on which the merged model predicts u's class */
+	int			agree_distilled;	/* on which the distilled model does */
+	bool		distilled;		/* m's machines are the distilled ones */
+} BkDistilReport;
+extern bool BkModelDistil(BkModel *m, BkModel *u, BkDistilReport *report);
+/*
+ * Whether a model, or a union of models, can be distilled: a classifier of
+ * a budgeted learner whose machines hold only SVs and coefficients (not
+ * SV ages, an evaluation set, dual variables in a box, another predictor),
+ * of at most 65,536 SVs in all
+ */
+extern bool BkModelDistillable(const BkModel *m);
 
 /* ---- bk_calibrate.c: probabilities by Platt scaling ---- */
 /*

@@ -14,7 +14,10 @@
  *	  into a, else a into b), then each model as a u32 length L and L
  *	  bytes (a length past the end takes the rest), then the bytes of one
  *	  row of the merged model's dimension (a byte c gives (c - 96) / 8;
- *	  missing bytes are 0) to learn after the merge.
+ *	  missing bytes are 0) to learn after the merge.  With flag bit 2 the
+ *	  merge is bk_merge's of many parts: the two also merged kept whole
+ *	  (BkModelMergeUnion), and the merged model distilled from that union
+ *	  (BkModelDistil) before it is encoded.
  */
 #include "fuzz_common.h"
 
@@ -24,6 +27,22 @@ int			LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 #define FLAG_FIX_CRC	0x01
 #define FLAG_B_INTO_A	0x02
+#define FLAG_DISTIL		0x04
+
+/* a copy of m through its bytes (valid: m was decoded from them), or NULL */
+static BkModel *
+copy_of(BkModel *m)
+{
+	uint8_t    *buf;
+	size_t		len;
+	BkModel    *c;
+
+	if ((buf = FuzzEncodeValid(m, &len, "decoded")) == NULL)
+		return NULL;
+	c = BkModelDecode(&fuzz_env, buf, len, true);
+	free(buf);
+	return c;
+}
 
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -35,6 +54,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			   *dst,
 			   *src;
 	BkModel    *volatile again = NULL;
+	BkModel    *volatile ua = NULL;
+	BkModel    *volatile ub = NULL;
 	jmp_buf		jb;
 	uint8_t    *buf;
 	size_t		len;
@@ -57,12 +78,33 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	bk_std_jump = &jb;
 	if (setjmp(jb) == 0)
 	{
+		if (flags & FLAG_DISTIL)
+		{
+			ua = copy_of(dst);
+			ub = copy_of(src);
+		}
 		BkModelMerge(dst, src);
 		merged = true;
 	}
 	else
 		FuzzExpectUserError("merging two valid models");
 	bk_std_jump = NULL;
+
+	/* the same two kept whole, and the merge distilled from them */
+	if (merged && ua != NULL && ub != NULL)
+	{
+		bk_std_jump = &jb;
+		if (setjmp(jb) == 0)
+		{
+			BkDistilReport r;
+
+			BkModelMergeUnion(ua, ub);
+			BkModelDistil(dst, ua, &r);
+		}
+		else
+			FuzzExpectUserError("merging two valid models whole, and distilling");
+		bk_std_jump = NULL;
+	}
 
 	/* the merged model: valid bytes, which decode and go on learning */
 	if (merged && (buf = FuzzEncodeValid(dst, &len, "merged")) != NULL)
@@ -185,8 +227,65 @@ other_prepared_seed(uint8_t **out)
 }
 
 /*
- * Each seed model (fuzz_seeds.c) merged with itself, and the model that
- * prepares named features merged with one of other text values and keys.
+ * Two models of three classes on disjoint rows (algorithm alg, budget 3,
+ * gamma 2) as bk_merge's parts, whose merge the distillation replaces:
+ * the labelling, the distilled learner and BkMergeInstall all run.
+ */
+static size_t
+distilled_pair_seed(const char *alg, const char *variant_key, const char *variant,
+					uint8_t **out)
+{
+	uint8_t    *b[2];
+	size_t		len[2],
+				n;
+	BkRng		rng;
+
+	BkRngSeed(&rng, 31);
+	for (int part = 0; part < 2; part++)
+	{
+		BkParams	p;
+		BkParamInput in = {BK_IN_STRING, 0, NULL, false, NULL};
+		BkParamInput num = {BK_IN_NUMBER, 0, NULL, false, NULL};
+		char		err[BK_ERRMSG_LEN];
+		BkModel    *m;
+
+		BkParamsInit(&p);
+		in.string = alg;
+		BkParamsSet(&p, "algorithm", &in, err, sizeof(err));
+		in.string = variant;
+		BkParamsSet(&p, variant_key, &in, err, sizeof(err));
+		num.number = 3;
+		BkParamsSet(&p, "budget", &num, err, sizeof(err));
+		num.number = 2;
+		BkParamsSet(&p, "gamma", &num, err, sizeof(err));
+		if (!BkParamsFinish(&p, 3, err, sizeof(err)))
+			abort();
+		m = BkModelCreate(&fuzz_env, &p, 3);
+		for (int i = 0; i < 40; i++)
+		{
+			double		x[3];
+
+			for (int d = 0; d < 3; d++)
+				x[d] = 2.0 * BkRngUniform(&rng) - 1.0;
+			BkModelLearn(m, x, x[0] * x[1] > 0.1 ? 0 : x[2] > 0 ? 1 : 2);
+		}
+		if (!BkModelEncodedSize(m, (size_t) 1 << 30, &len[part], err, sizeof(err)))
+			abort();
+		b[part] = malloc(len[part]);
+		BkModelEncode(m, b[part], len[part]);
+		BkModelFree(m);
+	}
+	n = make_pair(b[0], len[0], b[1], len[1], FLAG_FIX_CRC | FLAG_DISTIL, out);
+	free(b[0]);
+	free(b[1]);
+	return n;
+}
+
+/*
+ * Each seed model (fuzz_seeds.c) merged with itself, as a pair and as
+ * bk_merge's parts (distilled: a mutated copy makes the union outgrow the
+ * budget), and the model that prepares named features merged with one of
+ * other text values and keys.
  */
 size_t
 FuzzSeeds(uint8_t **seeds, size_t *lens, size_t max)
@@ -198,13 +297,16 @@ FuzzSeeds(uint8_t **seeds, size_t *lens, size_t max)
 	uint8_t    *other;
 	size_t		olen = other_prepared_seed(&other);
 
-	for (size_t i = 0; i < nm && n + 1 < max; i++)
+	for (size_t i = 0; i < nm && n + 4 < max; i++)
 	{
 		BkModel    *m;
 
 		lens[n] = make_pair(models[i], mlens[i], models[i], mlens[i],
 							(uint8_t) (FLAG_FIX_CRC | (i % 2 ? FLAG_B_INTO_A : 0)),
 							&seeds[n]);
+		n++;
+		lens[n] = make_pair(models[i], mlens[i], models[i], mlens[i],
+							FLAG_FIX_CRC | FLAG_DISTIL, &seeds[n]);
 		n++;
 		/* the named-features model: a pair that needs the union */
 		m = BkModelDecode(&fuzz_env, models[i], mlens[i], false);
@@ -214,6 +316,13 @@ FuzzSeeds(uint8_t **seeds, size_t *lens, size_t max)
 			n++;
 		}
 		BkModelFree(m);
+	}
+	if (n + 2 <= max)
+	{
+		lens[n] = distilled_pair_seed("bpa", "variant", "nn", &seeds[n]);
+		n++;
+		lens[n] = distilled_pair_seed("pegasos", "maintenance", "merge", &seeds[n]);
+		n++;
 	}
 	for (size_t i = 0; i < nm; i++)
 		free(models[i]);

@@ -175,11 +175,14 @@ typedef enum FpMode
 	FP_MERGED,					/* even and odd rows, merged */
 	FP_PREPARED,				/* standardised by a preparation fitted on the rows */
 	FP_CALIBRATED,				/* Platt scaling of the trained model's scores */
-	FP_WEIGHTED					/* balanced class weights */
+	FP_WEIGHTED,				/* balanced class weights */
+	FP_DISTILLED				/* FP_PARTS parts merged by bk_merge: distilled */
 } FpMode;
 
+#define FP_PARTS	8
+
 static const char *const mode_names[] = {"", "continued, second pass", "merged",
-"standardised", "calibrated", "balanced weights"};
+"standardised", "calibrated", "balanced weights", "8 parts distilled"};
 
 static BkModel *
 new_model(const char *const pp[][2], int np)
@@ -212,10 +215,59 @@ through_bytes(BkModel *m)
 	return d;
 }
 
+/* a copy of m, through its bytes */
+static BkModel *
+copy_of(BkModel *m)
+{
+	size_t		len;
+	uint8_t    *b = encode(m, &len);
+	BkModel    *d = BkModelDecode(&bk_std_env, b, len, true);
+
+	free(b);
+	return d;
+}
+
+/*
+ * FP_PARTS models of the rows i % FP_PARTS merged as bk_merge merges them:
+ * folded into parts[0], the union kept whole beside, then distilled
+ */
+static BkModel *
+distilled_merge(const char *const pp[][2], int np, const Stream *s)
+{
+	BkModel    *parts[FP_PARTS];
+	BkModel    *u;
+	BkDistilReport r;
+
+	for (int p = 0; p < FP_PARTS; p++)
+	{
+		parts[p] = new_model(pp, np);
+		learn(parts[p], s, p, FP_ROWS - FP_PARTS + p, FP_PARTS);
+	}
+	u = copy_of(parts[0]);
+	for (int p = 1; p < FP_PARTS; p++)
+	{
+		BkModel    *c = copy_of(parts[p]);
+
+		BkModelMergeUnion(u, c);
+		BkModelFree(c);
+		BkModelMerge(parts[0], parts[p]);
+		BkModelFree(parts[p]);
+	}
+	BkModelDistil(parts[0], u, &r);
+	CHECK(r.distilled, "the merge of %d parts is distilled (%d points, %d against %d)",
+		  FP_PARTS, r.points, r.agree_distilled, r.agree_merged);
+	BkModelFree(u);
+	return parts[0];
+}
+
 static BkModel *
 train_setting(const char *const pp[][2], int np, const Stream *s, FpMode mode)
 {
-	BkModel    *m = new_model(pp, np);
+	BkModel    *m;
+
+	if (mode == FP_DISTILLED)
+		return distilled_merge(pp, np, s);
+	m = new_model(pp, np);
 
 	switch (mode)
 	{
@@ -299,6 +351,8 @@ train_setting(const char *const pp[][2], int np, const Stream *s, FpMode mode)
 		case FP_WEIGHTED:
 			BkModelWeightBalanced(m);
 			learn(m, s, 0, FP_ROWS, 1);
+			break;
+		case FP_DISTILLED:
 			break;
 	}
 	return m;
@@ -561,7 +615,9 @@ static const char *const expected[] = {
 	"ff8473a56d69b9fd9710533a3cbe8c6694d8d0320d8b965cad2f1f205d47ca3f",	/* 145: bogd, novelty */
 	"c714358e87808080bee545f59729a34fd6403c4435daca18d7d1e870f65a0f82",	/* 146: bogd, novelty, continued, second pass */
 	"fd3e0517d1df0bcaa3ab8aa07d92afc7c73486dd902610247eb0d7b3612bf02b",	/* 147: bogd, novelty, merged */
-	"8beeac755460552724f9dfbb3abf78c10b61348b20785e90ab3981fdfb49d0e7",	/* 148: the scores of every model */
+	"a575cf0e830b7e25536966504bf6d3d9912a96d9359003bce5b2c57ccf6e242f",	/* 148: bpa nn, three classes, 8 parts distilled */
+	"b50f50b8456df0cae65e4d0698d4c7895d150a93bc2e5c3d1ea98d47fce36146",	/* 149: pegasos merge, three classes, 8 parts distilled */
+	"e41d8b597d6957f1830e9440a1e6e99a79b121bf07be66d882e44df4aef27c6c",	/* 150: the scores of every model */
 };
 
 #define N_EXPECTED ((int) (sizeof(expected) / sizeof(expected[0])))
@@ -751,6 +807,26 @@ fingerprint_run(bool lanes)
 			snprintf(label, sizeof(label), "%s, novelty%s%s", BkLearnerAt(i)->name,
 					 mode == FP_PLAIN ? "" : ", ", mode_names[mode]);
 			check_setting(&run, label, m, two);
+			BkModelFree(m);
+		}
+	}
+	/*
+	 * merges of many parts, distilled: BPA-NN and Pegasos-merge, three
+	 * classes, at budgets and widths where the distilled model is kept
+	 */
+	{
+		static const char *const distil[][4][2] = {
+			{{"algorithm", "bpa"}, {"variant", "nn"}, {"budget", "3"}, {"gamma", "2"}},
+			{{"algorithm", "pegasos"}, {"maintenance", "merge"}, {"budget", "4"}, {"gamma", "2"}},
+		};
+
+		for (int v = 0; v < 2; v++)
+		{
+			BkModel    *m = train_setting(distil[v], 4, three, FP_DISTILLED);
+
+			snprintf(label, sizeof(label), "%s %s=%s, three classes, %s", distil[v][0][1],
+					 distil[v][1][0], distil[v][1][1], mode_names[FP_DISTILLED]);
+			check_setting(&run, label, m, three);
 			BkModelFree(m);
 		}
 	}

@@ -80,6 +80,7 @@ main(void)
 	test_parts_format_doc();
 	test_registry_learners();
 	test_run_report();
+	test_distil();
 	test_fingerprints();
 	printf("%d passed, %d failed\n", n_pass, n_fail);
 	return n_fail == 0 ? 0 : 1;

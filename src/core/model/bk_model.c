@@ -9,6 +9,7 @@
  */
 #include "bk_learner.h"
 #include "bk_target.h"
+#include "bk_distil.h"
 #include "bk_part.h"
 
 #include <math.h>
@@ -331,6 +332,8 @@ checked_self_kernel(const BkModel *m, double sqx)
  * Kernel rows of x against every machine (into rows, n_machines of them)
  * and the score of every class (into m->scores).
  */
+static void class_scores(BkModel *m, BkRow *rows, bool predicting);
+
 static void
 score_all(BkModel *m, const double *x, BkRow *rows, bool predicting)
 {
@@ -389,6 +392,18 @@ score_all(BkModel *m, const double *x, BkRow *rows, bool predicting)
 						"the model's prediction of the row is not finite (%g)", rows[0].f);
 		return;
 	}
+	class_scores(m, rows, predicting);
+}
+
+/*
+ * A classifier's scores of a row (m->scores) from its machines' rows,
+ * their kernel rows and f set
+ */
+static void
+class_scores(BkModel *m, BkRow *rows, bool predicting)
+{
+	const BkLearner *L = BkLearnerOf(&m->params);
+
 	if (L->multiclass)
 		L->class_scores(m, &m->machines[0], &rows[0], m->scores);
 	else if (m->n_machines == 1)
@@ -821,6 +836,24 @@ BkModelScores(BkModel *m, const double *x, double *scores)
 	require_classifier(m);
 	score_all(m, x, rows_for(m), true);
 	memcpy(scores, m->scores, sizeof(double) * m->n_classes);
+}
+
+int
+BkModelClassOfKernelRows(BkModel *m, double *const *krows)
+{
+	BkRow	   *rows = rows_for(m);
+
+	require_classifier(m);
+	if (BkLearnerOf(&m->params)->predict_score)
+		BkRaise(&m->env, BK_ERR_INTERNAL, NULL,
+				"the learner does not predict with its kernel rows");
+	for (int k = 0; k < m->n_machines; k++)
+	{
+		rows[k].krow = krows[k];
+		rows[k].f = BkMachineScore(&m->machines[k], krows[k]);
+	}
+	class_scores(m, rows, true);
+	return argmax_class(m);
 }
 
 int

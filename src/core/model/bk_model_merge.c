@@ -52,6 +52,7 @@
  *	  layout (bk_part_prep.c).
  */
 #include "bk_learner.h"
+#include "bk_distil.h"
 #include "bk_part.h"
 
 #include <math.h>
@@ -245,8 +246,8 @@ append_side(BkMachine *u, int dim, const BkMachine *src, double w,
 }
 
 /* FNV-1a over a row's bytes: equal rows, equal hashes */
-static uint64_t
-row_hash(const double *x, int dim)
+uint64_t
+BkRowHash(const double *x, int dim)
 {
 	const unsigned char *b = (const unsigned char *) x;
 	uint64_t	h = UINT64_C(14695981039346656037);
@@ -285,7 +286,7 @@ combine_identical(BkModel *m, BkMachine *u)
 	for (int j = 0; j < n; j++)
 	{
 		const double *x = BkSvRow(u, j);
-		size_t		h = (size_t) (row_hash(x, m->dim) & (uint64_t) (cap - 1));
+		size_t		h = (size_t) (BkRowHash(x, m->dim) & (uint64_t) (cap - 1));
 		int			same = -1;
 
 		for (; table[h] >= 0; h = (h + 1) & (size_t) (cap - 1))
@@ -669,10 +670,76 @@ rebuild(BkModel *m, BkMachine *mach, const EvalPoints *pts, double *work)
 	}
 }
 
-/* Machine k of dst becomes the merge of itself and machine k of src. */
+/*
+ * Machine a of m takes the SVs and coefficients (times its scale) of u,
+ * and its learner's bookkeeping is rebuilt from them (with pts, the
+ * evaluation points offered to its evaluation set).
+ */
+static void
+install(BkModel *m, BkMachine *a, const BkMachine *u, const EvalPoints *pts)
+{
+	double	   *work;
+
+	if (u->n_sv > a->capacity)
+		BkMachineGrow(&m->env, a, m->dim, u->n_sv);
+	a->n_sv = u->n_sv;
+	memcpy(a->sv, u->sv, sizeof(double) * (size_t) u->n_sv * u->sv_ld);
+	memcpy(a->sqnorm, u->sqnorm, sizeof(double) * (size_t) u->n_sv);
+	for (size_t i = 0; i < (size_t) u->n_sv * a->n_coef; i++)
+		a->coef[i] = u->scale * u->coef[i];
+	if (a->born)
+		memcpy(a->born, u->born, sizeof(uint64_t) * (size_t) u->n_sv);
+	a->scale = 1.0;
+	work = BkAllocArray(&m->env, (size_t) a->capacity + 1, sizeof(double));
+	rebuild(m, a, pts, work);
+	BkFree(&m->env, work);
+}
+
+void
+BkMergeInstall(BkModel *m, int k, const BkMachine *u)
+{
+	if (m->machines[k].eval || m->machines[k].born)
+		BkRaise(&m->env, BK_ERR_INTERNAL, NULL,
+				"a machine with an evaluation set or SV ages is not replaced");
+	install(m, &m->machines[k], u, NULL);
+	BkModelCheckSums(m, &m->machines[k], true);
+}
+
+/*
+ * A machine of a union kept whole drops what its learner keeps besides
+ * the SVs and coefficients (a neighbour cache, K^-1, cached scores): the
+ * union only scores, and these would grow with it (K^-1 as its square).
+ */
+static void
+scoring_only(const BkEnv *env, BkMachine *mach)
+{
+	if (mach->has_nearest)
+	{
+		BkFree(env, mach->nearest.idx);
+		BkFree(env, mach->nearest.dist2);
+		BkFree(env, mach->nearest.rbf_arg);
+		BkFree(env, mach->nearest.rbf);
+		memset(&mach->nearest, 0, sizeof(mach->nearest));
+		mach->has_nearest = false;
+	}
+	if (mach->has_ginv)
+	{
+		BkFree(env, mach->ginv.m);
+		memset(&mach->ginv, 0, sizeof(mach->ginv));
+		mach->has_ginv = false;
+	}
+	BkFree(env, mach->sv_scores);
+	mach->sv_scores = NULL;
+}
+
+/*
+ * Machine k of dst becomes the merge of itself and machine k of src; kept
+ * whole (keep: no reduction to the budget, no bookkeeping rebuilt) for the
+ * union that a distilling merge labels (bk_model_distil.c).
+ */
 static void
 merge_machine(BkModel *dst, const BkModel *src, int k, double wa, double wb,
-			  double wmax)
+			  double wmax, bool keep)
 {
 	const BkParams *p = &dst->params;
 	BkMachine  *a = &dst->machines[k];
@@ -683,13 +750,29 @@ merge_machine(BkModel *dst, const BkModel *src, int k, double wa, double wb,
 	int			limit = BkParamsBudgeted(p) ? (int) p->budget : (int) p->max_sv;
 	BkMachine	u;
 	EvalPoints	pts;
-	double	   *work;
 	double		inmax = 0.0;	/* the largest |coefficient| of either side */
 
 	for (size_t i = 0; i < (size_t) a->n_sv * a->n_coef; i++)
 		inmax = fmax(inmax, fabs(a->coef[i] * a->scale));
 	for (size_t i = 0; i < (size_t) b->n_sv * b->n_coef; i++)
 		inmax = fmax(inmax, fabs(b->coef[i] * b->scale));
+	if (keep)
+	{
+		/*
+		 * the union as it is, for scoring only: a's coefficients weighted
+		 * in place and b's SVs appended, O(b) a merge (identical rows are
+		 * not combined: the same function, and the distillation finds the
+		 * distinct points)
+		 */
+		scoring_only(&dst->env, a);
+		if (n > a->capacity)
+			BkMachineGrow(&dst->env, a, dst->dim, n > 2 * a->capacity ? n : 2 * a->capacity);
+		for (size_t i = 0; i < (size_t) a->n_sv * a->n_coef; i++)
+			a->coef[i] *= wa * a->scale;
+		a->scale = 1.0;
+		append_side(a, dst->dim, b, wb, tb, ta + tb);
+		return;
+	}
 	BkMachineInit(&dst->env, &u, dst->dim, a->n_coef, n > 0 ? n : 1);
 	if (a->born)
 		u.born = BkAllocArray(&dst->env, (size_t) (n > 0 ? n : 1), sizeof(uint64_t));
@@ -711,16 +794,6 @@ merge_machine(BkModel *dst, const BkModel *src, int k, double wa, double wb,
 	else if (a->eval)
 		collect_points(dst, &pts, a->eval, b->eval, wa, ta, tb);
 
-	/* the merged SVs into dst's machine, grown as needed */
-	if (u.n_sv > a->capacity)
-		BkMachineGrow(&dst->env, a, dst->dim, u.n_sv);
-	a->n_sv = u.n_sv;
-	memcpy(a->sv, u.sv, sizeof(double) * (size_t) u.n_sv * u.sv_ld);
-	memcpy(a->sqnorm, u.sqnorm, sizeof(double) * (size_t) u.n_sv);
-	memcpy(a->coef, u.coef, sizeof(double) * (size_t) u.n_sv * a->n_coef);
-	if (a->born)
-		memcpy(a->born, u.born, sizeof(uint64_t) * (size_t) u.n_sv);
-	BkMachineFree(&dst->env, &u);
 	/*
 	 * DUOL's dual variables stay in their box (0, C]; with class weights,
 	 * (0, C w_max] for the largest class weight now, a bound of every
@@ -732,23 +805,21 @@ merge_machine(BkModel *dst, const BkModel *src, int k, double wa, double wb,
 	{
 		double		box = dst->weights != NULL ? fmax(p->C * wmax, inmax) : p->C;
 
-		for (size_t i = 0; i < (size_t) a->n_sv * a->n_coef; i++)
-			a->coef[i] = BkClamp(a->coef[i], -box, box);
+		for (size_t i = 0; i < (size_t) u.n_sv * u.n_coef; i++)
+			u.coef[i] = BkClamp(u.coef[i], -box, box);
 	}
-	a->scale = 1.0;
 	a->degradation = wa * a->degradation + wb * b->degradation;
 	a->updates += b->updates;
 	a->maintenance += b->maintenance;
-
-	work = BkAllocArray(&dst->env, (size_t) a->capacity + 1, sizeof(double));
-	rebuild(dst, a, a->eval ? &pts : NULL, work);
-	BkFree(&dst->env, work);
+	/* the merged SVs into dst's machine, grown as needed */
+	install(dst, a, &u, a->eval ? &pts : NULL);
+	BkMachineFree(&dst->env, &u);
 	if (a->eval)
 		free_points(dst, &pts);
 }
 
-void
-BkModelMerge(BkModel *dst, BkModel *src)
+static void
+merge(BkModel *dst, BkModel *src, bool keep)
 {
 	uint64_t	t;
 	double		wa,
@@ -798,9 +869,10 @@ BkModelMerge(BkModel *dst, BkModel *src)
 	wb = t > 0 ? (double) src->rows_seen / (double) t : 0.5;
 	for (int k = 0; k < dst->n_machines; k++)
 	{
-		merge_machine(dst, src, k, wa, wb, wmax);
+		merge_machine(dst, src, k, wa, wb, wmax, keep);
 		/* what learning checks after a step: the sums a merge rebuilt */
-		BkModelCheckSums(dst, &dst->machines[k], true);
+		if (!keep)
+			BkModelCheckSums(dst, &dst->machines[k], true);
 	}
 
 	dst->rows_seen = t;
@@ -810,4 +882,16 @@ BkModelMerge(BkModel *dst, BkModel *src)
 	dst->maintenance += src->maintenance;
 	dst->parts += src->parts;
 	dst->labels_utf8 = dst->labels_utf8 && src->labels_utf8;
+}
+
+void
+BkModelMerge(BkModel *dst, BkModel *src)
+{
+	merge(dst, src, false);
+}
+
+void
+BkModelMergeUnion(BkModel *dst, BkModel *src)
+{
+	merge(dst, src, true);
 }

@@ -1,0 +1,292 @@
+/*
+ * test_distil.c
+ *	  The distilling merge of many parts (bk_model_distil.c): the union kept
+ *	  whole is the exact weighted average of the parts; distilling it gives
+ *	  a valid model of the budget that trains on, the same bytes every
+ *	  time, kept only when it agrees with the average on more held-out
+ *	  points than the folded merge; learners it does not apply to, and a
+ *	  union within the budget, leave the merge as it is.
+ */
+#include "bk_test.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define DP_TRAIN	4000
+#define DP_TEST		1000
+#define DP_PARTS	16
+
+static BkModel *
+copy_model(BkModel *m)
+{
+	size_t		len;
+	uint8_t    *b = encode(m, &len);
+	BkModel    *d = BkModelDecode(&bk_std_env, b, len, true);
+
+	free(b);
+	return d;
+}
+
+static int	sort_dim;
+
+static int
+cmp_rows(const void *a, const void *b)
+{
+	return memcmp(*(const double *const *) a, *(const double *const *) b,
+				  sizeof(double) * (size_t) sort_dim);
+}
+
+/* the union's distinct SVs, counted by sorting their bytes */
+static int
+distinct_svs(const BkModel *u)
+{
+	size_t		total = 0,
+				at = 0;
+	const double **rows;
+	int			n = 0;
+
+	for (int k = 0; k < u->n_machines; k++)
+		total += (size_t) u->machines[k].n_sv;
+	rows = malloc(sizeof(double *) * (total + 1));
+	for (int k = 0; k < u->n_machines; k++)
+		for (int j = 0; j < u->machines[k].n_sv; j++)
+			rows[at++] = BkSvRow(&u->machines[k], j);
+	sort_dim = u->dim;
+	qsort(rows, total, sizeof(double *), cmp_rows);
+	for (size_t i = 0; i < total; i++)
+		n += i == 0 || cmp_rows(&rows[i - 1], &rows[i]) != 0;
+	free(rows);
+	return n;
+}
+
+/*
+ * parts[p]: the rows i % DP_PARTS == p; *fold: folded by BkModelMerge,
+ * *u: kept whole by BkModelMergeUnion (both from copies of the parts)
+ */
+static void
+merge_parts(BkModel **parts, BkModel **fold, BkModel **u)
+{
+	*fold = copy_model(parts[0]);
+	*u = copy_model(parts[0]);
+	for (int p = 1; p < DP_PARTS; p++)
+	{
+		BkModel    *a = copy_model(parts[p]),
+				   *b = copy_model(parts[p]);
+
+		BkModelMerge(*fold, a);
+		BkModelMergeUnion(*u, b);
+		BkModelFree(a);
+		BkModelFree(b);
+	}
+}
+
+static void
+distil_learner(const char *pp[][2], int np, const char *name, const double *x,
+			   const int64_t *y)
+{
+	BkModel    *parts[DP_PARTS];
+	BkModel    *fold,
+			   *u,
+			   *again,
+			   *u2;
+	BkDistilReport r,
+				r2;
+	double		worst = 0.0;
+	uint64_t	total = 0;
+	size_t		len,
+				len2;
+	uint8_t    *b,
+			   *b2;
+	char		err[BK_ERRMSG_LEN] = "";
+	BkErrCode	code;
+	double		acc_fold;
+	bool		within = true;
+
+	for (int p = 0; p < DP_PARTS; p++)
+	{
+		parts[p] = train_mc(pp, np, x, y, 0, 0, NULL);
+		for (int i = p; i < DP_TRAIN; i += DP_PARTS)
+			BkModelLearn(parts[p], x + 2 * (size_t) i, y[i]);
+		total += parts[p]->rows_seen;
+	}
+	merge_parts(parts, &fold, &u);
+
+	/* the union is the weighted average of the parts, to rounding */
+	for (int i = DP_TRAIN; i < DP_TRAIN + 200; i++)
+	{
+		double		su[3],
+					sp[3],
+					avg[3] = {0.0, 0.0, 0.0};
+
+		for (int p = 0; p < DP_PARTS; p++)
+		{
+			BkModelScores(parts[p], x + 2 * (size_t) i, sp);
+			for (int c = 0; c < 3; c++)
+				avg[c] += (double) parts[p]->rows_seen / (double) total * sp[c];
+		}
+		BkModelScores(u, x + 2 * (size_t) i, su);
+		for (int c = 0; c < 3; c++)
+			worst = fmax(worst, fabs(su[c] - avg[c]) / (1.0 + fabs(avg[c])));
+	}
+	CHECK(worst < 1e-9, "%s: the union of %d parts scores as their weighted average (%g)",
+		  name, DP_PARTS, worst);
+	for (int k = 0; k < u->n_machines; k++)
+		within &= u->machines[k].n_sv <= (int) u->params.budget;
+	CHECK(!within, "%s: the union outgrows the budget", name);
+
+	acc_fold = accuracy_mc(fold, x + 2 * DP_TRAIN, y + DP_TRAIN, DP_TEST);
+	/* the same parts merged again, for a second distillation */
+	merge_parts(parts, &again, &u2);
+	BkModelDistil(fold, u, &r);
+	CHECK(r.points == distinct_svs(u), "%s: every distinct point of the union labelled (%d)",
+		  name, r.points);
+	CHECK(r.agree_merged <= r.points && r.agree_distilled <= r.points &&
+		  r.distilled == (r.agree_distilled > r.agree_merged),
+		  "%s: distilled only when it agrees more (%d against %d of %d)",
+		  name, r.agree_distilled, r.agree_merged, r.points);
+	CHECK(r.distilled, "%s: %d parts are distilled", name, DP_PARTS);
+	for (int k = 0; k < fold->n_machines; k++)
+		CHECK(fold->machines[k].n_sv <= (int) fold->params.budget,
+			  "%s: machine %d within the budget (%d)", name, k, fold->machines[k].n_sv);
+	CHECK(fold->rows_seen == total, "%s: the rows seen are the parts' (%llu)",
+		  name, (unsigned long long) fold->rows_seen);
+	CHECK(accuracy_mc(fold, x + 2 * DP_TRAIN, y + DP_TRAIN, DP_TEST) >= acc_fold + 0.02,
+		  "%s: distilled %.4f, folded %.4f on held-out rows", name,
+		  accuracy_mc(fold, x + 2 * DP_TRAIN, y + DP_TRAIN, DP_TEST), acc_fold);
+
+	/* the same bytes again; valid; trains on */
+	BkModelDistil(again, u2, &r2);
+	b = encode(fold, &len);
+	b2 = encode(again, &len2);
+	CHECK(len == len2 && memcmp(b, b2, len) == 0, "%s: distilled twice, the same bytes", name);
+	CHECK(BkFormatValidate(b, len, err, sizeof(err), &code), "%s: the distilled model is valid (%s)",
+		  name, err);
+	for (int i = 0; i < 200; i++)
+		BkModelLearn(again, x + 2 * (size_t) i, y[i]);
+	free(b2);
+	b2 = encode(again, &len2);
+	CHECK(BkFormatValidate(b2, len2, err, sizeof(err), &code),
+		  "%s: the distilled model trained on is valid (%s)", name, err);
+	free(b);
+	free(b2);
+	BkModelFree(again);
+	BkModelFree(u2);
+	BkModelFree(fold);
+	BkModelFree(u);
+	for (int p = 0; p < DP_PARTS; p++)
+		BkModelFree(parts[p]);
+}
+
+/* a learner it does not apply to, or a union within the budget: no change */
+static void
+distil_not_applied(const char *pp[][2], int np, const char *name, const double *x,
+				   const int64_t *y, int rows)
+{
+	BkModel    *parts[DP_PARTS];
+	BkModel    *fold,
+			   *u;
+	BkDistilReport r;
+	size_t		len,
+				len2;
+	uint8_t    *b,
+			   *b2;
+
+	for (int p = 0; p < DP_PARTS; p++)
+	{
+		parts[p] = train_mc(pp, np, x, y, 0, 0, NULL);
+		for (int i = p; i < rows; i += DP_PARTS)
+			BkModelLearn(parts[p], x + 2 * (size_t) i, y[i]);
+	}
+	merge_parts(parts, &fold, &u);
+	b = encode(fold, &len);
+	CHECK(!BkModelDistil(fold, u, &r) && r.points == 0, "%s: not distilled", name);
+	b2 = encode(fold, &len2);
+	CHECK(len == len2 && memcmp(b, b2, len) == 0, "%s: the merge unchanged", name);
+	free(b);
+	free(b2);
+	BkModelFree(fold);
+	BkModelFree(u);
+	for (int p = 0; p < DP_PARTS; p++)
+		BkModelFree(parts[p]);
+}
+
+/*
+ * A union of more than 8,192 distinct points is labelled on a sample of
+ * 2^26 / U of them (DISTIL_MAX_PAIRS); the model distilled into (here
+ * one part, not the fold) stays a valid model of the budget
+ */
+static void
+distil_sampled(void)
+{
+	const char *pp[][2] = {{"algorithm", "pa_random"}, {"budget", "600"}, {"gamma", "5000"}};
+	int			n = DP_PARTS * 800;
+	double	   *x = malloc(sizeof(double) * 2 * (size_t) n);
+	int64_t    *y = malloc(sizeof(int64_t) * (size_t) n);
+	BkModel    *parts[DP_PARTS];
+	BkModel    *fold,
+			   *u;
+	BkDistilReport r;
+	BkRng		rng;
+	int			distinct;
+	size_t		len;
+	uint8_t    *b;
+	char		err[BK_ERRMSG_LEN] = "";
+	BkErrCode	code;
+
+	BkRngSeed(&rng, 78);
+	three_class(&rng, n, x, y);
+	for (int p = 0; p < DP_PARTS; p++)
+	{
+		parts[p] = train_mc(pp, 3, x, y, 0, 0, NULL);
+		for (int i = p; i < n; i += DP_PARTS)
+			BkModelLearn(parts[p], x + 2 * (size_t) i, y[i]);
+	}
+	/* the union only (the fold's projections of 1,200 SVs would take seconds) */
+	fold = copy_model(parts[0]);
+	u = copy_model(parts[0]);
+	for (int p = 1; p < DP_PARTS; p++)
+		BkModelMergeUnion(u, parts[p]);
+	distinct = distinct_svs(u);
+	BkModelDistil(fold, u, &r);
+	CHECK(distinct > 8192 && r.points == (int) (((int64_t) 1 << 26) / distinct),
+		  "a union of %d points labelled on a sample of %d", distinct, r.points);
+	b = encode(fold, &len);
+	CHECK(fold->machines[0].n_sv <= 600 && fold->machines[2].n_sv <= 600 && BkFormatValidate(b, len, err, sizeof(err), &code),
+		  "the merge of a sampled union is a valid model of the budget (%s)", err);
+	free(b);
+	BkModelFree(fold);
+	BkModelFree(u);
+	for (int p = 0; p < DP_PARTS; p++)
+		BkModelFree(parts[p]);
+	free(x);
+	free(y);
+}
+
+void
+test_distil(void)
+{
+	BkRng		rng;
+	double	   *x = malloc(sizeof(double) * 2 * (DP_TRAIN + DP_TEST));
+	int64_t    *y = malloc(sizeof(int64_t) * (DP_TRAIN + DP_TEST));
+	const char *peg[][2] = {{"algorithm", "pegasos"}, {"maintenance", "merge"},
+	{"budget", "20"}, {"gamma", "20"}, {"lambda", "1e-4"}};
+	const char *nn[][2] = {{"algorithm", "bpa"}, {"variant", "nn"},
+	{"budget", "20"}, {"gamma", "100"}, {"C", "1"}};
+	const char *forgetron[][2] = {{"algorithm", "forgetron"}, {"budget", "10"}, {"gamma", "20"}};
+	const char *tbp[][2] = {{"algorithm", "tighter_budget_perceptron"}, {"budget", "10"}, {"gamma", "20"}};
+	const char *bduol[][2] = {{"algorithm", "bduol"}, {"budget", "10"}, {"gamma", "20"}};
+
+	BkRngSeed(&rng, 77);
+	three_class(&rng, DP_TRAIN + DP_TEST, x, y);
+	distil_learner(peg, 5, "pegasos", x, y);
+	distil_learner(nn, 5, "bpa nn", x, y);
+	distil_not_applied(forgetron, 3, "forgetron (SV ages)", x, y, DP_TRAIN);
+	distil_not_applied(tbp, 3, "tighter budget perceptron (an evaluation set)", x, y, DP_TRAIN);
+	distil_not_applied(bduol, 3, "bduol (dual variables in a box)", x, y, DP_TRAIN);
+	/* 16 parts of one row each: a union of 16 SVs, within the budget of 20 */
+	distil_not_applied(peg, 5, "a union within the budget", x, y, 16);
+	distil_sampled();
+	free(x);
+	free(y);
+}
