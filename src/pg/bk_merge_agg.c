@@ -25,6 +25,13 @@ PG_FUNCTION_INFO_V1(bk_train_deserialize);
 PG_FUNCTION_INFO_V1(bk_merge_trans);
 PG_FUNCTION_INFO_V1(bk_merge_pair);
 
+/*
+ * The most bytes of support vectors bk_merge keeps in the union it
+ * distils (BkModelMergeUnion); past them it merges as before, folding
+ * and reducing.  usps one-vs-rest at 32 parts of B = 100: 65 MB.
+ */
+#define BK_UNION_MAX_BYTES (256 * 1024 * 1024)
+
 #define PARTIAL_VERSION 1
 #define PARTIAL_HEADER	(1 + 1 + 8)	/* version, has model, skipped rows */
 
@@ -35,9 +42,9 @@ merge_context(void *arg)
 	errcontext("%s, merging two models", (const char *) arg);
 }
 
-/* BkModelMerge, its errors saying which SQL function merged */
+/* BkModelMerge (or kept whole: BkModelMergeUnion), its errors saying which SQL function merged */
 static void
-merge_models(BkModel *dst, BkModel *src, const char *fname)
+merge_models(BkModel *dst, BkModel *src, const char *fname, bool whole)
 {
 	ErrorContextCallback errcallback;
 
@@ -45,7 +52,10 @@ merge_models(BkModel *dst, BkModel *src, const char *fname)
 	errcallback.arg = (void *) (fname ? fname : "bk_merge");
 	errcallback.previous = error_context_stack;
 	error_context_stack = &errcallback;
-	BkModelMerge(dst, src);
+	if (whole)
+		BkModelMergeUnion(dst, src);
+	else
+		BkModelMerge(dst, src);
 	error_context_stack = errcallback.previous;
 }
 
@@ -56,6 +66,16 @@ copy_model(const BkModel *m, BkTrainState *st)
 	struct varlena *bytes = BkPgEncodeModel(m, st->fname);
 
 	return BkPgDecodeDatum(PointerGetDatum(bytes), st->mcxt, true);
+}
+
+/* the state keeps no union any more (it would not be the average of all) */
+static void
+drop_union(BkTrainState *st)
+{
+	if (st->union_model != NULL)
+		BkModelFree(st->union_model);
+	st->union_model = NULL;
+	st->union_dropped = true;
 }
 
 /*
@@ -92,7 +112,9 @@ merge_states(BkTrainState *dst, BkTrainState *src)
 		dst->skipped = 0;
 		return;
 	}
-	merge_models(dst->model, srcm, dst->fname);
+	merge_models(dst->model, srcm, dst->fname, false);
+	/* a union of some of the parts only: not distilled */
+	drop_union(dst);
 	/* the classes are those of both now; they were frozen for neither */
 	/* the provenance of both: the models each part was merged from */
 	{
@@ -269,9 +291,30 @@ bk_merge_trans(PG_FUNCTION_ARGS)
 												  "budgetkernel merged model",
 												  ALLOCSET_DEFAULT_SIZES);
 
+		/*
+		 * the union of all the models, kept whole beside the fold, for the
+		 * final function to distil: from the second model on, while the
+		 * core can distil it and its SVs fit BK_UNION_MAX_BYTES (a merge
+		 * changes the model merged in: one decoded copy for each)
+		 */
+		if (st->union_model == NULL && !BkModelDistillable(st->model))
+			drop_union(st);
+		if (!st->union_dropped)
+		{
+			if (st->union_model == NULL)
+				st->union_model = BkPgDecodeDatum(PointerGetDatum(BkPgEncodeModel(st->model, st->fname)),
+												  st->mcxt, true);
+			m = BkPgDecodeDatum(PG_GETARG_DATUM(1), tmp, true);
+			BkPgCheckLegacyLabels(m);
+			merge_models(st->union_model, m, st->fname, true);
+			if (!BkModelDistillable(st->union_model) ||
+				(double) BkModelSvTotal(st->union_model) * BkModelDim(st->union_model) *
+				sizeof(double) > BK_UNION_MAX_BYTES)
+				drop_union(st);
+		}
 		m = BkPgDecodeDatum(PG_GETARG_DATUM(1), tmp, true);
 		BkPgCheckLegacyLabels(m);
-		merge_models(st->model, m, st->fname);
+		merge_models(st->model, m, st->fname, false);
 		BkPgFingerprint(PG_GETARG_DATUM(1), fp);
 		BkModelAddParent(st->model, fp);
 		MemoryContextDelete(tmp);
@@ -298,7 +341,7 @@ bk_merge_pair(PG_FUNCTION_ARGS)
 	b = BkPgDecodeDatum(PG_GETARG_DATUM(1), tmp, true);
 	BkPgCheckLegacyLabels(a);
 	BkPgCheckLegacyLabels(b);
-	merge_models(a, b, "bk_merge");
+	merge_models(a, b, "bk_merge", false);
 	/* provenance: merged from the two */
 	{
 		uint8		fp[BK_FINGERPRINT_LEN];

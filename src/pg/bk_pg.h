@@ -452,6 +452,13 @@ typedef struct BkTrainState
 	TimestampTz first_row;		/* when the state took its first row */
 	BkPgModelId base;			/* bk_continue: the model of the first row */
 	BkPgKeyTally tally;			/* bk_continue: rows that lacked the model's keys */
+	/*
+	 * bk_merge: the same models merged kept whole (BkModelMergeUnion), for
+	 * the final function to distil; NULL when not kept (one model, a union
+	 * over BK_UNION_MAX_BYTES, a combined parallel state: union_dropped)
+	 */
+	BkModel    *union_model;
+	bool		union_dropped;
 } BkTrainState;
 
 /*
@@ -460,6 +467,13 @@ typedef struct BkTrainState
  * (bk_train.c): false when it cannot be seen (a window function)
  */
 extern bool BkPgArgCastFromInteger(FunctionCallInfo fcinfo, int argno);
+
+/*
+ * bk_merge's final model: m, a copy of the merged model, distilled from
+ * the union u of the models merged when that keeps more of their average
+ * (BkModelDistil); errors say that fname was distilling
+ */
+extern void BkPgMergeDistil(BkModel *m, BkModel *u, const char *fname);
 
 /* a new, empty state in its own child context of parent */
 extern BkTrainState *BkPgTrainStateNew(MemoryContext parent);

@@ -690,6 +690,16 @@ bk_train_final(PG_FUNCTION_ARGS)
 		trained = BkPgEpochsReplay(first, st->rows, st->epochs, st->fname,
 								   st->progress.start, replay);
 	}
+	/* bk_merge of parts whose union outgrew the budget: distilled, on a copy */
+	if (st->union_model != NULL)
+	{
+		if (replay == NULL)
+			replay = AllocSetContextCreate(CurrentMemoryContext,
+										   "budgetkernel distil", ALLOCSET_DEFAULT_SIZES);
+		trained = BkPgDecodeDatum(PointerGetDatum(BkPgEncodeModel(st->model, st->fname)),
+								  replay, true);
+		BkPgMergeDistil(trained, st->union_model, st->fname);
+	}
 
 	result = BkPgEncodeModel(trained, st->fname);
 

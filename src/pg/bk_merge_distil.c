@@ -1,0 +1,36 @@
+/*
+ * bk_merge_distil.c
+ *	  bk_merge's final model when it kept the union of the models merged
+ *	  (bk_merge_agg.c): the merged model, distilled from that union when
+ *	  that keeps more of their average (the core's BkModelDistil).
+ */
+#include "postgres.h"
+
+#include "fmgr.h"
+
+#include "bk_pg.h"
+
+/* the error context of a distillation */
+static void
+distil_context(void *arg)
+{
+	errcontext("%s, distilling the merged models", (const char *) arg);
+}
+
+void
+BkPgMergeDistil(BkModel *m, BkModel *u, const char *fname)
+{
+	BkDistilReport report;
+	ErrorContextCallback errcallback;
+
+	errcallback.callback = distil_context;
+	errcallback.arg = (void *) fname;
+	errcallback.previous = error_context_stack;
+	error_context_stack = &errcallback;
+	BkModelDistil(m, u, &report);
+	error_context_stack = errcallback.previous;
+	elog(DEBUG1, "%s: %d points of the union labelled; the merged model agrees on %d, the distilled on %d: %s",
+		 fname, report.points, report.agree_merged, report.agree_distilled,
+		 report.distilled ? "distilled" : "merged");
+}
+
