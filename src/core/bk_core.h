@@ -713,6 +713,12 @@ extern int	BkModelCurve(const BkModel *m, const uint64_t **points);
  * BK_MAX_PARENTS it is ignored); the count and the bytes (n x 32).
  */
 extern void BkModelSetParent(BkModel *m, const uint8_t *fingerprint);
+/*
+ * Training goes on from the stored model of this fingerprint, which m
+ * decodes: m keeps it and its counts as its base (bk_base.c), so that the
+ * merge of models continued from it counts its rows once
+ */
+extern void BkModelSetBase(BkModel *m, const uint8_t *fingerprint);
 extern void BkModelAddParent(BkModel *m, const uint8_t *fingerprint);
 extern int	BkModelParents(const BkModel *m, const uint8_t **fingerprints);
 /* the class index of a label, -1 if the model has no such class */

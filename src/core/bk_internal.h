@@ -319,10 +319,9 @@ typedef struct BkModel
 	BkPrep	   *prep;
 	/* its class weights, or NULL: every row weighs 1 */
 	BkClassWeights *weights;
-	/* a regressor's target (bk_target.h), or NULL: a classifier */
-	struct BkTarget *target;
-	/* a novelty detector's threshold (bk_target.h), or NULL */
-	struct BkNovelty *novelty;
+	struct BkTarget *target;	/* a regressor's (bk_target.h), or NULL */
+	struct BkNovelty *novelty;	/* a novelty detector's threshold, or NULL */
+	struct BkBase *base;		/* continued from (bk_base.h), or NULL */
 	/*
 	 * The sparse form of the dense row x of the next learning or scoring
 	 * call (BkModelSparseRow), used once: x is NULL, or the row's pointer

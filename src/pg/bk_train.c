@@ -533,9 +533,13 @@ bk_train_model_trans(PG_FUNCTION_ARGS)
 		{
 			uint8		fp[BK_FINGERPRINT_LEN];
 
-			/* provenance: continued from this model */
+			/*
+			 * provenance: continued from this model, whose counts a merge
+			 * of models continued from it counts once
+			 */
 			BkPgFingerprint(PG_GETARG_DATUM(model_arg), fp);
 			BkModelSetParent(st->model, fp);
+			BkModelSetBase(st->model, fp);
 		}
 		if (PG_NARGS() > model_arg + 1)
 			BkPgOverridesFromJsonb(PG_GETARG_JSONB_P(model_arg + 1), &overrides, st->model);

@@ -107,6 +107,15 @@ FuzzModelSeeds(uint8_t **seeds, size_t *lens, size_t max)
 			static const char *const names[] = {"low", "mid", "high"};
 			int			cls;
 
+			/* the first and a Pegasos model continued half-way: a base */
+			if ((c == 0 || c == 5) && i == 20)
+			{
+				uint8_t		fp[BK_FINGERPRINT_LEN];
+
+				memset(fp, 0x5C + c, sizeof(fp));
+				BkModelSetBase(m, fp);
+			}
+
 			for (int d = 0; d < 3; d++)
 				x[d] = BkRngUniform(&rng);
 			/* binary, then three integer classes, then three text classes */

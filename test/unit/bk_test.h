@@ -85,6 +85,7 @@ extern void test_sparse_rows(void);
 /* ---- test_fingerprint.c ---- */
 extern void test_fingerprints(void);
 extern void test_distil(void);
+extern void test_base(void);
 
 /* ---- test_linalg.c ---- */
 extern void test_linalg_order(void);

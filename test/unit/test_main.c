@@ -81,6 +81,7 @@ main(void)
 	test_registry_learners();
 	test_run_report();
 	test_distil();
+	test_base();
 	test_fingerprints();
 	printf("%d passed, %d failed\n", n_pass, n_fail);
 	return n_fail == 0 ? 0 : 1;

@@ -52,6 +52,7 @@
  *	  layout (bk_part_prep.c).
  */
 #include "bk_learner.h"
+#include "bk_base.h"
 #include "bk_distil.h"
 #include "bk_part.h"
 
@@ -821,6 +822,7 @@ merge_machine(BkModel *dst, const BkModel *src, int k, double wa, double wb,
 static void
 merge(BkModel *dst, BkModel *src, bool keep)
 {
+	BkBase		shared = {{0}, 0, 0, 0, 0, 0, 0};
 	uint64_t	t;
 	double		wa,
 				wb,
@@ -848,6 +850,12 @@ merge(BkModel *dst, BkModel *src, bool keep)
 	 * as it pools two preparations of one layout
 	 */
 	BkModelUnionLayout(dst, src);
+	/*
+	 * models continued from one stored model (bk_base.h): its counts once,
+	 * each side weighed by the rows it added (before its part is merged)
+	 */
+	if (BkBaseShared(dst, src) != NULL)
+		shared = *BkBaseShared(dst, src);
 	/* the parts before the classes (the calibration dropped, the preparations pooled) */
 	for (int i = 0; i < bk_n_parts; i++)
 		if (bk_parts[i]->merge_early)
@@ -864,9 +872,10 @@ merge(BkModel *dst, BkModel *src, bool keep)
 			bk_parts[i]->merge(dst, src);
 	wmax = BkWeightsLargest(dst);
 
-	t = dst->rows_seen + src->rows_seen;
-	wa = t > 0 ? (double) dst->rows_seen / (double) t : 0.5;
-	wb = t > 0 ? (double) src->rows_seen / (double) t : 0.5;
+	t = dst->rows_seen + src->rows_seen - 2 * shared.rows_seen;
+	wa = t > 0 ? (double) (dst->rows_seen - shared.rows_seen) / (double) t : 0.5;
+	wb = t > 0 ? (double) (src->rows_seen - shared.rows_seen) / (double) t : 0.5;
+	t += shared.rows_seen;
 	for (int k = 0; k < dst->n_machines; k++)
 	{
 		merge_machine(dst, src, k, wa, wb, wmax, keep);
@@ -876,11 +885,25 @@ merge(BkModel *dst, BkModel *src, bool keep)
 	}
 
 	dst->rows_seen = t;
-	dst->rows_skipped += src->rows_skipped;
-	dst->rows_updated += src->rows_updated;
-	dst->mistakes += src->mistakes;
-	dst->maintenance += src->maintenance;
-	dst->parts += src->parts;
+	dst->rows_skipped += src->rows_skipped - shared.rows_skipped;
+	dst->rows_updated += src->rows_updated - shared.rows_updated;
+	dst->mistakes += src->mistakes - shared.mistakes;
+	dst->maintenance += src->maintenance - shared.maintenance;
+	/*
+	 * each machine's counts (which the base does not keep per machine)
+	 * hold the base's once for each side: at most the model's
+	 */
+	if (shared.rows_seen > 0)
+		for (int k = 0; k < dst->n_machines; k++)
+		{
+			BkMachine  *mach = &dst->machines[k];
+
+			if (mach->updates > dst->rows_updated)
+				mach->updates = dst->rows_updated;
+			if (mach->maintenance > dst->maintenance)
+				mach->maintenance = dst->maintenance;
+		}
+	dst->parts += src->parts - shared.parts;
 	dst->labels_utf8 = dst->labels_utf8 && src->labels_utf8;
 }
 

@@ -14,6 +14,7 @@ const BkPart *const bk_parts[] = {
 	&BkPartParents,				/* version 2, always */
 	&BkPartTarget,				/* flag bit 6 */
 	&BkPartNovelty,				/* flag bit 7 */
+	&BkPartBase,				/* flag bit 8 */
 };
 
 const int	bk_n_parts = (int) (sizeof(bk_parts) / sizeof(bk_parts[0]));

@@ -155,7 +155,8 @@ SELECT (SELECT model FROM mixed WHERE round = 2)::bytea =
               FROM all_train GROUP BY id % 2) s) AS round_as_local,
        (SELECT bool_and(bk_is_valid(model::bytea)) FROM mixed) AS rounds_valid;
 -- each round passes over every row once more: rows_seen counts the rows
--- of the last model again in each continued part (doc/merge-accuracy.md)
+-- of the last model once (the parts' common base) and the rows each part
+-- added, merged_models the base's parts once (doc/distributed.md)
 SELECT round, bk_info(model)->'rows_seen' AS rows_seen, bk_info(model)->'merged_models' AS merged_models,
        avg((bk_predict(model, t.features) = t.label)::int) > 0.9 AS above_90_percent
 FROM mixed, all_test t GROUP BY round, model ORDER BY round;
