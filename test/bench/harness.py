@@ -1523,6 +1523,139 @@ def copy_between(src_sql, db_to, table):
                    input=out.stdout, capture_output=True, check=True)
 
 
+def many_parts_section(L, args, hps, repeat):
+    """Section 5 of performance-scaleout.md: the accuracy of bk_merge over
+    P = 1 ... 32 parts, its time, and the spread of parallel training."""
+    d = args.data_dir
+    log("== scale-out: merging 1 to 32 parts")
+    L.append("## 5. Merging many parts\n")
+    L.append("Part p of P is `bk_train(features, label, params ORDER BY id)` over the training "
+             "rows with `mod(id, P) = p`; the parts are merged by the aggregate "
+             "`bk_merge(m ORDER BY part)`, which distils the union of their support vectors when "
+             "that agrees with their average on more held-out points "
+             "([distributed.md](distributed.md#how-bk_merge-reduces-many-parts)). "
+             "a9a and usps: the files' rows and features as they are, in file order, B = 100, "
+             "gamma 0.0625, BPA-NN with C 0.1 (a9a) or 1 (usps, one-vs-rest: 1,000 SVs in all), "
+             "Pegasos-merge with lambda 1e-4 (the protocol of "
+             "[merge-accuracy.md](merge-accuracy.md)); covtype20k: 7 classes, a seeded "
+             "15,000 / 5,000 split standardised by the training part's mean and deviation, "
+             "B = 100, gamma 1/54, C 1, Pegasos' default lambda; ncb1m: the stream of "
+             "section 1, the paper-000 parameters. Accuracy (%) on the test rows; "
+             "**serial**: P = 1, one model of every row; **one part**: part 0 of 32 alone; "
+             "merge seconds: the `bk_merge` statement alone, the parts trained before.\n")
+    psql_file(f"""
+DROP TABLE IF EXISTS bench.mp_raw, bench.mp_a9a_train, bench.mp_a9a_test, bench.mp_usps_train,
+  bench.mp_usps_test, bench.mp_cov_all, bench.mp_cov_train, bench.mp_cov_test;
+CREATE TABLE bench.mp_raw (id bigserial, line text);
+\\copy bench.mp_raw(line) FROM '{os.path.join(d, "a9a.train")}'
+CREATE TABLE bench.mp_a9a_train AS SELECT id, r.label, r.features FROM bench.mp_raw, LATERAL bk_libsvm(line, 123) r;
+TRUNCATE bench.mp_raw; ALTER SEQUENCE bench.mp_raw_id_seq RESTART;
+\\copy bench.mp_raw(line) FROM '{os.path.join(d, "a9a.test")}'
+CREATE TABLE bench.mp_a9a_test AS SELECT id, r.label, r.features FROM bench.mp_raw, LATERAL bk_libsvm(line, 123) r;
+TRUNCATE bench.mp_raw; ALTER SEQUENCE bench.mp_raw_id_seq RESTART;
+\\copy bench.mp_raw(line) FROM '{os.path.join(d, "usps.train")}'
+CREATE TABLE bench.mp_usps_train AS SELECT id, r.label, r.features FROM bench.mp_raw, LATERAL bk_libsvm(line, 256) r;
+TRUNCATE bench.mp_raw; ALTER SEQUENCE bench.mp_raw_id_seq RESTART;
+\\copy bench.mp_raw(line) FROM '{os.path.join(d, "usps.test")}'
+CREATE TABLE bench.mp_usps_test AS SELECT id, r.label, r.features FROM bench.mp_raw, LATERAL bk_libsvm(line, 256) r;
+TRUNCATE bench.mp_raw; ALTER SEQUENCE bench.mp_raw_id_seq RESTART;
+\\copy bench.mp_raw(line) FROM '{os.path.join(d, "covtype20k")}'
+CREATE TABLE bench.mp_cov_all AS
+SELECT row_number() OVER (ORDER BY bk_shuffle_key(id, 7)) AS id, r.label, r.features
+FROM bench.mp_raw, LATERAL bk_libsvm(line, 54) r;
+CREATE TEMP TABLE mp_stats AS
+SELECT i, avg(v) AS mu, coalesce(nullif(stddev_pop(v), 0), 1) AS sd
+FROM bench.mp_cov_all, unnest(features) WITH ORDINALITY AS u(v, i) WHERE id <= 15000 GROUP BY i;
+CREATE TABLE bench.mp_cov_train AS
+SELECT a.id, a.label, array_agg((u.v - s.mu) / s.sd ORDER BY u.i) AS features
+FROM bench.mp_cov_all a, unnest(a.features) WITH ORDINALITY AS u(v, i) JOIN mp_stats s USING (i)
+WHERE a.id <= 15000 GROUP BY a.id, a.label;
+CREATE TABLE bench.mp_cov_test AS
+SELECT a.id, a.label, array_agg((u.v - s.mu) / s.sd ORDER BY u.i) AS features
+FROM bench.mp_cov_all a, unnest(a.features) WITH ORDINALITY AS u(v, i) JOIN mp_stats s USING (i)
+WHERE a.id > 15000 GROUP BY a.id, a.label;
+DROP TABLE bench.mp_raw, bench.mp_cov_all;
+""")
+    hp = hps.get(("ncheckerboard", "BPA-NN", 100)) or default_params(2)
+    ncb = make_params({"algorithm": "bpa", "variant": "nn", "loss": "hinge"}, hp, True, 100, 2)
+    ncb_peg = {k: v for k, v in ncb.items() if k not in ("C", "loss", "variant")}
+    ncb_peg.update({"algorithm": "pegasos", "maintenance": "merge"})
+    runs = [
+        ("a9a", "mp_a9a", "BPA-NN", {"algorithm": "bpa", "variant": "nn", "budget": 100, "gamma": 0.0625, "C": 0.1}),
+        ("a9a", "mp_a9a", "Pegasos-merge", {"algorithm": "pegasos", "maintenance": "merge", "budget": 100, "gamma": 0.0625, "lambda": 1e-4}),
+        ("usps", "mp_usps", "BPA-NN", {"algorithm": "bpa", "variant": "nn", "budget": 100, "gamma": 0.0625, "C": 1}),
+        ("usps", "mp_usps", "Pegasos-merge", {"algorithm": "pegasos", "maintenance": "merge", "budget": 100, "gamma": 0.0625, "lambda": 1e-4}),
+        ("covtype20k", "mp_cov", "BPA-NN", {"algorithm": "bpa", "variant": "nn", "budget": 100, "gamma": 1 / 54, "C": 1}),
+        ("covtype20k", "mp_cov", "Pegasos-merge", {"algorithm": "pegasos", "maintenance": "merge", "budget": 100, "gamma": 1 / 54}),
+        ("ncb1m", "s_ncb1m", "BPA-NN", ncb),
+        ("ncb1m", "s_ncb1m", "Pegasos-merge", ncb_peg),
+    ]
+    ps = [2, 4, 8, 16, 32]
+    L.append("| data set | learner | serial | one part | " + " | ".join("P = %d" % p for p in ps)
+             + " | merge s, P = 2 / 32 |")
+    L.append("| --- | --- | ---: | ---: | " + " | ".join("---:" for _ in ps) + " | ---: |")
+    for ds, tag, learner, params in runs:
+        train = "bench.%s_train" % tag if tag != "s_ncb1m" else "bench.s_ncb1m_stream"
+        test = "bench.%s_test" % tag
+        pj = json.dumps(params)
+        psql_file(f"""
+DROP TABLE IF EXISTS bench.mp_models;
+CREATE TABLE bench.mp_models AS
+SELECT 1 AS p, 'serial' AS kind, bk_train(features, label, '{pj}'::jsonb ORDER BY id) AS model FROM {train};
+""")
+        secs = {}
+        for p in ps:
+            psql_file(f"""
+DROP TABLE IF EXISTS bench.mp_parts;
+CREATE TABLE bench.mp_parts AS
+SELECT mod(id, {p})::int AS part, bk_train(features, label, '{pj}'::jsonb ORDER BY id) AS m
+FROM {train} GROUP BY 1;
+VACUUM ANALYZE bench.mp_parts;
+""")
+            t, _, _ = median_timed("SELECT length(bk_merge(m ORDER BY part)::bytea) FROM bench.mp_parts",
+                                   1, settings=SERIAL)
+            secs[p] = t
+            psql_file(f"""
+INSERT INTO bench.mp_models SELECT {p}, 'merge', bk_merge(m ORDER BY part) FROM bench.mp_parts;
+{"INSERT INTO bench.mp_models SELECT 32, 'part', m FROM bench.mp_parts WHERE part = 0;" if p == 32 else ""}
+""")
+        acc = {}
+        for line in psql(f"SELECT p, kind, avg((bk_predict(model, t.features) = t.label)::int) "
+                         f"FROM bench.mp_models, {test} t GROUP BY p, kind, model").strip().splitlines():
+            pp, kind, a = line.split("|")
+            acc[(int(pp), kind)] = float(a) * 100
+        L.append("| %s | %s | %.2f | %.2f | %s | %.2f / %.2f |" % (
+            ds, learner, acc[(1, "serial")], acc[(32, "part")],
+            " | ".join("%.2f" % acc[(p, "merge")] for p in ps), secs[2], secs[32]))
+        log("  %s %s: serial %.2f, merged %s" % (ds, learner, acc[(1, "serial")],
+                                                 " ".join("%.2f" % acc[(p, "merge")] for p in ps)))
+    psql("DROP TABLE IF EXISTS bench.mp_parts, bench.mp_models, bench.mp_a9a_train, bench.mp_a9a_test, "
+         "bench.mp_usps_train, bench.mp_usps_test, bench.mp_cov_train, bench.mp_cov_test")
+    L.append("")
+
+    # the spread of parallel training: 5 runs with two workers
+    log("== scale-out: parallel training, 5 runs")
+    L.append("### Parallel training, run to run\n")
+    L.append("The parallel `bk_train` of section 1 (two workers, the leader merging their two "
+             "models; the rows each worker reads depend on timing) on ncb1m, 5 runs, against the "
+             "serial model of the same rows: the test accuracy of each run.\n")
+    L.append("| learner | serial % | 5 parallel runs % | min − serial | max − serial |")
+    L.append("| --- | ---: | --- | ---: | ---: |")
+    for learner, params in (("BPA-NN", ncb), ("Pegasos-merge", ncb_peg)):
+        q = ("SELECT bk_train(features, label, '%s'::jsonb)::bytea FROM bench.s_ncb1m_stream"
+             % json.dumps(params))
+        _, outs, _ = median_timed(q, 1, settings=SERIAL)
+        serial = accuracy_of(outs[0], "s_ncb1m_test") * 100
+        par = []
+        for _ in range(5):
+            _, outp, _ = median_timed(q, 1, settings=PARALLEL)
+            par.append(accuracy_of(outp[0], "s_ncb1m_test") * 100)
+        L.append("| %s | %.2f | %s | %+.2f | %+.2f |" % (
+            learner, serial, ", ".join("%.2f" % a for a in par), min(par) - serial, max(par) - serial))
+        log("  %s: serial %.2f, parallel %s" % (learner, serial, par))
+    L.append("")
+
+
 def scaleout_mode(args):
     mi = machine_info()
     os.makedirs(OUT, exist_ok=True)
@@ -1695,6 +1828,7 @@ VACUUM ANALYZE bench.s_models;
         log("  %d models: %.2fs" % (k, t))
     psql("DROP TABLE IF EXISTS bench.s_models")
     L.append("")
+    many_parts_section(L, args, hps, repeat)
     L.append("Total time of this run: %.0f s.\n" % (time.time() - t_all))
     write_doc("performance-scaleout.md", L)
 
