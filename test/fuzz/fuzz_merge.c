@@ -56,6 +56,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	BkModel    *volatile again = NULL;
 	BkModel    *volatile ua = NULL;
 	BkModel    *volatile ub = NULL;
+	double	   *volatile x = NULL;
 	jmp_buf		jb;
 	uint8_t    *buf;
 	size_t		len;
@@ -112,8 +113,6 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		bk_std_jump = &jb;
 		if (setjmp(jb) == 0)
 		{
-			double	   *x;
-
 			again = BkModelDecode(&fuzz_env, buf, len, true);
 			x = calloc((size_t) again->dim, sizeof(double));
 			for (int d = 0; d < again->dim && pos < size; d++)
@@ -123,12 +122,13 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 								 strlen(BkModelClassText(again, 0)));
 			else if (again->n_classes > 0)
 				BkModelLearn(again, x, BkModelClassLabel(again, 0));
-			free(x);
 			learned = true;
 		}
 		else
 			FuzzExpectUserError("learning a row after a merge");
 		bk_std_jump = NULL;
+		/* the row, also when learning it jumped back with an error */
+		free(x);
 		free(buf);
 		/* after an error the model is half-way through a change: dropped */
 		if (learned && (buf = FuzzEncodeValid(again, &len, "merged, then trained")) != NULL)
