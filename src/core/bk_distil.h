@@ -8,8 +8,17 @@
 
 #include "bk_internal.h"
 
-/* FNV-1a over a row's bytes: equal rows, equal hashes */
-extern uint64_t BkRowHash(const double *x, int dim);
+/*
+ * A table of rows found by their bytes: cap slots (a power of two, at
+ * least 2 n for n rows), each -1 or the index of a row of some machine
+ */
+extern int *BkRowTableNew(const BkEnv *env, size_t n, size_t *cap);
+/*
+ * The slot of x's equal row of rows in table, *found true; or the empty
+ * slot where x goes, *found false
+ */
+extern size_t BkRowSlot(const int *table, size_t cap, const BkMachine *rows,
+						const double *x, int dim, bool *found);
 /*
  * Machine k of m takes u's SVs and coefficients (times u's scale), and its
  * learner's bookkeeping is rebuilt from them, as after a merge; not for a

@@ -58,17 +58,13 @@ static void
 distinct_points(BkModel *u, BkMachine *pts, int **at)
 {
 	size_t		total = 0,
-				cap = 1;
+				cap;
 	int		   *table;
 
 	for (int k = 0; k < u->n_machines; k++)
 		total += (size_t) u->machines[k].n_sv;
-	while (cap < 2 * total)
-		cap *= 2;
 	BkMachineInit(&u->env, pts, u->dim, 1, total > 0 ? (int) total : 1);
-	table = BkAllocArray(&u->env, cap, sizeof(int));
-	for (size_t i = 0; i < cap; i++)
-		table[i] = -1;
+	table = BkRowTableNew(&u->env, total, &cap);
 	for (int k = 0; k < u->n_machines; k++)
 	{
 		const BkMachine *mach = &u->machines[k];
@@ -77,12 +73,10 @@ distinct_points(BkModel *u, BkMachine *pts, int **at)
 		for (int j = 0; j < mach->n_sv; j++)
 		{
 			const double *x = BkSvRow(mach, j);
-			size_t		h = (size_t) (BkRowHash(x, u->dim) & (uint64_t) (cap - 1));
+			bool		found;
+			size_t		h = BkRowSlot(table, cap, pts, x, u->dim, &found);
 
-			for (; table[h] >= 0; h = (h + 1) & (cap - 1))
-				if (memcmp(BkSvRow(pts, table[h]), x, sizeof(double) * (size_t) u->dim) == 0)
-					break;
-			if (table[h] < 0)
+			if (!found)
 				table[h] = BkMachineAppend(pts, u->dim, x, mach->sqnorm[j], 0.0);
 			at[k][j] = table[h];
 		}

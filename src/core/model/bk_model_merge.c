@@ -247,14 +247,44 @@ append_side(BkMachine *u, int dim, const BkMachine *src, double w,
 }
 
 /* FNV-1a over a row's bytes: equal rows, equal hashes */
-uint64_t
-BkRowHash(const double *x, int dim)
+static uint64_t
+row_hash(const double *x, int dim)
 {
 	const unsigned char *b = (const unsigned char *) x;
 	uint64_t	h = UINT64_C(14695981039346656037);
 
 	for (size_t i = 0; i < sizeof(double) * (size_t) dim; i++)
 		h = (h ^ b[i]) * UINT64_C(1099511628211);
+	return h;
+}
+
+int *
+BkRowTableNew(const BkEnv *env, size_t n, size_t *cap)
+{
+	int		   *table;
+
+	*cap = 1;
+	while (*cap < 2 * n)
+		*cap *= 2;
+	table = BkAllocArray(env, *cap, sizeof(int));
+	for (size_t i = 0; i < *cap; i++)
+		table[i] = -1;
+	return table;
+}
+
+size_t
+BkRowSlot(const int *table, size_t cap, const BkMachine *rows, const double *x,
+		  int dim, bool *found)
+{
+	size_t		h = (size_t) (row_hash(x, dim) & (uint64_t) (cap - 1));
+
+	for (; table[h] >= 0; h = (h + 1) & (cap - 1))
+		if (memcmp(BkSvRow(rows, table[h]), x, sizeof(double) * (size_t) dim) == 0)
+		{
+			*found = true;
+			return h;
+		}
+	*found = false;
 	return h;
 }
 
@@ -273,29 +303,20 @@ combine_identical(BkModel *m, BkMachine *u)
 {
 	int			n = u->n_sv,
 				K = u->n_coef,
-				cap = 1,
 				kept = 0;
+	size_t		cap;
 	int		   *table;
 
 	if (n < 2 || BkLearnerOf(&m->params)->dual_box)
 		return;
-	while (cap < 2 * n)
-		cap *= 2;
-	table = BkAllocArray(&m->env, (size_t) cap, sizeof(int));
-	for (int i = 0; i < cap; i++)
-		table[i] = -1;
+	table = BkRowTableNew(&m->env, (size_t) n, &cap);
 	for (int j = 0; j < n; j++)
 	{
 		const double *x = BkSvRow(u, j);
-		size_t		h = (size_t) (BkRowHash(x, m->dim) & (uint64_t) (cap - 1));
-		int			same = -1;
+		bool		found;
+		size_t		h = BkRowSlot(table, cap, u, x, m->dim, &found);
+		int			same = found ? table[h] : -1;
 
-		for (; table[h] >= 0; h = (h + 1) & (size_t) (cap - 1))
-			if (memcmp(BkSvRow(u, table[h]), x, sizeof(double) * m->dim) == 0)
-			{
-				same = table[h];
-				break;
-			}
 		if (same >= 0)
 		{
 			for (int c = 0; c < K; c++)
@@ -753,10 +774,6 @@ merge_machine(BkModel *dst, const BkModel *src, int k, double wa, double wb,
 	EvalPoints	pts;
 	double		inmax = 0.0;	/* the largest |coefficient| of either side */
 
-	for (size_t i = 0; i < (size_t) a->n_sv * a->n_coef; i++)
-		inmax = fmax(inmax, fabs(a->coef[i] * a->scale));
-	for (size_t i = 0; i < (size_t) b->n_sv * b->n_coef; i++)
-		inmax = fmax(inmax, fabs(b->coef[i] * b->scale));
 	if (keep)
 	{
 		/*
@@ -774,6 +791,10 @@ merge_machine(BkModel *dst, const BkModel *src, int k, double wa, double wb,
 		append_side(a, dst->dim, b, wb, tb, ta + tb);
 		return;
 	}
+	for (size_t i = 0; i < (size_t) a->n_sv * a->n_coef; i++)
+		inmax = fmax(inmax, fabs(a->coef[i] * a->scale));
+	for (size_t i = 0; i < (size_t) b->n_sv * b->n_coef; i++)
+		inmax = fmax(inmax, fabs(b->coef[i] * b->scale));
 	BkMachineInit(&dst->env, &u, dst->dim, a->n_coef, n > 0 ? n : 1);
 	if (a->born)
 		u.born = BkAllocArray(&dst->env, (size_t) (n > 0 ? n : 1), sizeof(uint64_t));
