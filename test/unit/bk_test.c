@@ -120,6 +120,18 @@ encode(BkModel *m, size_t *len)
 	return buf;
 }
 
+/* A copy of m through its bytes, decoded for training (a stored model read back). */
+BkModel *
+copy_model(BkModel *m)
+{
+	size_t		len;
+	uint8_t    *b = encode(m, &len);
+	BkModel    *d = BkModelDecode(&bk_std_env, b, len, true);
+
+	free(b);
+	return d;
+}
+
 BkModel *
 train(const char *pp[][2], int np, const double *x, const int64_t *y, int from, int to,
 	  BkModel *start)

@@ -12,17 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static BkModel *
-through(BkModel *m)
-{
-	size_t		len;
-	uint8_t    *b = encode(m, &len);
-	BkModel    *d = BkModelDecode(&bk_std_env, b, len, true);
-
-	free(b);
-	return d;
-}
-
 void
 test_base(void)
 {
@@ -46,10 +35,10 @@ test_base(void)
 	base = train(pp, 4, x, y, 0, 400, NULL);
 	memset(fp, 0xAB, sizeof(fp));
 	/* two parts continued from the base: 300 and 500 more rows */
-	a = through(base);
+	a = copy_model(base);
 	BkModelSetBase(a, fp);
 	a = train(pp, 4, x, y, 400, 700, a);
-	b = through(base);
+	b = copy_model(base);
 	BkModelSetBase(b, fp);
 	b = train(pp, 4, x, y, 700, 1200, b);
 	CHECK(a->base != NULL && a->base->rows_seen == 400 && a->rows_seen == 700,
@@ -75,9 +64,9 @@ test_base(void)
 	free(buf);
 
 	/* merged: the base's rows once, the sides weighed 300 : 500 */
-	m = through(a);
+	m = copy_model(a);
 	{
-		BkModel    *bc = through(b);
+		BkModel    *bc = copy_model(b);
 
 		BkModelMerge(m, bc);
 		BkModelFree(bc);
@@ -104,9 +93,9 @@ test_base(void)
 	BkModelFree(m);
 
 	/* another base, or none: counted as before, no base kept */
-	m = through(a);
+	m = copy_model(a);
 	{
-		BkModel    *bc = through(b);
+		BkModel    *bc = copy_model(b);
 
 		bc->base->rows_seen = 399;
 		BkModelMerge(m, bc);

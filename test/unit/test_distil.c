@@ -17,17 +17,6 @@
 #define DP_TEST		1000
 #define DP_PARTS	16
 
-static BkModel *
-copy_model(BkModel *m)
-{
-	size_t		len;
-	uint8_t    *b = encode(m, &len);
-	BkModel    *d = BkModelDecode(&bk_std_env, b, len, true);
-
-	free(b);
-	return d;
-}
-
 static int	sort_dim;
 
 static int

@@ -206,24 +206,9 @@ learn(BkModel *m, const Stream *s, int from, int to, int step)
 static BkModel *
 through_bytes(BkModel *m)
 {
-	size_t		len;
-	uint8_t    *b = encode(m, &len);
-	BkModel    *d = BkModelDecode(&bk_std_env, b, len, true);
+	BkModel    *d = copy_model(m);
 
 	BkModelFree(m);
-	free(b);
-	return d;
-}
-
-/* a copy of m, through its bytes */
-static BkModel *
-copy_of(BkModel *m)
-{
-	size_t		len;
-	uint8_t    *b = encode(m, &len);
-	BkModel    *d = BkModelDecode(&bk_std_env, b, len, true);
-
-	free(b);
 	return d;
 }
 
@@ -243,10 +228,10 @@ distilled_merge(const char *const pp[][2], int np, const Stream *s)
 		parts[p] = new_model(pp, np);
 		learn(parts[p], s, p, FP_ROWS - FP_PARTS + p, FP_PARTS);
 	}
-	u = copy_of(parts[0]);
+	u = copy_model(parts[0]);
 	for (int p = 1; p < FP_PARTS; p++)
 	{
-		BkModel    *c = copy_of(parts[p]);
+		BkModel    *c = copy_model(parts[p]);
 
 		BkModelMergeUnion(u, c);
 		BkModelFree(c);
