@@ -1543,21 +1543,18 @@ def many_parts_section(L, args, hps, repeat):
              "section 1, the paper-000 parameters. Accuracy (%) on the test rows; "
              "**serial**: P = 1, one model of every row; **one part**: part 0 of 32 alone; "
              "merge seconds: the `bk_merge` statement alone, the parts trained before.\n")
+    # a9a and usps as the files are, then covtype20k's rows to split
+    loads = "".join(f"""
+TRUNCATE bench.mp_raw; ALTER SEQUENCE bench.mp_raw_id_seq RESTART;
+\\copy bench.mp_raw(line) FROM '{os.path.join(d, f)}'
+CREATE TABLE bench.mp_{tag} AS SELECT id, r.label, r.features FROM bench.mp_raw, LATERAL bk_libsvm(line, {dim}) r;
+""" for f, tag, dim in (("a9a.train", "a9a_train", 123), ("a9a.test", "a9a_test", 123),
+                        ("usps.train", "usps_train", 256), ("usps.test", "usps_test", 256)))
     psql_file(f"""
 DROP TABLE IF EXISTS bench.mp_raw, bench.mp_a9a_train, bench.mp_a9a_test, bench.mp_usps_train,
   bench.mp_usps_test, bench.mp_cov_all, bench.mp_cov_train, bench.mp_cov_test;
 CREATE TABLE bench.mp_raw (id bigserial, line text);
-\\copy bench.mp_raw(line) FROM '{os.path.join(d, "a9a.train")}'
-CREATE TABLE bench.mp_a9a_train AS SELECT id, r.label, r.features FROM bench.mp_raw, LATERAL bk_libsvm(line, 123) r;
-TRUNCATE bench.mp_raw; ALTER SEQUENCE bench.mp_raw_id_seq RESTART;
-\\copy bench.mp_raw(line) FROM '{os.path.join(d, "a9a.test")}'
-CREATE TABLE bench.mp_a9a_test AS SELECT id, r.label, r.features FROM bench.mp_raw, LATERAL bk_libsvm(line, 123) r;
-TRUNCATE bench.mp_raw; ALTER SEQUENCE bench.mp_raw_id_seq RESTART;
-\\copy bench.mp_raw(line) FROM '{os.path.join(d, "usps.train")}'
-CREATE TABLE bench.mp_usps_train AS SELECT id, r.label, r.features FROM bench.mp_raw, LATERAL bk_libsvm(line, 256) r;
-TRUNCATE bench.mp_raw; ALTER SEQUENCE bench.mp_raw_id_seq RESTART;
-\\copy bench.mp_raw(line) FROM '{os.path.join(d, "usps.test")}'
-CREATE TABLE bench.mp_usps_test AS SELECT id, r.label, r.features FROM bench.mp_raw, LATERAL bk_libsvm(line, 256) r;
+{loads}
 TRUNCATE bench.mp_raw; ALTER SEQUENCE bench.mp_raw_id_seq RESTART;
 \\copy bench.mp_raw(line) FROM '{os.path.join(d, "covtype20k")}'
 CREATE TABLE bench.mp_cov_all AS
