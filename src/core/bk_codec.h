@@ -27,6 +27,8 @@
 #define MACHINE_HEADER		(16 + 48)
 #define BK_MAX_STORED_PARAMS 64
 #define HEADER_LEN	12			/* magic, version, flags, length */
+/* after the body: the digest (version 2) and the CRC */
+#define TRAILER_LEN(version) ((version) >= 2 ? BK_DIGEST_LEN + 4 : 4)
 #define BK_MAGIC	"BKMD"		/* the first 4 bytes of every model */
 
 /* ---- little-endian primitives ---- */

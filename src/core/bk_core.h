@@ -860,7 +860,7 @@ extern void BkPrepPutMissing(const BkModel *m, int input, double *out);
 extern bool BkPrepSameLayout(const BkPrep *a, const BkPrep *b);
 
 /* ------------------------------------------------------------------------
- * Binary format (little-endian, CRC-32C; see doc/format.md)
+ * Binary format (little-endian, SHA-256 and CRC-32C; see doc/format.md)
  * ------------------------------------------------------------------------
  */
 #define BK_FORMAT_VERSION 2
@@ -908,5 +908,26 @@ extern BkModel *BkModelDecode(const BkEnv *env, const uint8_t *buf, size_t len,
 
 /* CRC-32C (Castagnoli), as used by the format. */
 extern uint32_t BkCrc32c(uint32_t crc, const void *data, size_t len);
+/* SHA-256 (FIPS 180-4): the digest a version 2 model keeps of its bytes */
+#define BK_DIGEST_LEN 32
+extern void BkSha256(const void *data, size_t len, uint8_t *out);
+
+/*
+ * The digest a version 2 model stores of its bytes (the 32 bytes before
+ * the CRC), read without validating anything but the header's magic,
+ * version and the length: NULL for a version 1 model or bytes that are
+ * not a model.  Two models that decode have the same digest only if they
+ * have the same bytes (the decoder checks it), so a cache of decoded
+ * models can recognise a model by its length and digest in O(1).
+ */
+extern const uint8_t *BkModelStoredDigest(const uint8_t *buf, size_t len);
+
+/*
+ * Make buf[0..len) self-consistent after its bytes were changed: the
+ * length field, the digest (version 2) and the CRC.  For tests and fuzz
+ * drivers, which mutate valid models to reach the checks behind the
+ * checksum.
+ */
+extern void BkModelSeal(uint8_t *buf, size_t len);
 
 #endif							/* BK_CORE_H */

@@ -40,7 +40,7 @@ extern void FuzzExpectUserError(const char *during);
 
 /*
  * The model at *pos of data: a u32 length (one past the end takes the
- * rest) and that many bytes, with the length field and CRC-32C
+ * rest) and that many bytes, with the length field, digest and CRC-32C
  * recomputed when fix_crc, so that mutations get past the checksum;
  * decoded for training if the validator accepts it, else NULL (and NULL
  * for a valid model too large to train on).  *pos moves past it.

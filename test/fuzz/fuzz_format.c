@@ -5,8 +5,8 @@
  *	  must decode for scoring within a memory bound (a small multiple of
  *	  their length, see below), score, re-encode to bytes it accepts again,
  *	  and go on learning without a crash.  Every input is tried twice, the
- *	  second time with its trailing CRC-32C recomputed, so that mutations
- *	  reach the parser past the checksum.
+ *	  second time with its trailer (digest and CRC-32C) recomputed, so that
+ *	  mutations reach the parser past the checksum.
  */
 #include "fuzz_common.h"
 #include "bk_target.h"
@@ -250,17 +250,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	check(copy, size);
 	if (size >= 16)
 	{
-		uint32_t	crc = BkCrc32c(0, copy, size - 4);
-
-		for (int k = 0; k < 4; k++)
-			copy[size - 4 + k] = (uint8_t) (crc >> (8 * k));
 		/* make the length field agree too, half of the time */
 		if (data[0] & 1)
 			for (int k = 0; k < 4; k++)
 				copy[8 + k] = (uint8_t) (size >> (8 * k));
-		crc = BkCrc32c(0, copy, size - 4);
-		for (int k = 0; k < 4; k++)
-			copy[size - 4 + k] = (uint8_t) (crc >> (8 * k));
+		BkModelSeal(copy, size);
 		check(copy, size);
 	}
 	free(copy);

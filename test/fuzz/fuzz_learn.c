@@ -15,7 +15,7 @@
  *				bit 1, text labels (a base model with classes keeps its own
  *				label type: mixing is refused, and tested elsewhere); bit 2,
  *				declare classes (parameters) or recompute the base model's
- *				length field and CRC, so that mutated models get past the
+ *				length field, digest and CRC, so that mutated models get past the
  *				checksum (model)
  *	  parameters: the algorithm, the kernel (0: the default), dim - 1
  *				(mod 8), a count n (mod 16), then n key and value byte

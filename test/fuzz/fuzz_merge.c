@@ -10,7 +10,7 @@
  *	  validator accepts, decodes again and goes on learning.
  *
  *	  The input: byte 0, flags (bit 0: recompute each model's length field
- *	  and CRC-32C, so that mutations get past the checksum; bit 1: merge b
+ *	  and trailer, so that mutations get past the checksum; bit 1: merge b
  *	  into a, else a into b), then each model as a u32 length L and L
  *	  bytes (a length past the end takes the rest), then the bytes of one
  *	  row of the merged model's dimension (a byte c gives (c - 96) / 8;

@@ -56,13 +56,9 @@ FuzzNextModel(const uint8_t *data, size_t size, size_t *pos, bool fix_crc)
 	*pos += len;
 	if (fix_crc && len >= 16)
 	{
-		uint32_t	crc;
-
 		for (int k = 0; k < 4; k++)
 			buf[8 + k] = (uint8_t) (len >> (8 * k));
-		crc = BkCrc32c(0, buf, len - 4);
-		for (int k = 0; k < 4; k++)
-			buf[len - 4 + k] = (uint8_t) (crc >> (8 * k));
+		BkModelSeal(buf, len);
 	}
 	if (BkFormatValidate(buf, len, err, sizeof(err), &code))
 	{

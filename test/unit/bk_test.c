@@ -198,14 +198,11 @@ train_mc(const char *pp[][2], int np, const double *x, const int64_t *y,
 
 /* ---- models in bytes, and errors ---- */
 
-/* The last four bytes: the CRC-32C of the rest. */
+/* The trailer: the digest (version 2) and the CRC-32C of the rest. */
 void
 fix_crc(uint8_t *buf, size_t len)
 {
-	uint32_t	crc = BkCrc32c(0, buf, len - 4);
-
-	for (int k = 0; k < 4; k++)
-		buf[len - 4 + k] = (uint8_t) (crc >> (8 * k));
+	BkModelSeal(buf, len);
 }
 
 /* Whether learning (x, y) reports an error of class code. */

@@ -42,6 +42,8 @@ extern void three_class(BkRng *rng, int n, double *x, int64_t *y);
 extern double accuracy_mc(BkModel *m, const double *x, const int64_t *y, int n);
 extern BkModel *train_mc(const char *pp[][2], int np, const double *x, const int64_t *y,
 		 int from, int to, BkModel *m);
+/* the bytes after a version 2 model's last section: its digest and CRC */
+#define BK_TRAILER (BK_DIGEST_LEN + 4)
 extern void fix_crc(uint8_t *buf, size_t len);
 extern bool learn_fails(BkModel *m, const double *x, int64_t y, BkErrCode code);
 
@@ -117,6 +119,7 @@ extern void test_prep_union(void);
 
 /* ---- test_primitives.c ---- */
 extern void test_crc(void);
+extern void test_sha256(void);
 extern void test_rng(void);
 extern void test_kernels(void);
 extern void test_kernel_row(void);

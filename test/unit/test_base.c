@@ -55,8 +55,8 @@ test_base(void)
 			  "the base decodes as it was");
 		BkModelFree(d);
 	}
-	/* the base is the last section: its rows_seen is at len - 4 - 48 */
-	buf[len - 4 - 48 + 1] = 0x10;
+	/* the base is the last section: its rows_seen is at len - BK_TRAILER - 48 */
+	buf[len - BK_TRAILER - 48 + 1] = 0x10;
 	fix_crc(buf, len);
 	CHECK(!BkFormatValidate(buf, len, err, sizeof(err), &code) &&
 		  strstr(err, "the base's rows_seen") != NULL,

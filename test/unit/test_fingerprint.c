@@ -452,156 +452,156 @@ detector(const char *const pp[][2], int np, const Stream *s, FpMode mode)
  * detectors.  The last entry hashes every model's scores.
  */
 static const char *const expected[] = {
-	"a16066da07d39cadbe2b95511289f5102340814904ae0c61a165d66a89e4253f",	/* 0: perceptron, two classes */
-	"1cbfc266bb07cf8e19d96455ba378523fb64297cd3b57d9a4170c2981bfe5a82",	/* 1: perceptron, three classes */
-	"da502beb2c45567febc970fd1c05e53850177a2614d60516a03be2124d4a953e",	/* 2: perceptron, two classes, continued, second pass */
-	"724014d661fadb767917ecdcf6df3f6a1a41786c77a54bf25c01240e3b8db1a8",	/* 3: perceptron, two classes, merged */
-	"e813a7bf539c7753265d5804e54fcd6e024b33c37a931babe54827b43c45a865",	/* 4: perceptron, three classes, merged */
-	"6e17524165dab3fcc4d3f20f16da3e8bfe0f46a181d522ea049f0ae75a35a573",	/* 5: pa, two classes */
-	"93af8f58ba3068d6c89ddd0d0443181e22dd8bd93d5124ed17fd8f85782c6fff",	/* 6: pa, three classes */
-	"889cac244ee751cfde8ed124d3fa68e9540dab01e9c475d97eaf1fe277a0c4d0",	/* 7: pa, two classes, continued, second pass */
-	"d309d152b3eed61c4e5ffc1da28b247e9decd8cd3e22b02f0740bb386f461ece",	/* 8: pa, two classes, merged */
-	"2c83fbdfe730744f23c421c9de12756d0146c27a170ce6d5df35723bb2077f68",	/* 9: pa, three classes, merged */
-	"f775b7b4ec0fbf94790db5ac630a066a4813b0366d5d13fa030e8f4dbd206ed9",	/* 10: bpa, two classes */
-	"a2aa0fc915e58ed44434d1d661a9bce42bf34fe9055d620075217fc59873c7f3",	/* 11: bpa, three classes */
-	"5c451a37f7e54f6ceccf8d57b01f38b02bf15076c6ba796a54e65e601c979107",	/* 12: bpa, two classes, continued, second pass */
-	"1b721156c5d76934dad041e94a73798e933804e1d511c61f758e030b19a93dfb",	/* 13: bpa, two classes, merged */
-	"f154ef20a58ac07ad454ef690b284e2fb890ec6d9a723a8d595b71e12e35f11f",	/* 14: bpa, three classes, merged */
-	"16429911b4415627dd40cb9c4aab02f25c7d9bb42ec2af2c50b7f79ec2bfab52",	/* 15: pegasos, two classes */
-	"bd7bdb176f35675c5c1b6ef537d6eb4e977b2de0654fabf394f34050c1de4741",	/* 16: pegasos, three classes */
-	"e6f0beb65c27bd8e9a08c08b81c87a6cc113514d3905ae9a0f798208992e29dc",	/* 17: pegasos, two classes, continued, second pass */
-	"11013ba1454f430c76531cc303c36cb0dc8a257e193ab8676ecaf9a387356fcf",	/* 18: pegasos, two classes, merged */
-	"8b552be3261aaf1b1f483d699bd3ecf14d5aaa8a70a331cf86d76f05000c64e5",	/* 19: pegasos, three classes, merged */
-	"60a6991c523c28a6c8111eafcbbd21a6cab32d4b9534dea70ae1584f73a1a03a",	/* 20: stoptron, two classes */
-	"9cafda12a5f32281cd7b2da82dfa3aff89d9d0c118d56a54d4b967455d1c6d94",	/* 21: stoptron, three classes */
-	"d186f9ec70d5dedd26fcfa068da2359eec1be8c6f43b25d6908f85ecba7a780d",	/* 22: stoptron, two classes, continued, second pass */
-	"4eddf90d2316c4d500dc2242c2aafa8c7666e0d0f3a4534be45af520f3d04608",	/* 23: stoptron, two classes, merged */
-	"4ef8f8677befe340cf3e610188123e497d02643e91741bee2e9bb33af3f94adc",	/* 24: stoptron, three classes, merged */
-	"b4f271c1188279480d44ac1a4c1fcc7b6db43e35070794433a4ecdcfd286eac0",	/* 25: rbp, two classes */
-	"c4b872e2a71921a5b16c5be471788371c3655266035703452c5d143630888bf4",	/* 26: rbp, three classes */
-	"e9e6773a1348880f71c40ca5047a1f019cfdd51933af1816709184a0448f5797",	/* 27: rbp, two classes, continued, second pass */
-	"50950b76e3a1e48b2b1dfe0877382e89ee15c79d6e770d820d23bc65512edddd",	/* 28: rbp, two classes, merged */
-	"cd1c54c6356c82852cf32c32621a037f40b7488902647c5fc6b60e248e6f766f",	/* 29: rbp, three classes, merged */
-	"fb1c5aa279792b5015f95e67926192a9ad6233ebb3e609c673927ad39fffe387",	/* 30: pa_random, two classes */
-	"c63d0ee1a8be49330c1b6b1dfa1295be1aa8dcc930f4a5c8ae840144061eb5a8",	/* 31: pa_random, three classes */
-	"c74acd907afafe86dc565cc88d9bdd8e4e6441dfb47d13e315e1846792f2b6c3",	/* 32: pa_random, two classes, continued, second pass */
-	"6f1a0f13717b2142256a1b59e6c263063470c7519dcb1970fcbcfa1d83545396",	/* 33: pa_random, two classes, merged */
-	"ae16b581aad85066e42bf97bff5b5d05ea78660c8534a2c573ef89dc4f51d1e1",	/* 34: pa_random, three classes, merged */
-	"2adf63c4b4b1f53cbaa3b7d5f4303ce89d79b9060db8950a42d0659de0143cf6",	/* 35: budget_perceptron, two classes */
-	"2e5961de51018498a134f929a8c24d77e9ceb6f3d7cd055dc17315268f90f3c8",	/* 36: budget_perceptron, three classes */
-	"1f0e9b0eab8bae0dbb00ba132cdba8ad92a3fc6fde578e73de32e17fef0ff99a",	/* 37: budget_perceptron, two classes, continued, second pass */
-	"08c14602f3584b0b4aa9db0f331b8fa5c67ed690cdbf9209f80fcf8f638aa96d",	/* 38: budget_perceptron, two classes, merged */
-	"d28e134855df4936ffcac59dd8f39c055449eb01c93556a137e97383ce61c9e7",	/* 39: budget_perceptron, three classes, merged */
-	"6869231f0d0b5409f25e421a3da046dbfbd47d0eeca43d491dbefed0f34b94d6",	/* 40: tighter_budget_perceptron, two classes */
-	"88ea0c5800db1420828d8cb4d4261496fb9e1f9f62f750a1be47c84fab4e11e1",	/* 41: tighter_budget_perceptron, three classes */
-	"8f21de8627b06585843622d7b43a8a928a0a683f24c56d2884dab7e16dc24d4a",	/* 42: tighter_budget_perceptron, two classes, continued, second pass */
-	"bbcb54ce32269762f4eafd1cb8a466562558f5168ffb538368078a5e9b8eb85c",	/* 43: tighter_budget_perceptron, two classes, merged */
-	"56a6a24c42473f8084128284b284cb899ea2596a77ed5c843d114b3c3280d2e6",	/* 44: tighter_budget_perceptron, three classes, merged */
-	"a5a80c336f001795a59a956c1e4d6fde7e83a26516e6545c616dad5e08ef6536",	/* 45: spa, two classes */
-	"d3516ba0e2e4b7a60fc98740bbcec57c924621241968791b4440fb028a472a5a",	/* 46: spa, three classes */
-	"42bc8e3f0350fcb2ef1c524840668887b890bbfd3a1d1718b41b1610d3ef8846",	/* 47: spa, two classes, continued, second pass */
-	"6d8cbf6488969de64ecece2bd68c35788bda2b53420c2060b5210dfc21966850",	/* 48: spa, two classes, merged */
-	"3779a0e2aa07642477d870c4c60285fd2770a16d5289b1bcfc366da568e40300",	/* 49: spa, three classes, merged */
-	"ec21a5050a80beebf8336b0b448743273cff806692f07716a0afe1613e975e82",	/* 50: ogd, two classes */
-	"0d60c98b9646deb722c44d89d42b91c9935e939a6173d17fb2de033875bba7ee",	/* 51: ogd, three classes */
-	"a603e4b685bd7ae3b35d52fb85d36784947b8460d826a2daf53b2ca1d463d2af",	/* 52: ogd, two classes, continued, second pass */
-	"86b1ae4e068fe0bb460ff551a2365d4ec9c92af4583088bc0e5f250a62f39007",	/* 53: ogd, two classes, merged */
-	"fe34bb0379108f3393b022c60396330b7b3f3e7bcd73653aac86cba3ecbff67e",	/* 54: ogd, three classes, merged */
-	"f3404ae4b3a56eab772295ccc69b30d3d83e29940893a55a527a4cec832f278d",	/* 55: duol, two classes */
-	"d90ba400784275bfe0e749457bb8e2ad3327e44f1ed78acd00e609e3b52fff0f",	/* 56: duol, three classes */
-	"21ffb50a9cf4a6a02eed050d72a3ea08d076b8c58034beb2038608096fc0ab60",	/* 57: duol, two classes, continued, second pass */
-	"74374d0d0a5d16c3620137ef93e0faf5cbd0a5d6db700beda8bf7b3998c02386",	/* 58: duol, two classes, merged */
-	"25dad2d159377b8309ee6d965de6cd8c84fb4f09d47a4165a0ce1dd602b22788",	/* 59: duol, three classes, merged */
-	"2f463c63e981606040e16b6051386f1b07e3b4b2eafea607e06b5858830c12c3",	/* 60: bduol, two classes */
-	"01f10e5730906293b2d02a785b0810edff46e994f194880d5c0c73fe55261f26",	/* 61: bduol, three classes */
-	"82070a92b5e1355b7377e3217cf17fbc10865b8021a22970ef1ce04dc151c013",	/* 62: bduol, two classes, continued, second pass */
-	"545c5a1a7f4e69eb7fcfecfff82398ce2592dc7f06e4dfe4881a47ea036f5883",	/* 63: bduol, two classes, merged */
-	"28610499976210a4818b0d5b477954e0f3cf8ee638839ba1e77cd6f2b831c673",	/* 64: bduol, three classes, merged */
-	"e903e4866750a54a4a2cd7a4956b8bc0382d77e41210d34d11d3935d0b2ed10a",	/* 65: bogd, two classes */
-	"f5077735c5e05bf1c520d0b82c3af9c109048afd285e51e456f3b751635e892c",	/* 66: bogd, three classes */
-	"7d5bb1916ea8e60f655519bd0c9f73dfe72fe8f6f6d594407bcf670b651550f3",	/* 67: bogd, two classes, continued, second pass */
-	"dd93d93727aa2dd94765c436ddaf89ac0fbef7d2f116877bf0e9cfb3e560cbd5",	/* 68: bogd, two classes, merged */
-	"e063f2d7606fa613e49203db81bddb65f7affb0e1568d14ad8fb3e2eee33474d",	/* 69: bogd, three classes, merged */
-	"bca235f91a92ae663a22a45341841e2fdc57f22f553098796f33ae56ca1d24fd",	/* 70: forgetron, two classes */
-	"a9aa5a3a31de9bf13af3137734ae552ed680cabe6befb00fcbe3ceedff053961",	/* 71: forgetron, three classes */
-	"ebe89e98909581176e5a4c7968d2c08cdd0022445619fbe473537f3e2d94dbfe",	/* 72: forgetron, two classes, continued, second pass */
-	"44549a8125e5b4e128287f04573b0e8f8b63f997c65f8a9ed6964cc7f3a045d5",	/* 73: forgetron, two classes, merged */
-	"3448b045bde505d571c8eef27ea72a6348f82cbd28538ecab1835509ed69c7ed",	/* 74: forgetron, three classes, merged */
-	"2164abc0dcbaa9742f62f7d02d9f0777cfbafb701d98ba87a09470ab9c3af579",	/* 75: projectron, two classes */
-	"48e754062e9149f979523cd2cf35ea1b5e8ff1cdb416ff7950bec2863a2ddfa0",	/* 76: projectron, three classes */
-	"e8afca1e5b1e48950b6e436f6e6daac903310c968dda3bb15f63eec0ededb5a4",	/* 77: projectron, two classes, continued, second pass */
-	"baba090152595f8b16e20ba9b78199377690e7533428794003641d5d3d424dab",	/* 78: projectron, two classes, merged */
-	"4b28a84c71d280d66b912e87cec09764a5f84971321015a77c3fc93c81612aaf",	/* 79: projectron, three classes, merged */
-	"494eade9ee82b3622e82f20cae26beec0789fe5165ff3191db6125ca4c9aaffd",	/* 80: projectron_pp, two classes */
-	"925122f3b2c83b466e9cf5d23f21eebd49be2e74a74f5271b2f86950e8b4b367",	/* 81: projectron_pp, three classes */
-	"ddb164335397d6a3bcf0524218e64b4f0e4595876ae05c595e2b9efaf3693748",	/* 82: projectron_pp, two classes, continued, second pass */
-	"484cde09618139fd72bf5d845a1e640c156d87ee64a54ee878b2c596eda37dc4",	/* 83: projectron_pp, two classes, merged */
-	"e612c4b5522e09bb80bc2c65acae53db63d5ab86f951ca06d6316fa850c737e2",	/* 84: projectron_pp, three classes, merged */
-	"f775b7b4ec0fbf94790db5ac630a066a4813b0366d5d13fa030e8f4dbd206ed9",	/* 85: bpa variant=nn, two classes */
-	"a2aa0fc915e58ed44434d1d661a9bce42bf34fe9055d620075217fc59873c7f3",	/* 86: bpa variant=nn, three classes */
-	"6b5d37cd399806b8d0d836dfd4610d47d3adf9ab4a75b12063d04130ba872a7b",	/* 87: bpa variant=p, two classes */
-	"eed5840e01dc6bafe69a02d011d2a38d453f4572531236601968736511e38754",	/* 88: bpa variant=p, three classes */
-	"066e6095b90bb545ab034063d54146daf34654e4a111a65e53576855324e0849",	/* 89: bpa variant=s kernel, two classes */
-	"a0b6b89ce5ddd9a7e392eb776a892b9119faa16008d299d064c93980f85f0cf9",	/* 90: bpa variant=s kernel, three classes */
-	"d0265ee4f71a21bce5569f5cb7f6624994b56bf26b21f174b7c7622e7a37a90d",	/* 91: bpa variant=nn loss, two classes */
-	"9b0b64b9b5b1969a5a21997ab14827a880062b3bf748941cce9bbb49dc424c20",	/* 92: bpa variant=nn loss, three classes */
-	"16429911b4415627dd40cb9c4aab02f25c7d9bb42ec2af2c50b7f79ec2bfab52",	/* 93: pegasos maintenance=merge, two classes */
-	"bd7bdb176f35675c5c1b6ef537d6eb4e977b2de0654fabf394f34050c1de4741",	/* 94: pegasos maintenance=merge, three classes */
-	"963961920b7264b4dfd2cc505afbda0dd5590da5ad6fad66206cd51df41f4edd",	/* 95: pegasos maintenance=projection, two classes */
-	"179fe289fa883fafa27787e36d5e590eab7a821faeffa9aeaa515b46c0e9a790",	/* 96: pegasos maintenance=projection, three classes */
-	"d637f607f2167dd61c3d72ed0fea9413940930f0931fb683b98b601eb86b4257",	/* 97: pegasos maintenance=projection_best, two classes */
-	"45702f163368d8b9a5b1ab5721906978f93c3f037301367eaf82f9153a01aa30",	/* 98: pegasos maintenance=projection_best, three classes */
-	"237eb30742b23fe8ece8c93139dd7dcd32bee707a36f30f6463c0b040db29bd4",	/* 99: bduol maintenance=projection, two classes */
-	"06b37327507922532a237fdf294b867f8e969ae3ad01acae858b76b8a07e7285",	/* 100: bduol maintenance=projection, three classes */
-	"29f324cf368421e0ab52c64250e32989b13884cba6d93dc085e70127e7a0753a",	/* 101: bduol maintenance=approx_projection, two classes */
-	"fddb69ad4222059e74c87eceeb7da4c5ab6c0cfe14da74ee575955fd8ba7a249",	/* 102: bduol maintenance=approx_projection, three classes */
-	"0082223643e8317644228a0dbda63b34f7e4d58ab5f6bf41463f6c15a91d403f",	/* 103: pa kernel=linear, two classes */
-	"eb588965dae97e81c47c036d12d66bb440d0d7b5d2abb05199139a38980ed39c",	/* 104: pa kernel=linear, three classes */
-	"e6afd7640381a4830294f3ba13a5d2b08c832014e8b23372193dd91845ac4f4d",	/* 105: projectron_pp kernel=poly degree, two classes */
-	"3e71d772133109978669e3ca51862570bd84ba3450fa4a2ffc3fc936979f3116",	/* 106: projectron_pp kernel=poly degree, three classes */
-	"2c0c89f76cde2e6e7f1df6795977c15e79de1823124c818d6cf3ea29ad86a2af",	/* 107: bpa variant=nn, two classes, standardised */
-	"e83f6615d0990e6632d9cf76a02d9360c937d6e659019fcf43ccad18ce8008ff",	/* 108: pegasos maintenance=merge, three classes, standardised */
-	"fb55d4cd826d6a962ed168710ed41e9399d40b3ca0256c99798bf057be5edf79",	/* 109: bpa variant=p, two classes, calibrated */
-	"6fcc601fe08fcf06d9d6fad9ba76ae4ed30ff4b6412f6aaa0be18ff0a837e8bb",	/* 110: bpa variant=nn, three classes, calibrated */
-	"6c20a376736deb9078ac03ac5e9110b8781975b0aa12f9c01c075586a3f6dbf3",	/* 111: bpa variant=nn, three classes, balanced weights */
-	"4dd9ab2b897ba98c76e309a652c5ec4f5e9a67c8b480e2b83670e8aecc45ad59",	/* 112: bpa variant=p, three classes, merged */
-	"ed65059a4baf9afd2ca0faac5e428a4c91ce0a955e50a2d8abdf4fff4cd24f5b",	/* 113: pegasos maintenance=merge, three classes, continued, second pass */
-	"ff59f2a16fd28a3c07cc8303fbee63213c6b8238d3c74acad97e6e10d18aeb21",	/* 114: bduol maintenance=projection, two classes, merged */
-	"c13ed8bb260ad060d9d1b920a1e064f99e7b2d0d1a2b212113961e6f5687e393",	/* 115: pa, regression */
-	"5255e906ff0ceb6d0c7bdb2a3a41375d4448c06f4bfc9d02602f4f230ea49234",	/* 116: pa, regression, continued, second pass */
-	"c77a6711a67ec343103ef8ee4c704fa7ff410d7ab57ed0f35c45a20df66c1e8e",	/* 117: pa, regression, merged */
-	"6d50416f5a297769431fbeda66d868d0f14ba1d3deec3ae17e5c14028b6398b3",	/* 118: bpa variant=nn, regression */
-	"cd8792fee99cde3ed44c72a82154bf91a5c9582f66ec1843d7ef8bb2fb23ff69",	/* 119: bpa variant=nn, regression, continued, second pass */
-	"76ad5265c485e9d37d65474853f9d7b0c27a208167075ea4e300196b256d9cdd",	/* 120: bpa variant=nn, regression, merged */
-	"cd3adb90831b4e47bd1cb4ed7d91bbdaefb28a30567ba2db1c721386755e0755",	/* 121: bpa variant=s, regression */
-	"d7c83b72481a543743258f838f7982599740a8aa435ea56ac78d51f40b386e06",	/* 122: bpa variant=s, regression, continued, second pass */
-	"e848681093901329e34edbb38d2ed1c66a7fa5f2a92d8eb72061f1257dd207cb",	/* 123: bpa variant=s, regression, merged */
-	"deb6c4ae2e3f1b8e536e3723fc0f9de6878b1781e922c11be43ba0ae62904e89",	/* 124: bpa variant=p, regression */
-	"eacfe180baf3e3c9ec7e6e75dc33100b3aca47bb6e8c8f58f11c749b40ff4fde",	/* 125: bpa variant=p, regression, continued, second pass */
-	"a4e5bf95a7f5c5c0e12c749b2e0544820aea10e685809deb1bb47d18aa1c9a92",	/* 126: bpa variant=p, regression, merged */
-	"9f1908a3313d1a15dea3e9bbd666ae26df83779e85a564ac31193647072ab74b",	/* 127: pegasos, regression */
-	"d2db80b479274d144d12f1ab4caf35fc35be379da5c7994e8ca722f2ff0ffa0e",	/* 128: pegasos, regression, continued, second pass */
-	"0c373cdc364841fe6861db3cb87c8eb23a0f97c69f84f3a982881a93918b2545",	/* 129: pegasos, regression, merged */
-	"d7e970551401da351f0f463e22a52ed739da8e7520aa9cd4d75fad9be4760dae",	/* 130: pa_random, regression */
-	"195b214739aff8956400bae5c5c5a8141efe0b2cff57cdeb718bcca985feaadf",	/* 131: pa_random, regression, continued, second pass */
-	"fd522fadbc1de915c4d38f5dffe4887eef02010c193011b018e49bff2debbe43",	/* 132: pa_random, regression, merged */
-	"1b030a79cd37c3866b7442599b218027c8df48a55f4049e9d738328839d9425d",	/* 133: ogd, regression */
-	"4aabb941ddd2bf6785d812caae5be922687d3272c50a786c397fb08f492e2949",	/* 134: ogd, regression, continued, second pass */
-	"899564ab0ec67a37bbd5e77c0f1ca5c7282e7c7b750e0ff140b0128e20461a2b",	/* 135: ogd, regression, merged */
-	"d69c0ccdba7cde7d702604ad854dbb979b282ded52e2642bb14ceaabe1331056",	/* 136: bogd, regression */
-	"2816f3631d2afbbd9c610bd98c075a8cf738692c0e0e78b2c91aa29b7441682b",	/* 137: bogd, regression, continued, second pass */
-	"3529f12fc76dea09d6654c9f5cf67439dbd12205f4b5f5c40816280e3ad6c6ac",	/* 138: bogd, regression, merged */
-	"7a74bb5ab1e7ab3e74a498e342bb52142aa16d1fe79544645bd3e868f6707c93",	/* 139: pegasos, novelty */
-	"2aead6e878b3419e10672e842e27d2007b9d356b586444a27a700aea15fbf688",	/* 140: pegasos, novelty, continued, second pass */
-	"42a5027e9d513d8055e636e2ad56628c525bd341105eaf96411783b3613880b4",	/* 141: pegasos, novelty, merged */
-	"7b2eef4bcf1dc8cfa5cd5bd7140e7bbaadebe2f2c69a6d5e16ddf8d1e96c3bc4",	/* 142: ogd, novelty */
-	"341b3311bbe5f5d92c560f7e1eaac6dde81dc299e3d05c3ebb4b8db51a860269",	/* 143: ogd, novelty, continued, second pass */
-	"d6a66b54fc422009ef5ebe8051531f08deefb06fd2844dbf3b5abf7f96454e12",	/* 144: ogd, novelty, merged */
-	"ff8473a56d69b9fd9710533a3cbe8c6694d8d0320d8b965cad2f1f205d47ca3f",	/* 145: bogd, novelty */
-	"c714358e87808080bee545f59729a34fd6403c4435daca18d7d1e870f65a0f82",	/* 146: bogd, novelty, continued, second pass */
-	"fd3e0517d1df0bcaa3ab8aa07d92afc7c73486dd902610247eb0d7b3612bf02b",	/* 147: bogd, novelty, merged */
-	"a575cf0e830b7e25536966504bf6d3d9912a96d9359003bce5b2c57ccf6e242f",	/* 148: bpa nn, three classes, 8 parts distilled */
-	"b50f50b8456df0cae65e4d0698d4c7895d150a93bc2e5c3d1ea98d47fce36146",	/* 149: pegasos merge, three classes, 8 parts distilled */
+	"8ffecb978650c971bbac279f6dc04660f774999f7c4e67f13d72418a917050d8",	/* 0: perceptron, two classes */
+	"3c77096d2aa3ad53dc76c2b626e2408cc417de6a95e91b4ea1c251fcbec8c817",	/* 1: perceptron, three classes */
+	"5a48652fba8c84cdc3b4a655a6d514d855c9426a939c8b66cac6b810573c24c4",	/* 2: perceptron, two classes, continued, second pass */
+	"45e7dccf77196698dae22ec9e586c33eb01669a6ad96d3c9f2d7a9a32adcf6a7",	/* 3: perceptron, two classes, merged */
+	"ba501d33eecef506ca50a85da05dc05f44d0e418e0d1fbba50d1b73150274e08",	/* 4: perceptron, three classes, merged */
+	"bb98ca00f1ff24010e9d806eaae8a7aceaecae4e240b426476d269744b73426a",	/* 5: pa, two classes */
+	"05e590e4ab1946f81180b2adae5c2cb02f269a3951df906ee1031ef2aa8954b1",	/* 6: pa, three classes */
+	"081542799d22733346f743ba337b90a0a8d903ef46820e1cdf09d880764622b5",	/* 7: pa, two classes, continued, second pass */
+	"0cc519cc28cbe22aee0336133b2328ce9fd004a153a14ca38374ab13bb62ebed",	/* 8: pa, two classes, merged */
+	"0920eee464a7470d5c63ff5823845e73d634cc966a7e1fa751cc5f98ce298b62",	/* 9: pa, three classes, merged */
+	"fccc0dc12c005550aefa67b35c378a5ef575570049f6da9f6f12b0afc1d4a79c",	/* 10: bpa, two classes */
+	"7c3272d5389d700492703f081e686bb3bd316302579d75843d3537f43a3003d5",	/* 11: bpa, three classes */
+	"a6694c471d04181d10c297ffe60d5f39802ff4da29741a4ac042207396e00243",	/* 12: bpa, two classes, continued, second pass */
+	"a17d9324091ee94f0385786d3647567fc9569231bdd13840f8a7ddfb9bdad5b9",	/* 13: bpa, two classes, merged */
+	"83ea7c2a4dc35cf1c220d188b8d92231c5b8bc96ee6fec3b90dca943c03308e3",	/* 14: bpa, three classes, merged */
+	"9b0e25a843cc2b6de1c916b2536fb7bd819b888df015bdd421140f8307984ab3",	/* 15: pegasos, two classes */
+	"b9bad1556e7bbcba114bfe534f93bfde66ca949d3677a8b4674e7bebed77f9f6",	/* 16: pegasos, three classes */
+	"120795d008850d9a211361117ac266bf7a6918f019d1f5e0db7ae9c4200f4273",	/* 17: pegasos, two classes, continued, second pass */
+	"5c49f997f84d488ae06dda8801b0acf7e767d3b31ede4c878dd631e979d0ea82",	/* 18: pegasos, two classes, merged */
+	"f681b0d0f6b704162dbcc2ff96b0a101bf3613042063dd86c12b3bec85a0bd48",	/* 19: pegasos, three classes, merged */
+	"8853d1d2c825fcddc65db9b05d7c3726794f5266adcd73d3bf9643863d437962",	/* 20: stoptron, two classes */
+	"e3bca8011802521f8963cbc62b5692db417e91c20f4f5abe829e91170e70bc6b",	/* 21: stoptron, three classes */
+	"619c75ebbfc9970f478b2ec8538799ce6bc67693ff2546cf52789d278e320817",	/* 22: stoptron, two classes, continued, second pass */
+	"101f6a41fb969288f435666d1ad7004d1032b1fd5e372dda730b78c5e66a4417",	/* 23: stoptron, two classes, merged */
+	"e24319a1412ea4893ee611fbf71e2720705405a31602e568cab6afceda8396bf",	/* 24: stoptron, three classes, merged */
+	"01ca82902522bdde077f416ae8c14f90cca4643cf1536da5ab2aa6d6c76d02a4",	/* 25: rbp, two classes */
+	"89d91a31d45244993ec853dc1d053fa9be106b04f757284bc795f86102491fee",	/* 26: rbp, three classes */
+	"1257543abada28ac9711f9aaed834aab5a27336a596b6f3f5960f0e79ca66662",	/* 27: rbp, two classes, continued, second pass */
+	"c2b80a818dd9fafbb492c570f7715b0b2ce775e19d9590846450345352dce655",	/* 28: rbp, two classes, merged */
+	"4e090ec1a31e130c869854e445d245ffa5c1e0aae9e6d8d27242719fad7ceb18",	/* 29: rbp, three classes, merged */
+	"135e9d239bd662bf74865de2468cf84458730a335a0a849e439e2b5cf8246797",	/* 30: pa_random, two classes */
+	"74896d56746bd4d3c9a72adf64121240c85eeecdd41fcb40c4cd47450619f879",	/* 31: pa_random, three classes */
+	"12e7ee2f384ba90baf41da3352361b28f5f122b6a20fbfa44c9c3a3aa31a9f50",	/* 32: pa_random, two classes, continued, second pass */
+	"e77d6118254eb03687d7b32e415bf4cf309a11e89c1631422666edd35bc77a3d",	/* 33: pa_random, two classes, merged */
+	"2bcff3e1c9e1c13e7aaa911a78c204a75d962749e0fad2c37db0b02fe36a08f6",	/* 34: pa_random, three classes, merged */
+	"436595d617106a925dfd68d127e7e8cc30cb17d234631aa148f72b1e1bb37d4b",	/* 35: budget_perceptron, two classes */
+	"53459debdbdadbd1a4be56787772453df744d52fb2b0c17d4be64bc00dd70041",	/* 36: budget_perceptron, three classes */
+	"15a88f5f318af9bdce154237fa6afbba917e33dac8752ed786c5b2dedad89292",	/* 37: budget_perceptron, two classes, continued, second pass */
+	"11af5858c8b2e6cfc3ccba8569942b29823a7cd901ecb797064a5ebc41b353a7",	/* 38: budget_perceptron, two classes, merged */
+	"9630830c7722e454ed632d8d2350d46f36ed594ee053e41df2dee068f7fa9dea",	/* 39: budget_perceptron, three classes, merged */
+	"1ab2eb28759bcd768195f200f99168371b517f26c5a3e8865418cbb21385f086",	/* 40: tighter_budget_perceptron, two classes */
+	"a12ffdf46e8ed79f551d4e8fbca57a6938cca1297181993b15accef0f75052e3",	/* 41: tighter_budget_perceptron, three classes */
+	"10975c9ddcd27a133814d697f6507a0f578577f8a494c4a14808e6909102cf93",	/* 42: tighter_budget_perceptron, two classes, continued, second pass */
+	"bab52152299aa4c27f32f9d0df22fb830fc442cb2b568b79d9087295dd058e27",	/* 43: tighter_budget_perceptron, two classes, merged */
+	"68a9c3d93b5a2c4734bc4c0972942f2ddb3c0eac4b216ac2344e8391a851a232",	/* 44: tighter_budget_perceptron, three classes, merged */
+	"e5247f926e8dd0a8af42d16615f8b049e2e88cd8c797ad66ab29ec6171c1bbd0",	/* 45: spa, two classes */
+	"159eb39087d86a11cd3bd8ad7886083b4b3f36e82d5ea8b9846e680125e0daf0",	/* 46: spa, three classes */
+	"cf52c4b1028e6d4442e416edfe4b729cd3d4361d7c531517fc9648af07e5630d",	/* 47: spa, two classes, continued, second pass */
+	"ff598710d9c7f51958f545f99f1840937323e9245ce87bcf55f1a95716ebae37",	/* 48: spa, two classes, merged */
+	"c70f9a324a8da026a8a16d315495f70c3fc106725461c0a5fc13a36603bfdc9f",	/* 49: spa, three classes, merged */
+	"96950e377dcdf6bf79f43a4d0164e1a95a7ac9bcf1b453075a24c519e940dd96",	/* 50: ogd, two classes */
+	"26d2a747e0dc848484b5e42a3bdbefa2a9fc5b6a7124ac199ad0fd7714e7fa49",	/* 51: ogd, three classes */
+	"04fffe664c95dbf3cdf5ddf1a9b614d2eb191ffbba64b4dbbf4e7bfcf9e55407",	/* 52: ogd, two classes, continued, second pass */
+	"7cbb51716635929d1aea28d2b27e0aa5c92169e1e420a71fd2519e80e005262e",	/* 53: ogd, two classes, merged */
+	"81d8925d4a94cbbceb7970e026afe73175631219b9d074588b93cd634e5267ae",	/* 54: ogd, three classes, merged */
+	"6b3259dc1517d1c5d86f061ed8d5587b95fcf40e2cb5232ac432ce6be8d98cd4",	/* 55: duol, two classes */
+	"dde4ec01f0d68e0a2fa800c4d919ae27e02b2d28a0aece140a0edb1f16d09532",	/* 56: duol, three classes */
+	"09a5d080c6c1177ca725411547525455654c38265cbf56ca74e005e107bbdbe8",	/* 57: duol, two classes, continued, second pass */
+	"50bf88c7745f61542cd3017aed40becdc1e4c0de8a25e40429201b7deb73a05e",	/* 58: duol, two classes, merged */
+	"b4aaa7c38630ada7cde48dfdb2c29165e98f654a0b25011e5b435c8e54530afa",	/* 59: duol, three classes, merged */
+	"fb73d3254bfae90af21761d227777946366c3f011d50acb037ddb3dc874abe61",	/* 60: bduol, two classes */
+	"a84eee170a7684c3509e0241d144e9f1eaface83dd88612f32b80b382a6ead7e",	/* 61: bduol, three classes */
+	"a6eb08ead244008ea09685ab3336689408ca7ed2af22024319100b7bf979f4d8",	/* 62: bduol, two classes, continued, second pass */
+	"dd6e87dbaf1f962818739a7a40b2d3dad0eb0c87aba15f7f2f3423db5cefe3fb",	/* 63: bduol, two classes, merged */
+	"6430b54b8b55257df79649e27da4a83bd90cb1a913441c8261fc8896b5804580",	/* 64: bduol, three classes, merged */
+	"55d04d4d2f8ae0cbb96abd404994d49e6306778c8060009572d569ca2b57e155",	/* 65: bogd, two classes */
+	"8c60f8cc9f2ad0c5ec7f810ad28b90cc5b3577327ecd41f27a9a21b8e4b045f6",	/* 66: bogd, three classes */
+	"55b71adf84656a1b0c0bdb8c742c68c78271c7d9de1494327205ec0755188660",	/* 67: bogd, two classes, continued, second pass */
+	"d7692d0dcdce1f00749a4e6c54330db95286fd4218ba6ece6ded4ea6fd696979",	/* 68: bogd, two classes, merged */
+	"99a2205c9f33b3546fbb1b923450f281bebb279d9c9d4d32ff7e1902fff9feb5",	/* 69: bogd, three classes, merged */
+	"0ee5edc3c17c7b3c1f2b8d70ea62b9f45b6d19a6c496f0f6ed5c4ff9885a23ce",	/* 70: forgetron, two classes */
+	"e88b88d41da4be005ee4f51aacfa616117b4f2b5661ff54273fabc67689e91b4",	/* 71: forgetron, three classes */
+	"f3aee5eaa28a215f16eb3e3c13a5ac378aad73f527fde38177981d9f4ec7f2fc",	/* 72: forgetron, two classes, continued, second pass */
+	"88ac73d65c82e8f29650081edd53273469010585fdf309f5365ee850e748d9ab",	/* 73: forgetron, two classes, merged */
+	"d258a1f8131c903d4464affc67e5380f696499bc9aa12036d7b83e7b4b95e98f",	/* 74: forgetron, three classes, merged */
+	"69128a3a3cf7e885f585dd019b3e762b5e2a1e95f78e0979ddca5903e5263897",	/* 75: projectron, two classes */
+	"1e7e4220fefefc01e14918303c9672f4e4d6838e50596ee0831d777ceff1dfe8",	/* 76: projectron, three classes */
+	"b98d7ed488c6eae94203cdfadaaf7c87500485dc75e8ad7f92aa79f4ba7657f3",	/* 77: projectron, two classes, continued, second pass */
+	"0b3e3a4aa37645695a9447e8cde9f6002e76748c192472c6edc34a1f0b3b56df",	/* 78: projectron, two classes, merged */
+	"80a9ef5dcebeecf70cecb7547fa0d6ae66fcc4fc311f155edb04e1428cc544c9",	/* 79: projectron, three classes, merged */
+	"28a455624552cb7c07119fc331e6da4d88d3ca8c7077e0b267f0a52b7fccb8ca",	/* 80: projectron_pp, two classes */
+	"f0109509bf15b5a2a241cdfce001b824b98fa5e85895d429ceff58376bdc3caf",	/* 81: projectron_pp, three classes */
+	"141f88c85d89dc461a23d53092fd048537ad84a94f157ee4c03ec6fe117bb2de",	/* 82: projectron_pp, two classes, continued, second pass */
+	"f0af8c144b6a0510e0163d586755bfbb6b17c40d98d4bada4a1bfe943faa3006",	/* 83: projectron_pp, two classes, merged */
+	"5498dcb6bed580b6a76ff1b60f8752c63efb4d87fa98add462bec6095a9eae21",	/* 84: projectron_pp, three classes, merged */
+	"fccc0dc12c005550aefa67b35c378a5ef575570049f6da9f6f12b0afc1d4a79c",	/* 85: bpa variant=nn, two classes */
+	"7c3272d5389d700492703f081e686bb3bd316302579d75843d3537f43a3003d5",	/* 86: bpa variant=nn, three classes */
+	"99669a4b749cf476d307dd6fff08279d7b43521581d26c69bd90e43be5db5f5a",	/* 87: bpa variant=p, two classes */
+	"d4f4b1d4d18c5eb1f1043d7d637e2d220e21ad81f24fcc2952a1600c5a14244c",	/* 88: bpa variant=p, three classes */
+	"1bd03011cc3fe0f4067b9dc6ffcd230218d63d1be62df495fdc2d0cb39e7a430",	/* 89: bpa variant=s kernel, two classes */
+	"42270ab20b12c41e5642d53bd4cfb5a62740ef4a1bf5b2fd31446840a1f818d0",	/* 90: bpa variant=s kernel, three classes */
+	"796a783b9f0d640190552fb3d17b8c67836dcfddb3d5eba1a6f2e3621c386d58",	/* 91: bpa variant=nn loss, two classes */
+	"bd5b7eb6e3d646d607b8d36146f35de1ea441e3e1c36e803207787b7e4da3be1",	/* 92: bpa variant=nn loss, three classes */
+	"9b0e25a843cc2b6de1c916b2536fb7bd819b888df015bdd421140f8307984ab3",	/* 93: pegasos maintenance=merge, two classes */
+	"b9bad1556e7bbcba114bfe534f93bfde66ca949d3677a8b4674e7bebed77f9f6",	/* 94: pegasos maintenance=merge, three classes */
+	"12af47f6d5d4aca2c3c516696208cbe777b1536ab84d7729193630fc967fd2c3",	/* 95: pegasos maintenance=projection, two classes */
+	"a30828716d085e0b3958a026da517213b8e8fb5777d2672c8cb457e56e7dac66",	/* 96: pegasos maintenance=projection, three classes */
+	"154313fa0aefb41c5a4852d3d40f2ff0cc873959227a97ec58c935714dcdc4a8",	/* 97: pegasos maintenance=projection_best, two classes */
+	"7a2aee8f45e4d2623a2d80cf3871355cae586f2067d415b93fa6429dbf9076e2",	/* 98: pegasos maintenance=projection_best, three classes */
+	"7b0496eac9e4e80e4a7db5ecbc1cc2cd5641b3e8c73a0af1885a24def312f870",	/* 99: bduol maintenance=projection, two classes */
+	"cae68d531e382483d730c60e866ba4253c6c4979ef9db1e1d37c4f5fc20de26a",	/* 100: bduol maintenance=projection, three classes */
+	"0c00b3c1daf7ba16722e422ddd9fc6e9ef6af57a046e31f05fd807d3c47d7ba7",	/* 101: bduol maintenance=approx_projection, two classes */
+	"c05d1e4b4195fb876c457d004a16f8c7b28f408a03031c35aa1dfcfa20a5cd96",	/* 102: bduol maintenance=approx_projection, three classes */
+	"5313ce1c2039a20ac64099badff2804a40955c135c855162acb0e0e7e3fbcd1e",	/* 103: pa kernel=linear, two classes */
+	"d20106d5a01127a3f1d85d6b2880be3c16400801c986292843b95ea1f5d54f37",	/* 104: pa kernel=linear, three classes */
+	"00cc885563148964c9a740fab1d04c91d3ce0692008034cc8fe8d4839b924ddd",	/* 105: projectron_pp kernel=poly degree, two classes */
+	"212777421f63ba8e68f6e156a7c613a3ed3335160e4e67e2f2451a93369fd99b",	/* 106: projectron_pp kernel=poly degree, three classes */
+	"c6c8e33febeeec25535f4ef1ad62845e1bec3da0b99c69a3247f7e6fab60c6c7",	/* 107: bpa variant=nn, two classes, standardised */
+	"a0b62322f6715f6d9874777fd5bd23ef75dd949a7fbf7521c469007fcc23bbd6",	/* 108: pegasos maintenance=merge, three classes, standardised */
+	"e187d102f2f7efe5f2586800500c24593c510cbc87dc720f7baf6fb21878b033",	/* 109: bpa variant=p, two classes, calibrated */
+	"c676087547706cec34b21ffc3020cdf0433fc4182450010c1465687724e8927d",	/* 110: bpa variant=nn, three classes, calibrated */
+	"b6bdabca0e1c6e8ab100c03e5d356f13b5301efa83a0a8629218c9b330721418",	/* 111: bpa variant=nn, three classes, balanced weights */
+	"d6d9c0d90bddf6abbc3a0f360ec9b9df0c02aaae3c05324813c092ba803d2f7b",	/* 112: bpa variant=p, three classes, merged */
+	"af60dad00c9bbc7f662056201df49feff6b991354d4634fb823253f2c33caaea",	/* 113: pegasos maintenance=merge, three classes, continued, second pass */
+	"91a712d6e108ca53720139454b4d790ae1079cdf525d4968c2fbc0cbcb422bcb",	/* 114: bduol maintenance=projection, two classes, merged */
+	"834e8f08e95af45cd6db4807703fe81b3fbf11560f540be581a911d669a84f9e",	/* 115: pa, regression */
+	"a62d6e55437d7891d1f99f77928bf80383a88e434c7e1ba9b7eae87649ff8e50",	/* 116: pa, regression, continued, second pass */
+	"fd0854869d1b9bfe1aeacbd81b1c16aaca00ca74f3a8700bcb9f030a95f0d4ce",	/* 117: pa, regression, merged */
+	"e2eab6fdd8d5258fb5e59a5d32f57468391f473c85e0c2402189c03ff19824f9",	/* 118: bpa variant=nn, regression */
+	"eddb90d11e87896e2309e393e6b35ce3c9d2f192efeda69b79a73642a031a14a",	/* 119: bpa variant=nn, regression, continued, second pass */
+	"104d689db945f81f7aa731eeb70a2c2c4ca4d7954d00d2874ccec6edc147739d",	/* 120: bpa variant=nn, regression, merged */
+	"be2259b801f646ca61b36b2b6ba1d3a6557f8ff878ff9cfd544c8f44378544cc",	/* 121: bpa variant=s, regression */
+	"02cb3129841bed87bb9ef9bbee20b6c52ccd28937e03514c1aad623d5bf61ba1",	/* 122: bpa variant=s, regression, continued, second pass */
+	"0f403f4526b2b1623d9290de1dc5e437eff3563013faf5fe87a10ed5582ebc96",	/* 123: bpa variant=s, regression, merged */
+	"523f7ce6f61ff72fc9deb656cf17f5647f68966545aa21dab86905c0293098ce",	/* 124: bpa variant=p, regression */
+	"8bcd10d504f4d0c16619fa6b7613ceef2938dbdd67ebea3af192e166ae16488a",	/* 125: bpa variant=p, regression, continued, second pass */
+	"a647c3b3e082606d77b0c1e9753fa20459a54dabf6260c6dec095e3f9e6475fb",	/* 126: bpa variant=p, regression, merged */
+	"1fec4d3643779008dc5189f6a931c48ea1964e4fe39d1fb53e1d98a2c7a5d3b8",	/* 127: pegasos, regression */
+	"4f93c5278982867c40caba559e33c0080bf692a5f93c70952ee82b6c412e2165",	/* 128: pegasos, regression, continued, second pass */
+	"98b541d194529262e554b5559c00ae86deb2d06e4c74e0548ec171b587b8683c",	/* 129: pegasos, regression, merged */
+	"b02fdf38fbcbb3917a48551fdf73d0dd24f394ffe353be3453049c75c80d1e7d",	/* 130: pa_random, regression */
+	"94227834f72a9818dbffc5891acc0f2092108ccab953720e3e814d3e693eb84e",	/* 131: pa_random, regression, continued, second pass */
+	"78c79a56c801580bd31609d345c323c85d8dff1b3219013366383a307418f871",	/* 132: pa_random, regression, merged */
+	"227a99d37b465f0dca746d028f5c52b2c46cf9e150713611ce8650cb45a482e7",	/* 133: ogd, regression */
+	"cd53b4205779425ff54a1ce3d609d685d4686037576f0d37b9ec47243db9bbd9",	/* 134: ogd, regression, continued, second pass */
+	"51326d045c7f9e042473cadbc23b698b269d95567bbd9695381e308e94fbecab",	/* 135: ogd, regression, merged */
+	"4cf6dadfa8730ebdab0e4275f30981fc3adc909d62330927d41c701447306880",	/* 136: bogd, regression */
+	"b9cd66706d83067e17d6c4eb84e0d6f07e7ed8e636169c5899ae8101d8c7e820",	/* 137: bogd, regression, continued, second pass */
+	"7ab893fc851e71f4d710e8c3c790a20fd548dad95d5c87d820d31fad7457c4b5",	/* 138: bogd, regression, merged */
+	"f509bdd76df7e2485793513131a95a1f53a2b3d5aa0fef0235e5d43c5b926ffc",	/* 139: pegasos, novelty */
+	"e3388bc03ad77d6afb7a7d813350844e664585013dcaf5c4591bb880842aba0d",	/* 140: pegasos, novelty, continued, second pass */
+	"0fb14e5c75b38a7f8dde0a5bc8c7db2f9c1384ea1b040906fbd9de5a489599b4",	/* 141: pegasos, novelty, merged */
+	"5cb6e74bef382827b455ab0fab2b73d03abbf540c95e006f4c096c98e744d3b5",	/* 142: ogd, novelty */
+	"f266be8a54be0f0620bfd1534397bbfb0c06b7d97cc75c66bdb03fc578c9ab05",	/* 143: ogd, novelty, continued, second pass */
+	"61f25428c01e033507b32db22cc56a8529c2ef644e23e3ece62bf9feef70580c",	/* 144: ogd, novelty, merged */
+	"7781bbdb785115628fcbcee67d0f046558b263a2685cd9a08770806fd0522b4d",	/* 145: bogd, novelty */
+	"d5d6f817575a46ae483c9f2944a438696cf40d90fcad8fb494547a65bdb27b03",	/* 146: bogd, novelty, continued, second pass */
+	"2849e01959461006432b4a3642f262673580da76efa50f5b6a16a952ca93c048",	/* 147: bogd, novelty, merged */
+	"16060dddc4305da1289ba5261d63fd78fb25709b9e4b2006d9e206461cb934de",	/* 148: bpa nn, three classes, 8 parts distilled */
+	"97231fea393d57c785777de481b645bd25d36d1749cfec3f22cd79ff0079e4b0",	/* 149: pegasos merge, three classes, 8 parts distilled */
 	"e41d8b597d6957f1830e9440a1e6e99a79b121bf07be66d882e44df4aef27c6c",	/* 150: the scores of every model */
 };
 

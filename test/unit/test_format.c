@@ -56,6 +56,31 @@ test_validator(void)
 		cuts_caught &= !BkFormatValidate(buf, cut, err, sizeof(err), &code);
 	CHECK(cuts_caught, "every truncation refused");
 
+	/* the digest: the SHA-256 of every byte before it, checked by the parser */
+	{
+		uint8_t		d[BK_DIGEST_LEN];
+		const uint8_t *stored = BkModelStoredDigest(buf, len);
+
+		BkSha256(buf, len - BK_TRAILER, d);
+		CHECK(stored == buf + len - BK_TRAILER && memcmp(stored, d, BK_DIGEST_LEN) == 0,
+			  "a version 2 model stores the SHA-256 of its bytes before the CRC");
+		CHECK(BkModelStoredDigest(buf, len - 1) == NULL && BkModelStoredDigest(buf, 20) == NULL,
+			  "no stored digest where the length field disagrees");
+		memcpy(bad, buf, len);
+		bad[len - BK_TRAILER - 1] ^= 1;
+		{
+			uint32_t	crc = BkCrc32c(0, bad, len - 4);
+
+			for (int k = 0; k < 4; k++)
+				bad[len - 4 + k] = (uint8_t) (crc >> (8 * k));
+		}
+		CHECK(!BkFormatValidateStructure(bad, len, err, sizeof(err), &code) &&
+			  code == BK_ERR_CORRUPT && strstr(err, "digest mismatch") != NULL,
+			  "a changed byte under a correct CRC fails the digest: %s", err);
+		bad[4] = 1;				/* version 1 has no digest */
+		CHECK(BkModelStoredDigest(bad, len) == NULL, "a version 1 model has no stored digest");
+	}
+
 	/* hostile counts with a correct checksum: refused without over-reading */
 	{
 		struct
@@ -74,12 +99,7 @@ test_validator(void)
 			memcpy(h, buf, len);
 			for (int k = 0; k < 4; k++)
 				h[cases[c].off + k] = (uint8_t) (cases[c].value >> (8 * k));
-			{
-				uint32_t	crc = BkCrc32c(0, h, len - 4);
-
-				for (int k = 0; k < 4; k++)
-					h[len - 4 + k] = (uint8_t) (crc >> (8 * k));
-			}
+			BkModelSeal(h, len);
 			CHECK(!BkFormatValidate(h, len, err, sizeof(err), &code),
 				  "hostile %s refused: %s", cases[c].what, err);
 			free(h);
@@ -90,14 +110,11 @@ test_validator(void)
 		uint8_t    *h = malloc(len);
 		uint32_t	np = buf[16] | buf[17] << 8;
 		size_t		off = 12 + 8 + 16 * (size_t) np + 4 + 2 * 8 + 10 * 8 + 4;
-		uint32_t	crc;
 
 		memcpy(h, buf, len);
 		h[off] = h[off + 1] = h[off + 2] = 0xFF;
 		h[off + 3] = 0x7F;
-		crc = BkCrc32c(0, h, len - 4);
-		for (int k = 0; k < 4; k++)
-			h[len - 4 + k] = (uint8_t) (crc >> (8 * k));
+		BkModelSeal(h, len);
 		CHECK(!BkFormatValidate(h, len, err, sizeof(err), &code) && strstr(err, "budget"),
 			  "hostile n_sv refused: %s", err);
 		free(h);
@@ -321,10 +338,11 @@ test_validation_levels(void)
 	buf = encode(m, &len);
 	/*
 	 * the last coefficient is the last f64 before the learning curve (a
-	 * count and its points), the parents (a count, none here) and the CRC
+	 * count and its points), the parents (a count, none here) and the
+	 * trailer (digest and CRC)
 	 * (pa: no aux)
 	 */
-	memcpy(buf + len - 12 - (4 + 8 * (size_t) m->curve_n) - 4, &inf, 8);
+	memcpy(buf + len - 12 - (4 + 8 * (size_t) m->curve_n) - BK_TRAILER, &inf, 8);
 	fix_crc(buf, len);
 	CHECK(BkFormatValidateStructure(buf, len, err, sizeof(err), &code),
 		  "an infinite coefficient passes the structure checks: %s", err);
@@ -877,7 +895,7 @@ test_target_format(void)
 			  c1[7] >= c1[6] && c1[7] <= ti.sq_error,
 			  "the squared error's curve: 8 points, kept by decoding, rising to the total");
 	}
-	at = len - 4 - 56 - 8 * 8;
+	at = len - BK_TRAILER - 56 - 8 * 8;
 	CHECK(buf[at + 4] == 8 && buf[at + 5] == 0, "the target's curve has 8 points");
 	{
 		static const ByteMutation cases[] = {
@@ -996,7 +1014,7 @@ test_novelty_format(void)
 	bad = malloc(len);
 	/* rho NaN: the value check */
 	memcpy(bad, buf, len);
-	memset(bad + len - 4 - 8, 0xFF, 8);
+	memset(bad + len - BK_TRAILER - 8, 0xFF, 8);
 	fix_crc(bad, len);
 	CHECK(!BkFormatValidate(bad, len, err, sizeof(err), &code) && strstr(err, "not finite"),
 		  "a threshold that is not a number is refused (%s)", err);

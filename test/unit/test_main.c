@@ -11,6 +11,7 @@ int
 main(void)
 {
 	test_crc();
+	test_sha256();
 	test_rng();
 	test_params();
 	test_platt_fit();

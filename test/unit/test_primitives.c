@@ -1,6 +1,6 @@
 /*
  * test_primitives.c
- *	  Unit tests: The small parts of the core: CRC-32C, the PRNG, the
+ *	  Unit tests: The small parts of the core: CRC-32C, SHA-256, the PRNG, the
  *	  kernels, the inverse kernel matrix.
  */
 #include "bk_test.h"
@@ -18,6 +18,44 @@ test_crc(void)
 	CHECK(BkCrc32c(0, "123456789", 9) == 0xE3069283u, "crc32c check value");
 	CHECK(BkCrc32c(BkCrc32c(0, "1234", 4), "56789", 5) == 0xE3069283u,
 		  "crc32c in pieces");
+}
+
+/* SHA-256 against the test vectors of FIPS 180-4 (and its padding edges) */
+void
+test_sha256(void)
+{
+	static const struct
+	{
+		const char *msg;
+		size_t		repeat;
+		const char *hex;
+	}			cases[] = {
+		{"", 1, "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"},
+		{"abc", 1, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"},
+		{"abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq", 1,
+		"248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1"},
+		{"a", 1000000, "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0"},
+		/* 55, 56 and 64 bytes: one or two blocks of padding */
+		{"a", 55, "9f4390f8d30c2dd92ec9f095b65e2b9ae9b0a925a5258e241c9f1e910f734318"},
+		{"a", 56, "b35439a4ac6f0948b6d6f9e3c6af0f5f590ce20f1bde7090ef7970686ec6738a"},
+		{"a", 64, "ffe054fe7ae0cb6dc65c3af9b61d5209f439851db43d0ba5997337df154668eb"},
+	};
+
+	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++)
+	{
+		size_t		mlen = strlen(cases[c].msg) * cases[c].repeat;
+		char	   *buf = malloc(mlen + 1);
+		uint8_t		d[BK_DIGEST_LEN];
+		char		hex[2 * BK_DIGEST_LEN + 1];
+
+		for (size_t r = 0; r < cases[c].repeat; r++)
+			memcpy(buf + r * strlen(cases[c].msg), cases[c].msg, strlen(cases[c].msg));
+		BkSha256(buf, mlen, d);
+		for (int i = 0; i < BK_DIGEST_LEN; i++)
+			snprintf(hex + 2 * i, 3, "%02x", d[i]);
+		CHECK(strcmp(hex, cases[c].hex) == 0, "sha256 case %zu: %s", c, hex);
+		free(buf);
+	}
 }
 
 void

@@ -2,7 +2,7 @@
  * bk_decode.c
  *	  The model's binary format (doc/format.md; bk_encode.c writes it),
  *	  read: every count checked against the bytes left before anything is
- *	  read or allocated, and the CRC-32C of the whole.
+ *	  read or allocated, and the CRC-32C and SHA-256 digest of the whole.
  *
  *	  One parser serves both the validator (no output, no allocation, never
  *	  raises: bk_is_valid, the bytea cast and the fuzz target share it) and
@@ -20,8 +20,8 @@
 
 /*
  * The fixed header: magic, version, flags, the length field against the
- * buffer, and (check_crc) the CRC-32C.  Leaves r at the first field after
- * the header with the CRC excluded from r->len.
+ * buffer, and (check_crc) the CRC-32C and the SHA-256 digest.  Leaves r at the first field after
+ * the header with the trailer (digest and CRC) excluded from r->len.
  */
 static bool
 parse_header(Reader *r, BkModel *hdr, BkErrCode *code, bool check_crc,
@@ -68,9 +68,19 @@ parse_header(Reader *r, BkModel *hdr, BkErrCode *code, bool check_crc,
 							  bk_parts[i]->flag_name, version);
 	if ((size_t) total != len)
 		return BkReadFail(r, "length field says %u bytes, got %zu", total, len);
+	if (len < HEADER_LEN + TRAILER_LEN(version))
+		return BkReadFail(r, "%zu bytes is too short for a model", len);
 	if (check_crc && BkCrc32c(0, buf, len - 4) != get_u32(buf + len - 4))
 		return BkReadFail(r, "checksum mismatch");
-	r->len = len - 4;			/* the CRC is not part of the body */
+	if (check_crc && version >= 2)
+	{
+		uint8_t		digest[BK_DIGEST_LEN];
+
+		BkSha256(buf, len - TRAILER_LEN(version), digest);
+		if (memcmp(digest, buf + len - TRAILER_LEN(version), BK_DIGEST_LEN) != 0)
+			return BkReadFail(r, "digest mismatch");
+	}
+	r->len = len - TRAILER_LEN(version);	/* the trailer is not part of the body */
 	r->pos = HEADER_LEN;
 	return true;
 }
@@ -766,6 +776,19 @@ parse(const uint8_t *buf, size_t len, BkModel *m, char *err, size_t errlen,
 	if (r.pos != r.len)
 		return BkReadFail(&r, "%zu unexpected bytes after the last section", r.len - r.pos);
 	return true;
+}
+
+const uint8_t *
+BkModelStoredDigest(const uint8_t *buf, size_t len)
+{
+	int			version;
+
+	if (len < HEADER_LEN + TRAILER_LEN(2) || memcmp(buf, BK_MAGIC, 4) != 0)
+		return NULL;
+	version = get_u16(buf + 4);
+	if (version < 2 || version > BK_FORMAT_VERSION || get_u32(buf + 8) != len)
+		return NULL;
+	return buf + len - TRAILER_LEN(version);
 }
 
 bool

@@ -1,8 +1,8 @@
 /*
  * bk_encode.c
  *	  The model's binary format (doc/format.md), written: fixed-width
- *	  little-endian fields whatever the machine, and a CRC-32C of the
- *	  whole.  bk_decode.c reads it back; the parts write their own
+ *	  little-endian fields whatever the machine, a SHA-256 digest and a
+ *	  CRC-32C of the whole.  bk_decode.c reads it back; the parts write their own
  *	  sections (bk_part.h); the encoded size is BkModelEncodedSize
  *	  (bk_layout.c).
  *
@@ -35,6 +35,7 @@
  *	    version 2, flag bit 5: the class weights (write_weights)
  *	    version 2: u32 n + u64 curve[n] (the learning curve), then
  *	      u32 n + n x 32 bytes (the parents' fingerprints)
+ *	    version 2: the SHA-256 of every byte before it (32 bytes)
  *	    u32 crc32c of every byte before it
  */
 #include "bk_learner.h"
@@ -149,5 +150,23 @@ BkModelEncode(const BkModel *m, uint8_t *buf, size_t size)
 	for (int i = 0; i < bk_n_parts; i++)
 		if (bk_parts[i]->present(m))
 			bk_parts[i]->write(&w, m);
-	w_u32(&w, BkCrc32c(0, buf, w.pos));
+	BkModelSeal(buf, size);
+}
+
+/*
+ * The trailer: the SHA-256 of every byte before it (version 2), then the
+ * CRC-32C of every byte before the CRC.  The version field says whether
+ * there is a digest; nothing else is read or checked.
+ */
+void
+BkModelSeal(uint8_t *buf, size_t len)
+{
+	int			version;
+
+	if (len < HEADER_LEN + 4)
+		return;
+	version = get_u16(buf + 4);
+	if (version >= 2 && len >= HEADER_LEN + TRAILER_LEN(version))
+		BkSha256(buf, len - TRAILER_LEN(version), buf + len - TRAILER_LEN(version));
+	put_u32(buf + len - 4, BkCrc32c(0, buf, len - 4));
 }

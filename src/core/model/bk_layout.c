@@ -275,7 +275,8 @@ BkModelEncodedSize(const BkModel *m, size_t limit, size_t *size, char *err,
 		snprintf(err, errlen, "a model decoded for scoring cannot be encoded");
 		return false;
 	}
-	total = HEADER_LEN + 4 + 4 + (size_t) np * 16 + 4 + 6 * 8 + 4 * 8 + 4 + 4;
+	total = HEADER_LEN + 4 + 4 + (size_t) np * 16 + 4 + 6 * 8 + 4 * 8 + 4 +
+		TRAILER_LEN(BK_FORMAT_VERSION);
 	for (int i = 0; i < m->n_classes; i++)
 		total += BkLabelSize(m->text_labels, m->class_names[i]);
 	for (int i = 0; i < m->n_machines; i++)
