@@ -1809,3 +1809,14 @@ CREATE FUNCTION @extschema@.bk_novelty(model @extschema@.bk_model, features @ext
 
 COMMENT ON FUNCTION @extschema@.bk_novelty(@extschema@.bk_model, @extschema@.bk_features) IS
 	'a novelty detector''s score of the row: above 0 for a row it flags (the share nu of its training rows), higher for a more unusual one';
+
+-- Availability: 0.2.0
+CREATE FUNCTION @extschema@.bk_model_cache(
+	OUT lookups int8, OUT hits int8, OUT decodes int8, OUT evictions int8,
+	OUT key_bytes int8, OUT entries int4, OUT memory int8)
+	RETURNS record
+	AS 'MODULE_PATHNAME', 'bk_model_cache'
+	LANGUAGE C VOLATILE STRICT PARALLEL RESTRICTED;
+
+COMMENT ON FUNCTION @extschema@.bk_model_cache() IS
+	'this backend''s cache of decoded models: lookups, hits, decodes, evictions and bytes compared since it started; entries and memory now';

@@ -742,6 +742,17 @@ COMMENT ON FUNCTION @extschema@.bk_scores(@extschema@.bk_model, @extschema@.bk_f
 COMMENT ON FUNCTION @extschema@.bk_decision(@extschema@.bk_model, @extschema@.bk_features) IS
 	'signed score of the features: positive for the second class in bk_info(model)->''classes''';
 
+-- Availability: 0.2.0
+CREATE FUNCTION @extschema@.bk_model_cache(
+	OUT lookups int8, OUT hits int8, OUT decodes int8, OUT evictions int8,
+	OUT key_bytes int8, OUT entries int4, OUT memory int8)
+	RETURNS record
+	AS 'MODULE_PATHNAME', 'bk_model_cache'
+	LANGUAGE C VOLATILE STRICT PARALLEL RESTRICTED;
+
+COMMENT ON FUNCTION @extschema@.bk_model_cache() IS
+	'this backend''s cache of decoded models: lookups, hits, decodes, evictions and bytes compared since it started; entries and memory now';
+
 -- ------------------------------------------------------------------------
 -- Inspection
 -- ------------------------------------------------------------------------

@@ -7,9 +7,15 @@
  * The cache key: the argument is read raw (not detoasted).  An on-disk
  * TOAST pointer is keyed on (va_toastrelid, va_valueid), which is unique
  * for a stored value and costs no I/O.  Any other value (inline, compressed
- * inline, in memory) is detoasted and compared by length and full content
- * against a copy kept in the entry.  The memory address is never a key:
- * different models arrive at the same address in hash joins.
+ * inline, in memory) is detoasted; a model of format version 2 is then
+ * keyed on its length and the SHA-256 digest it carries of its bytes
+ * (checked when the entry was decoded, so two decoded models share a key
+ * only if they share their bytes), which costs 36 bytes compared whatever
+ * the model's size.  A version 1 model (0.1.0), which has no digest, is
+ * compared by length and full content against a copy kept in the entry.
+ * The memory address is never a key: different models arrive at the same
+ * address in hash joins.  bk_model_cache() reports the lookups and the
+ * bytes they compared.
  *
  * Memory: every decoded model of the backend, whatever its call site, is
  * on one LRU list and counted against budgetkernel.model_cache_size (the
@@ -30,6 +36,7 @@
 #include "access/xact.h"
 #include "catalog/pg_type.h"
 #include "fmgr.h"
+#include "funcapi.h"
 #include "lib/ilist.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
@@ -41,6 +48,7 @@ PG_FUNCTION_INFO_V1(bk_predict);
 PG_FUNCTION_INFO_V1(bk_predict_label);
 PG_FUNCTION_INFO_V1(bk_decision);
 PG_FUNCTION_INFO_V1(bk_scores);
+PG_FUNCTION_INFO_V1(bk_model_cache);
 
 /* budgetkernel.model_cache_size, in kB (bk_module.c defines the GUC) */
 int			bk_model_cache_size_kb = 256 * 1024;
@@ -55,8 +63,10 @@ typedef struct BkCacheEntry
 	Oid			toastrelid;		/* key of on-disk values */
 	Oid			valueid;
 	int32		rawsize;
-	Size		len;			/* key of other values: length + bytes */
-	uint8	   *bytes;
+	Size		len;			/* key of other values: length, and */
+	bool		digested;		/* ... the trailer of a version 2 model */
+	uint8		trailer[BK_DIGEST_LEN + 4];	/* (its digest and CRC), */
+	uint8	   *bytes;			/* ... or else all its bytes */
 	Size		mem;			/* memory of mcxt, counted in the bound */
 	bool		settled;		/* mem measured after the model's first use */
 	MemoryContext mcxt;			/* holds this entry, bytes and the model */
@@ -85,6 +95,16 @@ static dlist_head bk_cache_lru = DLIST_STATIC_INIT(bk_cache_lru);
 static Size bk_cache_mem = 0;
 static MemoryContext bk_cache_context = NULL;
 static bool bk_xact_cb_registered = false;
+
+/* What the backend's lookups did, since it started (bk_model_cache()) */
+static struct
+{
+	int64		lookups;		/* scored rows that looked their model up */
+	int64		hits;
+	int64		decodes;
+	int64		evictions;		/* entries released to fit the bound */
+	int64		key_bytes;		/* bytes compared to recognise a model */
+}			bk_cache_stats;
 
 /* Free one entry and take it out of its call site and of the LRU list. */
 static void
@@ -139,8 +159,11 @@ bk_cache_make_room(Size extra)
 	Size		limit = (Size) bk_model_cache_size_kb * 1024;
 
 	while (!dlist_is_empty(&bk_cache_lru) && bk_cache_mem + extra > limit)
+	{
 		bk_cache_drop(dlist_container(BkCacheEntry, lru,
 									  dlist_tail_node(&bk_cache_lru)));
+		bk_cache_stats.evictions++;
+	}
 }
 
 static BkModelCache *
@@ -205,6 +228,7 @@ bk_cache_decode(const uint8 *bytes, Size len, BkModel **model)
 static BkModel *
 bk_cache_hit(BkCacheEntry *e)
 {
+	bk_cache_stats.hits++;
 	if (!e->settled)
 	{
 		dlist_delete(&e->lru);
@@ -235,8 +259,10 @@ BkPgCachedModel(FunctionCallInfo fcinfo, int argno)
 	MemoryContext mcxt;
 	BkModel    *m;
 	const uint8 *bytes;
+	const uint8 *digest = NULL;
 	Size		len;
 
+	bk_cache_stats.lookups++;
 	if (ondisk)
 	{
 		VARATT_EXTERNAL_GET_POINTER(ve, raw);
@@ -254,10 +280,25 @@ BkPgCachedModel(FunctionCallInfo fcinfo, int argno)
 		flat = (struct varlena *) PG_DETOAST_DATUM_PACKED(PointerGetDatum(raw));
 		bytes = (const uint8 *) VARDATA_ANY(flat);
 		len = VARSIZE_ANY_EXHDR(flat);
+		digest = BkModelStoredDigest(bytes, len);
 		for (int i = 0; i < cache->n; i++)
 		{
+			bool		same;
+
 			e = cache->ent[i];
-			if (!e->ondisk && e->len == len && memcmp(e->bytes, bytes, len) == 0)
+			if (e->ondisk || e->len != len || e->digested != (digest != NULL))
+				continue;
+			if (digest != NULL)
+			{
+				same = memcmp(e->trailer, digest, sizeof(e->trailer)) == 0;
+				bk_cache_stats.key_bytes += sizeof(e->trailer);
+			}
+			else
+			{
+				same = memcmp(e->bytes, bytes, len) == 0;
+				bk_cache_stats.key_bytes += len;
+			}
+			if (same)
 			{
 				if (flat != raw)
 					pfree(flat);
@@ -270,6 +311,7 @@ BkPgCachedModel(FunctionCallInfo fcinfo, int argno)
 	bytes = (const uint8 *) VARDATA_ANY(flat);
 	len = VARSIZE_ANY_EXHDR(flat);
 	mcxt = bk_cache_decode(bytes, len, &m);
+	bk_cache_stats.decodes++;
 
 	e = MemoryContextAllocZero(mcxt, sizeof(BkCacheEntry));
 	e->owner = cache;
@@ -281,6 +323,13 @@ BkPgCachedModel(FunctionCallInfo fcinfo, int argno)
 		e->toastrelid = ve.va_toastrelid;
 		e->valueid = ve.va_valueid;
 		e->rawsize = ve.va_rawsize;
+	}
+	else if (digest != NULL)
+	{
+		/* decoding checked the digest against the bytes */
+		e->len = len;
+		e->digested = true;
+		memcpy(e->trailer, digest, sizeof(e->trailer));
 	}
 	else
 	{
@@ -493,4 +542,32 @@ bk_predict_probability(PG_FUNCTION_ARGS)
 	BkModelProbabilities(m, x, pr);
 	c = BkModelPredictClass(m, x);
 	PG_RETURN_FLOAT8(pr[c]);
+}
+
+/*
+ * bk_model_cache(): what this backend's lookups did since it started, and
+ * the entries held now (all are released at the end of each transaction,
+ * so outside one it holds none)
+ */
+Datum
+bk_model_cache(PG_FUNCTION_ARGS)
+{
+	TupleDesc	desc;
+	Datum		values[7];
+	bool		nulls[7] = {false};
+	dlist_iter	it;
+	int			entries = 0;
+
+	if (get_call_result_type(fcinfo, NULL, &desc) != TYPEFUNC_COMPOSITE)
+		elog(ERROR, "bk_model_cache must return a record");
+	dlist_foreach(it, &bk_cache_lru)
+		entries++;
+	values[0] = Int64GetDatum(bk_cache_stats.lookups);
+	values[1] = Int64GetDatum(bk_cache_stats.hits);
+	values[2] = Int64GetDatum(bk_cache_stats.decodes);
+	values[3] = Int64GetDatum(bk_cache_stats.evictions);
+	values[4] = Int64GetDatum(bk_cache_stats.key_bytes);
+	values[5] = Int32GetDatum(entries);
+	values[6] = Int64GetDatum((int64) bk_cache_mem);
+	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(BlessTupleDesc(desc), values, nulls)));
 }
