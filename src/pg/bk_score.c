@@ -88,6 +88,7 @@ struct BkModelCache
 	BkPgShortBuf row_buf;		/* the current row's short features */
 	const char *fname;			/* the scoring function of this call site */
 	BkPgKeyTally tally;			/* rows of named features that lacked keys */
+	BkCacheEntry *last;			/* the entry the previous row found, or NULL */
 };
 
 /* Every cached model of the backend, and their memory */
@@ -118,6 +119,8 @@ bk_cache_drop(BkCacheEntry *e)
 			c->ent[i] = c->ent[--c->n];
 			break;
 		}
+	if (c->last == e)
+		c->last = NULL;
 	dlist_delete(&e->lru);
 	bk_cache_mem -= e->mem;
 	MemoryContextDelete(e->mcxt);	/* e with it */
@@ -244,8 +247,38 @@ bk_cache_hit(BkCacheEntry *e)
 	return e->model;
 }
 
+/* What identifies a model argument: see the head of this file */
+typedef struct BkCacheKey
+{
+	bool		ondisk;
+	struct varatt_external ve;	/* of an on-disk value */
+	Size		len;			/* of any other value, its length and */
+	const uint8 *digest;		/* ... trailer (a version 2 model), or */
+	const uint8 *bytes;			/* ... its bytes (a version 1 model) */
+} BkCacheKey;
+
+/* Whether entry e holds the model of key k (counting the bytes compared) */
+static bool
+bk_cache_matches(const BkCacheEntry *e, const BkCacheKey *k)
+{
+	if (k->ondisk)
+		return e->ondisk && e->toastrelid == k->ve.va_toastrelid &&
+			e->valueid == k->ve.va_valueid && e->rawsize == k->ve.va_rawsize;
+	if (e->ondisk || e->len != k->len || e->digested != (k->digest != NULL))
+		return false;
+	if (k->digest != NULL)
+	{
+		bk_cache_stats.key_bytes += sizeof(e->trailer);
+		return memcmp(e->trailer, k->digest, sizeof(e->trailer)) == 0;
+	}
+	bk_cache_stats.key_bytes += k->len;
+	return memcmp(e->bytes, k->bytes, k->len) == 0;
+}
+
 /*
- * The decoded model of argument argno, from this call site's cache
+ * The decoded model of argument argno, from this call site's cache.  The
+ * entry the previous row found is tried first: rows scored by one model
+ * after another compare one key each, whatever the number of entries.
  */
 BkModel *
 BkPgCachedModel(FunctionCallInfo fcinfo, int argno)
@@ -253,59 +286,38 @@ BkPgCachedModel(FunctionCallInfo fcinfo, int argno)
 	BkModelCache *cache = bk_cache_of(fcinfo);
 	struct varlena *raw = (struct varlena *) DatumGetPointer(PG_GETARG_DATUM(argno));
 	struct varlena *flat = NULL;
-	bool		ondisk = VARATT_IS_EXTERNAL_ONDISK(raw);
-	struct varatt_external ve;
-	BkCacheEntry *e;
+	BkCacheKey	key = {0};
+	BkCacheEntry *e = NULL;
 	MemoryContext mcxt;
 	BkModel    *m;
 	const uint8 *bytes;
-	const uint8 *digest = NULL;
 	Size		len;
 
 	bk_cache_stats.lookups++;
-	if (ondisk)
-	{
-		VARATT_EXTERNAL_GET_POINTER(ve, raw);
-		for (int i = 0; i < cache->n; i++)
-		{
-			e = cache->ent[i];
-			if (e->ondisk && e->toastrelid == ve.va_toastrelid &&
-				e->valueid == ve.va_valueid && e->rawsize == ve.va_rawsize)
-				return bk_cache_hit(e);
-		}
-		flat = detoast_attr(raw);
-	}
+	key.ondisk = VARATT_IS_EXTERNAL_ONDISK(raw);
+	if (key.ondisk)
+		VARATT_EXTERNAL_GET_POINTER(key.ve, raw);
 	else
 	{
 		flat = (struct varlena *) PG_DETOAST_DATUM_PACKED(PointerGetDatum(raw));
-		bytes = (const uint8 *) VARDATA_ANY(flat);
-		len = VARSIZE_ANY_EXHDR(flat);
-		digest = BkModelStoredDigest(bytes, len);
-		for (int i = 0; i < cache->n; i++)
-		{
-			bool		same;
-
-			e = cache->ent[i];
-			if (e->ondisk || e->len != len || e->digested != (digest != NULL))
-				continue;
-			if (digest != NULL)
-			{
-				same = memcmp(e->trailer, digest, sizeof(e->trailer)) == 0;
-				bk_cache_stats.key_bytes += sizeof(e->trailer);
-			}
-			else
-			{
-				same = memcmp(e->bytes, bytes, len) == 0;
-				bk_cache_stats.key_bytes += len;
-			}
-			if (same)
-			{
-				if (flat != raw)
-					pfree(flat);
-				return bk_cache_hit(e);
-			}
-		}
+		key.bytes = (const uint8 *) VARDATA_ANY(flat);
+		key.len = VARSIZE_ANY_EXHDR(flat);
+		key.digest = BkModelStoredDigest(key.bytes, key.len);
 	}
+	if (cache->last != NULL && bk_cache_matches(cache->last, &key))
+		e = cache->last;
+	for (int i = 0; e == NULL && i < cache->n; i++)
+		if (cache->ent[i] != cache->last && bk_cache_matches(cache->ent[i], &key))
+			e = cache->ent[i];
+	if (e != NULL)
+	{
+		if (flat != NULL && flat != raw)
+			pfree(flat);
+		cache->last = e;
+		return bk_cache_hit(e);
+	}
+	if (key.ondisk)
+		flat = detoast_attr(raw);
 
 	/* miss: decode into a new entry (validates; corrupted bytes raise XX001) */
 	bytes = (const uint8 *) VARDATA_ANY(flat);
@@ -317,19 +329,19 @@ BkPgCachedModel(FunctionCallInfo fcinfo, int argno)
 	e->owner = cache;
 	e->mcxt = mcxt;
 	e->model = m;
-	e->ondisk = ondisk;
-	if (ondisk)
+	e->ondisk = key.ondisk;
+	if (key.ondisk)
 	{
-		e->toastrelid = ve.va_toastrelid;
-		e->valueid = ve.va_valueid;
-		e->rawsize = ve.va_rawsize;
+		e->toastrelid = key.ve.va_toastrelid;
+		e->valueid = key.ve.va_valueid;
+		e->rawsize = key.ve.va_rawsize;
 	}
-	else if (digest != NULL)
+	else if (key.digest != NULL)
 	{
 		/* decoding checked the digest against the bytes */
 		e->len = len;
 		e->digested = true;
-		memcpy(e->trailer, digest, sizeof(e->trailer));
+		memcpy(e->trailer, key.digest, sizeof(e->trailer));
 	}
 	else
 	{
@@ -347,6 +359,7 @@ BkPgCachedModel(FunctionCallInfo fcinfo, int argno)
 		cache->ent = repalloc(cache->ent, sizeof(BkCacheEntry *) * cache->cap);
 	}
 	cache->ent[cache->n++] = e;
+	cache->last = e;
 	dlist_push_head(&bk_cache_lru, &e->lru);
 	bk_cache_mem += e->mem;
 
