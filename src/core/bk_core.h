@@ -674,7 +674,9 @@ typedef struct BkDistilReport
 {
 	int			points;			/* the union's distinct points, labelled */
 	int			agree_merged;	/* on which the merged model predicts u's class */
-	int			agree_distilled;	/* on which the distilled model does */
+	int			agree_distilled;	/* on which a model distilled from half does */
+	int			agree_quarter;	/* ... and one distilled from a quarter */
+	int			agree_expected;	/* what the model distilled from all should */
 	bool		distilled;		/* m's machines are the distilled ones */
 } BkDistilReport;
 extern bool BkModelDistil(BkModel *m, BkModel *u, BkDistilReport *report);

@@ -29,8 +29,9 @@ BkPgMergeDistil(BkModel *m, BkModel *u, const char *fname)
 	error_context_stack = &errcallback;
 	BkModelDistil(m, u, &report);
 	error_context_stack = errcallback.previous;
-	elog(DEBUG1, "%s: %d points of the union labelled; the merged model agrees on %d, the distilled on %d: %s",
+	elog(DEBUG1, "%s: %d points of the union labelled; the merged model agrees on %d, models distilled from a half on %d and from a quarter on %d, so one distilled from all on about %d: %s",
 		 fname, report.points, report.agree_merged, report.agree_distilled,
+		 report.agree_quarter, report.agree_expected,
 		 report.distilled ? "distilled" : "merged");
 }
 

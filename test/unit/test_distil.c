@@ -131,9 +131,11 @@ distil_learner(const char *pp[][2], int np, const char *name, const double *x,
 	CHECK(r.points == distinct_svs(u), "%s: every distinct point of the union labelled (%d)",
 		  name, r.points);
 	CHECK(r.agree_merged <= r.points && r.agree_distilled <= r.points &&
-		  r.distilled == (r.agree_distilled > r.agree_merged),
-		  "%s: distilled only when it agrees more (%d against %d of %d)",
-		  name, r.agree_distilled, r.agree_merged, r.points);
+		  r.agree_quarter <= r.points &&
+		  r.agree_expected >= r.agree_distilled && r.agree_expected <= r.points &&
+		  r.distilled == (r.agree_expected > r.agree_merged),
+		  "%s: distilled only when it should agree more (%d, from %d and %d, against %d of %d)",
+		  name, r.agree_expected, r.agree_distilled, r.agree_quarter, r.agree_merged, r.points);
 	CHECK(r.distilled, "%s: %d parts are distilled", name, DP_PARTS);
 	for (int k = 0; k < fold->n_machines; k++)
 		CHECK(fold->machines[k].n_sv <= (int) fold->params.budget,
