@@ -447,6 +447,9 @@ all_finite(const double *x, int n)
 	return nonfinite == 0.0;
 }
 
+/* classes whose coefficient sums BkModelCheckSums takes in one pass */
+#define SUMS_CHUNK 16
+
 void
 BkModelCheckSums(BkModel *m, const BkMachine *mach, bool merging)
 {
@@ -478,23 +481,31 @@ BkModelCheckSums(BkModel *m, const BkMachine *mach, bool merging)
 	 * computed them: x - x is 0 for a finite x and NaN otherwise, so one
 	 * sum per array says whether all are finite.
 	 */
-	for (int c = 0; c < mach->n_coef && what == NULL; c++)
+	for (int c0 = 0; c0 < mach->n_coef && what == NULL; c0 += SUMS_CHUNK)
 	{
-		double		sum = 0.0,
-					nonfinite = 0.0;
+		int			nc = mach->n_coef - c0 < SUMS_CHUNK ? mach->n_coef - c0 : SUMS_CHUNK;
+		double		sum[SUMS_CHUNK] = {0.0},
+					nonfinite[SUMS_CHUNK] = {0.0};
 
+		/* row by row (the coefficients' order in memory), each class's sum in j order */
 		for (int j = 0; j < mach->n_sv; j++)
 		{
-			double		a = mach->coef[(size_t) j * mach->n_coef + c];
+			const double *a = mach->coef + (size_t) j * mach->n_coef + c0;
 
-			nonfinite += a - a;
-			sum += fabs(a);
+			for (int c = 0; c < nc; c++)
+			{
+				nonfinite[c] += a[c] - a[c];
+				sum[c] += fabs(a[c]);
+			}
 		}
-		if (nonfinite != 0.0)
-			what = "coefficient of a support vector";
-		else if (m->params.kernel == BK_KERNEL_RBF && !isfinite(sum * mach->scale))
-			what = "sum of the coefficients' magnitudes";
-		v = sum;
+		for (int c = 0; c < nc && what == NULL; c++)
+		{
+			if (nonfinite[c] != 0.0)
+				what = "coefficient of a support vector";
+			else if (m->params.kernel == BK_KERNEL_RBF && !isfinite(sum[c] * mach->scale))
+				what = "sum of the coefficients' magnitudes";
+			v = sum[c];
+		}
 	}
 	/*
 	 * A merge moves the SVs to pooled statistics (a preparation's): each
