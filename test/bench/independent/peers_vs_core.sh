@@ -10,6 +10,14 @@
 #                       (default DIR/BudgetedSVM/bin)
 #     IMPL=kol          LIBOKL/KOL; PROGRAM is its KOL program
 #                       (default DIR/KOL/build/bin/KOL)
+#   Other files (e.g. prep_covtype.py's): TRAIN and TEST (LIBSVM text)
+#   replace DIR/a9a.std.shuf.SEED.train and DIR/a9a.std.test, DIM (default
+#   123) is their dimension; SEED then only labels the output line (the
+#   rows are learnt in TRAIN's order).  DIR still holds the peers' default
+#   programs and, with KOL_CACHE, caches named after TRAIN and TEST.
+#   BudgetedSVM and the core take any integer labels (more than two classes:
+#   one multi-class model); KOL is binary only (labels -1 and +1), so
+#   IMPL=kol refuses a TRAIN with other labels.
 #   ALG: pegasos_merge (core, budgetedsvm); bogd, forgetron, projectron,
 #   projectron_pp, rbp, bpa_s (core, kol).  Our defaults on both sides:
 #   lambda 1e-4, one epoch, no bias; BOGD eta 0.1; BPA-S C 1.
@@ -26,7 +34,7 @@ set -euo pipefail
 impl=$1 alg=$2 B=$3 seed=$4 dir=$5 prog=${6:-}
 g=${GAMMA:-0.0002541}
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-tr=$dir/a9a.std.shuf.$seed.train te=$dir/a9a.std.test
+tr=${TRAIN:-$dir/a9a.std.shuf.$seed.train} te=${TEST:-$dir/a9a.std.test} d=${DIM:-123}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 wall() { /usr/bin/time -f %e -o "$tmp/t" "$@"; cat "$tmp/t" >>"$tmp/walls"; }
@@ -37,7 +45,7 @@ core)
 	bpa_s) p="algorithm=bpa,variant=s,C=1" ;;
 	*) p="algorithm=$alg" ;;
 	esac
-	OPENBLAS_NUM_THREADS=1 wall "$here/../bk_bench" --train "$tr" --test "$te" --dim 123 \
+	OPENBLAS_NUM_THREADS=1 wall "$here/../bk_bench" --train "$tr" --test "$te" --dim "$d" \
 		--params "$p,budget=$B,gamma=$g" >"$tmp/out"
 	ts=$(sed 's/.*"train_s": \([0-9.]*\).*/\1/' "$tmp/out")
 	acc=$(sed 's/.*"accuracy": \([0-9.]*\).*/\1/' "$tmp/out")
@@ -48,7 +56,7 @@ budgetedsvm)
 	bin=${prog:-$dir/BudgetedSVM/bin}
 	# its Gaussian kernel is exp(-0.5 g ||x - x'||^2): g = 2 gamma
 	g2=$(awk -v g="$g" 'BEGIN {printf "%.10g", 2 * g}')
-	wall "$bin/budgetedsvm-train" -A 4 -m 1 -B "$B" -L 0.0001 -g "$g2" -e 1 -b 0 -r 0 -D 123 -v 1 \
+	wall "$bin/budgetedsvm-train" -A 4 -m 1 -B "$B" -L 0.0001 -g "$g2" -e 1 -b 0 -r 0 -D "$d" -v 1 \
 		"$tr" "$tmp/model" >"$tmp/out"
 	wall "$bin/budgetedsvm-predict" -v 1 "$te" "$tmp/model" "$tmp/pred" >"$tmp/pout"
 	ts=$(awk '/Training completed in/{print $4}' "$tmp/out")
@@ -61,10 +69,14 @@ kol)
 	projectron_pp) o=kernel-projectronpp ;;
 	*) o=kernel-$alg ;;
 	esac
+	awk '$1 != "-1" && $1 != "+1" && $1 != "1" {bad = 1; exit} END {exit bad}' "$tr" ||
+		{ echo "kol is binary only: $tr has labels other than -1 and +1" >&2; exit 2; }
 	# KOL_CACHE=DIR: KOL reads (or, the first time, writes) its binary
 	# cache of each file there instead of parsing the text
-	c=()
-	[[ -n ${KOL_CACHE:-} ]] && c=(-c "$KOL_CACHE/kol.$seed.train" -tc "$KOL_CACHE/kol.test")
+	c=() ctr=kol.$seed.train cte=kol.test
+	[[ -n ${TRAIN:-} ]] && ctr=kol.$(basename "$tr")
+	[[ -n ${TEST:-} ]] && cte=kol.$(basename "$te")
+	[[ -n ${KOL_CACHE:-} ]] && c=(-c "$KOL_CACHE/$ctr" -tc "$KOL_CACHE/$cte")
 	wall "${prog:-$dir/KOL/build/bin/KOL}" -i "$tr" -t "$te" "${c[@]}" -opt "$o" -B "$B" -gamma "$g" \
 		-eta 0.1 -lambda 0.0001 -cbpas 1 | tr -d '\0' >"$tmp/out"
 	ts=$(awk '/Learning time/{print $3}' "$tmp/out")
