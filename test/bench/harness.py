@@ -1560,8 +1560,9 @@ TRUNCATE bench.mp_raw; ALTER SEQUENCE bench.mp_raw_id_seq RESTART;
 CREATE TABLE bench.mp_cov_all AS
 SELECT row_number() OVER (ORDER BY bk_shuffle_key(id, 7)) AS id, r.label, r.features
 FROM bench.mp_raw, LATERAL bk_libsvm(line, 54) r;
+-- summed in id order (no parallel partial sums): the same bits every run
 CREATE TEMP TABLE mp_stats AS
-SELECT i, avg(v) AS mu, coalesce(nullif(stddev_pop(v), 0), 1) AS sd
+SELECT i, avg(v ORDER BY id) AS mu, coalesce(nullif(stddev_pop(v ORDER BY id), 0), 1) AS sd
 FROM bench.mp_cov_all, unnest(features) WITH ORDINALITY AS u(v, i) WHERE id <= 15000 GROUP BY i;
 CREATE TABLE bench.mp_cov_train AS
 SELECT a.id, a.label, array_agg((u.v - s.mu) / s.sd ORDER BY u.i) AS features
