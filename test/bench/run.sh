@@ -14,7 +14,7 @@
 #   bash test/bench/run.sh --only novelty   doc/comparison-novelty.md (scikit-learn's OneClassSVM
 #                                           and IsolationForest beside) only
 #   bash test/bench/run.sh --only weights   doc/class-weights.md (class weights on w8a) only
-#   bash test/bench/run.sh --only targets   doc/comparison-libsvm.md (the recommended setting and LIBSVM) only
+#   bash test/bench/run.sh --only targets   doc/comparison-libsvm.md (the search and LIBSVM) only
 #   bash test/bench/run.sh --only search    doc/performance-search.md (the cost of bk_cross_validate) only
 #   bash test/bench/run.sh --tune           choose C / gamma -> test/bench/params-000.tsv
 #   bash test/bench/run.sh --quick          fewer permutations / sizes (a first look)
@@ -50,7 +50,7 @@ only_modes=(
 	"regression regression Regression beside scikit-learn's SVR (doc/comparison-regression.md)"
 	"novelty novelty Novelty detection beside scikit-learn's OneClassSVM (doc/comparison-novelty.md)"
 	"weights weights Class weights against oversampling (doc/class-weights.md)"
-	"targets targets The recommended setting beside LIBSVM (doc/comparison-libsvm.md)"
+	"targets targets The search beside LIBSVM (doc/comparison-libsvm.md)"
 	"search search The cost of a search (doc/performance-search.md)"
 )
 only_names=""
