@@ -7,45 +7,20 @@ rows a model predicts positive).
 
     python3 prep_a9a.py DATA_DIR OUT_DIR SEED
 """
-import math
 import os
 import random
 import sys
 
+from libsvm_std import line, read, standardiser
+
 D = 123
-
-
-def read(path):
-    X, Y = [], []
-    for line in open(path):
-        t = line.split()
-        if not t:
-            continue
-        Y.append(int(float(t[0])))
-        x = [0.0] * D
-        for kv in t[1:]:
-            k, v = kv.split(":")
-            x[int(k) - 1] = float(v)
-        X.append(x)
-    return X, Y
-
 
 data, out, seed = sys.argv[1], sys.argv[2], int(sys.argv[3])
 os.makedirs(out, exist_ok=True)
-Xtr, Ytr = read(os.path.join(data, "a9a.train"))
-Xte, Yte = read(os.path.join(data, "a9a.test"))
+Xtr, Ytr = read(os.path.join(data, "a9a.train"), D)
+Xte, Yte = read(os.path.join(data, "a9a.test"), D)
 n = len(Xtr)
-mean = [sum(r[j] for r in Xtr) / n for j in range(D)]
-sd = [math.sqrt(sum((r[j] - mean[j]) ** 2 for r in Xtr) / n) for j in range(D)]
-
-
-def z(x):
-    return [(x[j] - mean[j]) / sd[j] if sd[j] > 0 else x[j] - mean[j] for j in range(D)]
-
-
-def line(y, x):
-    return ("+1" if y > 0 else "-1") + "".join(" %d:%.9g" % (j + 1, v) for j, v in enumerate(x) if v != 0.0) + "\n"
-
+z = standardiser(Xtr, D)
 
 idx = list(range(n))
 random.Random(seed).shuffle(idx)
