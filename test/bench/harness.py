@@ -2951,7 +2951,6 @@ def targets_mode(args):
             return float(re.search(r"Accuracy = ([0-9.]+)%", out).group(1)) / 100, t
 
         # the eight single-threaded runs two at a time, one per core, each timed by itself
-        from concurrent.futures import ThreadPoolExecutor
         grid = [(c, g) for c in (1, 10) for g in (1.0 / dim, 4.0 / dim)]
         with ThreadPoolExecutor(max_workers=2) as pool:
             jobs = {("cv", k): pool.submit(libsvm_cv, *k) for k in grid}
