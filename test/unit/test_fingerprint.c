@@ -32,101 +32,37 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- SHA-256 (FIPS 180-4), enough for the test ---- */
-typedef struct Sha256
+/* ---- the hashes: the core's SHA-256 (its vectors: test_primitives.c) ---- */
+
+/* bytes collected to be hashed at the end (every model's scores) */
+typedef struct ByteLog
 {
-	uint32_t	h[8];
-	uint8_t		buf[64];
-	uint64_t	len;
-} Sha256;
-
-static const uint32_t sha_k[64] = {
-	0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
-	0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
-	0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
-	0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
-	0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
-	0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
-	0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
-	0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
-};
-
-#define ROR(x, n) (((x) >> (n)) | ((x) << (32 - (n))))
+	uint8_t    *b;
+	size_t		n,
+				cap;
+} ByteLog;
 
 static void
-sha_block(Sha256 *s, const uint8_t *p)
+log_append(ByteLog *l, const void *data, size_t n)
 {
-	uint32_t	w[64],
-				a[8];
-
-	for (int i = 0; i < 16; i++)
-		w[i] = (uint32_t) p[4 * i] << 24 | (uint32_t) p[4 * i + 1] << 16 |
-			(uint32_t) p[4 * i + 2] << 8 | p[4 * i + 3];
-	for (int i = 16; i < 64; i++)
-		w[i] = w[i - 16] + (ROR(w[i - 15], 7) ^ ROR(w[i - 15], 18) ^ (w[i - 15] >> 3)) +
-			w[i - 7] + (ROR(w[i - 2], 17) ^ ROR(w[i - 2], 19) ^ (w[i - 2] >> 10));
-	memcpy(a, s->h, sizeof(a));
-	for (int i = 0; i < 64; i++)
+	if (l->n + n > l->cap)
 	{
-		uint32_t	t1 = a[7] + (ROR(a[4], 6) ^ ROR(a[4], 11) ^ ROR(a[4], 25)) +
-			((a[4] & a[5]) ^ (~a[4] & a[6])) + sha_k[i] + w[i];
-		uint32_t	t2 = (ROR(a[0], 2) ^ ROR(a[0], 13) ^ ROR(a[0], 22)) +
-			((a[0] & a[1]) ^ (a[0] & a[2]) ^ (a[1] & a[2]));
-
-		memmove(a + 1, a, 7 * sizeof(uint32_t));
-		a[4] += t1;
-		a[0] = t1 + t2;
+		l->cap = 2 * (l->n + n);
+		l->b = realloc(l->b, l->cap);
 	}
-	for (int i = 0; i < 8; i++)
-		s->h[i] += a[i];
+	memcpy(l->b + l->n, data, n);
+	l->n += n;
 }
 
+/* the SHA-256 of data[0..n) as 64 hex digits */
 static void
-sha_init(Sha256 *s)
+sha_hex(const void *data, size_t n, char *hex)
 {
-	static const uint32_t h0[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
-	0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
+	uint8_t		d[BK_DIGEST_LEN];
 
-	memcpy(s->h, h0, sizeof(h0));
-	s->len = 0;
-}
-
-static void
-sha_update(Sha256 *s, const void *data, size_t n)
-{
-	const uint8_t *p = data;
-
-	while (n > 0)
-	{
-		size_t		at = s->len % 64;
-		size_t		take = 64 - at < n ? 64 - at : n;
-
-		memcpy(s->buf + at, p, take);
-		s->len += take;
-		p += take;
-		n -= take;
-		if (s->len % 64 == 0)
-			sha_block(s, s->buf);
-	}
-}
-
-/* the digest as 64 hex digits */
-static void
-sha_hex(Sha256 *s, char *hex)
-{
-	uint64_t	bits = s->len * 8;
-	uint8_t		pad = 0x80,
-				zero = 0,
-				lenb[8];
-
-	sha_update(s, &pad, 1);
-	while (s->len % 64 != 56)
-		sha_update(s, &zero, 1);
-	for (int i = 0; i < 8; i++)
-		lenb[i] = (uint8_t) (bits >> (56 - 8 * i));
-	sha_update(s, lenb, 8);
-	for (int i = 0; i < 8; i++)
-		sprintf(hex + 8 * i, "%08x", s->h[i]);
+	BkSha256(data, n, d);
+	for (int i = 0; i < BK_DIGEST_LEN; i++)
+		sprintf(hex + 2 * i, "%02x", d[i]);
 }
 
 /* ---- the streams ---- */
@@ -612,22 +548,19 @@ typedef struct FpRun
 	int			at;				/* settings checked */
 	int			bad;
 	bool		lanes;			/* the AVX2 paths on */
-	Sha256		scores;
+	ByteLog		scores;			/* every model's scores, hashed at the end */
 } FpRun;
 
 static void
 check_setting(FpRun *run, const char *label, BkModel *m, const Stream *s)
 {
-	Sha256		h;
 	char		hex[65];
 	size_t		len;
 	uint8_t    *b = encode(m, &len);
 	const char *want = run->at < N_EXPECTED ? expected[run->at] : "(none)";
 	double		sc[3];
 
-	sha_init(&h);
-	sha_update(&h, b, len);
-	sha_hex(&h, hex);
+	sha_hex(b, len, hex);
 	CHECK(strcmp(hex, want) == 0,
 		  "FINGERPRINT DIFFERS: setting %d, %s: model SHA-256 %s, committed %s (AVX2 paths %s)",
 		  run->at, label, hex, want, run->lanes ? "on" : "off");
@@ -648,17 +581,17 @@ check_setting(FpRun *run, const char *label, BkModel *m, const Stream *s)
 			if (d->target != NULL || d->novelty != NULL)
 			{
 				sc[0] = d->target ? BkModelPredictValue(d, x) : BkModelNoveltyScore(d, x);
-				sha_update(&run->scores, sc, sizeof(double));
+				log_append(&run->scores, sc, sizeof(double));
 				continue;
 			}
 			BkModelScores(d, x, sc);
-			sha_update(&run->scores, sc, sizeof(double) * (d->n_classes == 2 ? 1 : d->n_classes));
+			log_append(&run->scores, sc, sizeof(double) * (d->n_classes == 2 ? 1 : d->n_classes));
 			BkModelPredict(d, x, &lab);
-			sha_update(&run->scores, &lab, sizeof(lab));
+			log_append(&run->scores, &lab, sizeof(lab));
 			if (BkModelCalibrated(d))
 			{
 				BkModelProbabilities(d, x, sc);
-				sha_update(&run->scores, sc, sizeof(double) * d->n_classes);
+				log_append(&run->scores, sc, sizeof(double) * d->n_classes);
 			}
 		}
 		BkModelFree(d);
@@ -707,7 +640,6 @@ fingerprint_run(bool lanes)
 	BkVectorLanesEnable(lanes);
 	make_stream(two, 101, false);
 	make_stream(three, 202, true);
-	sha_init(&run.scores);
 	for (int i = 0; BkLearnerAt(i) != NULL; i++)
 	{
 		const char *pp[1][2] = {{"algorithm", BkLearnerAt(i)->name}};
@@ -815,7 +747,8 @@ fingerprint_run(bool lanes)
 			BkModelFree(m);
 		}
 	}
-	sha_hex(&run.scores, hex);
+	sha_hex(run.scores.b, run.scores.n, hex);
+	free(run.scores.b);
 	{
 		const char *want = run.at < N_EXPECTED ? expected[run.at] : "(none)";
 
@@ -841,15 +774,6 @@ fingerprint_run(bool lanes)
 void
 test_fingerprints(void)
 {
-	Sha256		h;
-	char		hex[65];
-
-	/* FIPS 180-4's example: SHA-256("abc") */
-	sha_init(&h);
-	sha_update(&h, "abc", 3);
-	sha_hex(&h, hex);
-	CHECK(strcmp(hex, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad") == 0,
-		  "the test's SHA-256 of \"abc\" is FIPS 180-4's (%s)", hex);
 	fingerprint_run(true);
 	fingerprint_run(false);
 }
