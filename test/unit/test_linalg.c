@@ -127,6 +127,48 @@ test_linalg_order(void)
 		CHECK(ok_lanes, "BkLinGemv: the same bits with and without the AVX2 path");
 		CHECK(ok_blas, "BkLinGemv within 1e-13 of cblas_dgemv");
 	}
+
+	/*
+	 * gemv of a float4 matrix: BkLinGemv's bits over the matrix converted
+	 * to double, at every tail length, odd row counts and strides, lanes
+	 * on and off
+	 */
+	{
+		int			ok_same = 1,
+					ok_lanes = 1;
+
+		for (int m = 1; m <= 13; m += 2)
+			for (int n = 1; n <= 41; n += 1)
+				for (int pad = 0; pad <= 3; pad += 3)
+				{
+					int			lda = n + pad;
+					float	   *A4 = malloc(sizeof(float) * (size_t) m * lda);
+					double	   *A = malloc(sizeof(double) * (size_t) m * lda);
+					double		x[48],
+								y[16],
+								y4[16],
+								y4p[16];
+
+					for (int i = 0; i < m * lda; i++)
+					{
+						A4[i] = (float) (2.0 * BkRngUniform(&rng) - 1.0);
+						A[i] = (double) A4[i];
+					}
+					for (int i = 0; i < n; i++)
+						x[i] = 2.0 * BkRngUniform(&rng) - 1.0;
+					BkLinGemv(m, n, A, lda, x, y);
+					BkLinGemvF32(m, n, A4, lda, x, y4);
+					BkVectorLanesEnable(false);
+					BkLinGemvF32(m, n, A4, lda, x, y4p);
+					BkVectorLanesEnable(true);
+					ok_same &= same_bits(y, y4, m);
+					ok_lanes &= same_bits(y4, y4p, m);
+					free(A4);
+					free(A);
+				}
+		CHECK(ok_same, "BkLinGemvF32: BkLinGemv's bits over the converted matrix");
+		CHECK(ok_lanes, "BkLinGemvF32: the same bits with and without the AVX2 path");
+	}
 }
 
 /*

@@ -167,6 +167,104 @@ lin_gemv(int m, int n, const double *a, int lda, const double *x, double *y)
 }
 
 /*
+ * The same two bodies for a matrix stored as float4 (a model's support
+ * vectors with "sv_precision": "float4"): each value is converted to
+ * double, which is exact, and then takes part in the same products and
+ * sums as in lin_dot and lin_gemv, so the bits are theirs over the
+ * converted matrix.
+ */
+LIN_INLINE void
+lin_tail_f(const float *a, const double *b, int rem, double *ta, double *tb)
+{
+	for (int l = 0; l < BK_LIN_LANES; l++)
+	{
+		ta[l] = l < rem ? (double) a[l] : 0.0;
+		tb[l] = l < rem ? b[l] : 0.0;
+	}
+}
+
+LIN_INLINE double
+lin_dot_f(const float *restrict a, const double *restrict b, int n)
+{
+	double		s[BK_LIN_LANES] = {0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
+	double		ta[BK_LIN_LANES],
+				tb[BK_LIN_LANES];
+	int			i = 0;
+
+#define DOTF_STEP(l) s[l] += (double) a[i + l] * b[i + l];
+#define DOTF_TAIL(l) s[l] += ta[l] * tb[l];
+	for (; i + BK_LIN_LANES <= n; i += BK_LIN_LANES)
+	{
+		LIN_EACH(DOTF_STEP)
+	}
+	if (i < n)
+	{
+		lin_tail_f(a + i, b + i, n - i, ta, tb);
+		LIN_EACH(DOTF_TAIL)
+	}
+	return LIN_TREE(s);
+#undef DOTF_STEP
+#undef DOTF_TAIL
+}
+
+/* lin_gemv over float4 rows: four rows at a time, each row's sums its own */
+LIN_INLINE void
+lin_gemv_f(int m, int n, const float *a, int lda, const double *x, double *y)
+{
+	int			r = 0;
+
+	for (; r + 4 <= m; r += 4)
+	{
+		const float *a0 = a + (size_t) r * lda;
+		const float *a1 = a0 + lda;
+		const float *a2 = a1 + lda;
+		const float *a3 = a2 + lda;
+		double		s0[BK_LIN_LANES] = {0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
+		double		s1[BK_LIN_LANES] = {0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
+		double		s2[BK_LIN_LANES] = {0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
+		double		s3[BK_LIN_LANES] = {0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
+		int			i = 0;
+
+#define GEMVF_STEP(l) \
+		s0[l] += (double) a0[i + l] * x[i + l]; \
+		s1[l] += (double) a1[i + l] * x[i + l]; \
+		s2[l] += (double) a2[i + l] * x[i + l]; \
+		s3[l] += (double) a3[i + l] * x[i + l];
+		for (; i + BK_LIN_LANES <= n; i += BK_LIN_LANES)
+		{
+			LIN_EACH(GEMVF_STEP)
+		}
+		if (i < n)
+		{
+			double		tx[BK_LIN_LANES],
+						t0[BK_LIN_LANES],
+						t1[BK_LIN_LANES],
+						t2[BK_LIN_LANES],
+						t3[BK_LIN_LANES];
+
+			lin_tail_f(a0 + i, x + i, n - i, t0, tx);
+			lin_tail_f(a1 + i, x + i, n - i, t1, tx);
+			lin_tail_f(a2 + i, x + i, n - i, t2, tx);
+			lin_tail_f(a3 + i, x + i, n - i, t3, tx);
+#define GEMVF_TAIL(l) \
+			s0[l] += t0[l] * tx[l]; \
+			s1[l] += t1[l] * tx[l]; \
+			s2[l] += t2[l] * tx[l]; \
+			s3[l] += t3[l] * tx[l];
+			LIN_EACH(GEMVF_TAIL)
+#undef GEMVF_TAIL
+		}
+#undef GEMVF_STEP
+		y[r] = LIN_TREE(s0);
+		y[r + 1] = LIN_TREE(s1);
+		y[r + 2] = LIN_TREE(s2);
+		y[r + 3] = LIN_TREE(s3);
+	}
+	for (; r < m; r++)
+		y[r] = lin_dot_f(a + (size_t) r * lda, x, n);
+}
+
+/*
  * One pass over the upper triangle, row by row: row i's part from the
  * diagonal on is a dot product with x, and its part right of the
  * diagonal adds a[i][j] x[i] to y[j] for j > i (the lower triangle's term
@@ -420,6 +518,120 @@ lin_gemv_avx2(int m, int n, const double *a, int lda, const double *x,
 	}
 	for (; r < m; r++)
 		y[r] = lin_dot_v4(a + (size_t) r * lda, x, n);
+}
+
+/*
+ * lin_gemv_f with AVX2: four float4 values loaded and converted to four
+ * doubles (exact) where lin_gemv_avx2 loads four doubles; the last n mod
+ * 8 columns through lin_tail_f.  The same lanes, products and sums.
+ */
+#define V4_LOADF(v, p) ((v) = (bk_v4d) _mm256_cvtps_pd(_mm_loadu_ps(p)))
+
+LIN_AVX2 static void
+lin_gemv_f_avx2(int m, int n, const float *a, int lda, const double *x,
+				double *y)
+{
+	int			r = 0;
+
+	for (; r + 4 <= m; r += 4)
+	{
+		const float *a0 = a + (size_t) r * lda;
+		const float *a1 = a0 + lda;
+		const float *a2 = a1 + lda;
+		const float *a3 = a2 + lda;
+		bk_v4d		l0 = V4_ZERO,
+					h0 = V4_ZERO,
+					l1 = V4_ZERO,
+					h1 = V4_ZERO,
+					l2 = V4_ZERO,
+					h2 = V4_ZERO,
+					l3 = V4_ZERO,
+					h3 = V4_ZERO,
+					xl,
+					xh,
+					v;
+		int			i = 0;
+
+		for (; i + BK_LIN_LANES <= n; i += BK_LIN_LANES)
+		{
+			V4_LOAD(xl, x + i);
+			V4_LOAD(xh, x + i + 4);
+			V4_LOADF(v, a0 + i);
+			l0 += v * xl;
+			V4_LOADF(v, a0 + i + 4);
+			h0 += v * xh;
+			V4_LOADF(v, a1 + i);
+			l1 += v * xl;
+			V4_LOADF(v, a1 + i + 4);
+			h1 += v * xh;
+			V4_LOADF(v, a2 + i);
+			l2 += v * xl;
+			V4_LOADF(v, a2 + i + 4);
+			h2 += v * xh;
+			V4_LOADF(v, a3 + i);
+			l3 += v * xl;
+			V4_LOADF(v, a3 + i + 4);
+			h3 += v * xh;
+		}
+		if (i < n)
+		{
+			double		tx[BK_LIN_LANES],
+						t[BK_LIN_LANES];
+			const float *rows[4] = {a0, a1, a2, a3};
+			bk_v4d	   *lo[4] = {&l0, &l1, &l2, &l3};
+			bk_v4d	   *hi[4] = {&h0, &h1, &h2, &h3};
+
+			for (int k = 0; k < 4; k++)
+			{
+				lin_tail_f(rows[k] + i, x + i, n - i, t, tx);
+				V4_LOAD(xl, tx);
+				V4_LOAD(xh, tx + 4);
+				V4_LOAD(v, t);
+				*lo[k] += v * xl;
+				V4_LOAD(v, t + 4);
+				*hi[k] += v * xh;
+			}
+		}
+		V4_TREE(l0, h0, y[r]);
+		V4_TREE(l1, h1, y[r + 1]);
+		V4_TREE(l2, h2, y[r + 2]);
+		V4_TREE(l3, h3, y[r + 3]);
+	}
+	for (; r < m; r++)
+	{
+		double		out;
+		bk_v4d		lo = V4_ZERO,
+					hi = V4_ZERO,
+					va,
+					vb;
+		const float *ar = a + (size_t) r * lda;
+		int			i = 0;
+
+		for (; i + BK_LIN_LANES <= n; i += BK_LIN_LANES)
+		{
+			V4_LOADF(va, ar + i);
+			V4_LOAD(vb, x + i);
+			lo += va * vb;
+			V4_LOADF(va, ar + i + 4);
+			V4_LOAD(vb, x + i + 4);
+			hi += va * vb;
+		}
+		if (i < n)
+		{
+			double		ta[BK_LIN_LANES],
+						tb[BK_LIN_LANES];
+
+			lin_tail_f(ar + i, x + i, n - i, ta, tb);
+			V4_LOAD(va, ta);
+			V4_LOAD(vb, tb);
+			lo += va * vb;
+			V4_LOAD(va, ta + 4);
+			V4_LOAD(vb, tb + 4);
+			hi += va * vb;
+		}
+		V4_TREE(lo, hi, out);
+		y[r] = out;
+	}
 }
 
 /*
@@ -693,6 +905,13 @@ BkLinGemv(int m, int n, const double *a, int lda, const double *x, double *y)
 {
 	LIN_DISPATCH(true, lin_gemv_avx2(m, n, a, lda, x, y));
 	lin_gemv(m, n, a, lda, x, y);
+}
+
+void
+BkLinGemvF32(int m, int n, const float *a, int lda, const double *x, double *y)
+{
+	LIN_DISPATCH(true, lin_gemv_f_avx2(m, n, a, lda, x, y));
+	lin_gemv_f(m, n, a, lda, x, y);
 }
 
 void
