@@ -134,6 +134,20 @@ w_f64s(Writer *w, const double *v, size_t n)
 		w_u64(w, double_to_bits(v[i]));
 }
 
+/* n values that are float4 values (a float4 model's SVs), as float4 */
+static inline void
+w_f32s(Writer *w, const double *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+	{
+		float		f = (float) v[i];
+		uint32_t	b;
+
+		memcpy(&b, &f, sizeof(b));
+		w_u32(w, b);
+	}
+}
+
 /* ---- reader ---- */
 
 typedef struct Reader
@@ -185,6 +199,8 @@ r_u64(Reader *r)
 
 /* n doubles, all finite when r->numeric; copied to out when out is not NULL */
 extern bool BkReadF64s(Reader *r, double *out, size_t n, const char *what);
+/* n float4 values the same way, converted to double */
+extern bool BkReadF32s(Reader *r, double *out, size_t n, const char *what);
 /* refuse with a formatted message (the reader's err buffer); false */
 extern bool BkReadFail(Reader *r, const char *fmt,...) BK_PRINTF(2, 3);
 /* a value out of its range: refused when r->numeric, else passed over (true) */
@@ -203,9 +219,11 @@ extern size_t BkLabelSize(bool text_labels, const char *text);
 extern void BkWriteLabel(Writer *w, bool text_labels, int64_t label, const char *text);
 /* the aux bits of a machine's section: the bookkeeping it carries */
 extern uint32_t BkCodecMachineAux(const BkMachine *mach);
+/* the bytes of one stored SV value: 4 for "sv_precision": "float4", else 8 */
+#define BK_SV_BYTES(p) ((size_t) ((p)->sv_precision == BK_SV_FLOAT4 ? 4 : 8))
 /* a machine section without its evaluation set; false on overflow */
-extern bool BkCodecMachineSize(size_t dim, size_t n_sv, size_t n_coef, uint32_t aux,
-							   size_t *out);
+extern bool BkCodecMachineSize(size_t dim, size_t n_sv, size_t sv_bytes,
+							   size_t n_coef, uint32_t aux, size_t *out);
 /* an evaluation set of n points after its 16-byte header; false on overflow */
 extern bool BkCodecEvalSize(size_t dim, size_t n_sv, size_t n, size_t *out);
 

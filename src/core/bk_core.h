@@ -132,6 +132,16 @@ typedef enum BkMaintenance
 	BK_MAINT_NEAREST = 9		/* project onto the nearest SV, eq. 13-14 */
 } BkMaintenance;
 
+/*
+ * How a model stores its support vectors: as doubles, or rounded to
+ * float4, which halves the bytes a kernel row streams (bk_svstore.c)
+ */
+typedef enum BkSvPrecision
+{
+	BK_SV_FLOAT8 = 1,
+	BK_SV_FLOAT4 = 2
+} BkSvPrecision;
+
 typedef enum BkVariant
 {
 	BK_VARIANT_S = 1,			/* BPA-Simple, eq. 12 */
@@ -174,7 +184,8 @@ typedef enum BkParamId
 	BK_P_RIDGE = 26,
 	BK_P_EPSILON = 27,
 	BK_P_NU = 28,
-	BK_P_MAX_ID = 28
+	BK_P_SV_PRECISION = 29,
+	BK_P_MAX_ID = 29
 } BkParamId;
 
 typedef struct BkParams
@@ -206,6 +217,7 @@ typedef struct BkParams
 	double		ridge;			/* K^-1 kept is that of K + ridge diag(K) */
 	double		epsilon;		/* regression: the half-width of the insensitive tube */
 	double		nu;				/* novelty: the share of training rows flagged */
+	int			sv_precision;	/* BkSvPrecision */
 	uint64_t	seed;			/* PRNG seed */
 	/*
 	 * The task: a regressor (a float8 target) rather than a classifier.

@@ -72,6 +72,16 @@ typedef struct BkMachine
 	double	   *sv;
 	int			sv_ld;
 	void	   *sv_block;		/* the allocation sv lies in (bk_machine.c) */
+	/*
+	 * A model of "sv_precision": "float4" keeps every SV value a float4
+	 * value, and its machines (not the merges' and distillations' own)
+	 * keep sv32, the same matrix stored as float4, capacity rows of sv_ld:
+	 * kernel rows read it, half the bytes, to the same bits (BkSvSync keeps
+	 * it equal to sv; bk_svstore.c).  Otherwise false and NULL.
+	 */
+	bool		sv_float4;
+	float	   *sv32;
+	void	   *sv32_block;
 	double	   *sqnorm;			/* ||sv_i||^2 */
 	double	   *coef;			/* capacity x n_coef */
 	bool		has_nearest;
@@ -342,6 +352,8 @@ typedef struct BkModel
 	size_t		work_offset;	/* of the work area in scratch */
 	double	   *merge_point;	/* dim values: the point a merge builds
 								 * (BkModelMergePoint, at the first merge) */
+	double	   *float4_row;		/* dim values: a learned row rounded to
+								 * float4 ("sv_precision": "float4") */
 	void	   *rows;			/* per-machine kernel-row descriptors */
 	int			rows_cap;
 	BkRunStats	run;			/* this run of training */
@@ -564,6 +576,18 @@ extern int	BkMachineAppend(BkMachine *mach, int dim, const double *x,
 /* overwrite slot r with x */
 extern void BkMachineReplace(BkMachine *mach, int dim, int r, const double *x,
 							 double sqx, double coef);
+/* the float4 copy of rows r0 .. r0 + n - 1 from the SVs (without one: none) */
+extern void BkSvSync(BkMachine *mach, int dim, int r0, int n);
+/* x's values rounded to float4; false if one is beyond float4's range */
+extern bool BkSvRound(double *x, int dim);
+/*
+ * Every SV value a float4 value, and the float4 copy (if kept) equal to
+ * them: what every writer of a float4 model's SVs keeps (checked before
+ * each encoding, bk_layout.c)
+ */
+extern bool BkSvFloat4Holds(const BkMachine *mach, int dim);
+/* the hint of an error of that range */
+#define FLOAT4_HINT "A model of \"sv_precision\": \"float4\" stores values of at most 3.4e38 in magnitude: scale the features, or train with \"sv_precision\": \"float8\"."
 extern double BkMachineScore(const BkMachine *mach, const double *krow);
 extern void BkMachineRemove(BkMachine *mach, int dim, int r);
 extern void BkMachineAddColumn(const BkEnv *env, BkMachine *mach);
@@ -575,6 +599,8 @@ extern void BkMachinePermuteColumns(BkMachine *mach, const int *perm, double *tm
 /* ---- bk_machine.c: a machine's allocation, growth and copy, caches with it ---- */
 extern void BkMachineInit(const BkEnv *env, BkMachine *mach, int dim,
 						  int n_coef, int capacity);
+/* from now on keep the float4 copy of the SVs (their values are float4's) */
+extern void BkMachineKeepFloat4(const BkEnv *env, BkMachine *mach);
 extern void BkMachineFree(const BkEnv *env, BkMachine *mach);
 /* room for newcap SVs (> capacity), all bookkeeping with them */
 extern void BkMachineGrow(const BkEnv *env, BkMachine *mach, int dim, int newcap);

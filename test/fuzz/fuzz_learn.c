@@ -207,6 +207,7 @@ static const KeySpec keys[] = {
 	{"output", CHOICES(BK_P_OUTPUT)},
 	{"rho", TABLE(rho_values)},
 	{"max_coef", TABLE(real_values)},
+	{"sv_precision", CHOICES(BK_P_SV_PRECISION)},
 };
 
 #define N_KEYS ((int) (sizeof(keys) / sizeof(keys[0])))

@@ -39,6 +39,8 @@ FuzzModelSeeds(uint8_t **seeds, size_t *lens, size_t max)
 		/* DUOL's cached scores; BDUOL's scores and neighbour cache; BOGD */
 		{"duol", NULL, NULL}, {"bduol", "nearest", NULL}, {"bduol", "projection", NULL},
 		{"bogd", "budget", NULL},
+		/* support vectors stored as float4: rows, and merged points */
+		{"bpa", "nn", "float4"}, {"pegasos", "merge", "float4"},
 	};
 	size_t		n = 0;
 	BkRng		rng;
@@ -97,7 +99,8 @@ FuzzModelSeeds(uint8_t **seeds, size_t *lens, size_t max)
 		if (configs[c][2])
 		{
 			in.string = configs[c][2];
-			BkParamsSet(&p, "loss", &in, err, sizeof(err));
+			BkParamsSet(&p, strcmp(configs[c][2], "float4") == 0 ? "sv_precision" : "loss",
+						&in, err, sizeof(err));
 		}
 		if (!BkParamsFinish(&p, 3, err, sizeof(err)))
 			abort();

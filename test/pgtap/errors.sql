@@ -2,7 +2,7 @@
 BEGIN;
 CREATE EXTENSION IF NOT EXISTS pgtap;
 CREATE EXTENSION IF NOT EXISTS budgetkernel;
-SELECT plan(22);
+SELECT plan(25);
 
 CREATE TEMP TABLE m AS
 SELECT bk_train(ARRAY[i % 7, i % 5]::float8[], (i % 2)::int8, '{"budget": 5, "gamma": 0.5}'::jsonb ORDER BY i) AS m
@@ -26,6 +26,15 @@ SELECT throws_ok($$ SELECT bk_predict(m, ARRAY[1, 2, 3]::float8[]) FROM m $$, '2
 SELECT throws_ok($$ SELECT bk_train(ARRAY[[1, 2]]::float8[], 1, '{}'::jsonb) $$, '22000', NULL, 'multi-dimensional array');
 SELECT throws_ok($$ SELECT bk_train('{}'::float8[], 1, '{}'::jsonb) $$, '22000', NULL, 'empty array');
 SELECT throws_ok($$ SELECT bk_train(ARRAY[1.0]::float8[], 1, NULL::jsonb) $$, '22004', NULL, 'NULL params');
+
+-- support vectors as float4: a value beyond its range 22003; no change on
+-- continuing, no merge with a float8 model 22023
+SELECT throws_ok($$ SELECT bk_train(ARRAY[1e39, 0]::float8[], 1, '{"sv_precision": "float4"}'::jsonb) $$,
+                 '22003', NULL, 'a value beyond float4 in a float4 model');
+SELECT throws_ok($$ SELECT bk_continue(ARRAY[1, 0]::float8[], 1, m, '{"sv_precision": "float4"}'::jsonb) FROM m $$,
+                 '22023', NULL, 'the precision is no override');
+SELECT throws_ok($$ SELECT bk_merge(m.m, f.f) FROM m, (SELECT bk_train(ARRAY[1, 0]::float8[], 1, '{"budget": 5, "gamma": 0.5, "sv_precision": "float4"}'::jsonb) AS f) f $$,
+                 '22023', NULL, 'a float4 model does not merge with a float8 one');
 
 -- size limits: 54000 program_limit_exceeded, before allocating
 SELECT throws_ok($$ SELECT bk_train(array_fill(0.5::float8, ARRAY[500]), 1, '{"budget": 300000}'::jsonb) $$, '54000', NULL, 'budget x dim over 1 GB');

@@ -88,6 +88,7 @@ extern void test_sparse_rows(void);
 
 /* ---- test_fingerprint.c ---- */
 extern void test_fingerprints(void);
+extern void test_float4(void);
 extern void test_distil(void);
 extern void test_base(void);
 

@@ -538,7 +538,14 @@ static const char *const expected[] = {
 	"2849e01959461006432b4a3642f262673580da76efa50f5b6a16a952ca93c048",	/* 147: bogd, novelty, merged */
 	"16060dddc4305da1289ba5261d63fd78fb25709b9e4b2006d9e206461cb934de",	/* 148: bpa nn, three classes, 8 parts distilled */
 	"97231fea393d57c785777de481b645bd25d36d1749cfec3f22cd79ff0079e4b0",	/* 149: pegasos merge, three classes, 8 parts distilled */
-	"e41d8b597d6957f1830e9440a1e6e99a79b121bf07be66d882e44df4aef27c6c",	/* 150: the scores of every model */
+	"2e0c72a46cfea5ba3cb8008bb3118c0b5b24c180bcb62dbb85bb2e7153c215a4",	/* 150: bpa variant=nn sv_precision=float4, three classes */
+	"35f86cbba741a60164a3ef757d69f80013712267fcf224cd00f560676c819ea1",	/* 151: bpa variant=nn sv_precision=float4, two classes, standardised */
+	"c311617b1c7034261c51404a6c763c49857154f0b5fef7067511f7d5d3622e7d",	/* 152: pegasos maintenance=merge sv_precision=float4, three classes */
+	"d3c63de9135e04712988797fdc3b1e1e91c05167769f9ef5d53def01eaf8ba17",	/* 153: pegasos maintenance=merge sv_precision=float4, three classes, merged */
+	"c620e39b7bb5cd242e88a1aff2590c3bc694d9de683ca8526d681c1de89db070",	/* 154: pegasos maintenance=merge sv_precision=float4, two classes, continued, second pass */
+	"83a5c0cf19febc8780ca9477db2bf9c1120fd181f6ff05c44c6248edf6772835",	/* 155: tighter_budget_perceptron eval_set=svs sv_precision=float4, two classes, merged */
+	"ed61e0e821d5c7e5c3c6f68f88ea948b5bc9024da4f20a142ddac09d48a594ef",	/* 156: pegasos maintenance=merge sv_precision=float4, three classes, 8 parts distilled */
+	"62717263623fde6fdfccac2c0dcda1ebc1e2673300401a32e7bea07c79d968d2",	/* 157: the scores of every model */
 };
 
 #define N_EXPECTED ((int) (sizeof(expected) / sizeof(expected[0])))
@@ -744,6 +751,43 @@ fingerprint_run(bool lanes)
 			snprintf(label, sizeof(label), "%s %s=%s, three classes, %s", distil[v][0][1],
 					 distil[v][1][0], distil[v][1][1], mode_names[FP_DISTILLED]);
 			check_setting(&run, label, m, three);
+			BkModelFree(m);
+		}
+	}
+	/*
+	 * support vectors stored as float4: rows rounded as they are learned,
+	 * Pegasos' merged points, models merged, continued, prepared and
+	 * distilled, and an evaluation set that mirrors the SVs
+	 */
+	{
+		static const char *const f4[][5][2] = {
+			{{"algorithm", "bpa"}, {"variant", "nn"}, {"sv_precision", "float4"}},
+			{{"algorithm", "pegasos"}, {"maintenance", "merge"}, {"sv_precision", "float4"}},
+			{{"algorithm", "tighter_budget_perceptron"}, {"eval_set", "svs"}, {"sv_precision", "float4"}},
+			{{"algorithm", "pegasos"}, {"maintenance", "merge"}, {"sv_precision", "float4"},
+			{"budget", "4"}, {"gamma", "2"}},
+		};
+		static const struct
+		{
+			int			variant;
+			FpMode		mode;
+			bool		three;
+		}			f4_settings[] = {
+			{0, FP_PLAIN, true}, {0, FP_PREPARED, false}, {1, FP_PLAIN, true},
+			{1, FP_MERGED, true}, {1, FP_CONTINUED, false}, {2, FP_MERGED, false},
+			{3, FP_DISTILLED, true},
+		};
+
+		for (size_t e = 0; e < sizeof(f4_settings) / sizeof(f4_settings[0]); e++)
+		{
+			int			v = f4_settings[e].variant;
+			const Stream *s = f4_settings[e].three ? three : two;
+			BkModel    *m = train_setting(f4[v], v == 3 ? 5 : 3, s, f4_settings[e].mode);
+
+			snprintf(label, sizeof(label), "%s %s=%s sv_precision=float4, %s%s%s", f4[v][0][1],
+					 f4[v][1][0], f4[v][1][1], s == three ? "three classes" : "two classes",
+					 f4_settings[e].mode == FP_PLAIN ? "" : ", ", mode_names[f4_settings[e].mode]);
+			check_setting(&run, label, m, s);
 			BkModelFree(m);
 		}
 	}

@@ -83,6 +83,7 @@ main(void)
 	test_run_report();
 	test_distil();
 	test_base();
+	test_float4();
 	test_fingerprints();
 	printf("%d passed, %d failed\n", n_pass, n_fail);
 	return n_fail == 0 ? 0 : 1;

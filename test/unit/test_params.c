@@ -90,7 +90,7 @@ test_params(void)
 		for (int i = 0; i < n; i++)
 			if (strcmp(vals[i].key, "variant") == 0 && strcmp(vals[i].string, "nn") == 0)
 				found = 1;
-		CHECK(found && n == 8, "listing shows the defaults of bpa (%d params)", n);
+		CHECK(found && n == 9, "listing shows the defaults of bpa (%d params)", n);
 	}
 }
 

@@ -17,6 +17,7 @@ static const char *const maintenance_names[] = {"none", "random", "smallest",
 static const char *const update_names[] = {"perceptron", "mira", "nobias_svm", NULL};
 static const char *const eval_set_names[] = {"svs", "random", "flip", "all", NULL};
 static const char *const output_names[] = {"last", "average", NULL};
+static const char *const sv_precision_names[] = {"float8", "float4", NULL};
 
 /* by parameter id; a new choice parameter adds its line here */
 static const char *const *const choices_of[BK_P_MAX_ID + 1] = {
@@ -27,6 +28,7 @@ static const char *const *const choices_of[BK_P_MAX_ID + 1] = {
 	[BK_P_UPDATE] = update_names,
 	[BK_P_EVAL_SET] = eval_set_names,
 	[BK_P_OUTPUT] = output_names,
+	[BK_P_SV_PRECISION] = sv_precision_names,
 };
 
 const char *const *

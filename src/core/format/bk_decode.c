@@ -300,7 +300,8 @@ decode_capacities(const Reader *r, const BkModel *m, uint32_t n_machines,
 		size_t		msize;
 		int			cap = n_sv;
 
-		BkCodecMachineSize((size_t) m->dim, (size_t) n_sv, get_u32(r->buf + pos + 4),
+		BkCodecMachineSize((size_t) m->dim, (size_t) n_sv, BK_SV_BYTES(&m->params),
+						   get_u32(r->buf + pos + 4),
 					 aux, &msize);
 		pos += msize;
 		if (aux & AUX_EVAL)
@@ -355,6 +356,21 @@ r_counts(Reader *r, uint64_t *out, size_t n, uint64_t limit, const char *what)
 	return true;
 }
 
+/* value i of the SVs stored at at, as float4 or as double (BK_SV_BYTES) */
+static double
+stored_sv(const uint8_t *at, size_t i, size_t sv_bytes)
+{
+	if (sv_bytes == 4)
+	{
+		uint32_t	b = get_u32(at + 4 * i);
+		float		f;
+
+		memcpy(&f, &b, sizeof(f));
+		return (double) f;
+	}
+	return bits_to_double(get_u64(at + 8 * i));
+}
+
 /*
  * The tighter budget perceptron's evaluation set of machine k: its size
  * against the parameters (for "svs" the SVs themselves, in their order:
@@ -391,9 +407,11 @@ parse_eval(Reader *r, const BkModel *hdr, uint32_t k, uint32_t n_sv, size_t sv_p
 		e->offered = offered;
 	}
 	/* "svs": point i is SV i, which a removal takes out as its mirror */
-	if (hdr->params.eval_set == BK_EVAL_SVS &&
-		memcmp(r->buf + r->pos, r->buf + sv_pos, (size_t) n * dim * 8) != 0)
-		return BkReadFail(r, "evaluation set of machine %u is not its support vectors", k);
+	if (hdr->params.eval_set == BK_EVAL_SVS)
+		for (size_t i = 0; i < (size_t) n * dim; i++)
+			if (double_to_bits(stored_sv(r->buf + r->pos, i, 8)) !=
+				double_to_bits(stored_sv(r->buf + sv_pos, i, BK_SV_BYTES(&hdr->params))))
+				return BkReadFail(r, "evaluation set of machine %u is not its support vectors", k);
 	if (!BkReadF64s(r, e ? e->x : NULL, (size_t) n * dim, "evaluation points") ||
 		!r_signs(r, e ? e->y : NULL, n, "evaluation labels") ||
 		!BkReadF64s(r, e ? e->f : NULL, n, "evaluation scores") ||
@@ -411,7 +429,7 @@ parse_eval(Reader *r, const BkModel *hdr, uint32_t k, uint32_t n_sv, size_t sv_p
 }
 
 /*
- * The SVs just read (n_sv x dim doubles before r->pos): each within the
+ * The SVs just read (n_sv x dim values before r->pos): each within the
  * norm a row may have, and, for the polynomial kernel, with a finite
  * k(x, x), so that every kernel value a scoring computes is finite
  * (checked_self_kernel in bk_model.c).
@@ -419,7 +437,8 @@ parse_eval(Reader *r, const BkModel *hdr, uint32_t k, uint32_t n_sv, size_t sv_p
 static bool
 check_sv_norms(Reader *r, const BkParams *p, size_t dim, uint32_t n_sv)
 {
-	const uint8_t *at = r->buf + r->pos - (size_t) n_sv * dim * 8;
+	size_t		sv_bytes = BK_SV_BYTES(p);
+	const uint8_t *at = r->buf + r->pos - (size_t) n_sv * dim * sv_bytes;
 
 	if (!r->numeric)
 		return true;
@@ -429,7 +448,7 @@ check_sv_norms(Reader *r, const BkParams *p, size_t dim, uint32_t n_sv)
 
 		for (size_t j = 0; j < dim; j++)
 		{
-			double		v = bits_to_double(get_u64(at + 8 * (i * dim + j)));
+			double		v = stored_sv(at, i * dim + j, sv_bytes);
 
 			sq += v * v;
 		}
@@ -517,7 +536,7 @@ parse_machine_header(Reader *r, const BkModel *hdr, uint32_t k, BkMachine *mach,
 	if (aux != want_aux)
 		return BkReadFail(r, "machine %u has bookkeeping flags 0x%x, expected 0x%x",
 					k, aux, want_aux);
-	if (!BkCodecMachineSize(dim, n_sv, n_coef, aux, &msize) ||
+	if (!BkCodecMachineSize(dim, n_sv, BK_SV_BYTES(p), n_coef, aux, &msize) ||
 		!need(r, msize - MACHINE_HEADER, "support vectors"))
 		return false;
 
@@ -584,7 +603,9 @@ parse_machine_vectors(Reader *r, const BkModel *hdr, BkMachine *mach, uint32_t n
 	size_t		sv_pos;
 
 	sv_pos = r->pos;
-	if (!BkReadF64s(r, mach ? mach->sv : NULL, (size_t) n_sv * dim, "support vectors") ||
+	if (!(BK_SV_BYTES(p) == 4 ?
+		  BkReadF32s(r, mach ? mach->sv : NULL, (size_t) n_sv * dim, "support vectors") :
+		  BkReadF64s(r, mach ? mach->sv : NULL, (size_t) n_sv * dim, "support vectors")) ||
 		!check_sv_norms(r, p, dim, n_sv) ||
 		!BkReadF64s(r, mach ? mach->coef : NULL, (size_t) n_sv * n_coef, "coefficients") ||
 		!check_coefs(r, p, n_sv, n_coef, scale))
@@ -606,6 +627,7 @@ parse_machine_vectors(Reader *r, const BkModel *hdr, BkMachine *mach, uint32_t n
 		for (uint32_t i = 0; i < n_sv; i++)
 			mach->sqnorm[i] = BkDot(BkSvRow(mach, (int) i), BkSvRow(mach, (int) i),
 									(int) dim);
+		BkSvSync(mach, (int) dim, 0, (int) n_sv);
 	}
 
 	*sv_pos_out = sv_pos;

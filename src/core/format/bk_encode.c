@@ -21,7 +21,8 @@
  *	      u32 n_sv | u32 n_coef | u32 aux | u32 0 | u64 updates, maintenance,
  *	      ginv_since_refresh | f64 scale | f64 degradation | f64 wnorm2
  *	      (degradation: Pegasos's ||Delta w||^2 sum, the Forgetron's Q_t)
- *	      f64 sv[n_sv][dim] | f64 coef[n_sv][n_coef] (actual = scale x coef)
+ *	      f64 sv[n_sv][dim] (f32 with "sv_precision": "float4") |
+ *	      f64 coef[n_sv][n_coef] (actual = scale x coef)
  *	      aux bit 0: i32 nearest_idx[n_sv], f64 nearest_dist2[n_sv]
  *	      aux bit 1: f64 ginv[n_sv][n_sv]
  *	      aux bit 2: f64 sv_scores[n_sv] (f(x_j) of every SV)
@@ -110,7 +111,10 @@ BkModelEncode(const BkModel *m, uint8_t *buf, size_t size)
 		w_u64(&w, double_to_bits(mach->degradation));
 		w_u64(&w, double_to_bits(mach->wnorm2));
 		for (size_t i = 0; i < n; i++)
-			w_f64s(&w, BkSvRow(mach, (int) i), m->dim);
+			if (m->params.sv_precision == BK_SV_FLOAT4)
+				w_f32s(&w, BkSvRow(mach, (int) i), m->dim);
+			else
+				w_f64s(&w, BkSvRow(mach, (int) i), m->dim);
 		w_f64s(&w, mach->coef, n * mach->n_coef);
 		if (aux & AUX_NEAREST)
 		{

@@ -28,9 +28,22 @@ alloc_sv(const BkEnv *env, BkMachine *mach, size_t cells)
 	mach->sv = (double *) ((p + SV_ALIGN - 1) & ~(uintptr_t) (SV_ALIGN - 1));
 }
 
+/* the float4 copy of the SV matrix (sv_float4), zero, aligned as sv is */
+static void
+alloc_sv32(const BkEnv *env, BkMachine *mach, size_t cells)
+{
+	uintptr_t	p;
+
+	mach->sv32_block = BkAllocArray(env, cells + SV_ALIGN / sizeof(float), sizeof(float));
+	memset(mach->sv32_block, 0, (cells + SV_ALIGN / sizeof(float)) * sizeof(float));
+	p = (uintptr_t) mach->sv32_block;
+	mach->sv32 = (float *) ((p + SV_ALIGN - 1) & ~(uintptr_t) (SV_ALIGN - 1));
+}
+
 /*
  * The SV matrix from old_cells to new_cells values, the new ones zero: in a
- * new aligned block, as realloc would keep the old block's offset.
+ * new aligned block, as realloc would keep the old block's offset.  Its
+ * float4 copy, if it keeps one, grows with it.
  */
 static void
 grow_sv(const BkEnv *env, BkMachine *mach, size_t old_cells, size_t new_cells)
@@ -43,6 +56,27 @@ grow_sv(const BkEnv *env, BkMachine *mach, size_t old_cells, size_t new_cells)
 		memcpy(mach->sv, old_sv, old_cells * sizeof(double));
 	memset(mach->sv + old_cells, 0, (new_cells - old_cells) * sizeof(double));
 	BkFree(env, old_block);
+	if (mach->sv_float4)
+	{
+		void	   *old32_block = mach->sv32_block;
+		const float *old32 = mach->sv32;
+
+		alloc_sv32(env, mach, new_cells);
+		if (old_cells > 0)
+			memcpy(mach->sv32, old32, old_cells * sizeof(float));
+		BkFree(env, old32_block);
+	}
+}
+
+void
+BkMachineKeepFloat4(const BkEnv *env, BkMachine *mach)
+{
+	if (mach->sv_float4)
+		return;
+	mach->sv_float4 = true;
+	if (mach->capacity == 0)
+		return;					/* BkMachineGrow allocates it */
+	alloc_sv32(env, mach, (size_t) mach->capacity * (size_t) mach->sv_ld);
 }
 
 void
@@ -70,6 +104,7 @@ void
 BkMachineFree(const BkEnv *env, BkMachine *mach)
 {
 	BkFree(env, mach->sv_block);
+	BkFree(env, mach->sv32_block);
 	BkFree(env, mach->sqnorm);
 	BkFree(env, mach->coef);
 	if (mach->has_nearest)
@@ -181,6 +216,11 @@ BkMachineCopy(const BkEnv *env, BkMachine *dst, const BkMachine *src, int dim,
 	dst->updates = src->updates;
 	dst->maintenance = src->maintenance;
 	memcpy(dst->sv, src->sv, sizeof(double) * n * (size_t) src->sv_ld);
+	if (src->sv_float4)
+	{
+		BkMachineKeepFloat4(env, dst);
+		BkSvSync(dst, dim, 0, dst->n_sv);
+	}
 	memcpy(dst->sqnorm, src->sqnorm, sizeof(double) * n);
 	for (size_t i = 0; i < n * src->n_coef; i++)
 		dst->coef[i] = sign * src->coef[i];
@@ -264,6 +304,12 @@ BkMachineRelayout(const BkEnv *env, BkMachine *mach, int old_dim, int new_dim,
 		BkFree(env, old_block);
 	}
 	mach->sv_ld = ld;
+	if (mach->sv_float4 && mach->capacity > 0)
+	{
+		BkFree(env, mach->sv32_block);
+		alloc_sv32(env, mach, cells);
+		BkSvSync(mach, new_dim, 0, mach->n_sv);
+	}
 	if (mach->eval)
 	{
 		BkEvalSet  *e = mach->eval;

@@ -8,6 +8,8 @@
  */
 #include "bk_internal.h"
 
+#include <float.h>
+#include <math.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -51,17 +53,78 @@ BkMachineReplace(BkMachine *mach, int dim, int r, const double *x,
 				 double sqx, double coef)
 {
 	memcpy(BkSvRow(mach, r), x, sizeof(double) * dim);
+	BkSvSync(mach, dim, r, 1);
 	mach->sqnorm[r] = sqx;
 	mach->coef[(size_t) r * mach->n_coef] = coef;
 	for (int c = 1; c < mach->n_coef; c++)
 		mach->coef[(size_t) r * mach->n_coef + c] = 0.0;
 }
 
+/*
+ * A model of "sv_precision": "float4" rounds every value it stores in an
+ * SV to float4 (the rows it learns, bk_model.c; the points merges build,
+ * bk_merge.c; the values a preparation re-lays or remaps), so that its
+ * SVs hold float4 values in doubles.  Its machines then keep the same
+ * matrix as float4 too, and a kernel row's dot products read that copy:
+ * half the bytes, and the same bits, since BkLinGemvF32 converts each
+ * value back exactly and sums as BkLinGemv does.  Everything else reads
+ * the doubles, and the format stores the values as float4.
+ */
 void
 BkMachineDots(const BkMachine *mach, int n, int dim, const double *x,
 			  double *dots)
 {
-	BkLinGemv(n, dim, mach->sv, mach->sv_ld, x, dots);
+	if (mach->sv32 != NULL)
+		BkLinGemvF32(n, dim, mach->sv32, mach->sv_ld, x, dots);
+	else
+		BkLinGemv(n, dim, mach->sv, mach->sv_ld, x, dots);
+}
+
+void
+BkSvSync(BkMachine *mach, int dim, int r0, int n)
+{
+	if (mach->sv32 == NULL)
+		return;
+	for (int r = r0; r < r0 + n; r++)
+	{
+		const double *src = BkSvRow(mach, r);
+		float	   *dst = mach->sv32 + (size_t) r * (size_t) mach->sv_ld;
+
+		for (int j = 0; j < dim; j++)
+			dst[j] = (float) src[j];
+	}
+}
+
+bool
+BkSvFloat4Holds(const BkMachine *mach, int dim)
+{
+	for (int r = 0; r < mach->n_sv; r++)
+	{
+		const double *x = BkSvRow(mach, r);
+
+		for (int j = 0; j < dim; j++)
+		{
+			if (!(fabs(x[j]) <= FLT_MAX) || (double) (float) x[j] != x[j])
+				return false;
+			if (mach->sv32 != NULL &&
+				(double) mach->sv32[(size_t) r * mach->sv_ld + j] != x[j])
+				return false;
+		}
+	}
+	return true;
+}
+
+bool
+BkSvRound(double *x, int dim)
+{
+	for (int j = 0; j < dim; j++)
+	{
+		/* a double beyond float4's range has no float4 value (C11 6.3.1.5) */
+		if (!(fabs(x[j]) <= FLT_MAX))
+			return false;
+		x[j] = (double) (float) x[j];
+	}
+	return true;
 }
 
 /*
@@ -84,6 +147,7 @@ BkMachineRemove(BkMachine *mach, int dim, int r)
 			mach->sv_scores[r] = mach->sv_scores[last];
 		if (mach->born)
 			mach->born[r] = mach->born[last];
+		BkSvSync(mach, dim, r, 1);
 	}
 	mach->n_sv = last;
 }

@@ -417,6 +417,12 @@ BkMergePoint(const BkParams *p, const BkMachine *mach, int dim,
 
 	for (int j = 0; j < dim; j++)
 		zbuf[j] = c->h * xm[j] + (1.0 - c->h) * xn[j];
+	/*
+	 * a float4 model stores z rounded (bk_svstore.c); with h in [0, 1]
+	 * each value lies between two float4 values, so it stays in range
+	 */
+	if (p->sv_precision == BK_SV_FLOAT4)
+		(void) BkSvRound(zbuf, dim);
 	for (int k = 0; k < K; k++)
 		az[k] = am[k] * km + an[k] * kn;
 }
@@ -431,6 +437,7 @@ BkMergeApply(BkMachine *mach, int dim, const BkMergeChoice *c,
 	for (int k = 0; k < K; k++)
 		mach->coef[(size_t) c->m * K + k] = az[k];
 	memcpy(BkSvRow(mach, c->m), zbuf, sizeof(double) * dim);
+	BkSvSync(mach, dim, c->m, 1);
 	mach->sqnorm[c->m] = BkDot(zbuf, zbuf, dim);
 	BkMachineRemove(mach, dim, c->n);
 }

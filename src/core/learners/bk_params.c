@@ -147,6 +147,12 @@ static const ParamDesc param_table[] = {
 	 * detector (Kivinen et al. 2004)
 	 */
 	{"nu", BK_P_NU, BK_KIND_REAL, 0, 1, true, FIELD(nu, F_DOUBLE), LEARNER, 0.1, NULL},
+	/*
+	 * the support vectors' storage: "float4" rounds every stored value to
+	 * float4 (bk_svstore.c); stored in a model only when it is "float4",
+	 * so that the models of before it keep their bytes
+	 */
+	{"sv_precision", BK_P_SV_PRECISION, BK_KIND_ENUM, 0, 0, false, FIELD(sv_precision, F_INT), ANY, BK_SV_FLOAT8, NULL},
 };
 
 #define N_PARAMS ((int) (sizeof(param_table) / sizeof(param_table[0])))
@@ -758,6 +764,9 @@ BkParamsToStored(const BkParams *p, BkStoredParam *out, int maxout)
 		const ParamDesc *d = &param_table[i];
 		if (!applies(d, p, NULL, 0))
 			continue;
+		/* float8 support vectors, the default, go unsaid (the table's note) */
+		if (d->id == BK_P_SV_PRECISION && p->sv_precision == BK_SV_FLOAT8)
+			continue;
 		out[n].id = (uint16_t) d->id;
 		out[n].kind = (uint16_t) d->kind;
 		if (d->kind == BK_KIND_REAL)
@@ -868,6 +877,16 @@ BkParamsFromStored(BkParams *p, const BkStoredParam *in, int n,
 		if (!present && d->id == BK_P_RIDGE && applies(d, p, NULL, 0))
 		{
 			give(p, d, BkLearnerOf(p)->legacy_ridge);
+			continue;
+		}
+		/* stored only when "float4": one encoding for each model */
+		if (d->id == BK_P_SV_PRECISION)
+		{
+			if (present && p->sv_precision != BK_SV_FLOAT4)
+			{
+				snprintf(err, errlen, "parameter \"sv_precision\" stored with its default value");
+				return false;
+			}
 			continue;
 		}
 		if (present != applies(d, p, NULL, 0))

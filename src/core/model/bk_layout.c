@@ -127,10 +127,12 @@ machine_bytes(const BkParams *p, int dim, int n_coef, size_t *out)
 	bool		ok = true;
 
 	/*
-	 * one SV: the vector (its stride), its norm, coefficients, NN
-	 * bookkeeping (and the kept kernel values to the neighbour)
+	 * one SV: the vector (its stride, and its float4 copy), its norm,
+	 * coefficients, NN bookkeeping (and the kept kernel values to the
+	 * neighbour)
 	 */
 	ok &= BkMulSize((size_t) BkSvStride(dim) + n_coef + 3 +
+					(p->sv_precision == BK_SV_FLOAT4 ? (size_t) BkSvStride(dim) / 2 + 1 : 0) +
 					(BkModelNeedsNearest(p) ? 2 : 0), sizeof(double), &row);
 	ok &= BkMulSize(cap, row, &total);
 	/* kernel row and dot products of the scratch */
@@ -237,7 +239,7 @@ BkFormatMaxSize(const BkParams *p, int dim, int n_classes, size_t *out)
 	int			machines = BkModelMachines(p, n_classes);
 	bool		ok;
 
-	ok = BkCodecMachineSize((size_t) dim, n_sv, (size_t) BkModelCoefs(p, n_classes),
+	ok = BkCodecMachineSize((size_t) dim, n_sv, BK_SV_BYTES(p), (size_t) BkModelCoefs(p, n_classes),
 					  BkModelAux(p), &one);
 	if (BkModelEvalCap(p) > 0)
 	{
@@ -284,7 +286,10 @@ BkModelEncodedSize(const BkModel *m, size_t limit, size_t *size, char *err,
 		const BkMachine *mach = &m->machines[i];
 		size_t		part;
 
-		ok &= BkCodecMachineSize((size_t) m->dim, (size_t) mach->n_sv,
+		if (m->params.sv_precision == BK_SV_FLOAT4 && !BkSvFloat4Holds(mach, m->dim))
+			BkRaise(&m->env, BK_ERR_INTERNAL, NULL,
+					"machine %d of a float4 model holds a support vector value that is not its float4 value", i);
+		ok &= BkCodecMachineSize((size_t) m->dim, (size_t) mach->n_sv, BK_SV_BYTES(&m->params),
 						   (size_t) mach->n_coef, BkCodecMachineAux(mach), &part);
 		ok &= BkAddSize(total, part, &total);
 		if (mach->eval)

@@ -64,6 +64,8 @@ static void
 init_machine(BkModel *m, BkMachine *mach, int n_coef, int capacity)
 {
 	BkMachineInit(&m->env, mach, m->dim, n_coef, capacity);
+	if (m->params.sv_precision == BK_SV_FLOAT4)
+		BkMachineKeepFloat4(&m->env, mach);
 	/* scoring the average needs each SV's row, too */
 	if (BkModelNeedsBorn(&m->params))
 		mach->born = BkAllocArray(&m->env, (size_t) capacity, sizeof(uint64_t));
@@ -237,6 +239,7 @@ BkModelFree(BkModel *m)
 			bk_parts[i]->free(m);
 	BkFree(&env, m->scratch);
 	BkFree(&env, m->merge_point);
+	BkFree(&env, m->float4_row);
 	BkFree(&env, m->rows);
 	BkFree(&env, m);
 }
@@ -604,6 +607,27 @@ begin_row(BkModel *m, const double *x)
 	}
 }
 
+/*
+ * The row a model learns: x itself, or for "sv_precision": "float4" x
+ * rounded to float4 (in the model's float4_row), so that the SV the step
+ * may make of it holds the values the step computed with (bk_svstore.c).
+ * A sparse row is then learned through its dense form.
+ */
+static const double *
+learned_row(BkModel *m, const double *x)
+{
+	if (m->params.sv_precision != BK_SV_FLOAT4)
+		return x;
+	check_dense(m, x);
+	if (m->float4_row == NULL)
+		m->float4_row = BkAllocArray(&m->env, (size_t) m->dim, sizeof(double));
+	memcpy(m->float4_row, x, sizeof(double) * (size_t) m->dim);
+	if (!BkSvRound(m->float4_row, m->dim))
+		BkRaiseHint(&m->env, BK_ERR_OVERFLOW, NULL, FLOAT4_HINT,
+					"a feature value is beyond float4's range");
+	return m->float4_row;
+}
+
 /* the parts that follow the counts (a point of the learning curve) */
 static void
 counted(BkModel *m)
@@ -631,6 +655,7 @@ BkModelLearnClass(BkModel *m, const double *x, int cls, bool is_new)
 					"Its rows have no label: bk_continue(features, model).",
 					"the model is a novelty detector, not a classifier");
 	begin_row(m, x);
+	x = learned_row(m, x);
 
 	/* prequential: predict with the current model, then learn */
 	score_all(m, x, rows, false);
@@ -721,6 +746,7 @@ BkModelLearnValue(BkModel *m, const double *x, double t)
 					"Leave the row out, or give it a finite target.",
 					"the target is not finite (%g)", t);
 	begin_row(m, x);
+	x = learned_row(m, x);
 
 	score_all(m, x, row, false);
 	ts = (t - tg->mean) / tg->sd;
@@ -767,6 +793,7 @@ BkModelLearnNovel(BkModel *m, const double *x)
 	if (nv == NULL)
 		BkRaise(&m->env, BK_ERR_INTERNAL, NULL, "the model is not a novelty detector");
 	begin_row(m, x);
+	x = learned_row(m, x);
 	score_all(m, x, row, false);
 	flagged = nv->rho - row->f > 0.0;
 	if (flagged)

@@ -706,6 +706,7 @@ install(BkModel *m, BkMachine *a, const BkMachine *u, const EvalPoints *pts)
 		BkMachineGrow(&m->env, a, m->dim, u->n_sv);
 	a->n_sv = u->n_sv;
 	memcpy(a->sv, u->sv, sizeof(double) * (size_t) u->n_sv * u->sv_ld);
+	BkSvSync(a, m->dim, 0, u->n_sv);
 	memcpy(a->sqnorm, u->sqnorm, sizeof(double) * (size_t) u->n_sv);
 	for (size_t i = 0; i < (size_t) u->n_sv * a->n_coef; i++)
 		a->coef[i] = u->scale * u->coef[i];
@@ -789,6 +790,7 @@ merge_machine(BkModel *dst, const BkModel *src, int k, double wa, double wb,
 			a->coef[i] *= wa * a->scale;
 		a->scale = 1.0;
 		append_side(a, dst->dim, b, wb, tb, ta + tb);
+		BkSvSync(a, dst->dim, a->n_sv - b->n_sv, b->n_sv);
 		return;
 	}
 	for (size_t i = 0; i < (size_t) a->n_sv * a->n_coef; i++)

@@ -31,11 +31,16 @@ relayout(BkModel *m, const BkPrep *u)
 	map = BkAllocArray(&m->env, (size_t) m->dim, sizeof(int));
 	fill = BkAllocArray(&m->env, (size_t) u->dim, sizeof(double));
 	side = BkPrepUnionSide(&m->env, u, m->prep, map, fill);
+	if (m->params.sv_precision == BK_SV_FLOAT4 && !BkSvRound(fill, u->dim))
+		BkRaiseHint(&m->env, BK_ERR_OVERFLOW, NULL, FLOAT4_HINT,
+					"a value of the merged preparation is beyond float4's range");
 	for (int k = 0; k < m->n_machines; k++)
 		BkMachineRelayout(&m->env, &m->machines[k], m->dim, u->dim, map, fill);
 	BkRunRelayout(m, u->dim, map, fill);
 	BkFree(&m->env, m->merge_point);
 	m->merge_point = NULL;
+	BkFree(&m->env, m->float4_row);
+	m->float4_row = NULL;
 	m->dim = u->dim;
 	BkModelSetPrep(m, side);
 	BkFree(&m->env, fill);

@@ -35,6 +35,32 @@ BkReadF64s(Reader *r, double *out, size_t n, const char *what)
 	return true;
 }
 
+bool
+BkReadF32s(Reader *r, double *out, size_t n, const char *what)
+{
+	size_t		bytes;
+
+	if (!BkMulSize(n, 4, &bytes) || !need(r, bytes, what))
+		return false;
+	for (size_t i = 0; i < n; i++)
+	{
+		uint32_t	b = get_u32(r->buf + r->pos + 4 * i);
+		float		f;
+
+		memcpy(&f, &b, sizeof(f));
+		if (!isfinite(f) && r->numeric)
+		{
+			*r->code = BK_ERR_OVERFLOW;
+			snprintf(r->err, r->errlen, "%s: value %zu is not finite", what, i);
+			return false;
+		}
+		if (out)
+			out[i] = (double) f;
+	}
+	r->pos += bytes;
+	return true;
+}
+
 /* Refuse with a formatted message (the reader's err buffer). */
 bool
 BkReadFail(Reader *r, const char *fmt,...)
@@ -151,14 +177,14 @@ BkCodecMachineAux(const BkMachine *mach)
 }
 
 bool
-BkCodecMachineSize(size_t dim, size_t n_sv, size_t n_coef, uint32_t aux,
-			 size_t *out)
+BkCodecMachineSize(size_t dim, size_t n_sv, size_t sv_bytes, size_t n_coef,
+				   uint32_t aux, size_t *out)
 {
 	size_t		size = MACHINE_HEADER;
 	size_t		part;
 	bool		ok = true;
 
-	ok &= BkMulSize(n_sv, dim, &part) && BkMulSize(part, 8, &part);
+	ok &= BkMulSize(n_sv, dim, &part) && BkMulSize(part, sv_bytes, &part);
 	ok &= BkAddSize(size, part, &size);
 	ok &= BkMulSize(n_sv, n_coef, &part) && BkMulSize(part, 8, &part);
 	ok &= BkAddSize(size, part, &size);

@@ -26,19 +26,23 @@ check_unfitted_inputs(BkModel *m)
 	for (int i = 0; i < p->n_inputs; i++)
 	{
 		const BkPrepInput *in = &p->inputs[i];
+		/* the fill as the vectors hold it: a float4 model's, rounded */
+		double		fill = in->fill;
 
 		if (in->kind != BK_INPUT_NUMERIC || in->n != 0.0)
 			continue;
+		if (m->params.sv_precision == BK_SV_FLOAT4)
+			(void) BkSvRound(&fill, 1);
 		for (int k = 0; k < m->n_machines; k++)
 		{
 			const BkMachine *mach = &m->machines[k];
 			bool		held = false;
 
 			for (int j = 0; j < mach->n_sv && !held; j++)
-				held = BkSvRow(mach, j)[in->offset] != in->fill;
+				held = BkSvRow(mach, j)[in->offset] != fill;
 			if (mach->eval)
 				for (int j = 0; j < mach->eval->n && !held; j++)
-					held = mach->eval->x[(size_t) j * m->dim + in->offset] != in->fill;
+					held = mach->eval->x[(size_t) j * m->dim + in->offset] != fill;
 			if (!held)
 				continue;
 			if (in->name != NULL)
@@ -54,9 +58,14 @@ check_unfitted_inputs(BkModel *m)
 	}
 }
 
-/* x, prepared by from, prepared by to instead (same layout) */
+/*
+ * x, prepared by from, prepared by to instead (same layout); a float4
+ * model's rounded to float4 again (bk_svstore.c), which raises if a value
+ * leaves float4's range
+ */
 static void
-remap_row(const BkPrep *from, const BkPrep *to, double *x, int dim, double *sqnorm)
+remap_row(BkModel *m, const BkPrep *from, const BkPrep *to, double *x, int dim,
+		  double *sqnorm)
 {
 	for (int i = 0; i < from->n_inputs; i++)
 	{
@@ -71,6 +80,9 @@ remap_row(const BkPrep *from, const BkPrep *to, double *x, int dim, double *sqno
 		else if (f->center != t->center || f->scale != t->scale)
 			x[f->offset] = (x[f->offset] * f->scale + f->center - t->center) / t->scale;
 	}
+	if (m->params.sv_precision == BK_SV_FLOAT4 && !BkSvRound(x, dim))
+		BkRaiseHint(&m->env, BK_ERR_OVERFLOW, NULL, FLOAT4_HINT,
+					"a support vector under the merged preparation is beyond float4's range");
 	*sqnorm = BkDot(x, x, dim);
 }
 
@@ -93,10 +105,11 @@ BkPrepRemapModel(BkModel *m, const BkPrep *to)
 		BkMachine  *mach = &m->machines[k];
 
 		for (int j = 0; j < mach->n_sv; j++)
-			remap_row(from, to, BkSvRow(mach, j), dim, &mach->sqnorm[j]);
+			remap_row(m, from, to, BkSvRow(mach, j), dim, &mach->sqnorm[j]);
+		BkSvSync(mach, dim, 0, mach->n_sv);
 		if (mach->eval)
 			for (int j = 0; j < mach->eval->n; j++)
-				remap_row(from, to, mach->eval->x + (size_t) j * dim, dim,
+				remap_row(m, from, to, mach->eval->x + (size_t) j * dim, dim,
 						  &mach->eval->sqnorm[j]);
 	}
 }
