@@ -522,10 +522,18 @@ lin_gemv_avx2(int m, int n, const double *a, int lda, const double *x,
 
 /*
  * lin_gemv_f with AVX2: four float4 values loaded and converted to four
- * doubles (exact) where lin_gemv_avx2 loads four doubles; the last n mod
- * 8 columns through lin_tail_f.  The same lanes, products and sums.
+ * doubles (exact) where lin_gemv_avx2 loads four doubles, the last n mod
+ * 8 columns through masked loads too.  The same lanes, products and sums.
  */
 #define V4_LOADF(v, p) ((v) = (bk_v4d) _mm256_cvtps_pd(_mm_loadu_ps(p)))
+/* V4_MASKS for four float4 lanes each; a masked-off lane reads as +0 */
+#define V4F_MASKS(c0, end, mlo, mhi) \
+	do { \
+		const __m128i lim_ = _mm_set1_epi32((int) ((end) - (c0))); \
+		(mlo) = _mm_cmpgt_epi32(lim_, _mm_setr_epi32(0, 1, 2, 3)); \
+		(mhi) = _mm_cmpgt_epi32(lim_, _mm_setr_epi32(4, 5, 6, 7)); \
+	} while (0)
+#define V4F_MLOAD(p, m) ((bk_v4d) _mm256_cvtps_pd(_mm_maskload_ps((p), (m))))
 
 LIN_AVX2 static void
 lin_gemv_f_avx2(int m, int n, const float *a, int lda, const double *x,
@@ -575,22 +583,24 @@ lin_gemv_f_avx2(int m, int n, const float *a, int lda, const double *x,
 		}
 		if (i < n)
 		{
-			double		tx[BK_LIN_LANES],
-						t[BK_LIN_LANES];
-			const float *rows[4] = {a0, a1, a2, a3};
-			bk_v4d	   *lo[4] = {&l0, &l1, &l2, &l3};
-			bk_v4d	   *hi[4] = {&h0, &h1, &h2, &h3};
+			/* the last n mod 8 columns through masked loads, as lin_gemv_avx2 */
+			__m256i		ml,
+						mh;
+			__m128i		fl,
+						fh;
 
-			for (int k = 0; k < 4; k++)
-			{
-				lin_tail_f(rows[k] + i, x + i, n - i, t, tx);
-				V4_LOAD(xl, tx);
-				V4_LOAD(xh, tx + 4);
-				V4_LOAD(v, t);
-				*lo[k] += v * xl;
-				V4_LOAD(v, t + 4);
-				*hi[k] += v * xh;
-			}
+			V4_MASKS(i, n, ml, mh);
+			V4F_MASKS(i, n, fl, fh);
+			xl = V4_MLOAD(x + i, ml);
+			xh = V4_MLOAD(x + i + 4, mh);
+			l0 += V4F_MLOAD(a0 + i, fl) * xl;
+			h0 += V4F_MLOAD(a0 + i + 4, fh) * xh;
+			l1 += V4F_MLOAD(a1 + i, fl) * xl;
+			h1 += V4F_MLOAD(a1 + i + 4, fh) * xh;
+			l2 += V4F_MLOAD(a2 + i, fl) * xl;
+			h2 += V4F_MLOAD(a2 + i + 4, fh) * xh;
+			l3 += V4F_MLOAD(a3 + i, fl) * xl;
+			h3 += V4F_MLOAD(a3 + i + 4, fh) * xh;
 		}
 		V4_TREE(l0, h0, y[r]);
 		V4_TREE(l1, h1, y[r + 1]);
