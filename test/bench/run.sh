@@ -16,6 +16,7 @@
 #   bash test/bench/run.sh --only weights   doc/class-weights.md (class weights on w8a) only
 #   bash test/bench/run.sh --only targets   doc/comparison-libsvm.md (the search and LIBSVM) only
 #   bash test/bench/run.sh --only search    doc/performance-search.md (the cost of bk_cross_validate) only
+#   bash test/bench/run.sh --only precision doc/performance-float4.md (support vectors as float4) only
 #   bash test/bench/run.sh --tune           choose C / gamma -> test/bench/params-000.tsv
 #   bash test/bench/run.sh --quick          fewer permutations / sizes (a first look)
 #   bash test/bench/run.sh --smoke          a few seconds; checks the harness (CI)
@@ -52,6 +53,7 @@ only_modes=(
 	"weights weights Class weights against oversampling (doc/class-weights.md)"
 	"targets targets The search beside LIBSVM (doc/comparison-libsvm.md)"
 	"search search The cost of a search (doc/performance-search.md)"
+	"precision precision Support vectors as float4 (doc/performance-float4.md)"
 )
 only_names=""
 for m in "${only_modes[@]}"; do
