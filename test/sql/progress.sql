@@ -21,8 +21,8 @@ SELECT params, fold_scores IS NOT NULL AS scored
 FROM bk_cross_validate('pg_rows', 'features', 'label', 'id', '{"gamma": 20}', folds => 2);
 -- the search without a grid: its rounds (6 settings, the best 2, then the
 -- best 2 at the final budget and the best of the round before with 3
--- passes) counted as one search, 20 models of 2 folds (an interval no
--- model reaches)
+-- passes and with 8) counted as one search, 22 models of 2 folds (an
+-- interval no model reaches)
 SET budgetkernel.progress_interval = 1000000;
 SELECT params FROM bk_cross_validate('pg_rows', 'features', 'label', 'id', folds => 2, seed => 7, samples => 6);
 \set VERBOSITY default
