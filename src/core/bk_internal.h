@@ -578,7 +578,7 @@ extern void BkMachineReplace(BkMachine *mach, int dim, int r, const double *x,
 							 double sqx, double coef);
 /* the float4 copy of rows r0 .. r0 + n - 1 from the SVs (without one: none) */
 extern void BkSvSync(BkMachine *mach, int dim, int r0, int n);
-/* x's values rounded to float4; false if one is beyond float4's range */
+/* x's values rounded to float4; false if one is beyond float4's range (left as it is) */
 extern bool BkSvRound(double *x, int dim);
 /*
  * Every SV value a float4 value, and the float4 copy (if kept) equal to

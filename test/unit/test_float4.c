@@ -162,6 +162,40 @@ merge_fails(BkModel *a, BkModel *b)
 	return failed;
 }
 
+/*
+ * Merged points of rows at float4's largest value: h X + (1 - h) X can
+ * round above X = FLT_MAX in doubles, so BkMergePoint clamps z between
+ * the two points before rounding (found by review: without the clamp
+ * the invariant broke within 50 rows, and encoding raised an internal
+ * error)
+ */
+static void
+float4_merging_at_the_range_end(void)
+{
+	const char *pp[5][2] = {{"algorithm", "pegasos"}, {"maintenance", "merge"}, {"budget", "2"},
+	{"sv_precision", "float4"}, {"gamma", "1e-76"}};
+	BkParams	p;
+	BkModel    *m;
+	BkRng		rng;
+	bool		holds = true;
+
+	make_params(&p, (const char *(*)[2]) pp, 5, 3);
+	m = BkModelCreate(&bk_std_env, &p, 3);
+	BkRngSeed(&rng, 0);
+	for (int i = 0; i < 300 && holds; i++)
+	{
+		double		x[3] = {FLT_MAX, (2 * BkRngUniform(&rng) - 1) * 1e38,
+		(2 * BkRngUniform(&rng) - 1) * 1e38};
+
+		BkModelLearn(m, x, BkRngUniform(&rng) < 0.5);
+		holds = BkSvFloat4Holds(&m->machines[0], 3);
+	}
+	CHECK(holds && m->machines[0].maintenance > 100,
+		  "pegasos float4: points merged from rows at FLT_MAX stay float4 values (%llu merges)",
+		  (unsigned long long) m->machines[0].maintenance);
+	BkModelFree(m);
+}
+
 /* the bytes: 4 a value, the parameter stored, what the decoder refuses */
 static void
 float4_format(const double *x, const int64_t *y)
@@ -236,6 +270,7 @@ test_float4(void)
 	f4_stream(x, y, F4_ROWS + F4_TEST);
 	float4_is_rounded_rows(x, y);
 	float4_merging(x, y);
+	float4_merging_at_the_range_end();
 	float4_format(x, y);
 	free(x);
 	free(y);

@@ -117,14 +117,17 @@ BkSvFloat4Holds(const BkMachine *mach, int dim)
 bool
 BkSvRound(double *x, int dim)
 {
+	bool		in_range = true;
+
 	for (int j = 0; j < dim; j++)
 	{
 		/* a double beyond float4's range has no float4 value (C11 6.3.1.5) */
 		if (!(fabs(x[j]) <= FLT_MAX))
-			return false;
-		x[j] = (double) (float) x[j];
+			in_range = false;
+		else
+			x[j] = (double) (float) x[j];
 	}
-	return true;
+	return in_range;
 }
 
 /*

@@ -418,11 +418,17 @@ BkMergePoint(const BkParams *p, const BkMachine *mach, int dim,
 	for (int j = 0; j < dim; j++)
 		zbuf[j] = c->h * xm[j] + (1.0 - c->h) * xn[j];
 	/*
-	 * a float4 model stores z rounded (bk_svstore.c); with h in [0, 1]
-	 * each value lies between two float4 values, so it stays in range
+	 * a float4 model stores z rounded (bk_svstore.c).  With h in [0, 1]
+	 * each value lies between x_m's and x_n's, two float4 values, but only
+	 * in exact arithmetic: h X + (1 - h) X can round above X, and above
+	 * FLT_MAX for X = FLT_MAX.  Clamped to the two, it stays in range.
 	 */
 	if (p->sv_precision == BK_SV_FLOAT4)
+	{
+		for (int j = 0; j < dim; j++)
+			zbuf[j] = fmin(fmax(zbuf[j], fmin(xm[j], xn[j])), fmax(xm[j], xn[j]));
 		(void) BkSvRound(zbuf, dim);
+	}
 	for (int k = 0; k < K; k++)
 		az[k] = am[k] * km + an[k] * kn;
 }
