@@ -66,28 +66,56 @@
  * the same bits (the unit tests compare the two).
  */
 /*
+ * The matrix of a dot product or gemv holds doubles, or float4 values (a
+ * float4 model's support vectors, bk_svstore.c): each value is read as
+ * the double it equals, which is exact, so the products and sums are the
+ * same whatever the storage.  f32 is a constant at every call of these
+ * always-inlined bodies: each compiles once for each storage, with no
+ * test left in its loops.
+ */
+LIN_INLINE double
+lin_at(const void *a, bool f32, size_t i)
+{
+	return f32 ? (double) ((const float *) a)[i] : ((const double *) a)[i];
+}
+
+/* a advanced by i values of its storage */
+LIN_INLINE const void *
+lin_skip(const void *a, bool f32, size_t i)
+{
+	return (const char *) a + i * (f32 ? sizeof(float) : sizeof(double));
+}
+
+/*
  * The last n mod 8 terms as a whole block of eight: a and b's rem values
  * into ta and tb, zeros after them (the lanes stay in registers, where a
  * loop over the rem lanes alone would index them in memory).  So a dot
  * product is that of the two vectors zero-padded to a multiple of 8.
  */
 LIN_INLINE void
-lin_tail(const double *a, const double *b, int rem, double *ta, double *tb)
+lin_tail_of(const void *a, bool f32, const double *b, int rem, double *ta,
+			double *tb)
 {
 	for (int l = 0; l < BK_LIN_LANES; l++)
 	{
-		ta[l] = l < rem ? a[l] : 0.0;
+		ta[l] = l < rem ? lin_at(a, f32, (size_t) l) : 0.0;
 		tb[l] = l < rem ? b[l] : 0.0;
 	}
 }
 
+LIN_INLINE void
+lin_tail(const double *a, const double *b, int rem, double *ta, double *tb)
+{
+	lin_tail_of(a, false, b, rem, ta, tb);
+}
+
 LIN_INLINE double
-lin_dot(const double *restrict a, const double *restrict b, int n)
+lin_dot_of(const void *restrict a, bool f32, const double *restrict b, int n)
 {
 	double		s[BK_LIN_LANES] = {0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
 	int			i = 0;
 
-#define DOT_STEP(l) s[l] += a[i + l] * b[i + l];
+#define DOT_STEP(l) s[l] += lin_at(a, f32, (size_t) (i + l)) * b[i + l];
 #define DOT_TAIL(l) s[l] += ta[l] * tb[l];
 	for (; i + BK_LIN_LANES <= n; i += BK_LIN_LANES)
 	{
@@ -98,7 +126,7 @@ lin_dot(const double *restrict a, const double *restrict b, int n)
 		double		ta[BK_LIN_LANES],
 					tb[BK_LIN_LANES];
 
-		lin_tail(a + i, b + i, n - i, ta, tb);
+		lin_tail_of(lin_skip(a, f32, (size_t) i), f32, b + i, n - i, ta, tb);
 		LIN_EACH(DOT_TAIL)
 	}
 	return LIN_TREE(s);
@@ -106,22 +134,29 @@ lin_dot(const double *restrict a, const double *restrict b, int n)
 #undef DOT_TAIL
 }
 
+LIN_INLINE double
+lin_dot(const double *restrict a, const double *restrict b, int n)
+{
+	return lin_dot_of(a, false, b, n);
+}
+
 /*
- * m rows of a against x: y[r] = lin_dot(row r, x, n), four rows at a
+ * m rows of a against x: y[r] = lin_dot_of(row r, x, n), four rows at a
  * time so that each load of x serves four rows (each row's sums are its
  * own: the same bits as one row at a time)
  */
 LIN_INLINE void
-lin_gemv(int m, int n, const double *a, int lda, const double *x, double *y)
+lin_gemv_of(int m, int n, const void *a, bool f32, int lda, const double *x,
+			double *y)
 {
 	int			r = 0;
 
 	for (; r + 4 <= m; r += 4)
 	{
-		const double *a0 = a + (size_t) r * lda;
-		const double *a1 = a0 + lda;
-		const double *a2 = a1 + lda;
-		const double *a3 = a2 + lda;
+		const void *a0 = lin_skip(a, f32, (size_t) r * lda);
+		const void *a1 = lin_skip(a0, f32, (size_t) lda);
+		const void *a2 = lin_skip(a1, f32, (size_t) lda);
+		const void *a3 = lin_skip(a2, f32, (size_t) lda);
 		double		s0[BK_LIN_LANES] = {0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
 		double		s1[BK_LIN_LANES] = {0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
 		double		s2[BK_LIN_LANES] = {0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
@@ -129,10 +164,10 @@ lin_gemv(int m, int n, const double *a, int lda, const double *x, double *y)
 		int			i = 0;
 
 #define GEMV_STEP(l) \
-		s0[l] += a0[i + l] * x[i + l]; \
-		s1[l] += a1[i + l] * x[i + l]; \
-		s2[l] += a2[i + l] * x[i + l]; \
-		s3[l] += a3[i + l] * x[i + l];
+		s0[l] += lin_at(a0, f32, (size_t) (i + l)) * x[i + l]; \
+		s1[l] += lin_at(a1, f32, (size_t) (i + l)) * x[i + l]; \
+		s2[l] += lin_at(a2, f32, (size_t) (i + l)) * x[i + l]; \
+		s3[l] += lin_at(a3, f32, (size_t) (i + l)) * x[i + l];
 #define GEMV_TAIL(l) \
 		s0[l] += t0[l] * tx[l]; \
 		s1[l] += t1[l] * tx[l]; \
@@ -150,9 +185,10 @@ lin_gemv(int m, int n, const double *a, int lda, const double *x, double *y)
 						t2[BK_LIN_LANES],
 						t3[BK_LIN_LANES];
 
-			lin_tail(x + i, a0 + i, n - i, tx, t0);
-			lin_tail(a1 + i, a2 + i, n - i, t1, t2);
-			lin_tail(a3 + i, a3 + i, n - i, t3, t3);
+			lin_tail_of(lin_skip(a0, f32, (size_t) i), f32, x + i, n - i, t0, tx);
+			lin_tail_of(lin_skip(a1, f32, (size_t) i), f32, x + i, n - i, t1, tx);
+			lin_tail_of(lin_skip(a2, f32, (size_t) i), f32, x + i, n - i, t2, tx);
+			lin_tail_of(lin_skip(a3, f32, (size_t) i), f32, x + i, n - i, t3, tx);
 			LIN_EACH(GEMV_TAIL)
 		}
 #undef GEMV_STEP
@@ -163,105 +199,13 @@ lin_gemv(int m, int n, const double *a, int lda, const double *x, double *y)
 		y[r + 3] = LIN_TREE(s3);
 	}
 	for (; r < m; r++)
-		y[r] = lin_dot(a + (size_t) r * lda, x, n);
+		y[r] = lin_dot_of(lin_skip(a, f32, (size_t) r * lda), f32, x, n);
 }
 
-/*
- * The same two bodies for a matrix stored as float4 (a model's support
- * vectors with "sv_precision": "float4"): each value is converted to
- * double, which is exact, and then takes part in the same products and
- * sums as in lin_dot and lin_gemv, so the bits are theirs over the
- * converted matrix.
- */
 LIN_INLINE void
-lin_tail_f(const float *a, const double *b, int rem, double *ta, double *tb)
+lin_gemv(int m, int n, const double *a, int lda, const double *x, double *y)
 {
-	for (int l = 0; l < BK_LIN_LANES; l++)
-	{
-		ta[l] = l < rem ? (double) a[l] : 0.0;
-		tb[l] = l < rem ? b[l] : 0.0;
-	}
-}
-
-LIN_INLINE double
-lin_dot_f(const float *restrict a, const double *restrict b, int n)
-{
-	double		s[BK_LIN_LANES] = {0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
-	double		ta[BK_LIN_LANES],
-				tb[BK_LIN_LANES];
-	int			i = 0;
-
-#define DOTF_STEP(l) s[l] += (double) a[i + l] * b[i + l];
-#define DOTF_TAIL(l) s[l] += ta[l] * tb[l];
-	for (; i + BK_LIN_LANES <= n; i += BK_LIN_LANES)
-	{
-		LIN_EACH(DOTF_STEP)
-	}
-	if (i < n)
-	{
-		lin_tail_f(a + i, b + i, n - i, ta, tb);
-		LIN_EACH(DOTF_TAIL)
-	}
-	return LIN_TREE(s);
-#undef DOTF_STEP
-#undef DOTF_TAIL
-}
-
-/* lin_gemv over float4 rows: four rows at a time, each row's sums its own */
-LIN_INLINE void
-lin_gemv_f(int m, int n, const float *a, int lda, const double *x, double *y)
-{
-	int			r = 0;
-
-	for (; r + 4 <= m; r += 4)
-	{
-		const float *a0 = a + (size_t) r * lda;
-		const float *a1 = a0 + lda;
-		const float *a2 = a1 + lda;
-		const float *a3 = a2 + lda;
-		double		s0[BK_LIN_LANES] = {0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
-		double		s1[BK_LIN_LANES] = {0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
-		double		s2[BK_LIN_LANES] = {0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
-		double		s3[BK_LIN_LANES] = {0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
-		int			i = 0;
-
-#define GEMVF_STEP(l) \
-		s0[l] += (double) a0[i + l] * x[i + l]; \
-		s1[l] += (double) a1[i + l] * x[i + l]; \
-		s2[l] += (double) a2[i + l] * x[i + l]; \
-		s3[l] += (double) a3[i + l] * x[i + l];
-		for (; i + BK_LIN_LANES <= n; i += BK_LIN_LANES)
-		{
-			LIN_EACH(GEMVF_STEP)
-		}
-		if (i < n)
-		{
-			double		tx[BK_LIN_LANES],
-						t0[BK_LIN_LANES],
-						t1[BK_LIN_LANES],
-						t2[BK_LIN_LANES],
-						t3[BK_LIN_LANES];
-
-			lin_tail_f(a0 + i, x + i, n - i, t0, tx);
-			lin_tail_f(a1 + i, x + i, n - i, t1, tx);
-			lin_tail_f(a2 + i, x + i, n - i, t2, tx);
-			lin_tail_f(a3 + i, x + i, n - i, t3, tx);
-#define GEMVF_TAIL(l) \
-			s0[l] += t0[l] * tx[l]; \
-			s1[l] += t1[l] * tx[l]; \
-			s2[l] += t2[l] * tx[l]; \
-			s3[l] += t3[l] * tx[l];
-			LIN_EACH(GEMVF_TAIL)
-#undef GEMVF_TAIL
-		}
-#undef GEMVF_STEP
-		y[r] = LIN_TREE(s0);
-		y[r + 1] = LIN_TREE(s1);
-		y[r + 2] = LIN_TREE(s2);
-		y[r + 3] = LIN_TREE(s3);
-	}
-	for (; r < m; r++)
-		y[r] = lin_dot_f(a + (size_t) r * lda, x, n);
+	lin_gemv_of(m, n, a, false, lda, x, y);
 }
 
 /*
@@ -405,8 +349,47 @@ lin_chol_inverse(double *m, int n, double *work)
 #define V4_TREE(lo, hi, out) \
 	do { bk_v4d t_ = (lo) + (hi); (out) = (t_[0] + t_[2]) + (t_[1] + t_[3]); } while (0)
 
+/*
+ * Four values of a matrix of either storage (lin_at) from value i on, as
+ * four doubles: loaded, or loaded as float4 and converted (exact).  The
+ * masked form reads only the lanes of the block of eight from column c0
+ * that lie before column end, lo the block's first four, the others +0.
+ */
+LIN_AVX2 LIN_INLINE bk_v4d
+lin_load4(const void *a, bool f32, size_t i)
+{
+	bk_v4d		v;
+
+	if (f32)
+		v = (bk_v4d) _mm256_cvtps_pd(_mm_loadu_ps((const float *) a + i));
+	else
+		V4_LOAD(v, (const double *) a + i);
+	return v;
+}
+
+LIN_AVX2 LIN_INLINE bk_v4d
+lin_mload4(const void *a, bool f32, size_t i, int c0, int end, bool lo)
+{
+	if (f32)
+	{
+		const __m128i lim = _mm_set1_epi32(end - c0);
+		const __m128i at = lo ? _mm_setr_epi32(0, 1, 2, 3) : _mm_setr_epi32(4, 5, 6, 7);
+
+		return (bk_v4d) _mm256_cvtps_pd(_mm_maskload_ps((const float *) a + i,
+														_mm_cmpgt_epi32(lim, at)));
+	}
+	else
+	{
+		__m256i		ml,
+					mh;
+
+		V4_MASKS(c0, end, ml, mh);
+		return V4_MLOAD((const double *) a + i, lo ? ml : mh);
+	}
+}
+
 LIN_AVX2 LIN_INLINE double
-lin_dot_v4(const double *a, const double *b, int n)
+lin_dot_v4_of(const void *a, bool f32, const double *b, int n)
 {
 	bk_v4d		lo = V4_ZERO,
 				hi = V4_ZERO,
@@ -417,10 +400,10 @@ lin_dot_v4(const double *a, const double *b, int n)
 
 	for (; i + BK_LIN_LANES <= n; i += BK_LIN_LANES)
 	{
-		V4_LOAD(va, a + i);
+		va = lin_load4(a, f32, (size_t) i);
 		V4_LOAD(vb, b + i);
 		lo += va * vb;
-		V4_LOAD(va, a + i + 4);
+		va = lin_load4(a, f32, (size_t) i + 4);
 		V4_LOAD(vb, b + i + 4);
 		hi += va * vb;
 	}
@@ -429,7 +412,7 @@ lin_dot_v4(const double *a, const double *b, int n)
 		double		ta[BK_LIN_LANES],
 					tb[BK_LIN_LANES];
 
-		lin_tail(a + i, b + i, n - i, ta, tb);
+		lin_tail_of(lin_skip(a, f32, (size_t) i), f32, b + i, n - i, ta, tb);
 		V4_LOAD(va, ta);
 		V4_LOAD(vb, tb);
 		lo += va * vb;
@@ -441,24 +424,31 @@ lin_dot_v4(const double *a, const double *b, int n)
 	return out;
 }
 
+LIN_AVX2 LIN_INLINE double
+lin_dot_v4(const double *a, const double *b, int n)
+{
+	return lin_dot_v4_of(a, false, b, n);
+}
+
 LIN_AVX2 static double
 lin_dot_avx2(const double *a, const double *b, int n)
 {
 	return lin_dot_v4(a, b, n);
 }
 
-LIN_AVX2 static void
-lin_gemv_avx2(int m, int n, const double *a, int lda, const double *x,
-			  double *y)
+/* lin_gemv_of with AVX2, the last n mod 8 columns through masked loads */
+LIN_AVX2 LIN_INLINE void
+lin_gemv_v4_of(int m, int n, const void *a, bool f32, int lda, const double *x,
+			   double *y)
 {
 	int			r = 0;
 
 	for (; r + 4 <= m; r += 4)
 	{
-		const double *a0 = a + (size_t) r * lda;
-		const double *a1 = a0 + lda;
-		const double *a2 = a1 + lda;
-		const double *a3 = a2 + lda;
+		const void *a0 = lin_skip(a, f32, (size_t) r * lda);
+		const void *a1 = lin_skip(a0, f32, (size_t) lda);
+		const void *a2 = lin_skip(a1, f32, (size_t) lda);
+		const void *a3 = lin_skip(a2, f32, (size_t) lda);
 		bk_v4d		l0 = V4_ZERO,
 					h0 = V4_ZERO,
 					l1 = V4_ZERO,
@@ -468,48 +458,38 @@ lin_gemv_avx2(int m, int n, const double *a, int lda, const double *x,
 					l3 = V4_ZERO,
 					h3 = V4_ZERO,
 					xl,
-					xh,
-					v;
+					xh;
 		int			i = 0;
 
 		for (; i + BK_LIN_LANES <= n; i += BK_LIN_LANES)
 		{
+			size_t		c = (size_t) i;
+
 			V4_LOAD(xl, x + i);
 			V4_LOAD(xh, x + i + 4);
-			V4_LOAD(v, a0 + i);
-			l0 += v * xl;
-			V4_LOAD(v, a0 + i + 4);
-			h0 += v * xh;
-			V4_LOAD(v, a1 + i);
-			l1 += v * xl;
-			V4_LOAD(v, a1 + i + 4);
-			h1 += v * xh;
-			V4_LOAD(v, a2 + i);
-			l2 += v * xl;
-			V4_LOAD(v, a2 + i + 4);
-			h2 += v * xh;
-			V4_LOAD(v, a3 + i);
-			l3 += v * xl;
-			V4_LOAD(v, a3 + i + 4);
-			h3 += v * xh;
+			l0 += lin_load4(a0, f32, c) * xl;
+			h0 += lin_load4(a0, f32, c + 4) * xh;
+			l1 += lin_load4(a1, f32, c) * xl;
+			h1 += lin_load4(a1, f32, c + 4) * xh;
+			l2 += lin_load4(a2, f32, c) * xl;
+			h2 += lin_load4(a2, f32, c + 4) * xh;
+			l3 += lin_load4(a3, f32, c) * xl;
+			h3 += lin_load4(a3, f32, c + 4) * xh;
 		}
 		if (i < n)
 		{
-			/* the last n mod 8 columns through masked loads */
-			__m256i		ml,
-						mh;
+			size_t		c = (size_t) i;
 
-			V4_MASKS(i, n, ml, mh);
-			xl = V4_MLOAD(x + i, ml);
-			xh = V4_MLOAD(x + i + 4, mh);
-			l0 += V4_MLOAD(a0 + i, ml) * xl;
-			h0 += V4_MLOAD(a0 + i + 4, mh) * xh;
-			l1 += V4_MLOAD(a1 + i, ml) * xl;
-			h1 += V4_MLOAD(a1 + i + 4, mh) * xh;
-			l2 += V4_MLOAD(a2 + i, ml) * xl;
-			h2 += V4_MLOAD(a2 + i + 4, mh) * xh;
-			l3 += V4_MLOAD(a3 + i, ml) * xl;
-			h3 += V4_MLOAD(a3 + i + 4, mh) * xh;
+			xl = lin_mload4(x, false, c, i, n, true);
+			xh = lin_mload4(x, false, c + 4, i, n, false);
+			l0 += lin_mload4(a0, f32, c, i, n, true) * xl;
+			h0 += lin_mload4(a0, f32, c + 4, i, n, false) * xh;
+			l1 += lin_mload4(a1, f32, c, i, n, true) * xl;
+			h1 += lin_mload4(a1, f32, c + 4, i, n, false) * xh;
+			l2 += lin_mload4(a2, f32, c, i, n, true) * xl;
+			h2 += lin_mload4(a2, f32, c + 4, i, n, false) * xh;
+			l3 += lin_mload4(a3, f32, c, i, n, true) * xl;
+			h3 += lin_mload4(a3, f32, c + 4, i, n, false) * xh;
 		}
 		V4_TREE(l0, h0, y[r]);
 		V4_TREE(l1, h1, y[r + 1]);
@@ -517,131 +497,21 @@ lin_gemv_avx2(int m, int n, const double *a, int lda, const double *x,
 		V4_TREE(l3, h3, y[r + 3]);
 	}
 	for (; r < m; r++)
-		y[r] = lin_dot_v4(a + (size_t) r * lda, x, n);
+		y[r] = lin_dot_v4_of(lin_skip(a, f32, (size_t) r * lda), f32, x, n);
 }
 
-/*
- * lin_gemv_f with AVX2: four float4 values loaded and converted to four
- * doubles (exact) where lin_gemv_avx2 loads four doubles, the last n mod
- * 8 columns through masked loads too.  The same lanes, products and sums.
- */
-#define V4_LOADF(v, p) ((v) = (bk_v4d) _mm256_cvtps_pd(_mm_loadu_ps(p)))
-/* V4_MASKS for four float4 lanes each; a masked-off lane reads as +0 */
-#define V4F_MASKS(c0, end, mlo, mhi) \
-	do { \
-		const __m128i lim_ = _mm_set1_epi32((int) ((end) - (c0))); \
-		(mlo) = _mm_cmpgt_epi32(lim_, _mm_setr_epi32(0, 1, 2, 3)); \
-		(mhi) = _mm_cmpgt_epi32(lim_, _mm_setr_epi32(4, 5, 6, 7)); \
-	} while (0)
-#define V4F_MLOAD(p, m) ((bk_v4d) _mm256_cvtps_pd(_mm_maskload_ps((p), (m))))
+LIN_AVX2 static void
+lin_gemv_avx2(int m, int n, const double *a, int lda, const double *x,
+			  double *y)
+{
+	lin_gemv_v4_of(m, n, a, false, lda, x, y);
+}
 
 LIN_AVX2 static void
 lin_gemv_f_avx2(int m, int n, const float *a, int lda, const double *x,
 				double *y)
 {
-	int			r = 0;
-
-	for (; r + 4 <= m; r += 4)
-	{
-		const float *a0 = a + (size_t) r * lda;
-		const float *a1 = a0 + lda;
-		const float *a2 = a1 + lda;
-		const float *a3 = a2 + lda;
-		bk_v4d		l0 = V4_ZERO,
-					h0 = V4_ZERO,
-					l1 = V4_ZERO,
-					h1 = V4_ZERO,
-					l2 = V4_ZERO,
-					h2 = V4_ZERO,
-					l3 = V4_ZERO,
-					h3 = V4_ZERO,
-					xl,
-					xh,
-					v;
-		int			i = 0;
-
-		for (; i + BK_LIN_LANES <= n; i += BK_LIN_LANES)
-		{
-			V4_LOAD(xl, x + i);
-			V4_LOAD(xh, x + i + 4);
-			V4_LOADF(v, a0 + i);
-			l0 += v * xl;
-			V4_LOADF(v, a0 + i + 4);
-			h0 += v * xh;
-			V4_LOADF(v, a1 + i);
-			l1 += v * xl;
-			V4_LOADF(v, a1 + i + 4);
-			h1 += v * xh;
-			V4_LOADF(v, a2 + i);
-			l2 += v * xl;
-			V4_LOADF(v, a2 + i + 4);
-			h2 += v * xh;
-			V4_LOADF(v, a3 + i);
-			l3 += v * xl;
-			V4_LOADF(v, a3 + i + 4);
-			h3 += v * xh;
-		}
-		if (i < n)
-		{
-			/* the last n mod 8 columns through masked loads, as lin_gemv_avx2 */
-			__m256i		ml,
-						mh;
-			__m128i		fl,
-						fh;
-
-			V4_MASKS(i, n, ml, mh);
-			V4F_MASKS(i, n, fl, fh);
-			xl = V4_MLOAD(x + i, ml);
-			xh = V4_MLOAD(x + i + 4, mh);
-			l0 += V4F_MLOAD(a0 + i, fl) * xl;
-			h0 += V4F_MLOAD(a0 + i + 4, fh) * xh;
-			l1 += V4F_MLOAD(a1 + i, fl) * xl;
-			h1 += V4F_MLOAD(a1 + i + 4, fh) * xh;
-			l2 += V4F_MLOAD(a2 + i, fl) * xl;
-			h2 += V4F_MLOAD(a2 + i + 4, fh) * xh;
-			l3 += V4F_MLOAD(a3 + i, fl) * xl;
-			h3 += V4F_MLOAD(a3 + i + 4, fh) * xh;
-		}
-		V4_TREE(l0, h0, y[r]);
-		V4_TREE(l1, h1, y[r + 1]);
-		V4_TREE(l2, h2, y[r + 2]);
-		V4_TREE(l3, h3, y[r + 3]);
-	}
-	for (; r < m; r++)
-	{
-		double		out;
-		bk_v4d		lo = V4_ZERO,
-					hi = V4_ZERO,
-					va,
-					vb;
-		const float *ar = a + (size_t) r * lda;
-		int			i = 0;
-
-		for (; i + BK_LIN_LANES <= n; i += BK_LIN_LANES)
-		{
-			V4_LOADF(va, ar + i);
-			V4_LOAD(vb, x + i);
-			lo += va * vb;
-			V4_LOADF(va, ar + i + 4);
-			V4_LOAD(vb, x + i + 4);
-			hi += va * vb;
-		}
-		if (i < n)
-		{
-			double		ta[BK_LIN_LANES],
-						tb[BK_LIN_LANES];
-
-			lin_tail_f(ar + i, x + i, n - i, ta, tb);
-			V4_LOAD(va, ta);
-			V4_LOAD(vb, tb);
-			lo += va * vb;
-			V4_LOAD(va, ta + 4);
-			V4_LOAD(vb, tb + 4);
-			hi += va * vb;
-		}
-		V4_TREE(lo, hi, out);
-		y[r] = out;
-	}
+	lin_gemv_v4_of(m, n, a, true, lda, x, y);
 }
 
 /*
@@ -921,7 +791,7 @@ void
 BkLinGemvF32(int m, int n, const float *a, int lda, const double *x, double *y)
 {
 	LIN_DISPATCH(true, lin_gemv_f_avx2(m, n, a, lda, x, y));
-	lin_gemv_f(m, n, a, lda, x, y);
+	lin_gemv_of(m, n, a, true, lda, x, y);
 }
 
 void
