@@ -205,6 +205,22 @@ fix_crc(uint8_t *buf, size_t len)
 	BkModelSeal(buf, len);
 }
 
+/* Whether merging b into a reports an error of class code. */
+bool
+merge_fails(BkModel *a, BkModel *b, BkErrCode code)
+{
+	jmp_buf		jb;
+	volatile bool failed = false;
+
+	bk_std_jump = &jb;
+	if (setjmp(jb) == 0)
+		BkModelMerge(a, b);
+	else
+		failed = bk_std_last_code == code;
+	bk_std_jump = NULL;
+	return failed;
+}
+
 /* Whether learning (x, y) reports an error of class code. */
 bool
 learn_fails(BkModel *m, const double *x, int64_t y, BkErrCode code)

@@ -46,6 +46,7 @@ extern BkModel *train_mc(const char *pp[][2], int np, const double *x, const int
 #define BK_TRAILER (BK_DIGEST_LEN + 4)
 extern void fix_crc(uint8_t *buf, size_t len);
 extern bool learn_fails(BkModel *m, const double *x, int64_t y, BkErrCode code);
+extern bool merge_fails(BkModel *a, BkModel *b, BkErrCode code);
 
 /* ---- test_bpa_oracle.c ---- */
 extern void test_bpa_oracle(const char *variant, const char *loss);

@@ -13,7 +13,6 @@
 #include "bk_learner.h"
 
 #include <float.h>
-#include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -147,21 +146,6 @@ float4_merging(const double *x, const int64_t *y)
 	BkModelFree(c);
 }
 
-static bool
-merge_fails(BkModel *a, BkModel *b)
-{
-	jmp_buf		jb;
-	volatile bool failed = false;
-
-	bk_std_jump = &jb;
-	if (setjmp(jb) == 0)
-		BkModelMerge(a, b);
-	else
-		failed = bk_std_last_code == BK_ERR_PARAM;
-	bk_std_jump = NULL;
-	return failed;
-}
-
 /*
  * Merged points of rows at float4's largest value: h X + (1 - h) X can
  * round above X = FLT_MAX in doubles, so BkMergePoint clamps z between
@@ -249,7 +233,7 @@ float4_format(const double *x, const int64_t *y)
 	}
 
 	/* a float4 model does not merge with a float8 one */
-	CHECK(merge_fails(m4, m8), "float4 and float8 models do not merge");
+	CHECK(merge_fails(m4, m8, BK_ERR_PARAM), "float4 and float8 models do not merge");
 
 	/* a value beyond float4's range is refused, not stored as infinity */
 	memset(big, 0, sizeof(big));

@@ -746,22 +746,6 @@ test_weights_format(void)
 	BkModelFree(m);
 }
 
-/* Whether merging b into a reports an error of class code. */
-static bool
-merge_fails(BkModel *a, BkModel *b, BkErrCode code)
-{
-	jmp_buf		jb;
-	volatile bool failed = false;
-
-	bk_std_jump = &jb;
-	if (setjmp(jb) == 0)
-		BkModelMerge(a, b);
-	else
-		failed = bk_std_last_code == code;
-	bk_std_jump = NULL;
-	return failed;
-}
-
 /*
  * Class weights and merging: a model of no class but integer weights and
  * a text model of text weights are refused both ways (their entries once
