@@ -98,6 +98,24 @@ double_to_bits(double d)
 	return b;
 }
 
+/*
+ * Value i of stored reals width bytes each, 8 (f64) or 4 (f32: a float4
+ * model's support vectors), as the double it equals
+ */
+static inline double
+get_real(const uint8_t *at, size_t i, size_t width)
+{
+	if (width == 4)
+	{
+		uint32_t	b = get_u32(at + 4 * i);
+		float		f;
+
+		memcpy(&f, &b, sizeof(f));
+		return (double) f;
+	}
+	return bits_to_double(get_u64(at + 8 * i));
+}
+
 /* ---- writer ---- */
 
 typedef struct Writer
@@ -197,10 +215,14 @@ r_u64(Reader *r)
 	return v;
 }
 
-/* n doubles, all finite when r->numeric; copied to out when out is not NULL */
+/*
+ * n reals of width bytes (get_real), all finite when r->numeric; copied
+ * to out when out is not NULL
+ */
+extern bool BkReadReals(Reader *r, double *out, size_t n, size_t width,
+						const char *what);
+/* n doubles so */
 extern bool BkReadF64s(Reader *r, double *out, size_t n, const char *what);
-/* n float4 values the same way, converted to double */
-extern bool BkReadF32s(Reader *r, double *out, size_t n, const char *what);
 /* refuse with a formatted message (the reader's err buffer); false */
 extern bool BkReadFail(Reader *r, const char *fmt,...) BK_PRINTF(2, 3);
 /* a value out of its range: refused when r->numeric, else passed over (true) */

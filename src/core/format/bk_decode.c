@@ -356,21 +356,6 @@ r_counts(Reader *r, uint64_t *out, size_t n, uint64_t limit, const char *what)
 	return true;
 }
 
-/* value i of the SVs stored at at, as float4 or as double (BK_SV_BYTES) */
-static double
-stored_sv(const uint8_t *at, size_t i, size_t sv_bytes)
-{
-	if (sv_bytes == 4)
-	{
-		uint32_t	b = get_u32(at + 4 * i);
-		float		f;
-
-		memcpy(&f, &b, sizeof(f));
-		return (double) f;
-	}
-	return bits_to_double(get_u64(at + 8 * i));
-}
-
 /*
  * The tighter budget perceptron's evaluation set of machine k: its size
  * against the parameters (for "svs" the SVs themselves, in their order:
@@ -409,8 +394,8 @@ parse_eval(Reader *r, const BkModel *hdr, uint32_t k, uint32_t n_sv, size_t sv_p
 	/* "svs": point i is SV i, which a removal takes out as its mirror */
 	if (hdr->params.eval_set == BK_EVAL_SVS)
 		for (size_t i = 0; i < (size_t) n * dim; i++)
-			if (double_to_bits(stored_sv(r->buf + r->pos, i, 8)) !=
-				double_to_bits(stored_sv(r->buf + sv_pos, i, BK_SV_BYTES(&hdr->params))))
+			if (double_to_bits(get_real(r->buf + r->pos, i, 8)) !=
+				double_to_bits(get_real(r->buf + sv_pos, i, BK_SV_BYTES(&hdr->params))))
 				return BkReadFail(r, "evaluation set of machine %u is not its support vectors", k);
 	if (!BkReadF64s(r, e ? e->x : NULL, (size_t) n * dim, "evaluation points") ||
 		!r_signs(r, e ? e->y : NULL, n, "evaluation labels") ||
@@ -448,7 +433,7 @@ check_sv_norms(Reader *r, const BkParams *p, size_t dim, uint32_t n_sv)
 
 		for (size_t j = 0; j < dim; j++)
 		{
-			double		v = stored_sv(at, i * dim + j, sv_bytes);
+			double		v = get_real(at, i * dim + j, sv_bytes);
 
 			sq += v * v;
 		}
@@ -603,9 +588,8 @@ parse_machine_vectors(Reader *r, const BkModel *hdr, BkMachine *mach, uint32_t n
 	size_t		sv_pos;
 
 	sv_pos = r->pos;
-	if (!(BK_SV_BYTES(p) == 4 ?
-		  BkReadF32s(r, mach ? mach->sv : NULL, (size_t) n_sv * dim, "support vectors") :
-		  BkReadF64s(r, mach ? mach->sv : NULL, (size_t) n_sv * dim, "support vectors")) ||
+	if (!BkReadReals(r, mach ? mach->sv : NULL, (size_t) n_sv * dim, BK_SV_BYTES(p),
+					 "support vectors") ||
 		!check_sv_norms(r, p, dim, n_sv) ||
 		!BkReadF64s(r, mach ? mach->coef : NULL, (size_t) n_sv * n_coef, "coefficients") ||
 		!check_coefs(r, p, n_sv, n_coef, scale))

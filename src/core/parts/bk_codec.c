@@ -10,17 +10,16 @@
 #include <stdarg.h>
 #include <stdio.h>
 
-/* n doubles, all finite; copied to out when out is not NULL */
 bool
-BkReadF64s(Reader *r, double *out, size_t n, const char *what)
+BkReadReals(Reader *r, double *out, size_t n, size_t width, const char *what)
 {
 	size_t		bytes;
 
-	if (!BkMulSize(n, 8, &bytes) || !need(r, bytes, what))
+	if (!BkMulSize(n, width, &bytes) || !need(r, bytes, what))
 		return false;
 	for (size_t i = 0; i < n; i++)
 	{
-		double		v = bits_to_double(get_u64(r->buf + r->pos + 8 * i));
+		double		v = get_real(r->buf + r->pos, i, width);
 
 		if (!isfinite(v) && r->numeric)
 		{
@@ -36,29 +35,9 @@ BkReadF64s(Reader *r, double *out, size_t n, const char *what)
 }
 
 bool
-BkReadF32s(Reader *r, double *out, size_t n, const char *what)
+BkReadF64s(Reader *r, double *out, size_t n, const char *what)
 {
-	size_t		bytes;
-
-	if (!BkMulSize(n, 4, &bytes) || !need(r, bytes, what))
-		return false;
-	for (size_t i = 0; i < n; i++)
-	{
-		uint32_t	b = get_u32(r->buf + r->pos + 4 * i);
-		float		f;
-
-		memcpy(&f, &b, sizeof(f));
-		if (!isfinite(f) && r->numeric)
-		{
-			*r->code = BK_ERR_OVERFLOW;
-			snprintf(r->err, r->errlen, "%s: value %zu is not finite", what, i);
-			return false;
-		}
-		if (out)
-			out[i] = (double) f;
-	}
-	r->pos += bytes;
-	return true;
+	return BkReadReals(r, out, n, 8, what);
 }
 
 /* Refuse with a formatted message (the reader's err buffer). */
