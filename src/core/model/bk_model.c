@@ -572,16 +572,38 @@ rows_for(BkModel *m)
 }
 
 /*
- * What every learned row does first: its parts follow (a calibration no
- * longer holds), and a full machine of a budgeted learner below its budget
- * doubles.
+ * The row a model learns: x itself, or for "sv_precision": "float4" x
+ * rounded to float4 (in the model's float4_row), so that the SV the step
+ * may make of it holds the values the step computed with (bk_svstore.c).
+ * A sparse row is then learned through its dense form.
  */
-static void
+static const double *
+learned_row(BkModel *m, const double *x)
+{
+	if (m->params.sv_precision != BK_SV_FLOAT4)
+		return x;
+	if (m->float4_row == NULL)
+		m->float4_row = BkAllocArray(&m->env, (size_t) m->dim, sizeof(double));
+	memcpy(m->float4_row, x, sizeof(double) * (size_t) m->dim);
+	if (!BkSvRound(m->float4_row, m->dim))
+		BkRaiseHint(&m->env, BK_ERR_OVERFLOW, NULL, FLOAT4_HINT,
+					"a feature value is beyond float4's range");
+	return m->float4_row;
+}
+
+/*
+ * What every learned row does first: it is checked and, for a float4
+ * model, rounded (learned_row), before anything changes; its parts follow
+ * (a calibration no longer holds), and a full machine of a budgeted
+ * learner below its budget doubles.  Returns the row to learn.
+ */
+static const double *
 begin_row(BkModel *m, const double *x)
 {
 	if (!m->training)
 		BkRaise(&m->env, BK_ERR_INTERNAL, NULL, "model was not decoded for training");
 	check_dense(m, x);
+	x = learned_row(m, x);
 	/* trained further, its scores change: the calibration no longer holds */
 	for (int i = 0; i < bk_n_parts; i++)
 		if (bk_parts[i]->on_learn)
@@ -605,27 +627,7 @@ begin_row(BkModel *m, const double *x)
 							  mach->capacity <= full / 2 ? 2 * mach->capacity : full);
 		}
 	}
-}
-
-/*
- * The row a model learns: x itself, or for "sv_precision": "float4" x
- * rounded to float4 (in the model's float4_row), so that the SV the step
- * may make of it holds the values the step computed with (bk_svstore.c).
- * A sparse row is then learned through its dense form.
- */
-static const double *
-learned_row(BkModel *m, const double *x)
-{
-	if (m->params.sv_precision != BK_SV_FLOAT4)
-		return x;
-	check_dense(m, x);
-	if (m->float4_row == NULL)
-		m->float4_row = BkAllocArray(&m->env, (size_t) m->dim, sizeof(double));
-	memcpy(m->float4_row, x, sizeof(double) * (size_t) m->dim);
-	if (!BkSvRound(m->float4_row, m->dim))
-		BkRaiseHint(&m->env, BK_ERR_OVERFLOW, NULL, FLOAT4_HINT,
-					"a feature value is beyond float4's range");
-	return m->float4_row;
+	return x;
 }
 
 /* the parts that follow the counts (a point of the learning curve) */
@@ -654,8 +656,7 @@ BkModelLearnClass(BkModel *m, const double *x, int cls, bool is_new)
 		BkRaiseHint(&m->env, BK_ERR_PARAM, NULL,
 					"Its rows have no label: bk_continue(features, model).",
 					"the model is a novelty detector, not a classifier");
-	begin_row(m, x);
-	x = learned_row(m, x);
+	x = begin_row(m, x);
 
 	/* prequential: predict with the current model, then learn */
 	score_all(m, x, rows, false);
@@ -745,8 +746,7 @@ BkModelLearnValue(BkModel *m, const double *x, double t)
 		BkRaiseHint(&m->env, BK_ERR_DATA, NULL,
 					"Leave the row out, or give it a finite target.",
 					"the target is not finite (%g)", t);
-	begin_row(m, x);
-	x = learned_row(m, x);
+	x = begin_row(m, x);
 
 	score_all(m, x, row, false);
 	ts = (t - tg->mean) / tg->sd;
@@ -792,8 +792,7 @@ BkModelLearnNovel(BkModel *m, const double *x)
 
 	if (nv == NULL)
 		BkRaise(&m->env, BK_ERR_INTERNAL, NULL, "the model is not a novelty detector");
-	begin_row(m, x);
-	x = learned_row(m, x);
+	x = begin_row(m, x);
 	score_all(m, x, row, false);
 	flagged = nv->rho - row->f > 0.0;
 	if (flagged)
