@@ -401,38 +401,38 @@ static const char *const expected[] = {
 	"fccc0dc12c005550aefa67b35c378a5ef575570049f6da9f6f12b0afc1d4a79c",	/* 10: bpa, two classes */
 	"7c3272d5389d700492703f081e686bb3bd316302579d75843d3537f43a3003d5",	/* 11: bpa, three classes */
 	"a6694c471d04181d10c297ffe60d5f39802ff4da29741a4ac042207396e00243",	/* 12: bpa, two classes, continued, second pass */
-	"a17d9324091ee94f0385786d3647567fc9569231bdd13840f8a7ddfb9bdad5b9",	/* 13: bpa, two classes, merged */
-	"83ea7c2a4dc35cf1c220d188b8d92231c5b8bc96ee6fec3b90dca943c03308e3",	/* 14: bpa, three classes, merged */
+	"0e2465e9b79db30a5ff92ee76e42d0747243cb5a97b600373fd9ef3a409d4316",	/* 13: bpa, two classes, merged */
+	"c438b9c06dfb51387b69b4ab67474ae16a2d5065582ac83197f65fcf74c69047",	/* 14: bpa, three classes, merged */
 	"9b0e25a843cc2b6de1c916b2536fb7bd819b888df015bdd421140f8307984ab3",	/* 15: pegasos, two classes */
 	"b9bad1556e7bbcba114bfe534f93bfde66ca949d3677a8b4674e7bebed77f9f6",	/* 16: pegasos, three classes */
 	"120795d008850d9a211361117ac266bf7a6918f019d1f5e0db7ae9c4200f4273",	/* 17: pegasos, two classes, continued, second pass */
-	"5c49f997f84d488ae06dda8801b0acf7e767d3b31ede4c878dd631e979d0ea82",	/* 18: pegasos, two classes, merged */
-	"f681b0d0f6b704162dbcc2ff96b0a101bf3613042063dd86c12b3bec85a0bd48",	/* 19: pegasos, three classes, merged */
+	"74e57e2891dc7bed6f99945959d53a0f737983324941f846d8a9d6dfd986a755",	/* 18: pegasos, two classes, merged */
+	"cfb376c589adbd38da046f8b54a712cd810f9c6c03d05782641df3ed5f1d92be",	/* 19: pegasos, three classes, merged */
 	"8853d1d2c825fcddc65db9b05d7c3726794f5266adcd73d3bf9643863d437962",	/* 20: stoptron, two classes */
 	"e3bca8011802521f8963cbc62b5692db417e91c20f4f5abe829e91170e70bc6b",	/* 21: stoptron, three classes */
 	"619c75ebbfc9970f478b2ec8538799ce6bc67693ff2546cf52789d278e320817",	/* 22: stoptron, two classes, continued, second pass */
-	"101f6a41fb969288f435666d1ad7004d1032b1fd5e372dda730b78c5e66a4417",	/* 23: stoptron, two classes, merged */
-	"e24319a1412ea4893ee611fbf71e2720705405a31602e568cab6afceda8396bf",	/* 24: stoptron, three classes, merged */
+	"f13b1767195f020c4fdf9bd36409f4c633a59b49e532095c2f803bb0a2558560",	/* 23: stoptron, two classes, merged */
+	"0cb168dd7f49ed6d0a6e30ba6acc7a3a44fc50fec8e4a1467de6630bbdc00313",	/* 24: stoptron, three classes, merged */
 	"01ca82902522bdde077f416ae8c14f90cca4643cf1536da5ab2aa6d6c76d02a4",	/* 25: rbp, two classes */
 	"89d91a31d45244993ec853dc1d053fa9be106b04f757284bc795f86102491fee",	/* 26: rbp, three classes */
 	"1257543abada28ac9711f9aaed834aab5a27336a596b6f3f5960f0e79ca66662",	/* 27: rbp, two classes, continued, second pass */
-	"c2b80a818dd9fafbb492c570f7715b0b2ce775e19d9590846450345352dce655",	/* 28: rbp, two classes, merged */
-	"4e090ec1a31e130c869854e445d245ffa5c1e0aae9e6d8d27242719fad7ceb18",	/* 29: rbp, three classes, merged */
+	"bdaa650e82efd63b443238db8f3b8a6d2660a6b05012c79f8528b3c6f8012a69",	/* 28: rbp, two classes, merged */
+	"d36e439133651a456a89ff790ad6403add7735d74a50162f76b2575750851562",	/* 29: rbp, three classes, merged */
 	"135e9d239bd662bf74865de2468cf84458730a335a0a849e439e2b5cf8246797",	/* 30: pa_random, two classes */
 	"74896d56746bd4d3c9a72adf64121240c85eeecdd41fcb40c4cd47450619f879",	/* 31: pa_random, three classes */
 	"12e7ee2f384ba90baf41da3352361b28f5f122b6a20fbfa44c9c3a3aa31a9f50",	/* 32: pa_random, two classes, continued, second pass */
-	"e77d6118254eb03687d7b32e415bf4cf309a11e89c1631422666edd35bc77a3d",	/* 33: pa_random, two classes, merged */
-	"2bcff3e1c9e1c13e7aaa911a78c204a75d962749e0fad2c37db0b02fe36a08f6",	/* 34: pa_random, three classes, merged */
+	"f0f07a3ba399d9a02286ce053f513142f4c0667448c13c1a949030aaa550c33f",	/* 33: pa_random, two classes, merged */
+	"87ec8c928dff3e8874d7ca215d069e75a9865a096264ec73e0c9bb82ae8a6058",	/* 34: pa_random, three classes, merged */
 	"436595d617106a925dfd68d127e7e8cc30cb17d234631aa148f72b1e1bb37d4b",	/* 35: budget_perceptron, two classes */
 	"53459debdbdadbd1a4be56787772453df744d52fb2b0c17d4be64bc00dd70041",	/* 36: budget_perceptron, three classes */
 	"15a88f5f318af9bdce154237fa6afbba917e33dac8752ed786c5b2dedad89292",	/* 37: budget_perceptron, two classes, continued, second pass */
-	"11af5858c8b2e6cfc3ccba8569942b29823a7cd901ecb797064a5ebc41b353a7",	/* 38: budget_perceptron, two classes, merged */
-	"9630830c7722e454ed632d8d2350d46f36ed594ee053e41df2dee068f7fa9dea",	/* 39: budget_perceptron, three classes, merged */
+	"6cb64006cfeb9a817bd618c48cf070d29c0b68eab154537a36f08819da012225",	/* 38: budget_perceptron, two classes, merged */
+	"6d0ccaa46f93eeb7e19722f640867ee9a94c5eba9c6f7c646cef7c56fd5d392f",	/* 39: budget_perceptron, three classes, merged */
 	"1ab2eb28759bcd768195f200f99168371b517f26c5a3e8865418cbb21385f086",	/* 40: tighter_budget_perceptron, two classes */
 	"a12ffdf46e8ed79f551d4e8fbca57a6938cca1297181993b15accef0f75052e3",	/* 41: tighter_budget_perceptron, three classes */
 	"10975c9ddcd27a133814d697f6507a0f578577f8a494c4a14808e6909102cf93",	/* 42: tighter_budget_perceptron, two classes, continued, second pass */
-	"bab52152299aa4c27f32f9d0df22fb830fc442cb2b568b79d9087295dd058e27",	/* 43: tighter_budget_perceptron, two classes, merged */
-	"68a9c3d93b5a2c4734bc4c0972942f2ddb3c0eac4b216ac2344e8391a851a232",	/* 44: tighter_budget_perceptron, three classes, merged */
+	"40477ab8706f33f678bae6172bac59891333f9606ce4c80b5f19ad8ca4d9e587",	/* 43: tighter_budget_perceptron, two classes, merged */
+	"c80f400a1b8ca8ce1983f7aec0e3867035bad59f0f79d2e2d0d7f865bf317b1a",	/* 44: tighter_budget_perceptron, three classes, merged */
 	"e5247f926e8dd0a8af42d16615f8b049e2e88cd8c797ad66ab29ec6171c1bbd0",	/* 45: spa, two classes */
 	"159eb39087d86a11cd3bd8ad7886083b4b3f36e82d5ea8b9846e680125e0daf0",	/* 46: spa, three classes */
 	"cf52c4b1028e6d4442e416edfe4b729cd3d4361d7c531517fc9648af07e5630d",	/* 47: spa, two classes, continued, second pass */
@@ -451,28 +451,28 @@ static const char *const expected[] = {
 	"fb73d3254bfae90af21761d227777946366c3f011d50acb037ddb3dc874abe61",	/* 60: bduol, two classes */
 	"a84eee170a7684c3509e0241d144e9f1eaface83dd88612f32b80b382a6ead7e",	/* 61: bduol, three classes */
 	"a6eb08ead244008ea09685ab3336689408ca7ed2af22024319100b7bf979f4d8",	/* 62: bduol, two classes, continued, second pass */
-	"dd6e87dbaf1f962818739a7a40b2d3dad0eb0c87aba15f7f2f3423db5cefe3fb",	/* 63: bduol, two classes, merged */
-	"6430b54b8b55257df79649e27da4a83bd90cb1a913441c8261fc8896b5804580",	/* 64: bduol, three classes, merged */
+	"03d650a4b394f5b63ed51ff7b431287477d29e178190c3bb51904af317164892",	/* 63: bduol, two classes, merged */
+	"ff54c18d4aee84d7a9d9535c6feb79c0315b8a1451e8a2dc71f964898c48229d",	/* 64: bduol, three classes, merged */
 	"55d04d4d2f8ae0cbb96abd404994d49e6306778c8060009572d569ca2b57e155",	/* 65: bogd, two classes */
 	"8c60f8cc9f2ad0c5ec7f810ad28b90cc5b3577327ecd41f27a9a21b8e4b045f6",	/* 66: bogd, three classes */
 	"55b71adf84656a1b0c0bdb8c742c68c78271c7d9de1494327205ec0755188660",	/* 67: bogd, two classes, continued, second pass */
-	"d7692d0dcdce1f00749a4e6c54330db95286fd4218ba6ece6ded4ea6fd696979",	/* 68: bogd, two classes, merged */
-	"99a2205c9f33b3546fbb1b923450f281bebb279d9c9d4d32ff7e1902fff9feb5",	/* 69: bogd, three classes, merged */
+	"ed89163d1ef4fa252ee7899d1ac597b2f014d95113702088fc7a32341ad77706",	/* 68: bogd, two classes, merged */
+	"a41757bf8eb89a3417bc45d7fd4050c72fb9e55a2f3cb9e052b6eecec45ef5b2",	/* 69: bogd, three classes, merged */
 	"0ee5edc3c17c7b3c1f2b8d70ea62b9f45b6d19a6c496f0f6ed5c4ff9885a23ce",	/* 70: forgetron, two classes */
 	"e88b88d41da4be005ee4f51aacfa616117b4f2b5661ff54273fabc67689e91b4",	/* 71: forgetron, three classes */
 	"f3aee5eaa28a215f16eb3e3c13a5ac378aad73f527fde38177981d9f4ec7f2fc",	/* 72: forgetron, two classes, continued, second pass */
-	"88ac73d65c82e8f29650081edd53273469010585fdf309f5365ee850e748d9ab",	/* 73: forgetron, two classes, merged */
-	"d258a1f8131c903d4464affc67e5380f696499bc9aa12036d7b83e7b4b95e98f",	/* 74: forgetron, three classes, merged */
+	"60ff2947a27992591fcb8fe288de6cbc37e8a34b79131b22b22948cb10779d41",	/* 73: forgetron, two classes, merged */
+	"dd16a52b7641977b9f6a814f0ee37a8eeff80fb32dbc3a6dec036f62aa409faa",	/* 74: forgetron, three classes, merged */
 	"69128a3a3cf7e885f585dd019b3e762b5e2a1e95f78e0979ddca5903e5263897",	/* 75: projectron, two classes */
 	"1e7e4220fefefc01e14918303c9672f4e4d6838e50596ee0831d777ceff1dfe8",	/* 76: projectron, three classes */
 	"b98d7ed488c6eae94203cdfadaaf7c87500485dc75e8ad7f92aa79f4ba7657f3",	/* 77: projectron, two classes, continued, second pass */
-	"0b3e3a4aa37645695a9447e8cde9f6002e76748c192472c6edc34a1f0b3b56df",	/* 78: projectron, two classes, merged */
-	"80a9ef5dcebeecf70cecb7547fa0d6ae66fcc4fc311f155edb04e1428cc544c9",	/* 79: projectron, three classes, merged */
+	"c081fc4640aea52128ea75b8da4a28b28a5932b336af4f3ed6225905fc131092",	/* 78: projectron, two classes, merged */
+	"14b6d98dfbbc70be4466e0618968c0ae97a70604184d03fab72dc52df279160a",	/* 79: projectron, three classes, merged */
 	"28a455624552cb7c07119fc331e6da4d88d3ca8c7077e0b267f0a52b7fccb8ca",	/* 80: projectron_pp, two classes */
 	"f0109509bf15b5a2a241cdfce001b824b98fa5e85895d429ceff58376bdc3caf",	/* 81: projectron_pp, three classes */
 	"141f88c85d89dc461a23d53092fd048537ad84a94f157ee4c03ec6fe117bb2de",	/* 82: projectron_pp, two classes, continued, second pass */
-	"f0af8c144b6a0510e0163d586755bfbb6b17c40d98d4bada4a1bfe943faa3006",	/* 83: projectron_pp, two classes, merged */
-	"5498dcb6bed580b6a76ff1b60f8752c63efb4d87fa98add462bec6095a9eae21",	/* 84: projectron_pp, three classes, merged */
+	"d1296f93fe699df45a776145d7bf86e02d69acad1ab9a53ccb932abdcbc784de",	/* 83: projectron_pp, two classes, merged */
+	"116e3bbe415cefcb9c9212e3cacf0f4490a71af69d7d5ea7a7ca7b16ffd51a81",	/* 84: projectron_pp, three classes, merged */
 	"fccc0dc12c005550aefa67b35c378a5ef575570049f6da9f6f12b0afc1d4a79c",	/* 85: bpa variant=nn, two classes */
 	"7c3272d5389d700492703f081e686bb3bd316302579d75843d3537f43a3003d5",	/* 86: bpa variant=nn, three classes */
 	"99669a4b749cf476d307dd6fff08279d7b43521581d26c69bd90e43be5db5f5a",	/* 87: bpa variant=p, two classes */
@@ -500,52 +500,52 @@ static const char *const expected[] = {
 	"e187d102f2f7efe5f2586800500c24593c510cbc87dc720f7baf6fb21878b033",	/* 109: bpa variant=p, two classes, calibrated */
 	"c676087547706cec34b21ffc3020cdf0433fc4182450010c1465687724e8927d",	/* 110: bpa variant=nn, three classes, calibrated */
 	"b6bdabca0e1c6e8ab100c03e5d356f13b5301efa83a0a8629218c9b330721418",	/* 111: bpa variant=nn, three classes, balanced weights */
-	"d6d9c0d90bddf6abbc3a0f360ec9b9df0c02aaae3c05324813c092ba803d2f7b",	/* 112: bpa variant=p, three classes, merged */
+	"eceec5a08605457f315ad77307b814426b3b285280a62ac3c295fc234fa087b5",	/* 112: bpa variant=p, three classes, merged */
 	"af60dad00c9bbc7f662056201df49feff6b991354d4634fb823253f2c33caaea",	/* 113: pegasos maintenance=merge, three classes, continued, second pass */
-	"91a712d6e108ca53720139454b4d790ae1079cdf525d4968c2fbc0cbcb422bcb",	/* 114: bduol maintenance=projection, two classes, merged */
+	"cbd91c3b0fe56c73d29475aa376ccb76d4cd66c2b8972f8e15fe7387700bd5af",	/* 114: bduol maintenance=projection, two classes, merged */
 	"834e8f08e95af45cd6db4807703fe81b3fbf11560f540be581a911d669a84f9e",	/* 115: pa, regression */
 	"a62d6e55437d7891d1f99f77928bf80383a88e434c7e1ba9b7eae87649ff8e50",	/* 116: pa, regression, continued, second pass */
 	"fd0854869d1b9bfe1aeacbd81b1c16aaca00ca74f3a8700bcb9f030a95f0d4ce",	/* 117: pa, regression, merged */
 	"e2eab6fdd8d5258fb5e59a5d32f57468391f473c85e0c2402189c03ff19824f9",	/* 118: bpa variant=nn, regression */
 	"eddb90d11e87896e2309e393e6b35ce3c9d2f192efeda69b79a73642a031a14a",	/* 119: bpa variant=nn, regression, continued, second pass */
-	"104d689db945f81f7aa731eeb70a2c2c4ca4d7954d00d2874ccec6edc147739d",	/* 120: bpa variant=nn, regression, merged */
+	"bc67019952d42d3de504585e7337953e96a7fcb1b2111547754dbae9d46746f5",	/* 120: bpa variant=nn, regression, merged */
 	"be2259b801f646ca61b36b2b6ba1d3a6557f8ff878ff9cfd544c8f44378544cc",	/* 121: bpa variant=s, regression */
 	"02cb3129841bed87bb9ef9bbee20b6c52ccd28937e03514c1aad623d5bf61ba1",	/* 122: bpa variant=s, regression, continued, second pass */
-	"0f403f4526b2b1623d9290de1dc5e437eff3563013faf5fe87a10ed5582ebc96",	/* 123: bpa variant=s, regression, merged */
+	"3d4d41c82c85491673de148918cf1d6a92a8156e53801c64958b101798a94f60",	/* 123: bpa variant=s, regression, merged */
 	"523f7ce6f61ff72fc9deb656cf17f5647f68966545aa21dab86905c0293098ce",	/* 124: bpa variant=p, regression */
 	"8bcd10d504f4d0c16619fa6b7613ceef2938dbdd67ebea3af192e166ae16488a",	/* 125: bpa variant=p, regression, continued, second pass */
-	"a647c3b3e082606d77b0c1e9753fa20459a54dabf6260c6dec095e3f9e6475fb",	/* 126: bpa variant=p, regression, merged */
+	"3779b05ac86a7e02cd74bdee293cff20122e5fbd373dd70fa1d290b63d01fc8f",	/* 126: bpa variant=p, regression, merged */
 	"1fec4d3643779008dc5189f6a931c48ea1964e4fe39d1fb53e1d98a2c7a5d3b8",	/* 127: pegasos, regression */
 	"4f93c5278982867c40caba559e33c0080bf692a5f93c70952ee82b6c412e2165",	/* 128: pegasos, regression, continued, second pass */
-	"98b541d194529262e554b5559c00ae86deb2d06e4c74e0548ec171b587b8683c",	/* 129: pegasos, regression, merged */
+	"1ec0cd2da543af0fdf811d64722fb2c0b8e74495ee4b9c0cb82d060706eca2bb",	/* 129: pegasos, regression, merged */
 	"b02fdf38fbcbb3917a48551fdf73d0dd24f394ffe353be3453049c75c80d1e7d",	/* 130: pa_random, regression */
 	"94227834f72a9818dbffc5891acc0f2092108ccab953720e3e814d3e693eb84e",	/* 131: pa_random, regression, continued, second pass */
-	"78c79a56c801580bd31609d345c323c85d8dff1b3219013366383a307418f871",	/* 132: pa_random, regression, merged */
+	"70b7c9653c6b13572457102ed75df9c06854f2b33cf70e46633e9b896b2603fa",	/* 132: pa_random, regression, merged */
 	"227a99d37b465f0dca746d028f5c52b2c46cf9e150713611ce8650cb45a482e7",	/* 133: ogd, regression */
 	"cd53b4205779425ff54a1ce3d609d685d4686037576f0d37b9ec47243db9bbd9",	/* 134: ogd, regression, continued, second pass */
 	"51326d045c7f9e042473cadbc23b698b269d95567bbd9695381e308e94fbecab",	/* 135: ogd, regression, merged */
 	"4cf6dadfa8730ebdab0e4275f30981fc3adc909d62330927d41c701447306880",	/* 136: bogd, regression */
 	"b9cd66706d83067e17d6c4eb84e0d6f07e7ed8e636169c5899ae8101d8c7e820",	/* 137: bogd, regression, continued, second pass */
-	"7ab893fc851e71f4d710e8c3c790a20fd548dad95d5c87d820d31fad7457c4b5",	/* 138: bogd, regression, merged */
+	"139d344b214437971b6da6e40459c53d6bd1a911becb437a0ddf42c71881c42f",	/* 138: bogd, regression, merged */
 	"f509bdd76df7e2485793513131a95a1f53a2b3d5aa0fef0235e5d43c5b926ffc",	/* 139: pegasos, novelty */
 	"e3388bc03ad77d6afb7a7d813350844e664585013dcaf5c4591bb880842aba0d",	/* 140: pegasos, novelty, continued, second pass */
-	"0fb14e5c75b38a7f8dde0a5bc8c7db2f9c1384ea1b040906fbd9de5a489599b4",	/* 141: pegasos, novelty, merged */
+	"13b974af0f17863f21b7312f342fbc588ec9a9dc07f681022af0aad0c02ab004",	/* 141: pegasos, novelty, merged */
 	"5cb6e74bef382827b455ab0fab2b73d03abbf540c95e006f4c096c98e744d3b5",	/* 142: ogd, novelty */
 	"f266be8a54be0f0620bfd1534397bbfb0c06b7d97cc75c66bdb03fc578c9ab05",	/* 143: ogd, novelty, continued, second pass */
 	"61f25428c01e033507b32db22cc56a8529c2ef644e23e3ece62bf9feef70580c",	/* 144: ogd, novelty, merged */
 	"7781bbdb785115628fcbcee67d0f046558b263a2685cd9a08770806fd0522b4d",	/* 145: bogd, novelty */
 	"d5d6f817575a46ae483c9f2944a438696cf40d90fcad8fb494547a65bdb27b03",	/* 146: bogd, novelty, continued, second pass */
-	"2849e01959461006432b4a3642f262673580da76efa50f5b6a16a952ca93c048",	/* 147: bogd, novelty, merged */
+	"1afd441fef8dc9d843f9342e65f2bcd7c5ac22e721aff529ced272a3040d4a7d",	/* 147: bogd, novelty, merged */
 	"16060dddc4305da1289ba5261d63fd78fb25709b9e4b2006d9e206461cb934de",	/* 148: bpa nn, three classes, 8 parts distilled */
 	"97231fea393d57c785777de481b645bd25d36d1749cfec3f22cd79ff0079e4b0",	/* 149: pegasos merge, three classes, 8 parts distilled */
 	"2e0c72a46cfea5ba3cb8008bb3118c0b5b24c180bcb62dbb85bb2e7153c215a4",	/* 150: bpa variant=nn sv_precision=float4, three classes */
 	"35f86cbba741a60164a3ef757d69f80013712267fcf224cd00f560676c819ea1",	/* 151: bpa variant=nn sv_precision=float4, two classes, standardised */
 	"c311617b1c7034261c51404a6c763c49857154f0b5fef7067511f7d5d3622e7d",	/* 152: pegasos maintenance=merge sv_precision=float4, three classes */
-	"d3c63de9135e04712988797fdc3b1e1e91c05167769f9ef5d53def01eaf8ba17",	/* 153: pegasos maintenance=merge sv_precision=float4, three classes, merged */
+	"8317185ce304a6c50ad080f61128287d35e97fb2dec05fbe1447fa8e808abb76",	/* 153: pegasos maintenance=merge sv_precision=float4, three classes, merged */
 	"c620e39b7bb5cd242e88a1aff2590c3bc694d9de683ca8526d681c1de89db070",	/* 154: pegasos maintenance=merge sv_precision=float4, two classes, continued, second pass */
-	"83a5c0cf19febc8780ca9477db2bf9c1120fd181f6ff05c44c6248edf6772835",	/* 155: tighter_budget_perceptron eval_set=svs sv_precision=float4, two classes, merged */
+	"cd012b0c4b7eed2a00a2280fe71f6894baf0fabbbb8d3ebdc58c7af651166825",	/* 155: tighter_budget_perceptron eval_set=svs sv_precision=float4, two classes, merged */
 	"ed61e0e821d5c7e5c3c6f68f88ea948b5bc9024da4f20a142ddac09d48a594ef",	/* 156: pegasos maintenance=merge sv_precision=float4, three classes, 8 parts distilled */
-	"62717263623fde6fdfccac2c0dcda1ebc1e2673300401a32e7bea07c79d968d2",	/* 157: the scores of every model */
+	"50f920db7b2352110b7f73ec5573ef95ef8dff4198db91c659a633aa8c0de456",	/* 157: the scores of every model */
 };
 
 #define N_EXPECTED ((int) (sizeof(expected) / sizeof(expected[0])))

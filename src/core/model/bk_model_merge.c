@@ -390,9 +390,44 @@ reduce_by_merging(BkModel *m, BkMachine *u, int limit)
 }
 
 /*
- * Paper 004 §4.2: project the smallest SV onto the others until B are
- * left; false (u unchanged) if K of the union is not positive definite
- * even with the ridge.
+ * The SV whose projection onto the others degrades the model least, paper
+ * 004 §4.2 eq. 17: ||alpha_p||^2 (k_pp - k_p^T K_p^-1 k_p), K_p the kernel
+ * matrix of the others.  That factor is the Schur complement of k_pp in
+ * the union's K, 1 / (K^-1)_pp, so with g = K^-1 at hand every candidate
+ * costs O(classes), not the O(B^3) for which the paper projects the
+ * smallest SV instead (its approximation, which training keeps).  In a
+ * merge the smallest SVs are often those another part's SVs span least:
+ * on covtype20k (7 classes) Pegasos merged from 2 parts scored 64.18 %
+ * with the smallest removed and 68.12 % so (serial 65.96 %).
+ */
+static int
+least_degrading_sv(const BkMachine *mach, const BkGramInverse *g)
+{
+	int			K = mach->n_coef;
+	int			best = 0;
+	double		bestv = 0.0;
+
+	for (int j = 0; j < mach->n_sv; j++)
+	{
+		double		gjj = g->m[(size_t) j * g->cap + j],
+					v = 0.0;
+
+		for (int c = 0; c < K; c++)
+			v += mach->coef[(size_t) j * K + c] * mach->coef[(size_t) j * K + c];
+		v = gjj > 0.0 ? v / gjj : HUGE_VAL;
+		if (j == 0 || v < bestv)
+		{
+			best = j;
+			bestv = v;
+		}
+	}
+	return best;
+}
+
+/*
+ * Paper 004 §4.2: project the SV of least degradation onto the others
+ * until B are left; false (u unchanged) if K of the union is not positive
+ * definite even with the ridge.
  */
 static bool
 reduce_by_projection(BkModel *m, BkMachine *u, int limit)
@@ -409,7 +444,7 @@ reduce_by_projection(BkModel *m, BkMachine *u, int limit)
 	}
 	while (u->n_sv > limit)
 	{
-		int			r = smallest_sv(&m->params, u);
+		int			r = least_degrading_sv(u, &g);
 		double		grr = g.m[(size_t) r * g.cap + r];
 
 		for (int j = 0; j < u->n_sv; j++)
