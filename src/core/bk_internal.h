@@ -678,6 +678,12 @@ extern void BkGramBorder(const BkEnv *env, BkGramInverse *g, const double *a,
 						 double s, double ktt);
 /* remove index r by the Schur complement, moving the last index into r */
 extern void BkGramRemove(const BkEnv *env, BkGramInverse *g, int r);
+/*
+ * The SV of mach whose projection onto the others degrades its function
+ * least, paper 004 §4.2 eq. 17: argmin ||alpha_p||^2 / G_pp (G = g's
+ * inverse), the first on a tie; -1 if no G_pp is positive
+ */
+extern int	BkGramLeastDegrading(const BkMachine *mach, const BkGramInverse *g);
 /* recompute K^-1 from the SVs (bk_linalg.c's Cholesky); false if K is not PD */
 extern bool BkGramRefresh(const BkEnv *env, BkGramInverse *g,
 						  const BkParams *p, const BkMachine *mach, int dim);

@@ -350,3 +350,37 @@ BkGramNoteUpdate(const BkEnv *env, BkGramInverse *g, const BkParams *p,
 	if (g->since_refresh >= (uint64_t) mach->n_sv)
 		(void) BkGramRefresh(env, g, p, mach, dim);
 }
+
+/*
+ * 1 / G_pp is k_pp - k_p^T K_p^-1 k_p, the squared distance of Phi(x_p) to
+ * the others' span, up to the ridge of G (the exact terms: bk_alg_pegasos.c,
+ * project_out): so every candidate costs O(classes), where the paper,
+ * inverting K_p for each, projects the smallest SV instead.  A G_pp that
+ * is not positive (an inverse gone bad) disqualifies p.
+ */
+int
+BkGramLeastDegrading(const BkMachine *mach, const BkGramInverse *g)
+{
+	int			K = mach->n_coef;
+	int			best = -1;
+	double		bestv = 0.0;
+
+	for (int j = 0; j < mach->n_sv; j++)
+	{
+		const double *a = mach->coef + (size_t) j * K;
+		double		gjj = g->m[(size_t) j * g->cap + j],
+					v = 0.0;
+
+		if (!(gjj > 0.0))
+			continue;
+		for (int c = 0; c < K; c++)
+			v += a[c] * a[c];
+		v /= gjj;
+		if (best < 0 || v < bestv)
+		{
+			best = j;
+			bestv = v;
+		}
+	}
+	return best;
+}

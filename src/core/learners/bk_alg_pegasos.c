@@ -384,24 +384,9 @@ maintain(BkModel *m, BkMachine *mach, const BkRow *row)
 			project_out(m, mach, smallest_sv(p, mach));
 			break;
 		case BK_MAINT_PROJECTION_BEST:
-			{
-				BkGramInverse *g = &mach->ginv;
-				double		bestv = 0.0;
-
-				/* eq. 17: degradation ||alpha_p||^2 / G_pp */
-				pi = 0;
-				for (int j = 0; j < mach->n_sv; j++)
-				{
-					double		v = coef_norm2(mach, j) / g->m[(size_t) j * g->cap + j];
-
-					if (j == 0 || v < bestv)
-					{
-						pi = j;
-						bestv = v;
-					}
-				}
-				project_out(m, mach, pi);
-			}
+			/* eq. 17: degradation ||alpha_p||^2 / G_pp */
+			pi = BkGramLeastDegrading(mach, &mach->ginv);
+			project_out(m, mach, pi >= 0 ? pi : smallest_sv(p, mach));
 			break;
 		case BK_MAINT_MERGE:
 			merge_sv(m, mach, row, smallest_sv(p, mach));
