@@ -992,6 +992,9 @@ CREATE FUNCTION @extschema@._bk_cross_validate(
 	-- the WARNINGs of the single models (a useless setting): the scores
 	-- tell; their progress NOTICEs (budgetkernel.progress_interval) pass
 	SET budgetkernel.run_warnings = off
+	-- float8 values through jsonb (the drawn settings, the rounds' rows)
+	-- in their shortest exact text, whatever the caller's setting
+	SET extra_float_digits = 3
 AS $fn$
 DECLARE
 	settings	jsonb := '[{}]';
@@ -1421,8 +1424,8 @@ BEGIN
 			-- fit the rows more closely, so a setting tuned for one pass
 			-- is over-regularised for eight; on usps Pegasos at 900 with
 			-- the round's best gamma scored 93.0 % on the test rows with
-			-- three passes and 94.0 % so); the best of the five is
-			-- refitted
+			-- three passes and 94.0 % so); the best of the five (or of
+			-- seven, after the wider round below) is refitted
 			settings := settings || jsonb_build_array(settings->0 || '{"epochs": 3}');
 			k := CASE WHEN settings->0 ? 'lambda' THEN 'lambda' ELSE 'C' END;
 			u := (settings->0->>k)::float8 * CASE WHEN k = 'lambda' THEN 0.1 ELSE 10 END;
@@ -1470,8 +1473,8 @@ BEGIN
 		PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
 		-- A wider round where the rows want a closer fit: when more passes
 		-- won the last round by half a point or more over the best single
-		-- pass, the winner is tried again at three times its budget with a
-		-- kernel three and ten times narrower.  A narrow kernel needs more
+		-- pass, the winner is tried again at three times its budget with
+		-- gamma three and ten times larger.  A narrow kernel needs more
 		-- support vectors and passes than successive halving gives it: it
 		-- is eliminated at the first round's small budget before it can
 		-- show (covtype20k, two classes: the search's best, gamma 0.0296 at
