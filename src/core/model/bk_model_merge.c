@@ -11,11 +11,11 @@
  *	  reduced to B, one SV at a time, by the budget maintenance of paper 004
  *	  that keeps the most of f: the SV of least degradation (eq. 17,
  *	  ||alpha_m||^2 / G_mm) projected onto the others (§4.2): every other
- *	  coefficient gains alpha_m (K_P^-1 k_Pm), computed from G = K^-1 of the union as
- *	  -alpha_m G_Pm / G_mm, and G shrinks by the Schur complement (O(n^3)
- *	  once, O(n^2) a removal, n <= 2B).  G is the inverse of K + 1e-6
- *	  diag(K) (BK_GRAM_RIDGE), since SVs of two models can lie close
- *	  together.  Projection onto all the others keeps more of f than
+ *	  coefficient gains alpha_m (K_P^-1 k_Pm), computed from G = K^-1 of
+ *	  the union as -alpha_m G_Pm / G_mm, and G shrinks by the Schur
+ *	  complement (O(n^3) once, O(n^2) a removal, n <= 2B).  G is the
+ *	  inverse of K + 1e-6 diag(K) (BK_GRAM_RIDGE), since SVs of two models
+ *	  can lie close together.  Projection onto all the others keeps more of f than
  *	  merging pairs of SVs (§4.3), first chosen for the Gaussian kernel: on
  *	  ncheckerboard1m (BPA-NN, B = 100, gamma 4, whose expansions are sums
  *	  of coefficients near +-2000 that nearly cancel) two halves at 67.9 %
@@ -389,6 +389,18 @@ reduce_by_merging(BkModel *m, BkMachine *u, int limit)
 	BkFree(&m->env, work);
 }
 
+/* The error of a union whose kernel matrix is numerically singular */
+static void singular_union(BkModel *m, const BkMachine *u) BK_NORETURN;
+
+static void
+singular_union(BkModel *m, const BkMachine *u)
+{
+	BkRaiseHint(&m->env, BK_ERR_NUMERIC, NULL,
+				"Merge models of a kernel whose matrix on their support vectors is positive definite (a Gaussian kernel always is).",
+				"cannot merge: the kernel matrix of the %d support vectors is numerically singular",
+				u->n_sv);
+}
+
 /*
  * Paper 004 §4.2: project the SV of least degradation (eq. 17,
  * BkGramLeastDegrading) onto the others until B are left; false (u
@@ -422,10 +434,7 @@ reduce_by_projection(BkModel *m, BkMachine *u, int limit)
 		if (r < 0 && BkGramRefresh(&m->env, &g, &m->params, u, m->dim))
 			r = BkGramLeastDegrading(u, &g);
 		if (r < 0)
-			BkRaiseHint(&m->env, BK_ERR_NUMERIC, NULL,
-						"Merge models of a kernel whose matrix on their support vectors is positive definite (a Gaussian kernel always is).",
-						"cannot merge: the kernel matrix of the %d support vectors is numerically singular",
-						u->n_sv);
+			singular_union(m, u);
 		grr = g.m[(size_t) r * g.cap + r];
 
 		for (int j = 0; j < u->n_sv; j++)
@@ -453,10 +462,7 @@ reduce_union(BkModel *m, BkMachine *u, int limit)
 	if (u->n_sv <= limit || reduce_by_projection(m, u, limit))
 		return;
 	if (m->params.kernel != BK_KERNEL_RBF)
-		BkRaiseHint(&m->env, BK_ERR_NUMERIC, NULL,
-					"Merge models of a kernel whose matrix on their support vectors is positive definite (a Gaussian kernel always is).",
-					"cannot merge: the kernel matrix of the %d support vectors is numerically singular",
-					u->n_sv);
+		singular_union(m, u);
 	reduce_by_merging(m, u, limit);
 }
 
