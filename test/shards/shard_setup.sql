@@ -29,10 +29,12 @@ $$;
 -- one round of iterative parameter mixing: this shard's rows learned on
 -- from the model of version v, which the coordinator shipped into
 -- models_local (read by a scalar subquery: a small TOAST pointer through
--- the aggregate's sort, where a variable would be the whole model)
+-- the aggregate's sort, where a variable would be the whole model), in a
+-- fresh seeded order each round (v seeds it), as epochs reshuffle passes
 CREATE FUNCTION continue_shard(v int) RETURNS SETOF bk_model LANGUAGE plpgsql AS $$
 BEGIN
-	RETURN QUERY SELECT bk_continue(features, label, (SELECT model FROM models_local m WHERE m.version = v) ORDER BY id)
+	RETURN QUERY SELECT bk_continue(features, label, (SELECT model FROM models_local m WHERE m.version = v)
+	                                ORDER BY bk_shuffle_key(id, v))
 	FROM train_local;
 END
 $$;

@@ -147,11 +147,12 @@ INSERT INTO mixed SELECT 1, bk_merge(m ORDER BY m::bytea) FROM continue_shard(10
 INSERT INTO models_1 SELECT 100 + round, model FROM mixed WHERE round = 1;
 INSERT INTO models_2 SELECT 100 + round, model FROM mixed WHERE round = 1;
 INSERT INTO mixed SELECT 2, bk_merge(m ORDER BY m::bytea) FROM continue_shard(101) m;
--- a round is the merge of each half continued from the last model,
--- byte for byte as on one server
+-- a round is the merge of each half continued from the last model in
+-- the round's order, byte for byte as on one server
 SELECT (SELECT model FROM mixed WHERE round = 2)::bytea =
        (SELECT bk_merge(m ORDER BY m::bytea)::bytea
-        FROM (SELECT bk_continue(features, label, (SELECT model FROM mixed WHERE round = 1) ORDER BY id) AS m
+        FROM (SELECT bk_continue(features, label, (SELECT model FROM mixed WHERE round = 1)
+                                 ORDER BY bk_shuffle_key(id, 101)) AS m
               FROM all_train GROUP BY id % 2) s) AS round_as_local,
        (SELECT bool_and(bk_is_valid(model::bytea)) FROM mixed) AS rounds_valid;
 -- each round passes over every row once more: rows_seen counts the rows
