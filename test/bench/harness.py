@@ -1523,6 +1523,64 @@ def copy_between(src_sql, db_to, table):
                    input=out.stdout, capture_output=True, check=True)
 
 
+def mixing_section(L, runs, orders=3, rounds=4):
+    """Iterative parameter mixing over two shards (doc/distributed.md's
+    Recipe 3, on one server): k rounds against one model of every row with
+    as many passes, in several seeded orders of the rows."""
+    log("== scale-out: iterative parameter mixing")
+    L.append("### Iterative parameter mixing over two shards\n")
+    L.append("The rows of section 5's training tables in %d seeded orders (`ORDER BY "
+             "bk_shuffle_key(id, s)`, s = 1 ... %d), split into two shards by `mod(id, 2)`. "
+             "**Round 0**: each shard's `bk_train` in that order, the two merged by `bk_merge`; "
+             "**round r**: each shard `bk_continue`s the merged model of round r − 1 over its "
+             "rows in a fresh order (`bk_shuffle_key(id, 100 s + r)`), and the two are merged "
+             "(the recipe of [distributed.md](distributed.md#recipe-3-iterative-parameter-mixing), "
+             "both shards on one server). **Serial**: one model of every row in the same order, "
+             "with one pass and with %d (`\"epochs\": %d`, each pass reshuffled), as many passes "
+             "as round %d has made. Accuracy (%%) on the test rows, the mean over the %d orders; "
+             "the last column is round %d minus the %d serial passes, mean (lowest, highest) over "
+             "the orders.\n" % (orders, orders, rounds + 1, rounds + 1, rounds, orders, rounds, rounds + 1))
+    L.append("| data set | learner | " + " | ".join("round %d" % r for r in range(rounds + 1))
+             + " | serial, 1 pass | serial, %d passes | round %d − serial |" % (rounds + 1, rounds))
+    L.append("| --- | --- | " + " | ".join("---:" for _ in range(rounds + 3)) + " | --- |")
+    for ds, tag, learner, params in runs:
+        train, test = "bench.%s_train" % tag, "bench.%s_test" % tag
+        pj = json.dumps(params)
+        pe = json.dumps(dict(params, epochs=rounds + 1))
+        sql = ["DROP TABLE IF EXISTS bench.mx_rounds;",
+               "CREATE TABLE bench.mx_rounds (s int, r int, m bk_model);"]
+        for o in range(1, orders + 1):
+            sql.append(f"""
+INSERT INTO bench.mx_rounds SELECT {o}, 0, bk_merge(m ORDER BY part)
+FROM (SELECT mod(id, 2) AS part, bk_train(features, label, '{pj}'::jsonb ORDER BY bk_shuffle_key(id, {o})) AS m
+      FROM {train} GROUP BY 1) p;""")
+            for r in range(1, rounds + 1):
+                sql.append(f"""
+INSERT INTO bench.mx_rounds SELECT {o}, {r}, bk_merge(m ORDER BY part)
+FROM (SELECT mod(id, 2) AS part,
+             bk_continue(features, label, (SELECT x.m FROM bench.mx_rounds x WHERE x.s = {o} AND x.r = {r - 1})
+                         ORDER BY bk_shuffle_key(id, {100 * o + r})) AS m
+      FROM {train} GROUP BY 1) p;""")
+            sql.append(f"""
+INSERT INTO bench.mx_rounds SELECT {o}, -1, bk_train(features, label, '{pj}'::jsonb ORDER BY bk_shuffle_key(id, {o})) FROM {train};
+INSERT INTO bench.mx_rounds SELECT {o}, -2, bk_train(features, label, '{pe}'::jsonb ORDER BY bk_shuffle_key(id, {o})) FROM {train};""")
+        psql_file("\n".join(sql) + "\n")
+        acc = {}
+        for line in psql(f"SELECT x.s, x.r, avg((bk_predict(x.m, t.features) = t.label)::int) "
+                         f"FROM bench.mx_rounds x, {test} t GROUP BY x.s, x.r").strip().splitlines():
+            o, r, a = line.split("|")
+            acc[(int(o), int(r))] = float(a) * 100
+        mean = {r: sum(acc[(o, r)] for o in range(1, orders + 1)) / orders for r in range(-2, rounds + 1)}
+        gaps = [acc[(o, rounds)] - acc[(o, -2)] for o in range(1, orders + 1)]
+        L.append("| %s | %s | %s | %.2f | %.2f | %+.2f (%+.2f, %+.2f) |" % (
+            ds, learner, " | ".join("%.2f" % mean[r] for r in range(rounds + 1)), mean[-1], mean[-2],
+            sum(gaps) / orders, min(gaps), max(gaps)))
+        log("  %s %s: rounds %s, serial %.2f / %.2f" % (
+            ds, learner, " ".join("%.2f" % mean[r] for r in range(rounds + 1)), mean[-1], mean[-2]))
+    psql("DROP TABLE IF EXISTS bench.mx_rounds")
+    L.append("")
+
+
 def many_parts_section(L, args, hps, repeat):
     """Section 5 of performance-scaleout.md: the accuracy of bk_merge over
     P = 1 ... 32 parts, its time, and the spread of parallel training."""
@@ -1627,9 +1685,10 @@ INSERT INTO bench.mp_models SELECT {p}, 'merge', bk_merge(m ORDER BY part) FROM 
             " | ".join("%.2f" % acc[(p, "merge")] for p in ps), secs[2], secs[32]))
         log("  %s %s: serial %.2f, merged %s" % (ds, learner, acc[(1, "serial")],
                                                  " ".join("%.2f" % acc[(p, "merge")] for p in ps)))
+    L.append("")
+    mixing_section(L, [r for r in runs if r[1] != "s_ncb1m"])
     psql("DROP TABLE IF EXISTS bench.mp_parts, bench.mp_models, bench.mp_a9a_train, bench.mp_a9a_test, "
          "bench.mp_usps_train, bench.mp_usps_test, bench.mp_cov_train, bench.mp_cov_test")
-    L.append("")
 
     # the spread of parallel training: 5 runs with two workers
     log("== scale-out: parallel training, 5 runs")
