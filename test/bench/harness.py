@@ -1523,6 +1523,53 @@ def copy_between(src_sql, db_to, table):
                    input=out.stdout, capture_output=True, check=True)
 
 
+def orders_section(L, runs, orders=3, ps=(2, 32)):
+    """The many-parts table's serial, P = 2 and P = 32 cells in several
+    seeded orders of the rows: file order is one draw."""
+    log("== scale-out: merging in %d orders of the rows" % orders)
+    L.append("### The same, in %d orders of the rows\n" % orders)
+    L.append("The table above trains in file order, one draw of the rows' order. Here the parts "
+             "and the serial model of a9a, usps and covtype20k (ncb1m's merges are above serial "
+             "at every P) train in %d seeded orders (`ORDER BY bk_shuffle_key(id, s)`, "
+             "s = 1 ... %d), the parts still `mod(id, P)`: the mean accuracy (%%) over the orders, "
+             "and each P's gap to serial in the same order, mean (lowest, highest).\n" % (orders, orders))
+    L.append("| data set | learner | serial | " + " | ".join("P = %d | gap" % p for p in ps) + " |")
+    L.append("| --- | --- | ---: | " + " | ".join("---: | ---" for _ in ps) + " |")
+    plist = ", ".join(str(p) for p in ps)
+    for ds, tag, learner, params in runs:
+        train, test = "bench.%s_train" % tag, "bench.%s_test" % tag
+        pj = json.dumps(params)
+        psql_file(f"""
+DROP TABLE IF EXISTS bench.mo_models;
+CREATE TABLE bench.mo_models AS
+SELECT o.s, 1 AS p, (SELECT bk_train(features, label, '{pj}'::jsonb ORDER BY bk_shuffle_key(id, o.s)) FROM {train}) AS m
+FROM generate_series(1, {orders}) o(s);
+INSERT INTO bench.mo_models
+SELECT x.s, x.p, bk_merge(x.m ORDER BY x.part)
+FROM (SELECT o.s, q.p, mod(t.id, q.p)::int AS part,
+             bk_train(t.features, t.label, '{pj}'::jsonb ORDER BY bk_shuffle_key(t.id, o.s)) AS m
+      FROM generate_series(1, {orders}) o(s), unnest(ARRAY[{plist}]) q(p), {train} t
+      GROUP BY 1, 2, 3) x
+GROUP BY x.s, x.p;
+""")
+        acc = {}
+        for line in psql(f"SELECT x.s, x.p, avg((bk_predict(x.m, t.features) = t.label)::int) "
+                         f"FROM bench.mo_models x, {test} t GROUP BY x.s, x.p").strip().splitlines():
+            o, p, a = line.split("|")
+            acc[(int(o), int(p))] = float(a) * 100
+        cells = []
+        for p in ps:
+            gaps = [acc[(o, p)] - acc[(o, 1)] for o in range(1, orders + 1)]
+            cells.append("%.2f | %+.2f (%+.2f, %+.2f)" % (
+                sum(acc[(o, p)] for o in range(1, orders + 1)) / orders,
+                sum(gaps) / orders, min(gaps), max(gaps)))
+        serial = sum(acc[(o, 1)] for o in range(1, orders + 1)) / orders
+        L.append("| %s | %s | %.2f | %s |" % (ds, learner, serial, " | ".join(cells)))
+        log("  %s %s: serial %.2f, %s" % (ds, learner, serial, "; ".join(cells)))
+    psql("DROP TABLE IF EXISTS bench.mo_models")
+    L.append("")
+
+
 def mixing_section(L, runs, orders=3, rounds=4):
     """Iterative parameter mixing over two shards (doc/distributed.md's
     Recipe 3, on one server): k rounds against one model of every row with
@@ -1686,6 +1733,7 @@ INSERT INTO bench.mp_models SELECT {p}, 'merge', bk_merge(m ORDER BY part) FROM 
         log("  %s %s: serial %.2f, merged %s" % (ds, learner, acc[(1, "serial")],
                                                  " ".join("%.2f" % acc[(p, "merge")] for p in ps)))
     L.append("")
+    orders_section(L, [r for r in runs if r[1] != "s_ncb1m"])
     mixing_section(L, [r for r in runs if r[1] != "s_ncb1m"])
     psql("DROP TABLE IF EXISTS bench.mp_parts, bench.mp_models, bench.mp_a9a_train, bench.mp_a9a_test, "
          "bench.mp_usps_train, bench.mp_usps_test, bench.mp_cov_train, bench.mp_cov_test")
