@@ -589,6 +589,10 @@ extern bool BkSvFloat4Holds(const BkMachine *mach, int dim);
 /* the hint of an error of that range */
 #define FLOAT4_HINT "A model of \"sv_precision\": \"float4\" stores values of at most 3.4e38 in magnitude: scale the features, or train with \"sv_precision\": \"float8\"."
 extern double BkMachineScore(const BkMachine *mach, const double *krow);
+/* ||alpha_j||^2, SV j's stored coefficients over the classes */
+extern double BkMachineCoefNorm2(const BkMachine *mach, int j);
+/* argmin ||alpha_j||^2 k(x_j, x_j), paper 004 §4.1: the SV that carries the least of f */
+extern int	BkMachineSmallestSv(const BkParams *p, const BkMachine *mach);
 extern void BkMachineRemove(BkMachine *mach, int dim, int r);
 extern void BkMachineAddColumn(const BkEnv *env, BkMachine *mach);
 /* f -> -f, every cached score and evaluation label with it */

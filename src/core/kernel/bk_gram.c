@@ -361,21 +361,17 @@ BkGramNoteUpdate(const BkEnv *env, BkGramInverse *g, const BkParams *p,
 int
 BkGramLeastDegrading(const BkMachine *mach, const BkGramInverse *g)
 {
-	int			K = mach->n_coef;
 	int			best = -1;
 	double		bestv = 0.0;
 
 	for (int j = 0; j < mach->n_sv; j++)
 	{
-		const double *a = mach->coef + (size_t) j * K;
 		double		gjj = g->m[(size_t) j * g->cap + j],
-					v = 0.0;
+					v;
 
 		if (!(gjj > 0.0))
 			continue;
-		for (int c = 0; c < K; c++)
-			v += a[c] * a[c];
-		v /= gjj;
+		v = BkMachineCoefNorm2(mach, j) / gjj;
 		if (best < 0 || v < bestv)
 		{
 			best = j;

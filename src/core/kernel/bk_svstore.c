@@ -216,6 +216,42 @@ BkMachineAddColumn(const BkEnv *env, BkMachine *mach)
 	mach->n_coef = old + 1;
 }
 
+/* ||alpha_j||^2 of SV j (stored coefficients: a scale is common to all) */
+double
+BkMachineCoefNorm2(const BkMachine *mach, int j)
+{
+	const double *a = mach->coef + (size_t) j * mach->n_coef;
+	double		s = 0.0;
+
+	for (int c = 0; c < mach->n_coef; c++)
+		s += a[c] * a[c];
+	return s;
+}
+
+/*
+ * The smallest SV, argmin ||alpha_j||^2 k(x_j, x_j) (paper 004 §4.1), the
+ * first on a tie: what Pegasos' maintenance removes, projects or merges,
+ * and the merge's partner search starts from
+ */
+int
+BkMachineSmallestSv(const BkParams *p, const BkMachine *mach)
+{
+	int			best = 0;
+	double		bestv = 0.0;
+
+	for (int j = 0; j < mach->n_sv; j++)
+	{
+		double		v = BkMachineCoefNorm2(mach, j) * BkKernelSelf(p, mach->sqnorm[j]);
+
+		if (j == 0 || v < bestv)
+		{
+			best = j;
+			bestv = v;
+		}
+	}
+	return best;
+}
+
 /* f(x) = sum_i alpha_i k(sv_i, x) of a binary machine (eq. 5) */
 double
 BkMachineScore(const BkMachine *mach, const double *krow)

@@ -202,37 +202,6 @@ damage(double delta)
 	return delta > 0.0 ? delta : 0.0;
 }
 
-/* ||alpha_j||^2 of SV j (stored coefficients: the scale is common to all) */
-static double
-coef_norm2(const BkMachine *mach, int j)
-{
-	const double *a = mach->coef + (size_t) j * mach->n_coef;
-	double		s = 0.0;
-
-	for (int c = 0; c < mach->n_coef; c++)
-		s += a[c] * a[c];
-	return s;
-}
-
-/* The smallest SV, argmin ||alpha_p||^2 k(x_p, x_p) (§4.1). */
-static int
-smallest_sv(const BkParams *p, const BkMachine *mach)
-{
-	int			best = 0;
-	double		bestv = 0.0;
-
-	for (int j = 0; j < mach->n_sv; j++)
-	{
-		double		v = coef_norm2(mach, j) * BkKernelSelf(p, mach->sqnorm[j]);
-
-		if (j == 0 || v < bestv)
-		{
-			best = j;
-			bestv = v;
-		}
-	}
-	return best;
-}
 
 /*
  * Project SV pi onto the other SVs and remove it (eq. 16): with G the
@@ -280,7 +249,7 @@ project_out(BkModel *m, BkMachine *mach, int pi)
 		}
 	if (res2 < 0.0)
 		res2 = 0.0;
-	delta = damage(coef_norm2(mach, pi) * res2 * s2);
+	delta = damage(BkMachineCoefNorm2(mach, pi) * res2 * s2);
 	mach->degradation += delta;
 	/*
 	 * ||w + Delta w||^2 = ||w||^2 - 2 alpha_p.<w_P, res> - 2 ||alpha_p||^2
@@ -289,7 +258,7 @@ project_out(BkModel *m, BkMachine *mach, int pi)
 	 */
 	if (m->params.ball_projection)
 		mach->wnorm2 += -2.0 * wres * s2 -
-			2.0 * coef_norm2(mach, pi) * (1.0 / gpp - r * kpp) * s2 + delta;
+			2.0 * BkMachineCoefNorm2(mach, pi) * (1.0 / gpp - r * kpp) * s2 + delta;
 
 	for (int j = 0; j < mach->n_sv; j++)
 	{
@@ -311,7 +280,7 @@ static void
 remove_sv(BkModel *m, BkMachine *mach, const BkRow *row, int pi)
 {
 	double		s2 = mach->scale * mach->scale;
-	double		delta = damage(coef_norm2(mach, pi) *
+	double		delta = damage(BkMachineCoefNorm2(mach, pi) *
 							   BkKernelSelf(&m->params, mach->sqnorm[pi]) * s2);
 
 	mach->degradation += delta;
@@ -378,18 +347,18 @@ maintain(BkModel *m, BkMachine *mach, const BkRow *row)
 			remove_sv(m, mach, row, (int) BkRngBelow(&m->rng, (uint64_t) mach->n_sv));
 			break;
 		case BK_MAINT_SMALLEST:
-			remove_sv(m, mach, row, smallest_sv(p, mach));
+			remove_sv(m, mach, row, BkMachineSmallestSv(p, mach));
 			break;
 		case BK_MAINT_PROJECTION:
-			project_out(m, mach, smallest_sv(p, mach));
+			project_out(m, mach, BkMachineSmallestSv(p, mach));
 			break;
 		case BK_MAINT_PROJECTION_BEST:
 			/* eq. 17: degradation ||alpha_p||^2 / G_pp */
 			pi = BkGramLeastDegrading(mach, &mach->ginv);
-			project_out(m, mach, pi >= 0 ? pi : smallest_sv(p, mach));
+			project_out(m, mach, pi >= 0 ? pi : BkMachineSmallestSv(p, mach));
 			break;
 		case BK_MAINT_MERGE:
-			merge_sv(m, mach, row, smallest_sv(p, mach));
+			merge_sv(m, mach, row, BkMachineSmallestSv(p, mach));
 			break;
 		default:
 			BkRaise(&m->env, BK_ERR_INTERNAL, NULL, "unknown maintenance %d",

@@ -342,30 +342,6 @@ combine_identical(BkModel *m, BkMachine *u)
 	BkFree(&m->env, table);
 }
 
-/* ||alpha_j||^2 k(x_j, x_j): the SV that carries the least of f */
-static int
-smallest_sv(const BkParams *p, const BkMachine *mach)
-{
-	int			K = mach->n_coef;
-	int			best = 0;
-	double		bestv = 0.0;
-
-	for (int j = 0; j < mach->n_sv; j++)
-	{
-		double		v = 0.0;
-
-		for (int c = 0; c < K; c++)
-			v += mach->coef[(size_t) j * K + c] * mach->coef[(size_t) j * K + c];
-		v *= BkKernelSelf(p, mach->sqnorm[j]);
-		if (j == 0 || v < bestv)
-		{
-			best = j;
-			bestv = v;
-		}
-	}
-	return best;
-}
-
 /* Paper 004 §4.3: merge the smallest SV with its partner until B are left. */
 static void
 reduce_by_merging(BkModel *m, BkMachine *u, int limit)
@@ -378,7 +354,7 @@ reduce_by_merging(BkModel *m, BkMachine *u, int limit)
 	{
 		BkMergeChoice c;
 
-		BkMergeChoose(&m->env, &m->params, u, m->dim, smallest_sv(&m->params, u),
+		BkMergeChoose(&m->env, &m->params, u, m->dim, BkMachineSmallestSv(&m->params, u),
 					  work, &c);
 		BkMergePoint(&m->params, u, m->dim, &c, work, zbuf, az);
 		BkMergeApply(u, m->dim, &c, zbuf, az);
