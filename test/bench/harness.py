@@ -1523,6 +1523,18 @@ def copy_between(src_sql, db_to, table):
                    input=out.stdout, capture_output=True, check=True)
 
 
+def test_accuracies(table, model, test, keys):
+    """{key: accuracy in %} of every model of table on the test table's rows,
+    the key a tuple of the columns keys names, each read by its type."""
+    cols = ", ".join("x.%s" % k for k, _ in keys)
+    acc = {}
+    for line in psql(f"SELECT {cols}, avg((bk_predict(x.{model}, t.features) = t.label)::int) "
+                     f"FROM {table} x, {test} t GROUP BY {cols}").strip().splitlines():
+        *key, a = line.split("|")
+        acc[tuple(kind(v) for (_, kind), v in zip(keys, key))] = float(a) * 100
+    return acc
+
+
 def orders_section(L, runs, orders=3, ps=(2, 32)):
     """The many-parts table's serial, P = 2 and P = 32 cells in several
     seeded orders of the rows: file order is one draw."""
@@ -1552,11 +1564,7 @@ FROM (SELECT o.s, q.p, mod(t.id, q.p)::int AS part,
       GROUP BY 1, 2, 3) x
 GROUP BY x.s, x.p;
 """)
-        acc = {}
-        for line in psql(f"SELECT x.s, x.p, avg((bk_predict(x.m, t.features) = t.label)::int) "
-                         f"FROM bench.mo_models x, {test} t GROUP BY x.s, x.p").strip().splitlines():
-            o, p, a = line.split("|")
-            acc[(int(o), int(p))] = float(a) * 100
+        acc = test_accuracies("bench.mo_models", "m", test, (("s", int), ("p", int)))
         cells = []
         for p in ps:
             gaps = [acc[(o, p)] - acc[(o, 1)] for o in range(1, orders + 1)]
@@ -1612,11 +1620,7 @@ FROM (SELECT mod(id, 2) AS part,
 INSERT INTO bench.mx_rounds SELECT {o}, -1, bk_train(features, label, '{pj}'::jsonb ORDER BY bk_shuffle_key(id, {o})) FROM {train};
 INSERT INTO bench.mx_rounds SELECT {o}, -2, bk_train(features, label, '{pe}'::jsonb ORDER BY bk_shuffle_key(id, {o})) FROM {train};""")
         psql_file("\n".join(sql) + "\n")
-        acc = {}
-        for line in psql(f"SELECT x.s, x.r, avg((bk_predict(x.m, t.features) = t.label)::int) "
-                         f"FROM bench.mx_rounds x, {test} t GROUP BY x.s, x.r").strip().splitlines():
-            o, r, a = line.split("|")
-            acc[(int(o), int(r))] = float(a) * 100
+        acc = test_accuracies("bench.mx_rounds", "m", test, (("s", int), ("r", int)))
         mean = {r: sum(acc[(o, r)] for o in range(1, orders + 1)) / orders for r in range(-2, rounds + 1)}
         gaps = [acc[(o, rounds)] - acc[(o, -2)] for o in range(1, orders + 1)]
         L.append("| %s | %s | %s | %.2f | %.2f | %+.2f (%+.2f, %+.2f) |" % (
@@ -1722,11 +1726,7 @@ VACUUM ANALYZE bench.mp_parts;
 INSERT INTO bench.mp_models SELECT {p}, 'merge', bk_merge(m ORDER BY part) FROM bench.mp_parts;
 {"INSERT INTO bench.mp_models SELECT 32, 'part', m FROM bench.mp_parts WHERE part = 0;" if p == 32 else ""}
 """)
-        acc = {}
-        for line in psql(f"SELECT p, kind, avg((bk_predict(model, t.features) = t.label)::int) "
-                         f"FROM bench.mp_models, {test} t GROUP BY p, kind, model").strip().splitlines():
-            pp, kind, a = line.split("|")
-            acc[(int(pp), kind)] = float(a) * 100
+        acc = test_accuracies("bench.mp_models", "model", test, (("p", int), ("kind", str)))
         L.append("| %s | %s | %.2f | %.2f | %s | %.2f / %.2f |" % (
             ds, learner, acc[(1, "serial")], acc[(32, "part")],
             " | ".join("%.2f" % acc[(p, "merge")] for p in ps), secs[2], secs[32]))
