@@ -678,9 +678,11 @@ extern void BkModelMergeUnion(BkModel *dst, BkModel *src);
  * same order, by BkModelMergeUnion and BkModelMerge): a fresh model of m's
  * learner learns u's distinct SVs labelled by u's class, and its machines
  * replace m's when it agrees with u on more of those points
- * (bk_model_distil.c).  False, m unchanged, when it does not, or when m is
- * not a classifier of a learner it applies to, or u never exceeded the
- * budget.
+ * (bk_model_distil.c).  Then, for a learner of binary machines, m is
+ * continued over those points with the labels the parts learned them with
+ * when that predicts them better on held-out points, stably.  False, m
+ * unchanged, when neither happens, or when m is not a classifier of a
+ * learner it applies to, or u never exceeded the budget.
  */
 typedef struct BkDistilReport
 {
@@ -690,6 +692,11 @@ typedef struct BkDistilReport
 	int			agree_quarter;	/* ... and one distilled from a quarter */
 	int			agree_expected;	/* what the model distilled from all should */
 	bool		distilled;		/* m's machines are the distilled ones */
+	int			own_points;		/* points with the label the parts learned */
+	int			own_merged;		/* on which the merged model predicts it */
+	int			own_refined;	/* ... and m continued over the other half */
+	int			own_halves_agree;	/* on which the two continued agree */
+	bool		refined;		/* m then continued over all of them */
 } BkDistilReport;
 extern bool BkModelDistil(BkModel *m, BkModel *u, BkDistilReport *report);
 /*

@@ -33,5 +33,9 @@ BkPgMergeDistil(BkModel *m, BkModel *u, const char *fname)
 		 fname, report.points, report.agree_merged, report.agree_distilled,
 		 report.agree_quarter, report.agree_expected,
 		 report.distilled ? "distilled" : "merged");
+	if (report.own_points > 0)
+		elog(DEBUG1, "%s: %d points with the labels the parts learned them with; the merged model predicts %d of them, continued over each half the other half's %d, and the two continued agree on %d: %s",
+			 fname, report.own_points, report.own_merged, report.own_refined,
+			 report.own_halves_agree, report.refined ? "continued" : "kept");
 }
 

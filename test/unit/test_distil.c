@@ -137,6 +137,12 @@ distil_learner(const char *pp[][2], int np, const char *name, const double *x,
 		  "%s: distilled only when it should agree more (%d, from %d and %d, against %d of %d)",
 		  name, r.agree_expected, r.agree_distilled, r.agree_quarter, r.agree_merged, r.points);
 	CHECK(r.distilled, "%s: %d parts are distilled", name, DP_PARTS);
+	CHECK(r.refined == (r.own_points > 0 && r.own_refined > r.own_merged &&
+						r.own_halves_agree >= 0.8 * r.own_points) &&
+		  (strcmp(name, "pegasos") != 0 || r.own_points == 0),
+		  "%s: continued over the parts' own labels only when it predicts them better, "
+		  "stably, and never for Pegasos (%d, %d, %d of %d)",
+		  name, r.own_refined, r.own_merged, r.own_halves_agree, r.own_points);
 	for (int k = 0; k < fold->n_machines; k++)
 		CHECK(fold->machines[k].n_sv <= (int) fold->params.budget,
 			  "%s: machine %d within the budget (%d)", name, k, fold->machines[k].n_sv);
@@ -258,6 +264,104 @@ distil_sampled(void)
 	free(y);
 }
 
+/*
+ * Many weak parts of two classes, a third of the rows positive: BPA-NN
+ * with a small C, 125 rows a part, predicts the majority class nearly
+ * everywhere, and so do their average and its fold.  The merged model is
+ * then continued over the union's points with the labels the parts
+ * learned them with (the sign of each point's coefficient), which repairs
+ * it.  Pegasos, natively multi-class, is never continued (distil_learner).
+ */
+static void
+distil_refined(void)
+{
+	const char *pp[][2] = {{"algorithm", "bpa"}, {"variant", "nn"},
+	{"budget", "20"}, {"gamma", "20"}, {"C", "0.02"}};
+	enum
+	{
+		RP_PARTS = 32
+	};
+	int			n = DP_TRAIN + DP_TEST;
+	double	   *x = malloc(sizeof(double) * 2 * (size_t) n);
+	int64_t    *y = malloc(sizeof(int64_t) * (size_t) n);
+	BkModel    *parts[RP_PARTS];
+	BkModel    *fold,
+			   *u,
+			   *again,
+			   *u2;
+	BkDistilReport r,
+				r2;
+	BkRng		rng;
+	double		acc_fold,
+				acc;
+	size_t		len,
+				len2;
+	uint8_t    *b,
+			   *b2;
+	char		err[BK_ERRMSG_LEN] = "";
+	BkErrCode	code;
+
+	BkRngSeed(&rng, 79);
+	three_class(&rng, n, x, y);
+	for (int i = 0; i < n; i++)
+		y[i] = y[i] == 0 ? 1 : -1;
+	for (int p = 0; p < RP_PARTS; p++)
+	{
+		parts[p] = train_mc(pp, 5, x, y, 0, 0, NULL);
+		for (int i = p; i < DP_TRAIN; i += RP_PARTS)
+			BkModelLearn(parts[p], x + 2 * (size_t) i, y[i]);
+	}
+	for (int t = 0; t < 2; t++)
+	{
+		BkModel   **f = t == 0 ? &fold : &again,
+				  **uu = t == 0 ? &u : &u2;
+
+		*f = copy_model(parts[0]);
+		*uu = copy_model(parts[0]);
+		for (int p = 1; p < RP_PARTS; p++)
+		{
+			BkModel    *a = copy_model(parts[p]),
+					   *c = copy_model(parts[p]);
+
+			BkModelMerge(*f, a);
+			BkModelMergeUnion(*uu, c);
+			BkModelFree(a);
+			BkModelFree(c);
+		}
+	}
+	acc_fold = accuracy_mc(fold, x + 2 * DP_TRAIN, y + DP_TRAIN, DP_TEST);
+	BkModelDistil(fold, u, &r);
+	acc = accuracy_mc(fold, x + 2 * DP_TRAIN, y + DP_TRAIN, DP_TEST);
+	CHECK(r.own_points > 0 && r.own_points <= r.points &&
+		  r.own_merged <= r.own_points && r.own_refined <= r.own_points &&
+		  r.own_halves_agree <= r.own_points,
+		  "weak parts: %d of %d points carry their parts' labels", r.own_points, r.points);
+	CHECK(r.refined && r.own_refined > r.own_merged &&
+		  r.own_halves_agree >= 0.8 * r.own_points,
+		  "weak parts: continued over their own labels (%d against %d, halves agree on %d of %d)",
+		  r.own_refined, r.own_merged, r.own_halves_agree, r.own_points);
+	/* measured: 93.6 % against 87.2 % */
+	CHECK(acc >= acc_fold + 0.03, "weak parts: continued %.4f, merged %.4f on held-out rows",
+		  acc, acc_fold);
+	BkModelDistil(again, u2, &r2);
+	b = encode(fold, &len);
+	b2 = encode(again, &len2);
+	CHECK(len == len2 && memcmp(b, b2, len) == 0, "weak parts: continued twice, the same bytes");
+	CHECK(BkFormatValidate(b, len, err, sizeof(err), &code) && fold->rows_seen == DP_TRAIN &&
+		  fold->machines[0].n_sv <= 20,
+		  "weak parts: the continued merge is valid, of the budget, of the parts' rows (%s)", err);
+	free(b);
+	free(b2);
+	BkModelFree(again);
+	BkModelFree(u2);
+	BkModelFree(fold);
+	BkModelFree(u);
+	for (int p = 0; p < RP_PARTS; p++)
+		BkModelFree(parts[p]);
+	free(x);
+	free(y);
+}
+
 void
 test_distil(void)
 {
@@ -289,6 +393,7 @@ test_distil(void)
 	/* 16 parts of one row each: a union of 16 SVs, within the budget of 20 */
 	distil_not_applied(peg, 5, "a union within the budget", x, y, 16);
 	distil_sampled();
+	distil_refined();
 	free(x);
 	free(y);
 }
