@@ -252,6 +252,8 @@ distil_sampled(void)
 	BkModelDistil(fold, u, &r);
 	CHECK(distinct > 8192 && r.points == (int) (((int64_t) 1 << 26) / distinct),
 		  "a union of %d points labelled on a sample of %d", distinct, r.points);
+	CHECK(r.own_points > 0 && r.own_points <= r.points,
+		  "continued, if at all, over the same sample: %d points of %d", r.own_points, r.points);
 	b = encode(fold, &len);
 	CHECK(fold->machines[0].n_sv <= 600 && fold->machines[2].n_sv <= 600 && BkFormatValidate(b, len, err, sizeof(err), &code),
 		  "the merge of a sampled union is a valid model of the budget (%s)", err);
