@@ -678,9 +678,10 @@ extern void BkModelMergeUnion(BkModel *dst, BkModel *src);
  * same order, by BkModelMergeUnion and BkModelMerge): a fresh model of m's
  * learner learns u's distinct SVs labelled by u's class, and its machines
  * replace m's when it agrees with u on more of those points
- * (bk_model_distil.c).  Then, for a learner of binary machines, m is
- * continued over those points with the labels the parts learned them with
- * when that predicts them better on held-out points, stably.  False, m
+ * (bk_model_distil.c).  Then, for a learner of binary machines without
+ * class weights, m is continued over those of the labelled points that
+ * carry the label a part learned them with, when that predicts those
+ * labels better on held-out points, significantly and stably.  False, m
  * unchanged, when neither happens, or when m is not a classifier of a
  * learner it applies to, or u never exceeded the budget.
  */

@@ -5,7 +5,9 @@
  *	  a valid model of the budget that trains on, the same bytes every
  *	  time, kept only when it agrees with the average on more held-out
  *	  points than the folded merge; learners it does not apply to, and a
- *	  union within the budget, leave the merge as it is.
+ *	  union within the budget, leave the merge as it is.  Merged weak parts
+ *	  are then continued over the union's points with the labels the parts
+ *	  learned them with, the same bytes on every CPU.
  */
 #include "bk_test.h"
 
@@ -137,12 +139,8 @@ distil_learner(const char *pp[][2], int np, const char *name, const double *x,
 		  "%s: distilled only when it should agree more (%d, from %d and %d, against %d of %d)",
 		  name, r.agree_expected, r.agree_distilled, r.agree_quarter, r.agree_merged, r.points);
 	CHECK(r.distilled, "%s: %d parts are distilled", name, DP_PARTS);
-	CHECK(r.refined == (r.own_points > 0 && r.own_refined > r.own_merged &&
-						r.own_halves_agree >= 0.8 * r.own_points) &&
-		  (strcmp(name, "pegasos") != 0 || r.own_points == 0),
-		  "%s: continued over the parts' own labels only when it predicts them better, "
-		  "stably, and never for Pegasos (%d, %d, %d of %d)",
-		  name, r.own_refined, r.own_merged, r.own_halves_agree, r.own_points);
+	CHECK(strcmp(name, "pegasos") != 0 || (r.own_points == 0 && !r.refined),
+		  "%s: never continued over the parts' own labels (%d points)", name, r.own_points);
 	for (int k = 0; k < fold->n_machines; k++)
 		CHECK(fold->machines[k].n_sv <= (int) fold->params.budget,
 			  "%s: machine %d within the budget (%d)", name, k, fold->machines[k].n_sv);
@@ -253,7 +251,8 @@ distil_sampled(void)
 	CHECK(distinct > 8192 && r.points == (int) (((int64_t) 1 << 26) / distinct),
 		  "a union of %d points labelled on a sample of %d", distinct, r.points);
 	CHECK(r.own_points > 0 && r.own_points <= r.points,
-		  "continued, if at all, over the same sample: %d points of %d", r.own_points, r.points);
+		  "continued, if at all, over points of the labelled sample: %d points of %d",
+		  r.own_points, r.points);
 	b = encode(fold, &len);
 	CHECK(fold->machines[0].n_sv <= 600 && fold->machines[2].n_sv <= 600 && BkFormatValidate(b, len, err, sizeof(err), &code),
 		  "the merge of a sampled union is a valid model of the budget (%s)", err);
@@ -267,18 +266,22 @@ distil_sampled(void)
 }
 
 /*
- * Many weak parts of two classes, a third of the rows positive: BPA-NN
- * with a small C, 125 rows a part, predicts the majority class nearly
- * everywhere, and so do their average and its fold.  The merged model is
- * then continued over the union's points with the labels the parts
- * learned them with (the sign of each point's coefficient), which repairs
- * it.  Pegasos, natively multi-class, is never continued (distil_learner).
+ * Many weak parts: BPA-NN with a small C, 125 rows a part, of two classes
+ * (a third of the rows positive) or three; each part predicts the majority
+ * class nearly everywhere (two classes), or learns little (three), and so
+ * do their average and its fold.  The merged model is then continued over
+ * the union's points with the labels the parts learned them with (the sign
+ * of a binary machine's coefficient, the one-vs-rest machine holding the
+ * point with a positive one), which repairs it.  Pegasos, natively
+ * multi-class, is never continued (distil_learner).  want: the SHA-256 of
+ * the continued model, the same on every CPU.
  */
 static void
-distil_refined(void)
+distil_refined(bool two_classes, const char *C, double gain, const char *want)
 {
 	const char *pp[][2] = {{"algorithm", "bpa"}, {"variant", "nn"},
-	{"budget", "20"}, {"gamma", "20"}, {"C", "0.02"}};
+	{"budget", "20"}, {"gamma", "20"}, {"C", C}};
+	const char *name = two_classes ? "weak parts, two classes" : "weak parts, three classes";
 	enum
 	{
 		RP_PARTS = 32
@@ -300,13 +303,16 @@ distil_refined(void)
 				len2;
 	uint8_t    *b,
 			   *b2;
+	uint8_t		d[BK_DIGEST_LEN];
+	char		hex[2 * BK_DIGEST_LEN + 1];
 	char		err[BK_ERRMSG_LEN] = "";
 	BkErrCode	code;
 
 	BkRngSeed(&rng, 79);
 	three_class(&rng, n, x, y);
-	for (int i = 0; i < n; i++)
-		y[i] = y[i] == 0 ? 1 : -1;
+	if (two_classes)
+		for (int i = 0; i < n; i++)
+			y[i] = y[i] == 0 ? 1 : -1;
 	for (int p = 0; p < RP_PARTS; p++)
 	{
 		parts[p] = train_mc(pp, 5, x, y, 0, 0, NULL);
@@ -337,21 +343,24 @@ distil_refined(void)
 	CHECK(r.own_points > 0 && r.own_points <= r.points &&
 		  r.own_merged <= r.own_points && r.own_refined <= r.own_points &&
 		  r.own_halves_agree <= r.own_points,
-		  "weak parts: %d of %d points carry their parts' labels", r.own_points, r.points);
-	CHECK(r.refined && r.own_refined > r.own_merged &&
-		  r.own_halves_agree >= 0.8 * r.own_points,
-		  "weak parts: continued over their own labels (%d against %d, halves agree on %d of %d)",
-		  r.own_refined, r.own_merged, r.own_halves_agree, r.own_points);
-	/* measured: 93.6 % against 87.2 % */
-	CHECK(acc >= acc_fold + 0.03, "weak parts: continued %.4f, merged %.4f on held-out rows",
-		  acc, acc_fold);
+		  "%s: %d of %d points carry their parts' labels", name, r.own_points, r.points);
+	CHECK(r.refined && r.own_refined > r.own_merged,
+		  "%s: continued over their own labels (%d against %d, halves agree on %d of %d)",
+		  name, r.own_refined, r.own_merged, r.own_halves_agree, r.own_points);
+	CHECK(acc >= acc_fold + gain, "%s: continued %.4f, merged %.4f on held-out rows",
+		  name, acc, acc_fold);
 	BkModelDistil(again, u2, &r2);
 	b = encode(fold, &len);
 	b2 = encode(again, &len2);
-	CHECK(len == len2 && memcmp(b, b2, len) == 0, "weak parts: continued twice, the same bytes");
+	CHECK(len == len2 && memcmp(b, b2, len) == 0, "%s: continued twice, the same bytes", name);
+	BkSha256(b, len, d);
+	for (int i = 0; i < BK_DIGEST_LEN; i++)
+		sprintf(hex + 2 * i, "%02x", d[i]);
+	CHECK(strcmp(hex, want) == 0, "%s: the continued model's SHA-256 is %s (want %s)",
+		  name, hex, want);
 	CHECK(BkFormatValidate(b, len, err, sizeof(err), &code) && fold->rows_seen == DP_TRAIN &&
 		  fold->machines[0].n_sv <= 20,
-		  "weak parts: the continued merge is valid, of the budget, of the parts' rows (%s)", err);
+		  "%s: the continued merge is valid, of the budget, of the parts' rows (%s)", name, err);
 	free(b);
 	free(b2);
 	BkModelFree(again);
@@ -395,7 +404,11 @@ test_distil(void)
 	/* 16 parts of one row each: a union of 16 SVs, within the budget of 20 */
 	distil_not_applied(peg, 5, "a union within the budget", x, y, 16);
 	distil_sampled();
-	distil_refined();
+	/* measured: 93.6 % against the fold's 87.2 %, and 91.7 % against 86.4 % */
+	distil_refined(true, "0.02", 0.03,
+				   "628155e044417fdb202be83e07cd9b5750f76fc797bb5f40b09b635c7fed3a8b");
+	distil_refined(false, "0.02", 0.03,
+				   "46e4d559f1017337e898744298214f3476493b89aed7e33d46c6834c20e8c3af");
 	free(x);
 	free(y);
 }
