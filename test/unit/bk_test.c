@@ -120,6 +120,17 @@ encode(BkModel *m, size_t *len)
 	return buf;
 }
 
+/* the SHA-256 of data[0..n) as 64 hex digits and a NUL */
+void
+sha_hex(const void *data, size_t n, char *hex)
+{
+	uint8_t		d[BK_DIGEST_LEN];
+
+	BkSha256(data, n, d);
+	for (int i = 0; i < BK_DIGEST_LEN; i++)
+		sprintf(hex + 2 * i, "%02x", d[i]);
+}
+
 /* A copy of m through its bytes, decoded for training (a stored model read back). */
 BkModel *
 copy_model(BkModel *m)

@@ -36,6 +36,7 @@ extern double accuracy(BkModel *m, const double *x, const int64_t *y, int n);
 extern uint8_t *encode(BkModel *m, size_t *len);
 /* a copy of m through its bytes, decoded for training */
 extern BkModel *copy_model(BkModel *m);
+extern void sha_hex(const void *data, size_t n, char *hex);
 extern BkModel *train(const char *pp[][2], int np, const double *x, const int64_t *y, int from, int to,
 	  BkModel *start);
 extern void three_class(BkRng *rng, int n, double *x, int64_t *y);

@@ -52,15 +52,15 @@ distinct_svs(const BkModel *u)
 }
 
 /*
- * parts[p]: the rows i % DP_PARTS == p; *fold: folded by BkModelMerge,
- * *u: kept whole by BkModelMergeUnion (both from copies of the parts)
+ * parts[0 .. n_parts): *fold: folded by BkModelMerge, *u: kept whole by
+ * BkModelMergeUnion (both from copies of the parts)
  */
 static void
-merge_parts(BkModel **parts, BkModel **fold, BkModel **u)
+merge_parts(BkModel **parts, int n_parts, BkModel **fold, BkModel **u)
 {
 	*fold = copy_model(parts[0]);
 	*u = copy_model(parts[0]);
-	for (int p = 1; p < DP_PARTS; p++)
+	for (int p = 1; p < n_parts; p++)
 	{
 		BkModel    *a = copy_model(parts[p]),
 				   *b = copy_model(parts[p]);
@@ -101,7 +101,7 @@ distil_learner(const char *pp[][2], int np, const char *name, const double *x,
 			BkModelLearn(parts[p], x + 2 * (size_t) i, y[i]);
 		total += parts[p]->rows_seen;
 	}
-	merge_parts(parts, &fold, &u);
+	merge_parts(parts, DP_PARTS, &fold, &u);
 
 	/* the union is the weighted average of the parts, to rounding */
 	for (int i = DP_TRAIN; i < DP_TRAIN + 200; i++)
@@ -128,7 +128,7 @@ distil_learner(const char *pp[][2], int np, const char *name, const double *x,
 
 	acc_fold = accuracy_mc(fold, x + 2 * DP_TRAIN, y + DP_TRAIN, DP_TEST);
 	/* the same parts merged again, for a second distillation */
-	merge_parts(parts, &again, &u2);
+	merge_parts(parts, DP_PARTS, &again, &u2);
 	BkModelDistil(fold, u, &r);
 	CHECK(r.points == distinct_svs(u), "%s: every distinct point of the union labelled (%d)",
 		  name, r.points);
@@ -197,7 +197,7 @@ distil_not_applied(const char *pp[][2], int np, const char *name, const double *
 		for (int i = p; i < rows; i += DP_PARTS)
 			BkModelLearn(parts[p], x + 2 * (size_t) i, y[i]);
 	}
-	merge_parts(parts, &fold, &u);
+	merge_parts(parts, DP_PARTS, &fold, &u);
 	b = encode(fold, &len);
 	CHECK(!BkModelDistil(fold, u, &r) && r.points == 0, "%s: not distilled", name);
 	b2 = encode(fold, &len2);
@@ -303,7 +303,6 @@ distil_refined(bool two_classes, const char *C, double gain, const char *want)
 				len2;
 	uint8_t    *b,
 			   *b2;
-	uint8_t		d[BK_DIGEST_LEN];
 	char		hex[2 * BK_DIGEST_LEN + 1];
 	char		err[BK_ERRMSG_LEN] = "";
 	BkErrCode	code;
@@ -319,24 +318,9 @@ distil_refined(bool two_classes, const char *C, double gain, const char *want)
 		for (int i = p; i < DP_TRAIN; i += RP_PARTS)
 			BkModelLearn(parts[p], x + 2 * (size_t) i, y[i]);
 	}
-	for (int t = 0; t < 2; t++)
-	{
-		BkModel   **f = t == 0 ? &fold : &again,
-				  **uu = t == 0 ? &u : &u2;
-
-		*f = copy_model(parts[0]);
-		*uu = copy_model(parts[0]);
-		for (int p = 1; p < RP_PARTS; p++)
-		{
-			BkModel    *a = copy_model(parts[p]),
-					   *c = copy_model(parts[p]);
-
-			BkModelMerge(*f, a);
-			BkModelMergeUnion(*uu, c);
-			BkModelFree(a);
-			BkModelFree(c);
-		}
-	}
+	merge_parts(parts, RP_PARTS, &fold, &u);
+	/* the same parts merged again, for a second distillation */
+	merge_parts(parts, RP_PARTS, &again, &u2);
 	acc_fold = accuracy_mc(fold, x + 2 * DP_TRAIN, y + DP_TRAIN, DP_TEST);
 	BkModelDistil(fold, u, &r);
 	acc = accuracy_mc(fold, x + 2 * DP_TRAIN, y + DP_TRAIN, DP_TEST);
@@ -353,9 +337,7 @@ distil_refined(bool two_classes, const char *C, double gain, const char *want)
 	b = encode(fold, &len);
 	b2 = encode(again, &len2);
 	CHECK(len == len2 && memcmp(b, b2, len) == 0, "%s: continued twice, the same bytes", name);
-	BkSha256(b, len, d);
-	for (int i = 0; i < BK_DIGEST_LEN; i++)
-		sprintf(hex + 2 * i, "%02x", d[i]);
+	sha_hex(b, len, hex);
 	CHECK(strcmp(hex, want) == 0, "%s: the continued model's SHA-256 is %s (want %s)",
 		  name, hex, want);
 	CHECK(BkFormatValidate(b, len, err, sizeof(err), &code) && fold->rows_seen == DP_TRAIN &&

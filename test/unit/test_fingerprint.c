@@ -54,17 +54,6 @@ log_append(ByteLog *l, const void *data, size_t n)
 	l->n += n;
 }
 
-/* the SHA-256 of data[0..n) as 64 hex digits */
-static void
-sha_hex(const void *data, size_t n, char *hex)
-{
-	uint8_t		d[BK_DIGEST_LEN];
-
-	BkSha256(data, n, d);
-	for (int i = 0; i < BK_DIGEST_LEN; i++)
-		sprintf(hex + 2 * i, "%02x", d[i]);
-}
-
 /* ---- the streams ---- */
 #define FP_DIM		19			/* > 16 and not a multiple of 4: padded rows, a tail */
 #define FP_ROWS		240
