@@ -207,6 +207,15 @@ learned(const BkModel *m, const BkModel *from, const BkMachine *pts,
 	return d;
 }
 
+/* m takes the machines of d, a model learned() from it, and d is freed */
+static void
+adopt(BkModel *m, BkModel *d)
+{
+	for (int k = 0; k < m->n_machines; k++)
+		BkMergeInstall(m, k, &d->machines[k]);
+	BkModelFree(d);
+}
+
 /*
  * The label each point of the union was learned with, by the parts'
  * coefficients (summed over the parts that hold it): for a binary machine
@@ -340,13 +349,7 @@ refine(BkModel *m, const BkModel *u, const BkMachine *pts, int *const *at,
 		report->own_refined > report->own_merged &&
 		report->own_halves_agree >= REFINE_MIN_AGREE * n_own;
 	if (report->refined)
-	{
-		BkModel    *c = learned(m, m, pts, own, order, n_own, REFINE_EPOCHS, rng);
-
-		for (int k = 0; k < m->n_machines; k++)
-			BkMergeInstall(m, k, &c->machines[k]);
-		BkModelFree(c);
-	}
+		adopt(m, learned(m, m, pts, own, order, n_own, REFINE_EPOCHS, rng));
 	BkFree(&m->env, order);
 	BkFree(&m->env, own);
 }
@@ -445,12 +448,7 @@ BkModelDistil(BkModel *m, BkModel *u, BkDistilReport *report)
 	}
 	report->distilled = n > 0 && report->agree_expected > report->agree_merged;
 	if (report->distilled)
-	{
-		d = learned(m, NULL, &pts, label, order, n, DISTIL_EPOCHS, &rng);
-		for (int k = 0; k < m->n_machines; k++)
-			BkMergeInstall(m, k, &d->machines[k]);
-		BkModelFree(d);
-	}
+		adopt(m, learned(m, NULL, &pts, label, order, n, DISTIL_EPOCHS, &rng));
 	refine(m, u, &pts, at, order, n, &rng, report);
 	for (int k = 0; k < u->n_machines; k++)
 		BkFree(&m->env, at[k]);
