@@ -1151,6 +1151,12 @@ BEGIN
 		-- classes only: multi-class Pegasos' one set of support vectors at
 		-- three times 900 made the usps search 3.3 times as long (88 s
 		-- against 26 s) and was not chosen.
+		-- When a wider setting wins that round by half a point or more, the
+		-- rows want more still: its budget is tripled once more, with its
+		-- own gamma and three times it, if a fold's training rows outnumber
+		-- the new budget (a larger one keeps every row and changes nothing).
+		-- covtype20k: cross-validated 0.8815 at 1,350, 0.9015 at 4,050 with
+		-- gamma 0.888; 90.5 % on the test rows against 89.1 %.
 		best := last_round->0;
 		SELECT pg_catalog.max((e->>'mean')::pg_catalog.float8) INTO one_pass
 		FROM pg_catalog.jsonb_array_elements(last_round) AS t(e)
@@ -1158,21 +1164,28 @@ BEGIN
 		IF n_classes = 2 AND NOT regression
 		   AND (best->'params') ? 'epochs' AND (best->'params') ? 'gamma'
 		   AND (best->>'mean')::float8 >= one_pass + 0.005 THEN
-			u := (best->'params'->>'gamma')::float8;
-			SELECT pg_catalog.jsonb_agg((best->'params') || pg_catalog.jsonb_build_object(
-				'budget', (best->'params'->>'budget')::int4 * 3,
-				'gamma', round((u * w)::numeric, 2 - floor(log((u * w)::numeric))::int)) ORDER BY w)
-			INTO widened
-			FROM unnest(ARRAY[3.0, 10.0]::float8[]) AS f(w);
-			total := total + 2 * folds;
-			PERFORM pg_catalog.set_config('search_path', caller_search_path, true);
-			EXECUTE probe INTO widened
-				USING widened, seed, folds, metric, false, started, total;
-			PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
-			-- every row of both rounds, best first, the earlier round first on a tie
-			SELECT pg_catalog.jsonb_agg(t.e ORDER BY (t.e->>'mean')::pg_catalog.float8 DESC NULLS LAST, t.n)
-			INTO last_round
-			FROM pg_catalog.jsonb_array_elements(last_round || widened) WITH ORDINALITY AS t(e, n);
+			FOR rung IN 1 .. 2 LOOP
+				u := (best->'params'->>'gamma')::float8;
+				SELECT pg_catalog.jsonb_agg((best->'params') || pg_catalog.jsonb_build_object(
+					'budget', (best->'params'->>'budget')::int4 * 3,
+					'gamma', round((u * w)::numeric, 2 - floor(log((u * w)::numeric))::int)) ORDER BY w)
+				INTO widened
+				FROM unnest(CASE WHEN rung = 1 THEN ARRAY[3.0, 10.0] ELSE ARRAY[1.0, 3.0] END::float8[]) AS f(w);
+				total := total + 2 * folds;
+				PERFORM pg_catalog.set_config('search_path', caller_search_path, true);
+				EXECUTE probe INTO widened
+					USING widened, seed, folds, metric, false, started, total;
+				PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
+				-- every row of the rounds, best first, the earlier round first on a tie
+				SELECT pg_catalog.jsonb_agg(t.e ORDER BY (t.e->>'mean')::pg_catalog.float8 DESC NULLS LAST, t.n)
+				INTO last_round
+				FROM pg_catalog.jsonb_array_elements(last_round || widened) WITH ORDINALITY AS t(e, n);
+				EXIT WHEN rung = 2
+					OR (last_round->0->'params') IS DISTINCT FROM (widened->0->'params')
+					OR (last_round->0->>'mean')::float8 < (best->>'mean')::float8 + 0.005
+					OR (last_round->0->'params'->>'budget')::int8 * 3 >= n_rows - n_rows / folds;
+				best := last_round->0;
+			END LOOP;
 			best := last_round->0;
 		END IF;
 		-- with refit, the best setting trained on every row, in the same order
