@@ -674,16 +674,34 @@ extern void BkModelMerge(BkModel *dst, BkModel *src);
  */
 extern void BkModelMergeUnion(BkModel *dst, BkModel *src);
 /*
+ * Move the support vectors of each machine of m, a merge of Gaussian-kernel
+ * models reduced to the budget, towards the union u of the same models
+ * (their exact average, as for BkModelDistil): a few steps of gradient
+ * descent on the positions of the reduced set (Burges 1996), the
+ * coefficients re-solved at each, minimising the squared distance of the
+ * two functions in the kernel's feature space (bk_model_polish.c).  False,
+ * m unchanged, where no machine was reduced or the bounds leave no step.
+ */
+typedef struct BkPolishReport
+{
+	int			machines;		/* machines moved */
+	int			steps;			/* steps taken, over the machines */
+	double		held_before;	/* ||g||^2 of the machines' projections of u, before */
+	double		held_after;		/* ... and after */
+} BkPolishReport;
+extern bool BkModelPolish(BkModel *m, const BkModel *u, BkPolishReport *report);
+/*
  * Distil the union u of the models merged into m (the same models, in the
  * same order, by BkModelMergeUnion and BkModelMerge): a fresh model of m's
  * learner learns u's distinct SVs labelled by u's class, and its machines
  * replace m's when it agrees with u on more of those points
- * (bk_model_distil.c).  Then, for a learner of binary machines without
- * class weights, m is continued over those of the labelled points that
- * carry the label a part learned them with, when that predicts those
- * labels better on held-out points, significantly and stably.  False, m
- * unchanged, when neither happens, or when m is not a classifier of a
- * learner it applies to, or u never exceeded the budget.
+ * (bk_model_distil.c), or else m is polished (BkModelPolish).  Then, for a
+ * learner of binary machines without class weights, m is continued over
+ * those of the labelled points that carry the label a part learned them
+ * with, when that predicts those labels better on held-out points,
+ * significantly and stably.  False, m unchanged, when none of these
+ * happens, or when m is not a classifier of a learner it applies to, or u
+ * never exceeded the budget.
  */
 typedef struct BkDistilReport
 {
@@ -698,6 +716,7 @@ typedef struct BkDistilReport
 	int			own_refined;	/* ... and m continued over the other half */
 	int			own_halves_agree;	/* on which the two continued agree */
 	bool		refined;		/* m then continued over all of them */
+	BkPolishReport polish;		/* or m's SVs moved towards u (BkModelPolish) */
 } BkDistilReport;
 extern bool BkModelDistil(BkModel *m, BkModel *u, BkDistilReport *report);
 /*

@@ -29,6 +29,10 @@ BkPgMergeDistil(BkModel *m, BkModel *u, const char *fname)
 	error_context_stack = &errcallback;
 	BkModelDistil(m, u, &report);
 	error_context_stack = errcallback.previous;
+	if (report.polish.machines > 0)
+		elog(DEBUG1, "%s: the support vectors of %d machines moved towards the parts' average in %d steps; their projection of it holds %.6g of its squared norm, %.6g before",
+			 fname, report.polish.machines, report.polish.steps,
+			 report.polish.held_after, report.polish.held_before);
 	elog(DEBUG1, "%s: %d points of the union labelled; the merged model agrees on %d, models distilled from a half on %d and from a quarter on %d, so one distilled from all on about %d: %s",
 		 fname, report.points, report.agree_merged, report.agree_distilled,
 		 report.agree_quarter, report.agree_expected,

@@ -92,6 +92,7 @@ extern void test_sparse_rows(void);
 extern void test_fingerprints(void);
 extern void test_float4(void);
 extern void test_distil(void);
+extern void test_polish(void);
 extern void test_base(void);
 
 /* ---- test_linalg.c ---- */

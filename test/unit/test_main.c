@@ -82,6 +82,7 @@ main(void)
 	test_registry_learners();
 	test_run_report();
 	test_distil();
+	test_polish();
 	test_base();
 	test_float4();
 	test_fingerprints();

@@ -447,8 +447,18 @@ BkModelDistil(BkModel *m, BkModel *u, BkDistilReport *report)
 		report->agree_expected = n - (int) ceil(e_all);
 	}
 	report->distilled = n > 0 && report->agree_expected > report->agree_merged;
+	/*
+	 * The fold kept has its SVs moved towards the average (bk_model_polish.c).
+	 * After the judging, not before: polished on every point of the union,
+	 * it would be judged on points it was fitted to, against models that
+	 * did not learn them (Pegasos, 16 parts of the unit test: the polished
+	 * fold agreed with the average on more points and scored 85.0 % on
+	 * held-out rows, the distilled model 89.5 %).
+	 */
 	if (report->distilled)
 		adopt(m, learned(m, NULL, &pts, label, order, n, DISTIL_EPOCHS, &rng));
+	else
+		BkModelPolish(m, u, &report->polish);
 	refine(m, u, &pts, at, order, n, &rng, report);
 	for (int k = 0; k < u->n_machines; k++)
 		BkFree(&m->env, at[k]);
@@ -456,5 +466,5 @@ BkModelDistil(BkModel *m, BkModel *u, BkDistilReport *report)
 	BkMachineFree(&m->env, &pts);
 	BkFree(&m->env, order);
 	BkFree(&m->env, label);
-	return report->distilled || report->refined;
+	return report->polish.machines > 0 || report->distilled || report->refined;
 }
