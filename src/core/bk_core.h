@@ -691,6 +691,13 @@ typedef struct BkPolishReport
 } BkPolishReport;
 extern bool BkModelPolish(BkModel *m, const BkModel *u, BkPolishReport *report);
 /*
+ * Whether merging b into a would reduce a union that BkModelPolish can
+ * then polish (a Gaussian kernel, a learner the distillation applies to,
+ * some machine's SVs of both above the budget; the classes as they are):
+ * the merges that keep the union for it only then
+ */
+extern bool BkModelPolishable(const BkModel *a, const BkModel *b);
+/*
  * Distil the union u of the models merged into m (the same models, in the
  * same order, by BkModelMergeUnion and BkModelMerge): a fresh model of m's
  * learner learns u's distinct SVs labelled by u's class, and its machines

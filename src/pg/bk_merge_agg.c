@@ -59,6 +59,42 @@ merge_models(BkModel *dst, BkModel *src, const char *fname, bool whole)
 	error_context_stack = errcallback.previous;
 }
 
+/* A copy of m in cxt (through its bytes: the model is opaque). */
+static BkModel *
+copy_model_in(const BkModel *m, const char *fname, MemoryContext cxt)
+{
+	struct varlena *bytes = BkPgEncodeModel(m, fname);
+
+	return BkPgDecodeDatum(PointerGetDatum(bytes), cxt, true);
+}
+
+/*
+ * dst merged with src; when their union outgrows the budget, the fold's
+ * support vectors are then moved towards the union, the exact average of
+ * the two (the core's BkModelPolish), as bk_merge's final function does
+ * with the fold it keeps.  The combine of a parallel plan and bk_merge(a, b).
+ */
+static void
+merge_polished(BkModel *dst, BkModel *src, const char *fname)
+{
+	MemoryContext tmp = NULL;
+	BkModel    *u = NULL;
+
+	if (BkModelPolishable(dst, src))
+	{
+		tmp = AllocSetContextCreate(CurrentMemoryContext, "budgetkernel merged union",
+									ALLOCSET_DEFAULT_SIZES);
+		u = copy_model_in(dst, fname, tmp);
+		merge_models(u, copy_model_in(src, fname, tmp), fname, true);
+	}
+	merge_models(dst, src, fname, false);
+	if (u != NULL)
+	{
+		BkPgMergePolish(dst, u, fname);
+		MemoryContextDelete(tmp);
+	}
+}
+
 /* A copy of m in st's context (through its bytes: the model is opaque). */
 static BkModel *
 copy_model(const BkModel *m, BkTrainState *st)
@@ -112,7 +148,7 @@ merge_states(BkTrainState *dst, BkTrainState *src)
 		dst->skipped = 0;
 		return;
 	}
-	merge_models(dst->model, srcm, dst->fname, false);
+	merge_polished(dst->model, srcm, dst->fname);
 	/* a union of some of the parts only: not distilled */
 	drop_union(dst);
 	/* the classes are those of both now; they were frozen for neither */
@@ -341,7 +377,7 @@ bk_merge_pair(PG_FUNCTION_ARGS)
 	b = BkPgDecodeDatum(PG_GETARG_DATUM(1), tmp, true);
 	BkPgCheckLegacyLabels(a);
 	BkPgCheckLegacyLabels(b);
-	merge_models(a, b, "bk_merge", false);
+	merge_polished(a, b, "bk_merge");
 	/* provenance: merged from the two */
 	{
 		uint8		fp[BK_FINGERPRINT_LEN];

@@ -2,7 +2,9 @@
  * bk_merge_distil.c
  *	  bk_merge's final model when it kept the union of the models merged
  *	  (bk_merge_agg.c): the merged model, distilled from that union when
- *	  that keeps more of their average (the core's BkModelDistil).
+ *	  that keeps more of their average, or else moved towards it (the
+ *	  core's BkModelDistil); and a merge of two moved towards their union
+ *	  (BkModelPolish), with the decisions at DEBUG1.
  */
 #include "postgres.h"
 
@@ -12,9 +14,38 @@
 
 /* the error context of a distillation */
 static void
+polish_context(void *arg)
+{
+	errcontext("%s, moving the merged model towards the average", (const char *) arg);
+}
+
+static void
 distil_context(void *arg)
 {
 	errcontext("%s, distilling the merged models", (const char *) arg);
+}
+
+static void
+polish_debug(const char *fname, const BkPolishReport *r)
+{
+	if (r->machines > 0)
+		elog(DEBUG1, "%s: the support vectors of %d machines moved towards the average of the merged models in %d steps; their projection of it holds %.6g of its squared norm, %.6g before",
+			 fname, r->machines, r->steps, r->held_after, r->held_before);
+}
+
+void
+BkPgMergePolish(BkModel *m, const BkModel *u, const char *fname)
+{
+	BkPolishReport report;
+	ErrorContextCallback errcallback;
+
+	errcallback.callback = polish_context;
+	errcallback.arg = (void *) fname;
+	errcallback.previous = error_context_stack;
+	error_context_stack = &errcallback;
+	BkModelPolish(m, u, &report);
+	error_context_stack = errcallback.previous;
+	polish_debug(fname, &report);
 }
 
 void
@@ -29,10 +60,7 @@ BkPgMergeDistil(BkModel *m, BkModel *u, const char *fname)
 	error_context_stack = &errcallback;
 	BkModelDistil(m, u, &report);
 	error_context_stack = errcallback.previous;
-	if (report.polish.machines > 0)
-		elog(DEBUG1, "%s: the support vectors of %d machines moved towards the parts' average in %d steps; their projection of it holds %.6g of its squared norm, %.6g before",
-			 fname, report.polish.machines, report.polish.steps,
-			 report.polish.held_after, report.polish.held_before);
+	polish_debug(fname, &report.polish);
 	elog(DEBUG1, "%s: %d points of the union labelled; the merged model agrees on %d, models distilled from a half on %d and from a quarter on %d, so one distilled from all on about %d: %s",
 		 fname, report.points, report.agree_merged, report.agree_distilled,
 		 report.agree_quarter, report.agree_expected,

@@ -474,6 +474,8 @@ extern bool BkPgArgCastFromInteger(FunctionCallInfo fcinfo, int argno);
  * (BkModelDistil); errors say that fname was distilling
  */
 extern void BkPgMergeDistil(BkModel *m, BkModel *u, const char *fname);
+/* m, merged, moved towards u, the union of what was merged (BkModelPolish) */
+extern void BkPgMergePolish(BkModel *m, const BkModel *u, const char *fname);
 
 /* a new, empty state in its own child context of parent */
 extern BkTrainState *BkPgTrainStateNew(MemoryContext parent);

@@ -317,6 +317,19 @@ polish_machine(BkModel *m, const BkModel *u, int k, int64_t max_work,
 }
 
 bool
+BkModelPolishable(const BkModel *a, const BkModel *b)
+{
+	bool		over = false;
+
+	if (a->params.kernel != BK_KERNEL_RBF || !BkModelDistillable(a) ||
+		!BkModelDistillable(b) || a->n_machines != b->n_machines)
+		return false;
+	for (int k = 0; k < a->n_machines; k++)
+		over |= a->machines[k].n_sv + b->machines[k].n_sv > (int) a->params.budget;
+	return over;
+}
+
+bool
 BkModelPolish(BkModel *m, const BkModel *u, BkPolishReport *report)
 {
 	int64_t		per_machine;
@@ -336,10 +349,12 @@ BkModelPolish(BkModel *m, const BkModel *u, BkPolishReport *report)
 					values = n * (n + u->machines[k].n_sv);
 
 		/*
-		 * a union within the budget was never reduced: it is the average;
-		 * and one too large for a few steps within the bounds is left
+		 * a machine below the budget was never reduced: it is the average
+		 * (its identical SVs combined); one too large for a few steps
+		 * within the bounds is left
 		 */
-		if (u->machines[k].n_sv <= n || n == 0 || values > POLISH_MAX_VALUES ||
+		if (u->machines[k].n_sv <= n || n < (int64_t) m->params.budget ||
+			values > POLISH_MAX_VALUES ||
 			4 * values * m->dim > per_machine)
 			continue;
 		steps = polish_machine(m, u, k, per_machine, &before, &after);
