@@ -204,6 +204,29 @@ step_to(const Polish *w, const BkMachine *from, const double *grad, double step,
 	return ok;
 }
 
+/* the distinct SVs of mach (their bytes) */
+static int
+distinct_rows(const BkEnv *env, const BkMachine *mach, int dim)
+{
+	size_t		cap;
+	int		   *table = BkRowTableNew(env, (size_t) mach->n_sv, &cap);
+	int			n = 0;
+
+	for (int j = 0; j < mach->n_sv; j++)
+	{
+		bool		found;
+		size_t		h = BkRowSlot(table, cap, mach, BkSvRow(mach, j), dim, &found);
+
+		if (!found)
+		{
+			table[h] = j;
+			n++;
+		}
+	}
+	BkFree(env, table);
+	return n;
+}
+
 /*
  * Machine k of m moved towards machine k of u; the steps taken (0: m's
  * machine unchanged).  held: ||g||^2 before and after (the squared norm
@@ -349,13 +372,14 @@ BkModelPolish(BkModel *m, const BkModel *u, BkPolishReport *report)
 					values = n * (n + u->machines[k].n_sv);
 
 		/*
-		 * a machine below the budget was never reduced: it is the average
-		 * (its identical SVs combined); one too large for a few steps
-		 * within the bounds is left
+		 * a machine that holds as many SVs as the union has distinct ones
+		 * was never reduced: it is the average (identical SVs combined, as
+		 * the merge combines them); one too large for a few steps within
+		 * the bounds is left
 		 */
 		if (u->machines[k].n_sv <= n || n < (int64_t) m->params.budget ||
-			values > POLISH_MAX_VALUES ||
-			4 * values * m->dim > per_machine)
+			values > POLISH_MAX_VALUES || 4 * values * m->dim > per_machine ||
+			distinct_rows(&m->env, &u->machines[k], m->dim) <= n)
 			continue;
 		steps = polish_machine(m, u, k, per_machine, &before, &after);
 		report->machines += steps > 0;
