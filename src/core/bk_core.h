@@ -692,11 +692,18 @@ typedef struct BkPolishReport
 extern bool BkModelPolish(BkModel *m, const BkModel *u, BkPolishReport *report);
 /*
  * Whether merging b into a would reduce a union that BkModelPolish can
- * then polish (a Gaussian kernel, a learner the distillation applies to,
+ * then polish (a Gaussian kernel, plain machines: BkModelPlainMachines;
  * some machine's SVs of both above the budget; the classes as they are):
  * the merges that keep the union for it only then
  */
 extern bool BkModelPolishable(const BkModel *a, const BkModel *b);
+/*
+ * Whether m is a classifier of a budgeted learner whose machines hold
+ * only SVs and coefficients (not SV ages, an evaluation set, dual
+ * variables in a box, another predictor): what the merge's polish and
+ * distillation can rebuild
+ */
+extern bool BkModelPlainMachines(const BkModel *m);
 /*
  * Distil the union u of the models merged into m (the same models, in the
  * same order, by BkModelMergeUnion and BkModelMerge): a fresh model of m's

@@ -143,18 +143,12 @@ label_points(BkModel *u, const BkMachine *pts, int *const *at, const int *which,
 bool
 BkModelDistillable(const BkModel *m)
 {
-	const BkParams *p = &m->params;
 	int64_t		svs = 0;
 
-	if (m->target != NULL || m->novelty != NULL || !BkParamsBudgeted(p) ||
-		BkLearnerOf(p)->dual_box || BkLearnerOf(p)->predict_score)
+	if (!BkModelPlainMachines(m))
 		return false;
 	for (int k = 0; k < m->n_machines; k++)
-	{
-		if (m->machines[k].eval != NULL || m->machines[k].born != NULL)
-			return false;
 		svs += m->machines[k].n_sv;
-	}
 	return svs <= DISTIL_MAX_SVS;
 }
 

@@ -340,12 +340,26 @@ polish_machine(BkModel *m, const BkModel *u, int k, int64_t max_work,
 }
 
 bool
+BkModelPlainMachines(const BkModel *m)
+{
+	const BkParams *p = &m->params;
+
+	if (m->target != NULL || m->novelty != NULL || !BkParamsBudgeted(p) ||
+		BkLearnerOf(p)->dual_box || BkLearnerOf(p)->predict_score)
+		return false;
+	for (int k = 0; k < m->n_machines; k++)
+		if (m->machines[k].eval != NULL || m->machines[k].born != NULL)
+			return false;
+	return true;
+}
+
+bool
 BkModelPolishable(const BkModel *a, const BkModel *b)
 {
 	bool		over = false;
 
-	if (a->params.kernel != BK_KERNEL_RBF || !BkModelDistillable(a) ||
-		!BkModelDistillable(b) || a->n_machines != b->n_machines)
+	if (a->params.kernel != BK_KERNEL_RBF || !BkModelPlainMachines(a) ||
+		!BkModelPlainMachines(b) || a->n_machines != b->n_machines)
 		return false;
 	for (int k = 0; k < a->n_machines; k++)
 		over |= a->machines[k].n_sv + b->machines[k].n_sv > (int) a->params.budget;
@@ -358,7 +372,7 @@ BkModelPolish(BkModel *m, const BkModel *u, BkPolishReport *report)
 	int64_t		per_machine;
 
 	memset(report, 0, sizeof(*report));
-	if (m->params.kernel != BK_KERNEL_RBF || !BkModelDistillable(m) ||
+	if (m->params.kernel != BK_KERNEL_RBF || !BkModelPlainMachines(m) ||
 		u->n_machines != m->n_machines || u->dim != m->dim || m->n_machines == 0)
 		return false;
 	per_machine = POLISH_MAX_WORK / m->n_machines;
