@@ -31,7 +31,8 @@
  *	  first step moves an SV by about a tenth of the kernel's width
  *	  (1 / sqrt(gamma)); each later one first tries twice the step last
  *	  accepted.  At most POLISH_STEPS steps, within POLISH_MAX_WORK
- *	  multiply-adds of kernel rows for the whole model.  A float4 model's
+ *	  multiply-adds of kernel rows and Cholesky factors for the whole
+ *	  model.  A float4 model's
  *	  positions are rounded to float4 at each trial, so what is judged is
  *	  what is stored.
  *
@@ -52,8 +53,13 @@
 
 /* the most steps of gradient descent (the gain of 100 is nearly all there at 30) */
 #define POLISH_STEPS 30
-/* the most multiply-adds of kernel rows, over the machines (about a second) */
-#define POLISH_MAX_WORK ((int64_t) 1 << 31)
+/*
+ * the most multiply-adds of kernel rows and factorisations, over the
+ * machines (about a tenth of a second; 2^31 made a parallel plan's
+ * combine of two ncb1m halves, B = 100, d = 2, cost more than the
+ * parallel plan saved)
+ */
+#define POLISH_MAX_WORK ((int64_t) 1 << 28)
 /*
  * the most kernel values held, B (B + n_t) for a machine of B SVs and a
  * union of n_t (32 MB): a larger union is not polished
@@ -102,7 +108,7 @@ evaluate(Polish *w, const BkMachine *z, double *objective)
 		BkKernelRow(w->p, z, w->dim, x, z->sqnorm[j], w->dots, w->kzz + (size_t) j * n);
 		BkKernelRow(w->p, w->t, w->dim, x, z->sqnorm[j], w->dots, w->kzt + (size_t) j * nt);
 	}
-	w->work += (int64_t) n * (n + nt) * w->dim;
+	w->work += (int64_t) n * (n + nt) * w->dim + (int64_t) n * n * n / 3;
 	/* the factor of K_zz + r diag(K_zz), in place of a copy */
 	memcpy(w->chol, w->kzz, sizeof(double) * (size_t) n * n);
 	for (int j = 0; j < n; j++)
@@ -392,7 +398,8 @@ BkModelPolish(BkModel *m, const BkModel *u, BkPolishReport *report)
 		 * the bounds is left
 		 */
 		if (u->machines[k].n_sv <= n || n < (int64_t) m->params.budget ||
-			values > POLISH_MAX_VALUES || 4 * values * m->dim > per_machine ||
+			values > POLISH_MAX_VALUES ||
+			4 * (values * m->dim + n * n * n / 3) > per_machine ||
 			distinct_rows(&m->env, &u->machines[k], m->dim) <= n)
 			continue;
 		steps = polish_machine(m, u, k, per_machine, &before, &after);
