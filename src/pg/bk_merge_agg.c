@@ -95,13 +95,11 @@ merge_polished(BkModel *dst, BkModel *src, const char *fname)
 	}
 }
 
-/* A copy of m in st's context (through its bytes: the model is opaque). */
+/* A copy of m in st's context */
 static BkModel *
 copy_model(const BkModel *m, BkTrainState *st)
 {
-	struct varlena *bytes = BkPgEncodeModel(m, st->fname);
-
-	return BkPgDecodeDatum(PointerGetDatum(bytes), st->mcxt, true);
+	return copy_model_in(m, st->fname, st->mcxt);
 }
 
 /* the state keeps no union any more (it would not be the average of all) */

@@ -12,7 +12,7 @@
 
 #include "bk_pg.h"
 
-/* the error context of a distillation */
+/* the error contexts of a polish and of a distillation */
 static void
 polish_context(void *arg)
 {
@@ -23,6 +23,16 @@ static void
 distil_context(void *arg)
 {
 	errcontext("%s, distilling the merged models", (const char *) arg);
+}
+
+/* errors in cb's context (its caller fname) until error_context_stack is popped */
+static void
+push_context(ErrorContextCallback *cb, void (*callback) (void *), const char *fname)
+{
+	cb->callback = callback;
+	cb->arg = (void *) fname;
+	cb->previous = error_context_stack;
+	error_context_stack = cb;
 }
 
 static void
@@ -39,10 +49,7 @@ BkPgMergePolish(BkModel *m, const BkModel *u, const char *fname)
 	BkPolishReport report;
 	ErrorContextCallback errcallback;
 
-	errcallback.callback = polish_context;
-	errcallback.arg = (void *) fname;
-	errcallback.previous = error_context_stack;
-	error_context_stack = &errcallback;
+	push_context(&errcallback, polish_context, fname);
 	BkModelPolish(m, u, &report);
 	error_context_stack = errcallback.previous;
 	polish_debug(fname, &report);
@@ -54,10 +61,7 @@ BkPgMergeDistil(BkModel *m, BkModel *u, const char *fname)
 	BkDistilReport report;
 	ErrorContextCallback errcallback;
 
-	errcallback.callback = distil_context;
-	errcallback.arg = (void *) fname;
-	errcallback.previous = error_context_stack;
-	error_context_stack = &errcallback;
+	push_context(&errcallback, distil_context, fname);
 	BkModelDistil(m, u, &report);
 	error_context_stack = errcallback.previous;
 	polish_debug(fname, &report.polish);

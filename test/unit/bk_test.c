@@ -143,6 +143,27 @@ copy_model(BkModel *m)
 	return d;
 }
 
+/*
+ * parts[0 .. n_parts): *fold: folded by BkModelMerge, *u: kept whole by
+ * BkModelMergeUnion (both from copies of the parts)
+ */
+void
+merge_parts(BkModel **parts, int n_parts, BkModel **fold, BkModel **u)
+{
+	*fold = copy_model(parts[0]);
+	*u = copy_model(parts[0]);
+	for (int p = 1; p < n_parts; p++)
+	{
+		BkModel    *a = copy_model(parts[p]),
+				   *b = copy_model(parts[p]);
+
+		BkModelMerge(*fold, a);
+		BkModelMergeUnion(*u, b);
+		BkModelFree(a);
+		BkModelFree(b);
+	}
+}
+
 BkModel *
 train(const char *pp[][2], int np, const double *x, const int64_t *y, int from, int to,
 	  BkModel *start)

@@ -37,6 +37,11 @@ extern uint8_t *encode(BkModel *m, size_t *len);
 /* a copy of m through its bytes, decoded for training */
 extern BkModel *copy_model(BkModel *m);
 extern void sha_hex(const void *data, size_t n, char *hex);
+/*
+ * parts[0 .. n_parts): *fold: folded by BkModelMerge, *u: kept whole by
+ * BkModelMergeUnion (both from copies of the parts)
+ */
+extern void merge_parts(BkModel **parts, int n_parts, BkModel **fold, BkModel **u);
 extern BkModel *train(const char *pp[][2], int np, const double *x, const int64_t *y, int from, int to,
 	  BkModel *start);
 extern void three_class(BkRng *rng, int n, double *x, int64_t *y);

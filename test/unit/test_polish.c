@@ -90,18 +90,7 @@ two_parts(const char *pp[][2], int np, const double *x, const int64_t *y,
 		for (int i = p; i < PO_TRAIN; i += PO_PARTS)
 			BkModelLearn(parts[p], x + 2 * (size_t) i, y[i]);
 	}
-	*fold = copy_model(parts[0]);
-	*u = copy_model(parts[0]);
-	for (int p = 1; p < PO_PARTS; p++)
-	{
-		BkModel    *a = copy_model(parts[p]),
-				   *b = copy_model(parts[p]);
-
-		BkModelMerge(*fold, a);
-		BkModelMergeUnion(*u, b);
-		BkModelFree(a);
-		BkModelFree(b);
-	}
+	merge_parts(parts, PO_PARTS, fold, u);
 	for (int p = 0; p < PO_PARTS; p++)
 		BkModelFree(parts[p]);
 }

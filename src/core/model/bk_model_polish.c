@@ -285,6 +285,9 @@ polish_machine(BkModel *m, const BkModel *u, int k, int64_t max_work,
 
 	if (evaluate(&w, &z, &obj))
 	{
+		/* whether w holds z's kernel rows and b (not a refused trial's) */
+		bool		current = true;
+
 		*held_before = *held_after = -obj;
 		while (steps < POLISH_STEPS && w.work < max_work)
 		{
@@ -297,8 +300,10 @@ polish_machine(BkModel *m, const BkModel *u, int k, int64_t max_work,
 			step = step > 0.0 ? 2.0 * step : 0.1 / sqrt(m->params.gamma * norm2 / n);
 			for (int h = 0; h < POLISH_HALVINGS && w.work < max_work; h++, step /= 2.0)
 			{
-				if (step_to(&w, &z, grad, step, &trial) &&
-					evaluate(&w, &trial, &obj_trial) &&
+				if (!step_to(&w, &z, grad, step, &trial))
+					continue;
+				current = false;
+				if (evaluate(&w, &trial, &obj_trial) &&
 					obj_trial <= obj - POLISH_ARMIJO * step * norm2)
 				{
 					taken = true;
@@ -315,11 +320,12 @@ polish_machine(BkModel *m, const BkModel *u, int k, int64_t max_work,
 				trial = swap;
 			}
 			obj = obj_trial;
+			current = true;
 			steps++;
 			BkCheckInterrupts(env);
 		}
-		/* the kernel rows and b of z (the last trial may have been refused) */
-		if (steps > 0 && evaluate(&w, &z, &obj))
+		/* the kernel rows and b of z, again if a refused trial's replaced them */
+		if (steps > 0 && (current || evaluate(&w, &z, &obj)))
 		{
 			for (int j = 0; j < n; j++)
 				for (int c = 0; c < K; c++)
