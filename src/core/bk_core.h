@@ -679,15 +679,17 @@ extern void BkModelMergeUnion(BkModel *dst, BkModel *src);
  * (their exact average, as for BkModelDistil): a few steps of gradient
  * descent on the positions of the reduced set (Burges 1996), the
  * coefficients re-solved at each, minimising the squared distance of the
- * two functions in the kernel's feature space (bk_model_polish.c).  False,
+ * two functions in the kernel's feature space plus their squared
+ * differences at the points of u (bk_model_polish.c).  False,
  * m unchanged, where no machine was reduced or the bounds leave no step.
  */
 typedef struct BkPolishReport
 {
 	int			machines;		/* machines moved */
 	int			steps;			/* steps taken, over the machines */
-	double		held_before;	/* ||g||^2 of the machines' projections of u, before */
-	double		held_after;		/* ... and after */
+	int			points;			/* points of u's SVs matched, over the machines */
+	double		before;			/* sum of ||g(p) - f(p)||^2 over them, before */
+	double		after;			/* ... and after */
 } BkPolishReport;
 extern bool BkModelPolish(BkModel *m, const BkModel *u, BkPolishReport *report);
 /*

@@ -39,8 +39,8 @@ static void
 polish_debug(const char *fname, const BkPolishReport *r)
 {
 	if (r->machines > 0)
-		elog(DEBUG1, "%s: the support vectors of %d machines moved towards the average of the merged models in %d steps; their projection of it holds %.6g of its squared norm, %.6g before",
-			 fname, r->machines, r->steps, r->held_after, r->held_before);
+		elog(DEBUG1, "%s: the support vectors of %d machine(s) moved towards the average of the merged models in %d steps; its squared difference from that average at %d of their support vectors fell from %.6g to %.6g",
+			 fname, r->machines, r->steps, r->points, r->before, r->after);
 }
 
 void

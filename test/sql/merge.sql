@@ -61,7 +61,7 @@ FROM merged, merge_test t;
 -- projection; its support vectors then move towards the union, the exact
 -- average of the halves (doc/distributed.md, step 5): the merge predicts
 -- what the average predicts on more of the test rows (measured at B = 30:
--- Pegasos 98.08 % before, 99.63 % after; BPA-NN 97.73 %, 99.24 %), and
+-- Pegasos 98.08 % before, 99.66 % after; BPA-NN 97.73 %, 99.36 %), and
 -- it is a valid model of the budget that trains on
 CREATE TEMP TABLE polish_halves AS
 SELECT p.learner, t.id % 2 AS h, bk_train(t.features, t.label, p.params ORDER BY t.id) AS m

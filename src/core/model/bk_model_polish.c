@@ -26,23 +26,37 @@
  *	      dD/dz_j = -4 gamma [ sum_l w_jl (z_j - z_l) - sum_i v_ji (z_j - t_i) ],
  *	      w_jl = (b_j . b_l) k(z_j, z_l),   v_ji = (b_j . c_i) k(z_j, t_i),
  *
- *	  and the positions take steps of gradient descent with a backtracking
- *	  (Armijo) line search, each step re-solving b, so D never grows.  The
+ *	  The RKHS distance weighs every direction of the feature space
+ *	  alike, while a classifier is judged where the data lie; so the
+ *	  objective adds the squared differences of the two functions at the
+ *	  union's SVs, the parts' own points (P: all n_t of them up to
+ *	  POLISH_POINTS_PER_SV per merged SV, else every stride-th):
+ *
+ *	      J(Z) = min_b ||f - g||^2 + mu sum_{p in P} ||f(p) - g(p)||^2,
+ *	      b(Z) = (M + r I)^-1 (K_zt c + mu K_zp f(P)),
+ *	      M = K_zz + mu K_zp K_pz,                 (mu = POLISH_POINT_WEIGHT)
+ *
+ *	  whose gradient in z_j adds mu sum_p u_jp (z_j - p) inside the
+ *	  bracket above, u_jp = (b_j . (g(p) - f(p))) k(z_j, p).  K_zp is
+ *	  columns of K_zt, so the points cost no kernel rows: only M's n^2 n_p.
+ *
+ *	  The positions take steps of gradient descent with a backtracking
+ *	  (Armijo) line search, each step re-solving b, so J never grows.  The
  *	  first step moves an SV by about a tenth of the kernel's width
  *	  (1 / sqrt(gamma)); each later one first tries twice the step last
  *	  accepted.  At most POLISH_STEPS steps, within POLISH_MAX_WORK
- *	  multiply-adds of kernel rows and Cholesky factors for the whole
- *	  model.  A float4 model's
- *	  positions are rounded to float4 at each trial, so what is judged is
- *	  what is stored.
+ *	  multiply-adds of kernel rows, Gram products and Cholesky factors for
+ *	  the whole model.  A float4 model's positions are rounded to float4 at
+ *	  each trial, so what is judged is what is stored.
  *
- *	  Measured on the parts of the merge page (B = 100, 2 parts, 3 orders,
- *	  100 steps, in numpy): usps Pegasos from 1.23 points below serial to
- *	  0.50, covtype20k Pegasos from 0.64 to 0.13 below; BPA-NN within 0.2
- *	  of where it was (doc/merge-accuracy.md).
+ *	  Measured on the parts of the merge page (B = 100, 2 parts, 10 orders,
+ *	  as bk_merge runs it): usps Pegasos 0.60 points below serial with the
+ *	  distance alone, 0.43 with the points; covtype20k and a9a Pegasos
+ *	  within 0.03 of where they were (doc/merge-accuracy.md).
  *
- *	  Every sum is taken in a fixed order (BkDot, BkLinGemv, the kernel
- *	  rows of bk_kernel.c, BkLinCholesky, and loops in increasing index),
+ *	  Every sum is taken in a fixed order (BkDot, BkLinGemv, BkLinSyrkUpper,
+ *	  BkLinSymvUpper, the kernel rows of bk_kernel.c, BkLinCholesky, and
+ *	  loops in increasing index),
  *	  so the positions are the same bits on every CPU.
  */
 #include "bk_learner.h"
@@ -65,6 +79,18 @@
  * union of n_t (32 MB): a larger union is not polished
  */
 #define POLISH_MAX_VALUES ((int64_t) 1 << 22)
+/*
+ * the weight mu of the points' term of the objective (1: a point's
+ * squared difference counts as much as the squared distance in the
+ * feature space, which bounds it, |h(p)| <= ||h|| where k(p, p) = 1;
+ * measured on usps Pegasos at 2 parts, 0.1 and 10 gave less and no
+ * more, 100 less), and the points per
+ * SV of the merged machine (a union of up to twice the budget, the merge
+ * of two parts, is matched at each of its SVs; a larger one at every
+ * stride-th)
+ */
+#define POLISH_POINT_WEIGHT 1.0
+#define POLISH_POINTS_PER_SV 2
 /* halvings of a step before the line search gives up */
 #define POLISH_HALVINGS 30
 /* Armijo's sufficient decrease */
@@ -81,6 +107,12 @@ typedef struct Polish
 	int			n;				/* the merged machine's SVs, B */
 	double	   *kzz;			/* n x n */
 	double	   *kzt;			/* n x n_t */
+	int			np;				/* the points of the union matched: n_p */
+	int			stride;			/* point q is the union's SV q * stride */
+	double	   *f;				/* the average at the points by class: K x n_p */
+	double	   *kzp;			/* n x n_p, columns of kzt */
+	double	   *gram;			/* K_zz + mu K_zp K_pz, upper triangle: n x n */
+	double	   *res;			/* g - f at the points by class: K x n_p */
 	double	   *b;				/* the coefficients by class: K x n */
 	double	   *r;				/* K_zt c by class: K x n */
 	double	   *chol;			/* n x n */
@@ -91,26 +123,37 @@ typedef struct Polish
 
 /*
  * The kernel rows of z's positions against themselves and the target,
- * b(Z), and tr(b' K_zz b) - 2 tr(b' K_zt c) = D(Z) - ||f||^2; false if
- * K_zz + r I is not positive definite
+ * b(Z), and tr(b' M b) - 2 tr(b' r) = J(Z) - ||f||^2 - mu ||f(P)||^2 with
+ * M = K_zz + mu K_zp K_pz and r = K_zt c + mu K_zp f(P); false if
+ * M + r diag(K_zz) is not positive definite
  */
 static bool
 evaluate(Polish *w, const BkMachine *z, double *objective)
 {
 	int			n = w->n,
-				nt = w->t->n_sv;
+				nt = w->t->n_sv,
+				np = w->np;
 	double		d = 0.0;
 
 	for (int j = 0; j < n; j++)
 	{
 		const double *x = BkSvRow(z, j);
+		double	   *kt = w->kzt + (size_t) j * nt;
 
 		BkKernelRow(w->p, z, w->dim, x, z->sqnorm[j], w->dots, w->kzz + (size_t) j * n);
-		BkKernelRow(w->p, w->t, w->dim, x, z->sqnorm[j], w->dots, w->kzt + (size_t) j * nt);
+		BkKernelRow(w->p, w->t, w->dim, x, z->sqnorm[j], w->dots, kt);
+		for (int q = 0; q < np; q++)
+			w->kzp[(size_t) j * np + q] = kt[(size_t) q * w->stride];
 	}
-	w->work += (int64_t) n * (n + nt) * w->dim + (int64_t) n * n * n / 3;
-	/* the factor of K_zz + r diag(K_zz), in place of a copy */
-	memcpy(w->chol, w->kzz, sizeof(double) * (size_t) n * n);
+	/* M's upper triangle, and its factor with the ridge in place of a copy */
+	BkLinSyrkUpper(n, np, w->kzp, np, w->gram, n);
+	for (int j = 0; j < n; j++)
+		for (int l = j; l < n; l++)
+			w->gram[(size_t) j * n + l] = w->kzz[(size_t) j * n + l] +
+				POLISH_POINT_WEIGHT * w->gram[(size_t) j * n + l];
+	w->work += (int64_t) n * (n + nt) * w->dim + (int64_t) n * n * np / 2 +
+		(int64_t) n * n * n / 3;
+	memcpy(w->chol, w->gram, sizeof(double) * (size_t) n * n);
 	for (int j = 0; j < n; j++)
 		w->chol[(size_t) j * n + j] += BK_GRAM_RIDGE * w->kzz[(size_t) j * n + j];
 	if (!BkLinCholesky(w->chol, n, w->chol, n, n))
@@ -121,32 +164,72 @@ evaluate(Polish *w, const BkMachine *z, double *objective)
 				   *rc = w->r + (size_t) c * n;
 
 		BkLinGemv(n, nt, w->kzt, nt, w->ct + (size_t) c * nt, rc);
+		BkLinGemv(n, np, w->kzp, np, w->f + (size_t) c * np, w->tmp);
+		for (int j = 0; j < n; j++)
+			rc[j] += POLISH_POINT_WEIGHT * w->tmp[j];
 		memcpy(bc, rc, sizeof(double) * (size_t) n);
 		BkLinCholSolve(w->chol, n, n, bc);
-		BkLinGemv(n, n, w->kzz, n, bc, w->tmp);
+		BkLinSymvUpper(n, w->gram, n, bc, w->tmp);
 		d += BkDot(bc, w->tmp, n) - 2.0 * BkDot(bc, rc, n);
 	}
+	w->work += (int64_t) w->K * n * (nt + 2 * np + 2 * n);
 	*objective = d;
 	return isfinite(d);
 }
 
-/* dD/dZ at z (after evaluate(z)) into grad (n x dim); returns its ||.||^2 */
+/*
+ * g - f at the points (after evaluate(z)) into res; returns its squared
+ * norm, over the classes
+ */
+static double
+residual(Polish *w)
+{
+	int			n = w->n,
+				np = w->np;
+	double		sum = 0.0;
+
+	for (int c = 0; c < w->K; c++)
+	{
+		const double *bc = w->b + (size_t) c * n;
+
+		for (int q = 0; q < np; q++)
+		{
+			double		g = 0.0,
+						e;
+
+			for (int j = 0; j < n; j++)
+				g += w->kzp[(size_t) j * np + q] * bc[j];
+			e = g - w->f[(size_t) c * np + q];
+			w->res[(size_t) c * np + q] = e;
+			sum += e * e;
+		}
+	}
+	w->work += (int64_t) w->K * n * np;
+	return sum;
+}
+
+/* dJ/dZ at z (after evaluate(z)) into grad (n x dim); returns its ||.||^2 */
 static double
 gradient(Polish *w, const BkMachine *z, double *grad)
 {
 	int			n = w->n,
 				nt = w->t->n_sv,
+				np = w->np,
 				dim = w->dim,
 				K = w->K;
 	double		norm2 = 0.0;
 
+	residual(w);
 	for (int j = 0; j < n; j++)
 	{
 		double	   *g = grad + (size_t) j * dim;
 		const double *zj = BkSvRow(z, j);
 		double		s = 0.0;
 
-		/* g = sum_i v_ji t_i - sum_l w_jl z_l, s = sum_l w_jl - sum_i v_ji */
+		/*
+		 * g = sum_i v_ji t_i - sum_l w_jl z_l - mu sum_q u_jq p_q,
+		 * s = sum_l w_jl - sum_i v_ji + mu sum_q u_jq
+		 */
 		memset(g, 0, sizeof(double) * (size_t) dim);
 		for (int l = 0; l < n; l++)
 		{
@@ -174,14 +257,27 @@ gradient(Polish *w, const BkMachine *z, double *grad)
 			for (int e = 0; e < dim; e++)
 				g[e] += vji * ti[e];
 		}
-		/* -4 gamma (s z_j - sum_l w_jl z_l + sum_i v_ji t_i) */
+		for (int q = 0; q < np; q++)
+		{
+			double		br = 0.0,
+						ujq;
+			const double *pq = BkSvRow(w->t, q * w->stride);
+
+			for (int c = 0; c < K; c++)
+				br += w->b[(size_t) c * n + j] * w->res[(size_t) c * np + q];
+			ujq = POLISH_POINT_WEIGHT * br * w->kzp[(size_t) j * np + q];
+			s += ujq;
+			for (int e = 0; e < dim; e++)
+				g[e] -= ujq * pq[e];
+		}
+		/* -4 gamma (s z_j + g) */
 		for (int e = 0; e < dim; e++)
 		{
 			g[e] = -4.0 * w->p->gamma * (s * zj[e] + g[e]);
 			norm2 += g[e] * g[e];
 		}
 	}
-	w->work += (int64_t) n * (n + nt) * dim;
+	w->work += (int64_t) n * (n + nt + np) * (dim + K);
 	return norm2;
 }
 
@@ -235,12 +331,12 @@ distinct_rows(const BkEnv *env, const BkMachine *mach, int dim)
 
 /*
  * Machine k of m moved towards machine k of u; the steps taken (0: m's
- * machine unchanged).  held: ||g||^2 before and after (the squared norm
- * of the projection of f that the machine holds, -D + ||f||^2).
+ * machine unchanged).  A machine moved adds its points and its squared
+ * differences from u's at them, before and after, to report.
  */
 static int
 polish_machine(BkModel *m, const BkModel *u, int k, int64_t max_work,
-			   double *held_before, double *held_after)
+			   BkPolishReport *report)
 {
 	const BkMachine *mk = &m->machines[k];
 	const BkMachine *t = &u->machines[k];
@@ -259,13 +355,14 @@ polish_machine(BkModel *m, const BkModel *u, int k, int64_t max_work,
 				step = 0.0;
 	const BkEnv *env = &m->env;
 
-	*held_before = *held_after = 0.0;
 	memset(&w, 0, sizeof(w));
 	w.p = &m->params;
 	w.dim = dim;
 	w.K = K;
 	w.t = t;
 	w.n = n;
+	w.stride = (nt + POLISH_POINTS_PER_SV * n - 1) / (POLISH_POINTS_PER_SV * n);
+	w.np = (nt + w.stride - 1) / w.stride;
 	w.ct = BkAllocArray(env, (size_t) K * nt, sizeof(double));
 	for (int i = 0; i < nt; i++)
 		for (int c = 0; c < K; c++)
@@ -277,7 +374,26 @@ polish_machine(BkModel *m, const BkModel *u, int k, int64_t max_work,
 	w.r = BkAllocArray(env, (size_t) K * n, sizeof(double));
 	w.dots = BkAllocArray(env, (size_t) (n > nt ? n : nt), sizeof(double));
 	w.tmp = BkAllocArray(env, (size_t) n, sizeof(double));
+	w.kzp = BkAllocArray(env, (size_t) n * w.np, sizeof(double));
+	w.gram = BkAllocArray(env, (size_t) n * n, sizeof(double));
+	w.f = BkAllocArray(env, (size_t) K * w.np, sizeof(double));
+	w.res = BkAllocArray(env, (size_t) K * w.np, sizeof(double));
 	grad = BkAllocArray(env, (size_t) n * dim, sizeof(double));
+	/* the average at the points: its kernel row of each, by class */
+	{
+		double	   *row = BkAllocArray(env, (size_t) nt, sizeof(double));
+
+		for (int q = 0; q < w.np; q++)
+		{
+			int			i = q * w.stride;
+
+			BkKernelRow(w.p, t, dim, BkSvRow(t, i), t->sqnorm[i], w.dots, row);
+			for (int c = 0; c < K; c++)
+				w.f[(size_t) c * w.np + q] = BkDot(row, w.ct + (size_t) c * nt, nt);
+		}
+		BkFree(env, row);
+		w.work += (int64_t) w.np * nt * (dim + K);
+	}
 	BkMachineInit(env, &z, dim, K, n);
 	BkMachineInit(env, &trial, dim, K, n);
 	for (int j = 0; j < n; j++)
@@ -288,7 +404,8 @@ polish_machine(BkModel *m, const BkModel *u, int k, int64_t max_work,
 		/* whether w holds z's kernel rows and b (not a refused trial's) */
 		bool		current = true;
 
-		*held_before = *held_after = -obj;
+		double		before = residual(&w);
+
 		while (steps < POLISH_STEPS && w.work < max_work)
 		{
 			bool		taken = false;
@@ -331,7 +448,9 @@ polish_machine(BkModel *m, const BkModel *u, int k, int64_t max_work,
 				for (int c = 0; c < K; c++)
 					z.coef[(size_t) j * K + c] = w.b[(size_t) c * n + j];
 			z.scale = 1.0;
-			*held_after = -obj;
+			report->points += w.np;
+			report->before += before;
+			report->after += residual(&w);
 			BkMergeInstall(m, k, &z);
 		}
 		else
@@ -340,6 +459,10 @@ polish_machine(BkModel *m, const BkModel *u, int k, int64_t max_work,
 	BkMachineFree(env, &trial);
 	BkMachineFree(env, &z);
 	BkFree(env, grad);
+	BkFree(env, w.res);
+	BkFree(env, w.f);
+	BkFree(env, w.gram);
+	BkFree(env, w.kzp);
 	BkFree(env, w.tmp);
 	BkFree(env, w.dots);
 	BkFree(env, w.r);
@@ -390,12 +513,11 @@ BkModelPolish(BkModel *m, const BkModel *u, BkPolishReport *report)
 	per_machine = POLISH_MAX_WORK / m->n_machines;
 	for (int k = 0; k < m->n_machines; k++)
 	{
-		double		before,
-					after;
 		int			steps;
-
 		int64_t		n = m->machines[k].n_sv,
-					values = n * (n + u->machines[k].n_sv);
+					nt = u->machines[k].n_sv,
+					np = nt < POLISH_POINTS_PER_SV * n ? nt : POLISH_POINTS_PER_SV * n,
+					values = n * (2 * n + nt + np);
 
 		/*
 		 * a machine that holds as many SVs as the union has distinct ones
@@ -405,14 +527,12 @@ BkModelPolish(BkModel *m, const BkModel *u, BkPolishReport *report)
 		 */
 		if (u->machines[k].n_sv <= n || n < (int64_t) m->params.budget ||
 			values > POLISH_MAX_VALUES ||
-			4 * (values * m->dim + n * n * n / 3) > per_machine ||
+			4 * (n * (n + nt) * m->dim + n * n * np / 2 + n * n * n / 3) > per_machine ||
 			distinct_rows(&m->env, &u->machines[k], m->dim) <= n)
 			continue;
-		steps = polish_machine(m, u, k, per_machine, &before, &after);
+		steps = polish_machine(m, u, k, per_machine, report);
 		report->machines += steps > 0;
 		report->steps += steps;
-		report->held_before += before;
-		report->held_after += steps > 0 ? after : before;
 	}
 	return report->machines > 0;
 }
