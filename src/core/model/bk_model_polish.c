@@ -50,9 +50,9 @@
  *	  each trial, so what is judged is what is stored.
  *
  *	  Measured on the parts of the merge page (B = 100, 2 parts, 10 orders,
- *	  as bk_merge runs it): usps Pegasos 0.60 points below serial with the
- *	  distance alone, 0.43 with the points; covtype20k and a9a Pegasos
- *	  within 0.03 of where they were (doc/merge-accuracy.md).
+ *	  test/bench/merge/orders.sql): usps Pegasos 0.61 points below serial
+ *	  with the distance alone, 0.44 with the points; a9a and covtype20k
+ *	  Pegasos within 0.02 of where they were (doc/merge-accuracy.md).
  *
  *	  Every sum is taken in a fixed order (BkDot, BkLinGemv, BkLinSyrkUpper,
  *	  BkLinSymvUpper, the kernel rows of bk_kernel.c, BkLinCholesky, and
