@@ -51,21 +51,8 @@ SET max_parallel_workers_per_gather = 0;
 CREATE EXTENSION IF NOT EXISTS budgetkernel;
 DROP SCHEMA IF EXISTS bkm CASCADE;
 CREATE SCHEMA bkm;
-CREATE TEMP TABLE raw (id bigserial, line text);
-CREATE TABLE bkm.data (ds text, part text, id bigint, label int8, features float8[]);
-\copy raw(line) FROM '../shared/data/a9a.train'
-INSERT INTO bkm.data SELECT 'a9a', 'train', id, r.label, r.features FROM raw, LATERAL bk_libsvm(line, 123) r;
-TRUNCATE raw; ALTER SEQUENCE raw_id_seq RESTART;
-\copy raw(line) FROM '../shared/data/a9a.test'
-INSERT INTO bkm.data SELECT 'a9a', 'test', id, r.label, r.features FROM raw, LATERAL bk_libsvm(line, 123) r;
-TRUNCATE raw; ALTER SEQUENCE raw_id_seq RESTART;
-\copy raw(line) FROM '../shared/data/usps.train'
-INSERT INTO bkm.data SELECT 'usps', 'train', id, r.label, r.features FROM raw, LATERAL bk_libsvm(line, 256) r;
-TRUNCATE raw; ALTER SEQUENCE raw_id_seq RESTART;
-\copy raw(line) FROM '../shared/data/usps.test'
-INSERT INTO bkm.data SELECT 'usps', 'test', id, r.label, r.features FROM raw, LATERAL bk_libsvm(line, 256) r;
-CREATE INDEX ON bkm.data (ds, part, id);
-ANALYZE bkm.data;
+\set schema bkm
+\ir load.sql
 
 CREATE TABLE bkm.setting (name text PRIMARY KEY, ds text, params jsonb, ps int[]);
 INSERT INTO bkm.setting VALUES
