@@ -95,13 +95,6 @@ merge_polished(BkModel *dst, BkModel *src, const char *fname)
 	}
 }
 
-/* A copy of m in st's context */
-static BkModel *
-copy_model(const BkModel *m, BkTrainState *st)
-{
-	return copy_model_in(m, st->fname, st->mcxt);
-}
-
 /* the state keeps no union any more (it would not be the average of all) */
 static void
 drop_union(BkTrainState *st)
@@ -141,7 +134,7 @@ merge_states(BkTrainState *dst, BkTrainState *src)
 	}
 	if (dst->model == NULL)
 	{
-		dst->model = copy_model(srcm, dst);
+		dst->model = copy_model_in(srcm, dst->fname, dst->mcxt);
 		BkModelSkip(dst->model, (uint64_t) dst->skipped);
 		dst->skipped = 0;
 		return;
