@@ -693,6 +693,13 @@ typedef struct BkPolishReport
 } BkPolishReport;
 extern bool BkModelPolish(BkModel *m, const BkModel *u, BkPolishReport *report);
 /*
+ * BkModelPolish within a bound for each machine rather than one shared by
+ * the machines (a larger one, with a cap over them): for the model a
+ * merge of many keeps, where a one-vs-rest model's machines would each
+ * get too little of the shared bound for a step
+ */
+extern bool BkModelPolishEachMachine(BkModel *m, const BkModel *u, BkPolishReport *report);
+/*
  * Whether merging b into a would reduce a union that BkModelPolish can
  * then polish (a Gaussian kernel, plain machines: BkModelPlainMachines;
  * some machine's SVs of both above the budget; the classes as they are):
@@ -711,7 +718,9 @@ extern bool BkModelPlainMachines(const BkModel *m);
  * same order, by BkModelMergeUnion and BkModelMerge): a fresh model of m's
  * learner learns u's distinct SVs labelled by u's class, and its machines
  * replace m's when it agrees with u on more of those points
- * (bk_model_distil.c), or else m is polished (BkModelPolish).  Then, for a
+ * (bk_model_distil.c), or else m is polished (BkModelPolish); a model of
+ * one-vs-rest machines is polished whichever it keeps, each machine
+ * within its own bound (BkModelPolishEachMachine).  Then, for a
  * learner of binary machines without class weights, m is continued over
  * those of the labelled points that carry the label a part learned them
  * with, when that predicts those labels better on held-out points,
@@ -732,7 +741,7 @@ typedef struct BkDistilReport
 	int			own_refined;	/* ... and m continued over the other half */
 	int			own_halves_agree;	/* on which the two continued agree */
 	bool		refined;		/* m then continued over all of them */
-	BkPolishReport polish;		/* or m's SVs moved towards u (BkModelPolish) */
+	BkPolishReport polish;		/* m's SVs moved towards u (BkModelPolish...) */
 } BkDistilReport;
 extern bool BkModelDistil(BkModel *m, BkModel *u, BkDistilReport *report);
 /*

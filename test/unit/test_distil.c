@@ -120,6 +120,20 @@ distil_learner(const char *pp[][2], int np, const char *name, const double *x,
 	CHECK(r.distilled, "%s: %d parts are distilled", name, DP_PARTS);
 	CHECK(strcmp(name, "pegasos") != 0 || (r.own_points == 0 && !r.refined),
 		  "%s: never continued over the parts' own labels (%d points)", name, r.own_points);
+	/*
+	 * a one-vs-rest model is polished too, each machine within its own
+	 * bound (measured: 3 machines, 90 steps, 44.2 -> 4.37); a distilled
+	 * model of one machine is not
+	 */
+	if (fold->n_machines > 1)
+		CHECK(r.polish.machines == fold->n_machines && r.polish.steps > fold->n_machines &&
+			  r.polish.after < 0.5 * r.polish.before,
+			  "%s: the distilled machines polished: %d of %d in %d steps, %g -> %g at the points",
+			  name, r.polish.machines, fold->n_machines, r.polish.steps,
+			  r.polish.before, r.polish.after);
+	else
+		CHECK(r.polish.machines == 0, "%s: the distilled machine not polished (%d)",
+			  name, r.polish.machines);
 	for (int k = 0; k < fold->n_machines; k++)
 		CHECK(fold->machines[k].n_sv <= (int) fold->params.budget,
 			  "%s: machine %d within the budget (%d)", name, k, fold->machines[k].n_sv);
@@ -127,7 +141,8 @@ distil_learner(const char *pp[][2], int np, const char *name, const double *x,
 		  name, (unsigned long long) fold->rows_seen);
 	/*
 	 * 10 of the 1,000 held-out rows or more (Pegasos 89.5 % against 71.0 %,
-	 * BPA-NN 91.4 % against 89.5 %)
+	 * BPA-NN 94.4 %, 91.4 % before its machines were polished, against
+	 * 89.5 %)
 	 */
 	CHECK(accuracy_mc(fold, x + 2 * DP_TRAIN, y + DP_TRAIN, DP_TEST) >= acc_fold + 0.01,
 		  "%s: distilled %.4f, folded %.4f on held-out rows", name,
