@@ -64,11 +64,12 @@ BkPgMergeDistil(BkModel *m, BkModel *u, const char *fname)
 	push_context(&errcallback, distil_context, fname);
 	BkModelDistil(m, u, &report);
 	error_context_stack = errcallback.previous;
-	polish_debug(fname, &report.polish);
+	/* in the order of the steps: the judge, the polish, the continuation */
 	elog(DEBUG1, "%s: %d points of the union labelled; the merged model agrees on %d, models distilled from a half on %d and from a quarter on %d, so one distilled from all on about %d: %s",
 		 fname, report.points, report.agree_merged, report.agree_distilled,
 		 report.agree_quarter, report.agree_expected,
 		 report.distilled ? "distilled" : "merged");
+	polish_debug(fname, &report.polish);
 	if (report.own_points > 0)
 		elog(DEBUG1, "%s: %d points with the labels the parts learned them with; the merged model predicts %d of them, continued over each half the other half's %d, and the two continued agree on %d: %s",
 			 fname, report.own_points, report.own_merged, report.own_refined,
