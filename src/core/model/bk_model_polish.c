@@ -518,14 +518,22 @@ BkModelPolishable(const BkModel *a, const BkModel *b)
 	return over;
 }
 
-/* BkModelPolish with at most per_machine multiply-adds for each machine */
+/*
+ * m's machines moved towards u's, each within at most each multiply-adds
+ * and all of them within total: a machine gets the smaller of each and
+ * its share of total
+ */
 static bool
-polish_within(BkModel *m, const BkModel *u, int64_t per_machine, BkPolishReport *report)
+polish_within(BkModel *m, const BkModel *u, int64_t each, int64_t total,
+			  BkPolishReport *report)
 {
+	int64_t		per_machine;
+
 	memset(report, 0, sizeof(*report));
 	if (m->params.kernel != BK_KERNEL_RBF || !BkModelPlainMachines(m) ||
 		u->n_machines != m->n_machines || u->dim != m->dim || m->n_machines == 0)
 		return false;
+	per_machine = total / m->n_machines < each ? total / m->n_machines : each;
 	for (int k = 0; k < m->n_machines; k++)
 	{
 		int			steps;
@@ -555,15 +563,11 @@ polish_within(BkModel *m, const BkModel *u, int64_t per_machine, BkPolishReport 
 bool
 BkModelPolish(BkModel *m, const BkModel *u, BkPolishReport *report)
 {
-	return polish_within(m, u, m->n_machines > 0 ? POLISH_MAX_WORK / m->n_machines : 0, report);
+	return polish_within(m, u, POLISH_MAX_WORK, POLISH_MAX_WORK, report);
 }
 
 bool
 BkModelPolishEachMachine(BkModel *m, const BkModel *u, BkPolishReport *report)
 {
-	int64_t		per_machine = POLISH_MACHINE_WORK;
-
-	if (m->n_machines > 0 && per_machine > POLISH_FINAL_WORK / m->n_machines)
-		per_machine = POLISH_FINAL_WORK / m->n_machines;
-	return polish_within(m, u, per_machine, report);
+	return polish_within(m, u, POLISH_MACHINE_WORK, POLISH_FINAL_WORK, report);
 }
