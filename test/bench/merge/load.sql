@@ -1,8 +1,14 @@
--- a9a and usps as the LIBSVM files hold them (no standardisation: a9a's
--- 0/1 indicators, usps' pixels in [0, 1]) into :"schema".data (ds, part,
--- id, label, features), id the row's line in its file.  Included (\ir) by
--- run.sql and orders.sql after they create the schema; the data are read
--- from ../shared/data, so psql runs from the repository root.
+-- The session and the schema :"schema" made afresh (dropped if it is
+-- there), then a9a and usps as the LIBSVM files hold them (no
+-- standardisation: a9a's 0/1 indicators, usps' pixels in [0, 1]) into
+-- :"schema".data (ds, part, id, label, features), id the row's line in its
+-- file.  Included (\ir) by run.sql and orders.sql after \set schema; the
+-- data are read from ../shared/data, so psql runs from the repository root.
+SET client_min_messages = warning;
+SET max_parallel_workers_per_gather = 0;
+CREATE EXTENSION IF NOT EXISTS budgetkernel;
+DROP SCHEMA IF EXISTS :"schema" CASCADE;
+CREATE SCHEMA :"schema";
 CREATE TEMP TABLE raw (id bigserial, line text);
 CREATE TABLE :"schema".data (ds text, part text, id bigint, label int8, features float8[]);
 \copy raw(line) FROM '../shared/data/a9a.train'

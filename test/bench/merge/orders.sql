@@ -22,11 +22,6 @@
 \else
 \set n 10
 \endif
-SET client_min_messages = warning;
-SET max_parallel_workers_per_gather = 0;
-CREATE EXTENSION IF NOT EXISTS budgetkernel;
-DROP SCHEMA IF EXISTS bko CASCADE;
-CREATE SCHEMA bko;
 \set schema bko
 \ir load.sql
 

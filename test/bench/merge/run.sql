@@ -46,11 +46,6 @@
 -- About 16 minutes on one core (most of it labelling the union in SQL).
 -- The results stay in schema bkm (bkm.results and the diagnostic tables).
 \set ON_ERROR_STOP 1
-SET client_min_messages = warning;
-SET max_parallel_workers_per_gather = 0;
-CREATE EXTENSION IF NOT EXISTS budgetkernel;
-DROP SCHEMA IF EXISTS bkm CASCADE;
-CREATE SCHEMA bkm;
 \set schema bkm
 \ir load.sql
 
