@@ -21,7 +21,8 @@ OBJS       = $(CORE_SRCS:.c=.o) $(PGL_SRCS:.c=.o)
 # keep their install script and reach the current one by update scripts
 # (sql/budgetkernel--FROM--TO.sql).
 DATA_built = sql/$(EXTENSION)--$(EXTVERSION).sql
-DATA       = sql/$(EXTENSION)--0.1.0.sql $(wildcard sql/$(EXTENSION)--*--*.sql)
+DATA       = sql/$(EXTENSION)--0.1.0.sql sql/$(EXTENSION)--0.2.0.sql \
+             $(wildcard sql/$(EXTENSION)--*--*.sql)
 PGFILEDESC = "budgetkernel - budgeted kernel classifiers trained by aggregates"
 
 TESTS        = $(sort $(wildcard test/sql/*.sql))

@@ -102,7 +102,8 @@ up_verify()
 	local port=$1 db=$2 out
 	out=$(up_psql "$NEW_BIN" "$port" "$db" -A -t -F ' ' -f test/upgrade/verify.sql) ||
 		{ printf '%s\n' "$out"; return 1; }
-	printf '%s: %s\n' "$db" "$(printf '%s\n' "$out" | tail -n 1)"
+	printf '%s: %s, server %s\n' "$db" "$(printf '%s\n' "$out" | tail -n 1)" \
+		"$(up_psql "$NEW_BIN" "$port" "$db" -A -t -c 'SHOW server_version')"
 	if grep -q '^MISMATCH' <<<"$out"; then
 		printf '%s\n' "$out" | grep '^MISMATCH'
 		return 1

@@ -1,17 +1,39 @@
 --
--- ALTER EXTENSION budgetkernel UPDATE from 0.1.0: the updated
--- installation has exactly the objects, definitions and comments of a
--- fresh one; models stored under 0.1.0 keep their bytes and scores; a
+-- ALTER EXTENSION budgetkernel UPDATE from 0.2.0 and from 0.1.0 (through
+-- 0.2.0): models of every kind stored under 0.2.0 keep their bytes and
+-- scores; the installation updated from 0.1.0 has exactly the objects,
+-- definitions and comments of a fresh one; models stored under 0.1.0
+-- keep their bytes and scores; a
 -- view on the continuation form follows its rename to bk_continue; a view
 -- on a form 0.2.0 drops stops the update with its name; before the
 -- update, the forms whose C function 0.2.0 changed say what to do (or, for
 -- float4[], just work).
 --
 SET client_min_messages = warning;
+DROP DATABASE IF EXISTS bk_upgrade_02;
 DROP DATABASE IF EXISTS bk_upgrade_old;
 DROP DATABASE IF EXISTS bk_upgrade_new;
+CREATE DATABASE bk_upgrade_02;
 CREATE DATABASE bk_upgrade_old;
 CREATE DATABASE bk_upgrade_new;
+
+-- 0.2.0 -> 0.3.0: the models of test/upgrade/models.sql (every learner and
+-- task, every features form, every optional part) trained under 0.2.0, the
+-- update, then test/upgrade/verify.sql: no MISMATCH line
+\c bk_upgrade_02
+SET client_min_messages = warning;
+CREATE EXTENSION budgetkernel VERSION '0.2.0';
+\set ECHO none
+\o /dev/null
+\i test/upgrade/models.sql
+\o
+\set ECHO all
+\set ON_ERROR_STOP 0
+SET client_min_messages = warning;
+SELECT extversion FROM pg_extension WHERE extname = 'budgetkernel';
+ALTER EXTENSION budgetkernel UPDATE;
+\i test/upgrade/verify.sql
+\set ON_ERROR_STOP 0
 
 \c bk_upgrade_old
 SET client_min_messages = warning;
@@ -50,6 +72,9 @@ ALTER EXTENSION budgetkernel UPDATE TO '0.2.0';
 DROP VIEW float4_trained;
 ALTER EXTENSION budgetkernel UPDATE TO '0.2.0';
 SELECT extversion FROM pg_extension WHERE extname = 'budgetkernel';
+-- and on to the current version
+ALTER EXTENSION budgetkernel UPDATE;
+SELECT extversion FROM pg_extension WHERE extname = 'budgetkernel';
 
 -- stored models: the same bytes, valid, the same scores
 SELECT md5(m.model::bytea) = r.bytes_md5 AS same_bytes,
@@ -81,5 +106,6 @@ SELECT count(*) > 40 AS compared_every_object FROM updated;
 
 \c contrib_regression
 SET client_min_messages = warning;
+DROP DATABASE bk_upgrade_02;
 DROP DATABASE bk_upgrade_old;
 DROP DATABASE bk_upgrade_new;

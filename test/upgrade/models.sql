@@ -2,12 +2,13 @@
 -- test/upgrade/models.sql - a database holding models of every kind, and
 -- what each must still be after pg_upgrade or a dump restored into another
 -- major (test/pg_upgrade.sh): its bytes (md5) and its decisions on fixed
--- rows.  Run in a fresh database of the old cluster.
+-- rows.  Run in a fresh database of the old cluster, or in one where an
+-- older version of the extension is installed (test/sql/upgrade.sql).
 --
 \set ON_ERROR_STOP 1
 SET client_min_messages = warning;
 SET max_parallel_workers_per_gather = 0;
-CREATE EXTENSION budgetkernel;
+CREATE EXTENSION IF NOT EXISTS budgetkernel;
 \i test/fixtures/checkerboard.sql
 -- (the WARNINGs of runs that learn little are not the point here)
 SET client_min_messages = error;

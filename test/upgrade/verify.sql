@@ -16,6 +16,5 @@ LEFT JOIN LATERAL (SELECT array_agg(scores::text ORDER BY id) AS decisions FROM 
 WHERE m.model IS NULL OR md5(m.model::bytea) IS DISTINCT FROM r.bytes_md5
    OR d.decisions IS DISTINCT FROM r.decisions OR NOT bk_is_valid(m.model::bytea);
 SELECT 'checked ' || count(*) || ' models, extension ' ||
-       (SELECT extversion FROM pg_extension WHERE extname = 'budgetkernel') ||
-       ', server ' || current_setting('server_version_num') AS status
+       (SELECT extversion FROM pg_extension WHERE extname = 'budgetkernel') AS status
 FROM reference;
