@@ -29,19 +29,23 @@ BK_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$BK_ROOT" || exit 1
 
 PG_CONFIG="${PG_CONFIG:-/usr/lib/postgresql/15/bin/pg_config}"
-BK_PGBIN_DEFAULT=/usr/lib/postgresql/15/bin
+# the major of Debian's PostgreSQL that PG_CONFIG names (15 on the host,
+# 17 and 18 in the Debian roots of test/debian_root.sh)
+BK_PG_MAJOR="$(sed -n 's|^/usr/lib/postgresql/\([0-9][0-9]*\)/bin/pg_config$|\1|p' <<<"$PG_CONFIG")"
+BK_PG_MAJOR="${BK_PG_MAJOR:-15}"
+BK_PGBIN_DEFAULT=/usr/lib/postgresql/$BK_PG_MAJOR/bin
 
 # The Debian packages the build and the tests need.
 BK_PACKAGES=(
 	build-essential
 	pkg-config
-	postgresql-15
-	postgresql-server-dev-15
+	"postgresql-$BK_PG_MAJOR"
+	"postgresql-server-dev-$BK_PG_MAJOR"
 	liblapacke-dev
 	libopenblas-dev
-	postgresql-15-pgtap
+	"postgresql-$BK_PG_MAJOR-pgtap"
 	libtap-parser-sourcehandler-pgtap-perl
-	postgresql-15-plproxy
+	"postgresql-$BK_PG_MAJOR-plproxy"
 )
 
 # The cluster's directory (set by start_cluster, cleared by stop_cluster).
@@ -86,9 +90,12 @@ bk_as_root()
 	fi
 }
 
+# True if package $1 is installed, for one architecture or several (a
+# package installed for two, liblapacke-dev and liblapacke-dev:arm64, has
+# one status line for each).
 bk_pkg_installed()
 {
-	[[ "$(dpkg-query -W -f='${Status}' "$1" 2>/dev/null)" == "install ok installed" ]]
+	dpkg-query -W -f='${Status}\n' "$1" 2>/dev/null | grep -qx 'install ok installed'
 }
 
 #
@@ -138,7 +145,7 @@ ensure_packages()
 bk_check_pg_config()
 {
 	if [[ ! -x "$PG_CONFIG" ]]; then
-		bk_err "pg_config not found at $PG_CONFIG (install postgresql-server-dev-15, or set PG_CONFIG)"
+		bk_err "pg_config not found at $PG_CONFIG (install postgresql-server-dev-$BK_PG_MAJOR, or set PG_CONFIG)"
 		return 1
 	fi
 }
@@ -330,11 +337,11 @@ start_cluster()
 	bk_check_pg_config || return 1
 	pgbin="$(bk_pgbin)"
 	if [[ ! -x "$pgbin/initdb" || ! -x "$pgbin/pg_ctl" ]]; then
-		bk_err "initdb/pg_ctl not found in $pgbin (install postgresql-15)"
+		bk_err "initdb/pg_ctl not found in $pgbin (install postgresql-$BK_PG_MAJOR)"
 		return 1
 	fi
 	if bk_is_root && ! id postgres >/dev/null 2>&1; then
-		bk_err "user 'postgres' does not exist (it comes with the postgresql-15 package)"
+		bk_err "user 'postgres' does not exist (it comes with the postgresql-$BK_PG_MAJOR package)"
 		return 1
 	fi
 

@@ -1449,8 +1449,14 @@ def smoke_mode(args):
                 if k not in keys:
                     errors.append("regression %s: no %s result" % (res["name"], k))
             for m in res["models"]:
-                if not (isinstance(m["r2"], float) and 0.0 < m["r2"] <= 1.0):
-                    errors.append("regression %s %s: test R^2 %r outside (0, 1]" % (res["name"], m["key"], m["r2"]))
+                # every model's R^2 is a number at most 1; only ours must
+                # beat the mean: a peer's figure on a 400-row sample
+                # depends on the peer's version, and is not ours to assert
+                ours = m["key"].startswith(("bk_", "bpa_", "pa_"))
+                low = 0.0 if ours else float("-inf")
+                if not (isinstance(m["r2"], float) and math.isfinite(m["r2"]) and low < m["r2"] <= 1.0):
+                    errors.append("regression %s %s: test R^2 %r outside (%s, 1]"
+                                  % (res["name"], m["key"], m["r2"], "0" if ours else "-inf"))
                 b = re.match(r"bpa_p_(\d+)_", m["key"])
                 if b and m["n_sv"] > int(b.group(1)):
                     errors.append("regression %s %s: %d support vectors" % (res["name"], m["key"], m["n_sv"]))
