@@ -11,10 +11,14 @@
 #    at the version of the installed postgresql-common, so that nothing
 #    installed is upgraded, and the extension's own build dependencies);
 # 2. copies the repository's sources (git's tracked and untracked files,
-#    not build outputs) to a temporary directory and runs
-#    dpkg-buildpackage -b -us -uc there: one postgresql-NN-budgetkernel
-#    package per PostgreSQL major with server headers installed that
-#    debian/pgversions allows (pg_buildext);
+#    not build outputs) to a temporary directory, writes debian/control
+#    for the distribution's majors (pg_buildext updatecontrol) and the
+#    upstream tarball, and runs dpkg-buildpackage -us -uc there: the
+#    source package and one postgresql-NN-budgetkernel package per
+#    PostgreSQL major with server headers installed that debian/pgversions
+#    and the distribution allow (pg_buildext);
+#    then runs lintian on them: no error and no warning but
+#    initial-upload-closes-no-bugs;
 # 3. lists each package (dpkg-deb -c) and checks that it holds the module,
 #    the control file and every install and update script;
 # 4. installs each package: by default with apt-get install ./package.deb
@@ -37,8 +41,8 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh" || exit 1
 
 die() { bk_err "$*"; exit 1; }
 
-section "1/5 Build dependencies"
-BK_PACKAGES=(build-essential dpkg-dev debhelper fakeroot pkg-config liblapacke-dev libopenblas-dev)
+section "1/6 Build dependencies"
+BK_PACKAGES=(build-essential dpkg-dev debhelper fakeroot pkgconf lintian liblapacke-dev libopenblas-dev)
 if bk_pkg_installed postgresql-common && ! bk_pkg_installed postgresql-server-dev-all; then
 	# the version that matches the installed postgresql-common: the newest
 	# would upgrade postgresql-common under a running PostgreSQL
@@ -57,7 +61,7 @@ if [[ ${#missing[@]} -gt 0 ]]; then
 		"${missing[@]}" </dev/null || die "apt-get install ${missing[*]} failed"
 fi
 
-section "2/5 dpkg-buildpackage -b -us -uc"
+section "2/6 dpkg-buildpackage -us -uc (source and binary packages)"
 version=$(dpkg-parsechangelog -l debian/changelog -S Version) || die "debian/changelog unreadable"
 out="${BK_PKG_OUT:-$(mktemp -d /tmp/bkpkg.XXXXXX)}"
 mkdir -p "$out" || exit 1
@@ -72,8 +76,15 @@ else
 		--exclude=./results -cf - . | tar -C "$src" -xf -
 fi
 [[ -f "$src/debian/rules" ]] || die "the copy of the sources has no debian/rules"
+# debian/control lists a package per major this distribution supports
+# (Debian 12: 15; the trixie root: 17; the sid root: 18): written again
+# from debian/control.in for the distribution at hand
+(cd "$src" && pg_buildext updatecontrol >/dev/null) || die "pg_buildext updatecontrol failed"
+# the upstream tarball: the sources without debian/
+tar -C "$out" --exclude="$(basename "$src")/debian" -czf "$out/budgetkernel_${version%-*}.orig.tar.gz" \
+	"$(basename "$src")" || die "could not write the upstream tarball"
 t0=$SECONDS
-if ! (cd "$src" && dpkg-buildpackage -b -us -uc >"$out/build.log" 2>&1); then
+if ! (cd "$src" && dpkg-buildpackage -us -uc >"$out/build.log" 2>&1); then
 	tail -n 40 "$out/build.log" >&2
 	die "dpkg-buildpackage failed (log: $out/build.log)"
 fi
@@ -84,7 +95,17 @@ shopt -u nullglob
 bk_log "built in $((SECONDS - t0))s:"
 for d in "${debs[@]}"; do bk_log "  $d"; done
 
-section "3/5 Contents (dpkg-deb -c)"
+section "3/6 lintian (source and binary packages)"
+# no error and no warning but initial-upload-closes-no-bugs (the first
+# upload closes no bug of Debian's); informational tags are shown
+lintian --allow-root -I "$out"/budgetkernel_"${version}"_*.changes >"$out/lintian.log" 2>&1
+lintian_rc=$?
+cat "$out/lintian.log"
+bad=$(grep -E '^[EW]: ' "$out/lintian.log" | grep -v ' initial-upload-closes-no-bugs' || true)
+[[ -z "$bad" && $lintian_rc -le 1 ]] || die "lintian reports errors or warnings (above)"
+bk_log "lintian $(lintian --version | awk '{ print $2 }'): no error, no warning"
+
+section "4/6 Contents (dpkg-deb -c)"
 failed=0
 for d in "${debs[@]}"; do
 	major=$(basename "$d" | sed -n 's/^postgresql-\([0-9]*\)-budgetkernel_.*/\1/p')
@@ -109,7 +130,7 @@ done
 
 for d in "${debs[@]}"; do
 	major=$(basename "$d" | sed -n 's/^postgresql-\([0-9]*\)-budgetkernel_.*/\1/p')
-	section "4/5 Install $(basename "$d")"
+	section "5/6 Install $(basename "$d")"
 	if [[ -n "${BK_PKG_ROOT:-}" ]]; then
 		PG_CONFIG="$BK_PKG_ROOT/usr/lib/postgresql/$major/bin/pg_config"
 		[[ -x "$PG_CONFIG" ]] || { bk_err "no PostgreSQL $major under $BK_PKG_ROOT"; failed=1; continue; }
@@ -132,7 +153,7 @@ for d in "${debs[@]}"; do
 	fi
 	bk_log "$pkglib/budgetkernel.so is the packaged module"
 
-	section "5/5 CREATE EXTENSION from the package (PostgreSQL $major)"
+	section "6/6 CREATE EXTENSION from the package (PostgreSQL $major)"
 	if ! start_cluster; then
 		failed=1
 		continue
