@@ -5,9 +5,11 @@
 # the new major.
 #
 #   bash test/pg_upgrade.sh OLD_PG_CONFIG NEW_PG_CONFIG
+#   bash test/pg_upgrade.sh dump OLD_PG_CONFIG FILE
+#   bash test/pg_upgrade.sh restore NEW_PG_CONFIG FILE
 #
 # budgetkernel must be installed in both (test/check.sh does that).  The
-# script creates a throwaway cluster of the old major, a database with
+# first form creates a throwaway cluster of the old major, a database with
 # test/upgrade/models.sql (every learner, binary and multi-class, integer
 # and text labels, dense, named and sparse features, preparation, epochs,
 # class weights, continued, merged and calibrated models, with each one's
@@ -17,15 +19,33 @@
 # dumps into the upgraded cluster.  test/upgrade/verify.sql then checks in
 # each of the three databases that every model kept its bytes, its
 # validity and its scores computed by the new server.  Exit status 0 only
-# if all three hold.  Throwaway directories are in /tmp/bkpg.*, deleted at
-# exit (BK_KEEP_CLUSTER=1 keeps them).
+# if all three hold.
+#
+# The other two forms are the same dump and check across machines that
+# cannot run each other's servers (the host's PostgreSQL 15 and the
+# Debian roots' 17 and 18, test/check.sh): "dump" writes the old major's
+# plain dump of that database to FILE, "restore" restores FILE into a
+# throwaway cluster of the new major and checks it with verify.sql.
+#
+# Throwaway directories are in /tmp/bkpg.*, deleted at exit
+# (BK_KEEP_CLUSTER=1 keeps them).
 
 set -uo pipefail
 
 # shellcheck source=test/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh" || exit 1
 
-[[ $# -eq 2 ]] || { bk_err "usage: $0 OLD_PG_CONFIG NEW_PG_CONFIG"; exit 2; }
+USAGE="usage: $0 OLD_PG_CONFIG NEW_PG_CONFIG | dump OLD_PG_CONFIG FILE | restore NEW_PG_CONFIG FILE"
+MODE=upgrade FILE=""
+case "${1:-}" in
+dump | restore)
+	[[ $# -eq 3 ]] || { bk_err "$USAGE"; exit 2; }
+	MODE=$1 FILE=$3
+	shift
+	set -- "$1" "$1"
+	;;
+*) [[ $# -eq 2 ]] || { bk_err "$USAGE"; exit 2; } ;;
+esac
 OLD_BIN="$("$1" --bindir)" || { bk_err "no pg_config at $1"; exit 2; }
 NEW_BIN="$("$2" --bindir)" || { bk_err "no pg_config at $2"; exit 2; }
 OLD_VER="$("$1" --version)"
@@ -110,7 +130,6 @@ up_verify()
 	fi
 }
 
-section "Models across majors: $OLD_VER -> $NEW_VER"
 UP_DIR="$(mktemp -d /tmp/bkpg.XXXXXX)" || exit 1
 trap up_cleanup EXIT
 trap 'exit 130' INT
@@ -120,6 +139,46 @@ if bk_is_root; then
 fi
 chmod 700 "$UP_DIR"
 
+# old_attoptions PORT: the attribute options the old cluster set on user
+# columns, but for PostgreSQL's own n_distinct settings
+old_attoptions()
+{
+	up_psql "$OLD_BIN" "$1" bk_models -A -t -c "
+	SELECT DISTINCT split_part(o, '=', 1) FROM pg_attribute, unnest(attoptions) o
+	WHERE attrelid >= 16384 AND attnum > 0 AND split_part(o, '=', 1) NOT IN ('n_distinct', 'n_distinct_inherited')"
+}
+
+# drop_attoption PORT OPTION: remove OPTION from the old cluster's user
+# columns, saying so (see below)
+drop_attoption()
+{
+	bk_log "WORKAROUND: $OLD_VER sets the attribute option $2 on every column, which"
+	bk_log "  $NEW_VER refuses: removed from the old cluster's user columns before the dumps and pg_upgrade"
+	up_psql "$OLD_BIN" "$1" bk_models -c "
+		UPDATE pg_attribute SET attoptions =
+		       (SELECT array_agg(o) FROM unnest(attoptions) o WHERE split_part(o, '=', 1) <> '$2')
+		WHERE attrelid >= 16384 AND attoptions::text LIKE '%$2=%'" >/dev/null ||
+		die "could not remove $2"
+}
+
+if [[ $MODE == restore ]]; then
+	section "Models across majors: a dump restored into $NEW_VER"
+	[[ -s "$FILE" ]] || die "no dump at $FILE"
+	NEW_PORT="$(bk_free_port)" || exit 1
+	up_initdb "$NEW_BIN" "$UP_DIR/new" || die "initdb failed"
+	up_start "$NEW_BIN" "$UP_DIR/new" "$NEW_PORT" || die "the cluster did not start"
+	up_psql "$NEW_BIN" "$NEW_PORT" postgres -c 'CREATE DATABASE bk_restored' || die "CREATE DATABASE failed"
+	bk_log "$(head -n 1 "$FILE")"
+	if ! up_psql "$NEW_BIN" "$NEW_PORT" bk_restored -f "$FILE" >"$UP_DIR/restore.log" 2>&1; then
+		tail -n 20 "$UP_DIR/restore.log" >&2
+		die "the dump did not restore into $NEW_VER"
+	fi
+	up_verify "$NEW_PORT" bk_restored || die "the dump restored into $NEW_VER changed models"
+	bk_log "ok: the dump restored into $NEW_VER kept every model's bytes and scores"
+	exit 0
+fi
+
+section "Models across majors: $OLD_VER -> $NEW_VER"
 OLD_PORT="$(bk_free_port)" || exit 1
 bk_log "old cluster ($OLD_VER) in $UP_DIR/old, port $OLD_PORT"
 up_initdb "$OLD_BIN" "$UP_DIR/old" || die "initdb of the old cluster failed"
@@ -127,6 +186,24 @@ up_start "$OLD_BIN" "$UP_DIR/old" "$OLD_PORT" || die "the old cluster did not st
 up_psql "$OLD_BIN" "$OLD_PORT" postgres -c 'CREATE DATABASE bk_models' || die "CREATE DATABASE failed"
 up_psql "$OLD_BIN" "$OLD_PORT" bk_models -A -t -f test/upgrade/models.sql ||
 	die "test/upgrade/models.sql failed on the old cluster"
+
+if [[ $MODE == dump ]]; then
+	# the new major runs elsewhere and cannot be asked which options it
+	# knows: every option PostgreSQL itself does not set goes (below)
+	old_opts=$(old_attoptions "$OLD_PORT") || die "could not read the old cluster's attribute options"
+	NEW_VER="PostgreSQL 17 and 18 (Debian's)"
+	for opt in $old_opts; do
+		drop_attoption "$OLD_PORT" "$opt"
+	done
+	{
+		printf -- '-- test/upgrade/models.sql dumped by %s\n' "$OLD_VER"
+		bk_as_owner "$OLD_BIN/pg_dump" -h "$UP_DIR" -p "$OLD_PORT" -U postgres -d bk_models
+	} >"$UP_DIR/dump.sql" || die "pg_dump ($OLD_VER) failed"
+	cp "$UP_DIR/dump.sql" "$FILE" || die "could not write $FILE"
+	chmod a+r "$FILE"
+	bk_log "ok: $FILE holds the models, dumped by $OLD_VER"
+	exit 0
+fi
 
 # Debian's 15.20 stores an attribute option, pg_attver, on every column it
 # creates, which PostgreSQL 18.6 does not know: pg_upgrade then stops at
@@ -138,20 +215,11 @@ up_psql "$OLD_BIN" "$OLD_PORT" bk_models -A -t -f test/upgrade/models.sql ||
 NEW_PORT="$(bk_free_port)" || exit 1
 up_initdb "$NEW_BIN" "$UP_DIR/new" || die "initdb of the new cluster failed"
 up_start "$NEW_BIN" "$UP_DIR/new" "$NEW_PORT" || die "the new cluster did not start"
-old_opts=$(up_psql "$OLD_BIN" "$OLD_PORT" bk_models -A -t -c "
-	SELECT DISTINCT split_part(o, '=', 1) FROM pg_attribute, unnest(attoptions) o
-	WHERE attrelid >= 16384 AND attnum > 0 AND split_part(o, '=', 1) NOT IN ('n_distinct', 'n_distinct_inherited')") ||
-	die "could not read the old cluster's attribute options"
+old_opts=$(old_attoptions "$OLD_PORT") || die "could not read the old cluster's attribute options"
 for opt in $old_opts; do
 	if ! up_psql "$NEW_BIN" "$NEW_PORT" postgres -c 'BEGIN' -c 'CREATE TEMP TABLE probe (a int)' \
 		-c "ALTER TABLE probe ALTER COLUMN a SET ($opt = 1)" -c 'ROLLBACK' >/dev/null 2>&1; then
-		bk_log "WORKAROUND: $OLD_VER sets the attribute option $opt on every column, which"
-		bk_log "  $NEW_VER refuses: removed from the old cluster's user columns before the dumps and pg_upgrade"
-		up_psql "$OLD_BIN" "$OLD_PORT" bk_models -c "
-			UPDATE pg_attribute SET attoptions =
-			       (SELECT array_agg(o) FROM unnest(attoptions) o WHERE split_part(o, '=', 1) <> '$opt')
-			WHERE attrelid >= 16384 AND attoptions::text LIKE '%$opt=%'" >/dev/null ||
-			die "could not remove $opt"
+		drop_attoption "$OLD_PORT" "$opt"
 	fi
 done
 bk_as_owner "$NEW_BIN/pg_ctl" -D "$UP_DIR/new" -m fast -w -t 60 stop >/dev/null ||
