@@ -10,61 +10,71 @@
 # tests (make unittest), starts a private throwaway PostgreSQL 15 cluster,
 # runs the regression tests (make installcheck), starts two more clusters
 # as shards and runs the distributed recipes against them (make
-# shardcheck: postgres_fdw and PL/Proxy), doc/tutorial.md's SQL and the
-# links between the docs' pages (make tutorialcheck), the pgTAP tests (make prove),
-# a smoke test of the benchmark harness on the same cluster
-# (bash test/bench/run.sh --smoke), stops and deletes the cluster, and
-# then, for each further PostgreSQL major in BK_PG_MAJORS (default 18),
-# built once from Debian's source package into /var/cache/budgetkernel
-# (test/pg_major.sh; about 5 minutes on 2 cores the first time, cached
-# after), builds the extension against that major in a copy of the tree,
-# runs the suites of BK_MAJOR_SUITES on a cluster of it (default "regress
-# pgtap"; each reported as e.g. regress-18) and test/pg_upgrade.sh from
-# the first major to it (pg_upgrade and dumps restored: upgrade-18), and
-# prints a summary ending with "N passed, N failed" (N counts suites:
-# unit, regress, shards, tutorial, pgtap, bench, regress-18, pgtap-18,
-# upgrade-18).  Exit status 0 only when every suite passed.  .ci/run runs
-# this file.
+# shardcheck: postgres_fdw and PL/Proxy), doc/tutorial.md's and README.md's
+# SQL and the links between the docs' pages (make tutorialcheck), the
+# pgTAP tests (make prove), a smoke test of the benchmark harness on the
+# same cluster (bash test/bench/run.sh --smoke), and stops and deletes
+# the cluster.  It dumps a PostgreSQL 15 database holding models of every
+# kind (test/pg_upgrade.sh dump).
 #
-#   bash test/check.sh --matrix
-#
-# runs the full matrix: BK_PG_MAJORS="17 18" and BK_MAJOR_SUITES="regress
-# shards tutorial pgtap" (PL/Proxy, for the shards suite, is built from
-# Debian's source package too).  BK_PG_MAJORS="" runs PostgreSQL 15 only.
+# Then, for each Debian suite of BK_DEBIAN_SUITES (default "trixie sid"),
+# in a root made once with debootstrap and kept in
+# /var/cache/budgetkernel/roots (test/debian_root.sh; a few minutes the
+# first time), holding that suite's own PostgreSQL (trixie: 17, sid: 18)
+# with its pgTAP, PL/Proxy and pgvector packages, it copies the tree into
+# the root and runs this script there with --inside, which runs, on that
+# major, built by the suite's own compiler:
+#   package   test/package.sh: the source and binary packages, lintian,
+#             the postgresql-NN-budgetkernel package installed;
+#   regress   debian/tests/installcheck (autopkgtest form: the regression
+#             tests against the installed package, pg_buildext
+#             installcheck);
+#   shards, tutorial, pgtap   as on 15, on a throwaway cluster;
+#   upgrade   the 15 dump restored, every model checked; in the sid root
+#             also pg_upgrade from trixie's 17 to 18 (test/pg_upgrade.sh).
+# Each is reported as e.g. regress-17.  The summary ends with
+# "N passed, N failed" (N counts suites); exit status 0 only when every
+# suite passed.  .ci/run runs this file.
 #
 # Environment (optional): PG_CONFIG, PG_CFLAGS (extra compiler flags, read
-# by PGXS), BK_SUITE_TIMEOUT (seconds per suite, default 600),
+# by PGXS), BK_SUITE_TIMEOUT (seconds of wall-clock time a suite may take
+# before it is stopped, default 3600: a hang, not a slow machine),
 # BK_KEEP_CLUSTER=1 (keep the cluster directory for debugging),
-# BK_PG_MAJORS, BK_MAJOR_SUITES (above), BK_PG_CACHE (test/pg_major.sh).
+# BK_DEBIAN_SUITES (above; "" runs PostgreSQL 15 only), BK_ROOT_CACHE
+# (test/debian_root.sh).
 
 set -uo pipefail
 
 # shellcheck source=test/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh" || exit 1
 
-MATRIX=0
-for arg in "$@"; do
-	case "$arg" in
-	--matrix) MATRIX=1 ;;
-	*) bk_err "unknown argument: $arg (usage: bash test/check.sh [--matrix])"; exit 2 ;;
-	esac
-done
-if [[ $MATRIX -eq 1 ]]; then
-	BK_PG_MAJORS="${BK_PG_MAJORS-17 18}"
-	BK_MAJOR_SUITES="${BK_MAJOR_SUITES-regress shards tutorial pgtap}"
-fi
-BK_PG_MAJORS="${BK_PG_MAJORS-18}"
-BK_MAJOR_SUITES="${BK_MAJOR_SUITES-regress pgtap}"
+USAGE="usage: bash test/check.sh [--inside 'SUITE ...']"
+INSIDE=""
+case "$#:${1:-}" in
+0:) ;;
+2:--inside) INSIDE=$2 ;;
+*) bk_err "$USAGE"; exit 2 ;;
+esac
+BK_DEBIAN_SUITES="${BK_DEBIAN_SUITES-trixie sid}"
+# the suites run in each Debian root (test/check.sh --inside)
+ROOT_SUITES="package regress shards tutorial pgtap upgrade"
 
-SUITES=(unit regress shards tutorial pgtap bench)
-for major in $BK_PG_MAJORS; do
-	for s in $BK_MAJOR_SUITES upgrade; do
-		SUITES+=("$s-$major")
+if [[ -n "$INSIDE" ]]; then
+	read -r -a SUITES <<<"$INSIDE"
+else
+	SUITES=(unit regress shards tutorial pgtap bench)
+	for suite in $BK_DEBIAN_SUITES; do
+		major=$(bash test/debian_root.sh major "$suite") || exit 2
+		for s in $ROOT_SUITES; do
+			SUITES+=("$s-$major")
+		done
 	done
-done
+fi
 declare -A RESULT=()		# suite -> PASS | FAIL
 declare -A NOTE=()			# suite -> explanation
-SUITE_TIMEOUT="${BK_SUITE_TIMEOUT:-600}"
+# a generous bound, for a suite that hangs: a healthy suite on a loaded
+# machine takes minutes, not an hour
+SUITE_TIMEOUT="${BK_SUITE_TIMEOUT:-3600}"
 START_TIME=$SECONDS
 
 record()
@@ -87,11 +97,13 @@ summary()
 	local s passed=0 failed=0 line
 
 	stop_cluster
-	section "Summary"
+	section "Summary${INSIDE:+ (PostgreSQL $BK_PG_MAJOR, $(. /etc/os-release && echo "$PRETTY_NAME"))}"
 	for s in "${SUITES[@]}"; do
-		line=$(printf '%-8s %s' "$s" "${RESULT[$s]:-FAIL}")
+		line=$(printf '%-11s %s' "$s" "${RESULT[$s]:-FAIL}")
 		[[ -n "${NOTE[$s]:-}" ]] && line+="  (${NOTE[$s]})"
 		printf '%s\n' "$line"
+		# for the run outside the root, which reads them
+		[[ -z "$INSIDE" ]] || printf '@@ %s %s %s\n' "$s" "${RESULT[$s]:-FAIL}" "${NOTE[$s]:-}"
 		if [[ "${RESULT[$s]:-FAIL}" == PASS ]]; then
 			passed=$((passed + 1))
 		else
@@ -129,7 +141,7 @@ record_run()
 	if [[ $SUITE_RC -eq 0 ]]; then
 		record "$suite" PASS "${SUITE_SECS}s"
 	elif [[ $SUITE_RC -eq 124 || $SUITE_RC -eq 137 ]]; then
-		record "$suite" FAIL "timed out after ${SUITE_TIMEOUT}s"
+		record "$suite" FAIL "stopped after ${SUITE_TIMEOUT}s of wall-clock time (BK_SUITE_TIMEOUT): it hung, or the machine is far slower than 2 idle cores"
 	else
 		record "$suite" FAIL "exit status $SUITE_RC, ${SUITE_SECS}s"
 	fi
@@ -146,27 +158,147 @@ count_files()
 	printf '%d\n' "${#files[@]}"
 }
 
-section "budgetkernel test run"
+# Show the first $2 lines of regression.diffs after suite $1 failed.
+show_diffs()
+{
+	if [[ -s regression.diffs ]]; then
+		section "regression.diffs of $1 (first $2 lines)"
+		head -n "$2" regression.diffs
+		bk_log "(full file: $BK_ROOT/regression.diffs)"
+	else
+		bk_log "No regression.diffs was written."
+	fi
+}
+
+# The suites that run on a cluster of this tree's PostgreSQL (started by
+# start_cluster): shards, tutorial, pgtap.
+run_cluster_suites()
+{
+	local s
+	for s in shards tutorial pgtap; do
+		in_suites "$s" || continue
+		case "$s" in
+		shards)
+			section "Distributed recipes on two shard clusters (make shardcheck)"
+			if start_shards 2; then
+				rm -f regression.diffs regression.out
+				run_limited make PG_CONFIG="$PG_CONFIG" shardcheck
+				record_run shards
+				[[ $SUITE_RC -eq 0 ]] || show_diffs shards 500
+			else
+				record shards FAIL "the shard clusters did not start"
+			fi
+			;;
+		tutorial)
+			section "The tutorial and the README (make tutorialcheck)"
+			run_limited make PG_CONFIG="$PG_CONFIG" tutorialcheck
+			record_run tutorial
+			;;
+		pgtap)
+			section "pgTAP tests (make prove)"
+			bk_log "$(count_files 'test/pgtap/*.sql') test files in test/pgtap"
+			run_limited make PG_CONFIG="$PG_CONFIG" prove
+			record_run pgtap
+			if [[ -n "${PGVECTOR_FAILED:-}" ]]; then
+				record pgtap FAIL "$PGVECTOR_FAILED: test/pgtap/embeddings.sql skipped"
+			fi
+			;;
+		esac
+	done
+}
+
+in_suites()
+{
+	local s
+	for s in "${SUITES[@]}"; do
+		[[ "$s" == "$1" ]] && return 0
+	done
+	return 1
+}
+
+section "budgetkernel test run${INSIDE:+ inside $(. /etc/os-release && echo "$PRETTY_NAME")}"
 printf 'repository  %s\n' "$BK_ROOT"
 printf 'user        %s\n' "$(id -un)"
-printf 'pg_config   %s\n' "$PG_CONFIG"
+printf 'pg_config   %s (%s)\n' "$PG_CONFIG" "$("$PG_CONFIG" --version 2>/dev/null)"
+printf 'compiler    %s\n' "$(gcc --version 2>/dev/null | head -n 1)"
 printf 'started     %s\n' "$(date -u '+%Y-%m-%d %H:%M:%S UTC')"
 
-section "1/8 Packages"
-BK_PACKAGES+=(python3)		# the benchmark harness (bench suite)
+section "Packages"
+[[ -n "$INSIDE" ]] || BK_PACKAGES+=(python3)		# the benchmark harness (bench suite)
 if ! ensure_packages; then
 	not_run "missing packages"
 	finish
 fi
 
-section "2/8 Build (make)"
+#
+# Inside a Debian root (test/debian_root.sh): the package, then the suites
+# against it.
+#
+if [[ -n "$INSIDE" ]]; then
+	if in_suites package; then
+		section "The Debian package (bash test/package.sh)"
+		# a package of an earlier run would not be replaced by one of the
+		# same version
+		dpkg --purge "postgresql-$BK_PG_MAJOR-budgetkernel" >/dev/null 2>&1
+		rm -rf /build/pkg
+		run_limited env BK_PKG_OUT=/build/pkg bash test/package.sh
+		record_run package
+	fi
+	if [[ "${RESULT[package]:-}" != PASS ]]; then
+		section "Build and install (make install: the package is not there)"
+		if ! build_and_install; then
+			not_run "neither the package nor make install"
+			finish
+		fi
+		make -s clean PG_CONFIG="$PG_CONFIG" >/dev/null
+	fi
+	if in_suites regress; then
+		section "Regression tests against the installed package (debian/tests/installcheck)"
+		run_limited debian/tests/installcheck
+		record_run regress
+	fi
+	if in_suites shards || in_suites tutorial || in_suites pgtap; then
+		section "Throwaway PostgreSQL $BK_PG_MAJOR cluster"
+		if BK_CLUSTER_VMEM_KB="${BK_CLUSTER_VMEM_KB:-3145728}" start_cluster; then
+			run_cluster_suites
+		else
+			not_run "the PostgreSQL cluster did not start"
+		fi
+		stop_cluster
+	fi
+	if in_suites upgrade; then
+		section "Models from PostgreSQL 15: its dump restored (test/pg_upgrade.sh restore)"
+		if [[ -s "${BK_DUMP_FILE:-}" ]]; then
+			run_limited bash test/pg_upgrade.sh restore "$PG_CONFIG" "$BK_DUMP_FILE"
+			record_run upgrade
+		else
+			record upgrade FAIL "no dump of PostgreSQL 15 (BK_DUMP_FILE): its making failed outside"
+		fi
+		if [[ -n "${BK_UPGRADE_FROM:-}" && "${RESULT[upgrade]}" == PASS ]]; then
+			section "pg_upgrade from $("$BK_UPGRADE_FROM" --version) (test/pg_upgrade.sh)"
+			if make -s -j"$(bk_jobs)" PG_CONFIG="$BK_UPGRADE_FROM" >/dev/null &&
+				make -s install PG_CONFIG="$BK_UPGRADE_FROM" >/dev/null; then
+				make -s clean PG_CONFIG="$BK_UPGRADE_FROM" >/dev/null
+				restored=${NOTE[upgrade]}
+				run_limited bash test/pg_upgrade.sh "$BK_UPGRADE_FROM" "$PG_CONFIG"
+				record_run upgrade
+				NOTE[upgrade]="restore $restored, pg_upgrade ${NOTE[upgrade]}"
+			else
+				record upgrade FAIL "the extension did not build for $("$BK_UPGRADE_FROM" --version)"
+			fi
+		fi
+	fi
+	finish
+fi
+
+section "Build (make)"
 if ! build; then
 	bk_err "the build failed"
 	not_run "build failed"
 	finish
 fi
 
-section "3/8 Unit tests, fuzz run and layers (make unittest fuzzcheck layercheck)"
+section "Unit tests, fuzz run and layers (make unittest fuzzcheck layercheck)"
 if [[ "$(count_files 'test/unit/*.c')" -eq 0 ]]; then
 	bk_log "No unit tests found (test/unit/*.c)."
 	record unit FAIL "no tests in test/unit"
@@ -175,7 +307,7 @@ else
 	record_run unit
 fi
 
-section "4/8 Install (make install)"
+section "Install (make install)"
 if ! install_extension; then
 	bk_err "make install failed"
 	not_run "make install failed"
@@ -185,9 +317,9 @@ fi
 # pgvector, for test/pgtap/embeddings.sql (Debian 12 packages none):
 # built from Debian's source package and installed once
 PGVECTOR_FAILED=""
-bash test/pg_major.sh pgvector "$PG_CONFIG" || PGVECTOR_FAILED="the pgvector build failed"
+bash test/pgvector.sh "$PG_CONFIG" || PGVECTOR_FAILED="the pgvector build failed"
 
-section "5/8 Throwaway PostgreSQL cluster"
+section "Throwaway PostgreSQL 15 cluster"
 # 3 GB of address space a process: no test needs more, and a model that
 # made a backend allocate beyond its stored size fails the tests of the
 # resource limits (test/sql/limits.sql) instead of swapping the machine.
@@ -196,7 +328,7 @@ if ! BK_CLUSTER_VMEM_KB="${BK_CLUSTER_VMEM_KB:-3145728}" start_cluster; then
 	finish
 fi
 
-section "6/8 Regression tests (make installcheck)"
+section "Regression tests (make installcheck)"
 n=$(count_files 'test/sql/*.sql')
 if [[ $n -eq 0 ]]; then
 	bk_log "No regression tests found (test/sql/*.sql)."
@@ -206,49 +338,12 @@ else
 	rm -f regression.diffs regression.out
 	run_limited make PG_CONFIG="$PG_CONFIG" installcheck
 	record_run regress
-	if [[ $SUITE_RC -ne 0 ]]; then
-		if [[ -s regression.diffs ]]; then
-			section "regression.diffs (first 2000 lines)"
-			head -n 2000 regression.diffs
-			bk_log "(full file: $BK_ROOT/regression.diffs)"
-		else
-			bk_log "No regression.diffs was written."
-		fi
-	fi
+	[[ $SUITE_RC -eq 0 ]] || show_diffs regress 2000
 fi
 
-section "6b/8 Distributed recipes on two shard clusters (make shardcheck)"
-if start_shards 2; then
-	rm -f regression.diffs regression.out
-	run_limited make PG_CONFIG="$PG_CONFIG" shardcheck
-	record_run shards
-	if [[ $SUITE_RC -ne 0 && -s regression.diffs ]]; then
-		section "regression.diffs of the shards (first 500 lines)"
-		head -n 500 regression.diffs
-	fi
-else
-	record shards FAIL "the shard clusters did not start"
-fi
+run_cluster_suites
 
-section "6c/8 The tutorial (make tutorialcheck)"
-run_limited make PG_CONFIG="$PG_CONFIG" tutorialcheck
-record_run tutorial
-
-section "7/8 pgTAP tests (make prove)"
-n=$(count_files 'test/pgtap/*.sql')
-if [[ $n -eq 0 ]]; then
-	bk_log "No pgTAP tests found (test/pgtap/*.sql)."
-	record pgtap FAIL "no tests in test/pgtap"
-else
-	bk_log "$n test files in test/pgtap"
-	run_limited make PG_CONFIG="$PG_CONFIG" prove
-	record_run pgtap
-	if [[ -n "$PGVECTOR_FAILED" ]]; then
-		record pgtap FAIL "$PGVECTOR_FAILED: test/pgtap/embeddings.sql skipped"
-	fi
-fi
-
-section "8/8 Benchmark harness smoke test (test/bench/run.sh --smoke)"
+section "Benchmark harness smoke test (test/bench/run.sh --smoke)"
 if [[ ! -f test/bench/run.sh ]]; then
 	record bench FAIL "test/bench/run.sh not found"
 else
@@ -257,141 +352,74 @@ else
 fi
 stop_cluster
 
-#
-# The suites of BK_MAJOR_SUITES on PostgreSQL $1, built by test/pg_major.sh,
-# with the extension built in a copy of the tree (this tree stays built for
-# the first major), then test/pg_upgrade.sh from the first major to it.
-#
-FIRST_PG_CONFIG=$PG_CONFIG
-major_not_run()
-{
-	local s
-	for s in $BK_MAJOR_SUITES upgrade; do
-		record "$s-$1" FAIL "not run: $2"
-	done
-}
+[[ -n "$BK_DEBIAN_SUITES" ]] || finish
 
-run_major()
-{
-	local major=$1 pgc tree s n pgvector_failed errf why t0=$SECONDS
+#
+# PostgreSQL 17 and 18 from Debian's own packages, each in a root of its
+# suite: this script again, with --inside, on a copy of the tree.
+#
+section "A PostgreSQL 15 database of models, dumped (test/pg_upgrade.sh dump)"
+DUMP_FILE=$(mktemp /tmp/bkdump.XXXXXX)
+run_limited bash test/pg_upgrade.sh dump "$PG_CONFIG" "$DUMP_FILE"
+if [[ $SUITE_RC -ne 0 ]]; then
+	bk_err "the dump of PostgreSQL 15's models failed: the upgrade suites will fail"
+	: >"$DUMP_FILE"
+fi
 
-	section "PostgreSQL $major: server (bash test/pg_major.sh build $major)"
-	bk_log "(a few minutes when it is not in the cache yet)"
+# run_root SUITE: the suites of ROOT_SUITES in SUITE's root
+run_root()
+{
+	local suite=$1 major root errf log why s result note shared binds=() env=()
+	major=$(bash test/debian_root.sh major "$suite")
+	section "Debian $suite: PostgreSQL $major (bash test/debian_root.sh ensure $suite)"
 	errf=$(mktemp) || return 1
-	pgc=$(bash test/pg_major.sh build "$major" 2>"$errf" | tail -n 1)
+	root=$(bash test/debian_root.sh ensure "$suite" 2>"$errf" | tail -n 1)
 	cat "$errf" >&2
-	if [[ -z "$pgc" || ! -x "$pgc" ]]; then
-		why=$(sed -n 's/^pg_major: ERROR: //p' "$errf" | tail -n 1)
+	if [[ -z "$root" || ! -d "$root" ]]; then
+		why=$(sed -n 's/^debian_root: ERROR: //p' "$errf" | tail -n 1)
 		rm -f "$errf"
-		bk_err "PostgreSQL $major could not be built${why:+: $why}"
-		major_not_run "$major" "PostgreSQL $major could not be built${why:+: $why}"
+		for s in $ROOT_SUITES; do
+			record "$s-$major" FAIL "no $suite root${why:+: $why}"
+		done
 		return 1
 	fi
 	rm -f "$errf"
-	bk_log "PostgreSQL $major ready in $((SECONDS - t0))s: $pgc"
 
-	section "PostgreSQL $major: build and install the extension (in a copy of the tree)"
-	# the copy sits next to a link to ../shared, where the tests read data
-	tree="$(mktemp -d /tmp/bkmajor.XXXXXX)" || return 1
-	BK_MAJOR_TREES+=("$tree")
-	[[ -e "$BK_ROOT/../shared" ]] && ln -s "$(cd "$BK_ROOT/../shared" && pwd)" "$tree/shared"
-	mkdir "$tree/budgetkernel"
-	tar -C "$BK_ROOT" --exclude=./.git --exclude=./results --exclude=./regression.diffs \
-		--exclude=./regression.out -cf - . | tar -C "$tree/budgetkernel" -xf - || return 1
-	tree="$tree/budgetkernel"
-	(
-		cd "$tree" || exit 1
-		make -s clean PG_CONFIG="$pgc" >/dev/null || exit 1
-		make -j"$(bk_jobs)" PG_CONFIG="$pgc" >build.log 2>&1 || { tail -n 40 build.log; exit 1; }
-		grep -E -A3 'warning:' build.log
-		make -s install PG_CONFIG="$pgc" >/dev/null
-	)
-	if [[ $? -ne 0 ]]; then
-		bk_err "the extension did not build or install against PostgreSQL $major"
-		major_not_run "$major" "the extension did not build against PostgreSQL $major"
-		return 1
-	fi
-	n=$(grep -c 'warning:' "$tree/build.log")
-	bk_log "built and installed against $("$pgc" --version): $n compiler warnings"
-	# (pgvector 0.8.0, the newest the mirror serves, predates 18:
-	# test/pg_major.sh rewrites its two lines that do not compile there;
-	# should the build fail, test/pgtap/embeddings.sql skips, noted in the
-	# summary)
-	pgvector_failed=""
-	bash test/pg_major.sh pgvector "$pgc" ||
-		pgvector_failed="embeddings.sql skipped: pgvector did not build for $major"
-
-	PG_CONFIG=$pgc
-	section "PostgreSQL $major: throwaway cluster"
-	if ! BK_CLUSTER_VMEM_KB="${BK_CLUSTER_VMEM_KB:-3145728}" start_cluster; then
-		stop_cluster
-		PG_CONFIG=$FIRST_PG_CONFIG
-		for s in $BK_MAJOR_SUITES; do
-			record "$s-$major" FAIL "the PostgreSQL $major cluster did not start"
-		done
+	# a copy of the tree (tracked and untracked files, not build outputs)
+	rm -rf -- "$root/build"
+	mkdir -p "$root/build/budgetkernel"
+	if git -C "$BK_ROOT" rev-parse --git-dir >/dev/null 2>&1; then
+		git -C "$BK_ROOT" ls-files -z --cached --others --exclude-standard |
+			(cd "$BK_ROOT" && xargs -0 cp --parents -t "$root/build/budgetkernel")
 	else
-		for s in $BK_MAJOR_SUITES; do
-			section "PostgreSQL $major: $s"
-			case "$s" in
-			regress)
-				rm -f "$tree/regression.diffs"
-				run_limited make -C "$tree" PG_CONFIG="$pgc" installcheck
-				record_run "$s-$major"
-				if [[ $SUITE_RC -ne 0 && -s "$tree/regression.diffs" ]]; then
-					section "regression.diffs on PostgreSQL $major (first 2000 lines)"
-					head -n 2000 "$tree/regression.diffs"
-				fi
-				;;
-			shards)
-				bash test/pg_major.sh plproxy "$pgc" || bk_err "PL/Proxy did not build for PostgreSQL $major"
-				if start_shards 2; then
-					rm -f "$tree/regression.diffs"
-					run_limited make -C "$tree" PG_CONFIG="$pgc" shardcheck
-					record_run "$s-$major"
-					if [[ $SUITE_RC -ne 0 && -s "$tree/regression.diffs" ]]; then
-						head -n 500 "$tree/regression.diffs"
-					fi
-				else
-					record "$s-$major" FAIL "the shard clusters did not start"
-				fi
-				;;
-			tutorial)
-				run_limited make -C "$tree" PG_CONFIG="$pgc" tutorialcheck
-				record_run "$s-$major"
-				;;
-			pgtap)
-				run_limited make -C "$tree" PG_CONFIG="$pgc" prove
-				record_run "$s-$major"
-				if [[ -n "$pgvector_failed" ]]; then
-					NOTE[$s-$major]="${NOTE[$s-$major]}; $pgvector_failed"
-				fi
-				;;
-			*)
-				record "$s-$major" FAIL "no such suite (BK_MAJOR_SUITES: regress shards tutorial pgtap)"
-				;;
-			esac
-		done
-		stop_cluster
-		PG_CONFIG=$FIRST_PG_CONFIG
+		tar -C "$BK_ROOT" --exclude=./.git --exclude='*.o' --exclude='*.so' --exclude='*.bc' \
+			--exclude=./results -cf - . | tar -C "$root/build/budgetkernel" -xf -
 	fi
-
-	section "PostgreSQL $major: pg_upgrade and dumps from $("$FIRST_PG_CONFIG" --version)"
-	run_limited bash test/pg_upgrade.sh "$FIRST_PG_CONFIG" "$pgc"
-	record_run "upgrade-$major"
-}
-
-BK_MAJOR_TREES=()
-bk_major_cleanup()
-{
-	local t
-	for t in "${BK_MAJOR_TREES[@]}"; do
-		[[ "${BK_KEEP_CLUSTER:-0}" == 1 ]] || rm -rf -- "$t"
+	cp "$DUMP_FILE" "$root/build/dump-15.sql"
+	# the shared data sets, where some tests read them, read-only
+	if [[ -d "$BK_ROOT/../shared" ]]; then
+		shared=$(cd "$BK_ROOT/../shared" && pwd)
+		binds=(--bind "$shared" /build/shared)
+	fi
+	env=(PG_CONFIG="/usr/lib/postgresql/$major/bin/pg_config" BK_DUMP_FILE=/build/dump-15.sql
+		BK_SUITE_TIMEOUT="$SUITE_TIMEOUT")
+	# sid has 17 too (trixie's): pg_upgrade from it
+	[[ "$suite" != sid ]] || env+=(BK_UPGRADE_FROM=/usr/lib/postgresql/17/bin/pg_config)
+	log="$root/build/check.log"
+	bash test/debian_root.sh run "$suite" "${binds[@]}" -- env "${env[@]}" \
+		bash -c 'cd /build/budgetkernel && exec bash test/check.sh --inside "$1"' sh "$ROOT_SUITES" \
+		</dev/null 2>&1 | tee "$log"
+	while read -r _ s result note; do
+		record "$s-$major" "$result" "$note"
+	done < <(grep '^@@ ' "$log")
+	for s in $ROOT_SUITES; do
+		[[ -n "${RESULT[$s-$major]:-}" ]] || record "$s-$major" FAIL "no result from the $suite root (its log: $log)"
 	done
 }
-for major in $BK_PG_MAJORS; do
-	run_major "$major"
-	PG_CONFIG=$FIRST_PG_CONFIG
+
+for suite in $BK_DEBIAN_SUITES; do
+	run_root "$suite"
 done
-bk_major_cleanup
+rm -f "$DUMP_FILE"
 
 finish
