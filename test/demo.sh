@@ -7,17 +7,19 @@
 # On a fresh Debian 12 machine, as root, it does everything: installs the
 # missing packages, builds and installs the extension, starts a private
 # throwaway PostgreSQL 15 cluster, and then, in SQL:
-#   - loads checkerboard.train / checkerboard.test (10,000 + 10,000 points,
-#     LIBSVM text) from the data directory into tables train and test,
+#   - generates a checkerboard into tables train and test (10,000 + 10,000
+#     points uniform in [0,1]^2, 4x4 board, seeded: the same rows as the
+#     examples of README.md's Getting started), or loads the LIBSVM files
+#     checkerboard.train / checkerboard.test of $BK_DATA_DIR if it is set,
 #   - trains a budgeted Passive-Aggressive model (BPA-NN, ramp loss, budget
 #     100, RBF kernel) with one bk_train aggregate over the training rows,
 #   - prints bk_info(model) and the accuracy on the test rows, with timings.
 # The cluster is stopped and deleted at the end.
 #
-# Data directory: $BK_DATA_DIR, default ../shared/data relative to the
-# repository root.  When its checkerboard files are missing, the same kind
-# of data (uniform points in [0,1]^2, 4x4 board) is generated in SQL with a
-# deterministic hash-based generator instead.
+# It needs nothing outside the repository.  BK_DATA_DIR=DIR (e.g.
+# ../shared/data) loads DIR's checkerboard.train and checkerboard.test
+# instead of generating the rows; when they are missing there, the demo
+# says so and generates the rows.
 
 set -euo pipefail
 
@@ -30,7 +32,7 @@ fi
 # shellcheck source=test/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-DATA_DIR="${BK_DATA_DIR:-$BK_ROOT/../shared/data}"
+DATA_DIR="${BK_DATA_DIR:-}"
 PARAMS='{"algorithm":"bpa","variant":"nn","loss":"ramp","budget":100,"kernel":"rbf","gamma":30,"C":1}'
 
 section "1/4 Packages"
@@ -45,12 +47,12 @@ start_cluster
 section "4/4 Demo"
 
 # SQL that fills tables train and test (id bigint, label int8,
-# features float8[]) from the LIBSVM files, or generates them.
+# features float8[]): generated, or from the LIBSVM files of BK_DATA_DIR.
 load_sql()
 {
 	local train="$DATA_DIR/checkerboard.train" test="$DATA_DIR/checkerboard.test"
 
-	if [[ -r "$train" && -r "$test" ]]; then
+	if [[ -n "$DATA_DIR" && -r "$train" && -r "$test" ]]; then
 		case "$train" in
 		*"'"*)
 			bk_err "the data directory path must not contain a single quote: $DATA_DIR"
@@ -68,31 +70,33 @@ CREATE TABLE test AS
 SELECT id, r.label, r.features FROM raw_test, LATERAL bk_libsvm(line, 2) AS r;
 EOF
 	else
-		# psql's \echo prints the rest of the line; only quotes need care
-		printf '\\echo %s\n' "'No checkerboard.train/.test found in the data directory'" \
-			"'${DATA_DIR//\'/\'\'} (set BK_DATA_DIR to change it):'"
+		if [[ -n "$DATA_DIR" ]]; then
+			# psql's \echo prints the rest of the line; only quotes need care
+			printf '\\echo %s\n' "'No checkerboard.train/.test found in BK_DATA_DIR'" \
+				"'${DATA_DIR//\'/\'\'}: generating the rows instead'"
+		fi
 		cat <<'EOF'
-\echo 'generating a synthetic checkerboard in SQL instead'
-\echo '(10,000 training and 10,000 test points uniform in [0,1]^2, 4x4 board,'
-\echo ' label 1 if floor(4x)+floor(4y) is even else -1; coordinates from md5)'
--- u01(tag, i): a deterministic number in [0, 1) from the first 52 bits of
--- md5(tag || i); no random(), so every run makes the same points.
-CREATE FUNCTION pg_temp.u01(tag text, i bigint) RETURNS float8
-LANGUAGE sql IMMUTABLE STRICT AS
-$$ SELECT ('x' || substr(md5(tag || ':' || i), 1, 13))::bit(52)::int8::float8
-          / 4503599627370496.0::float8 $$;
+\echo 'Generating a checkerboard in SQL: 10,000 training and 10,000 test points'
+\echo 'uniform in [0,1]^2, label 1 if floor(4x)+floor(4y) is even, else -1;'
+\echo 'coordinates from md5, so every run makes the same points (those of'
+\echo 'the examples of Getting started in README.md)'
+-- uniform(tag, i): a number in [0, 1) from md5(tag:i), README.md's
+-- generator; no random(), so every run makes the same points.
+CREATE FUNCTION pg_temp.uniform(tag text, i bigint) RETURNS float8
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+AS $$ SELECT ('x' || left(md5(tag || ':' || i), 13))::bit(52)::int8 / 2 ^ 52 $$;
 CREATE TABLE train AS
-SELECT i AS id,
+SELECT i::bigint AS id,
        CASE WHEN (floor(4 * x) + floor(4 * y))::int % 2 = 0 THEN 1 ELSE -1 END::int8 AS label,
        ARRAY[x, y] AS features
-FROM (SELECT i, pg_temp.u01('train-x', i) AS x, pg_temp.u01('train-y', i) AS y
-      FROM generate_series(1, 10000) AS i) AS p;
+FROM   generate_series(1, 10000) AS i,
+       LATERAL (SELECT pg_temp.uniform('train-x', i) AS x, pg_temp.uniform('train-y', i) AS y) AS p;
 CREATE TABLE test AS
-SELECT i AS id,
+SELECT i::bigint AS id,
        CASE WHEN (floor(4 * x) + floor(4 * y))::int % 2 = 0 THEN 1 ELSE -1 END::int8 AS label,
        ARRAY[x, y] AS features
-FROM (SELECT i, pg_temp.u01('test-x', i) AS x, pg_temp.u01('test-y', i) AS y
-      FROM generate_series(1, 10000) AS i) AS p;
+FROM   generate_series(1, 10000) AS i,
+       LATERAL (SELECT pg_temp.uniform('test-x', i) AS x, pg_temp.uniform('test-y', i) AS y) AS p;
 EOF
 	fi
 }
