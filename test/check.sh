@@ -386,14 +386,11 @@ run_root()
 	rm -f "$errf"
 
 	# a copy of the tree (tracked and untracked files, not build outputs)
-	rm -rf -- "$root/build"
-	mkdir -p "$root/build/budgetkernel"
-	if git -C "$BK_ROOT" rev-parse --git-dir >/dev/null 2>&1; then
-		git -C "$BK_ROOT" ls-files -z --cached --others --exclude-standard |
-			(cd "$BK_ROOT" && xargs -0 cp --parents -t "$root/build/budgetkernel")
-	else
-		tar -C "$BK_ROOT" --exclude=./.git --exclude='*.o' --exclude='*.so' --exclude='*.bc' \
-			--exclude=./results -cf - . | tar -C "$root/build/budgetkernel" -xf -
+	if ! bash test/debian_root.sh copy "$suite"; then
+		for s in $ROOT_SUITES; do
+			record "$s-$major" FAIL "the tree could not be copied into the $suite root"
+		done
+		return 1
 	fi
 	cp "$DUMP_FILE" "$root/build/dump-15.sql"
 	# the shared data sets, where some tests read them, read-only

@@ -9,6 +9,10 @@
 #                                                the root's path last
 #   bash test/debian_root.sh path SUITE          print that path (no work)
 #   bash test/debian_root.sh major SUITE         print its PostgreSQL major
+#   bash test/debian_root.sh copy SUITE          copy this tree (git's tracked
+#                                                and untracked files, no build
+#                                                outputs) to /build/budgetkernel
+#                                                in the root, replacing /build
 #   bash test/debian_root.sh run SUITE [--bind SRC DST]... -- CMD [ARG...]
 #                                                run CMD as root inside the
 #                                                root, SRC mounted at DST
@@ -119,6 +123,25 @@ in_root()
 			LANG=C.UTF-8 DEBIAN_FRONTEND=noninteractive \"\$@\"" sh "$@"
 }
 
+cmd_copy()
+{
+	local root top
+	root=$(root_path "$1")
+	[[ -x "$root/bin/sh" ]] || die "no root at $root (bash test/debian_root.sh ensure $1)"
+	top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+	rm -rf -- "$root/build"
+	mkdir -p "$root/build/budgetkernel"
+	if git -C "$top" rev-parse --git-dir >/dev/null 2>&1; then
+		git -C "$top" ls-files -z --cached --others --exclude-standard |
+			(cd "$top" && xargs -0 cp --parents -t "$root/build/budgetkernel") ||
+			die "could not copy the tree into $root/build"
+	else
+		tar -C "$top" --exclude=./.git --exclude='*.o' --exclude='*.so' --exclude='*.bc' \
+			--exclude=./results -cf - . | tar -C "$root/build/budgetkernel" -xf - ||
+			die "could not copy the tree into $root/build"
+	fi
+}
+
 cmd_ensure()
 {
 	local suite=$1 root major uri want have avail t0=$SECONDS
@@ -189,6 +212,7 @@ case "${1:-}" in
 ensure) [[ $# -eq 2 ]] || die "usage: $0 ensure SUITE"; cmd_ensure "$2" ;;
 path) [[ $# -eq 2 ]] || die "usage: $0 path SUITE"; suite_major "$2" >/dev/null; root_path "$2" ;;
 major) [[ $# -eq 2 ]] || die "usage: $0 major SUITE"; suite_major "$2" ;;
+copy) [[ $# -eq 2 ]] || die "usage: $0 copy SUITE"; suite_major "$2" >/dev/null; cmd_copy "$2" ;;
 run)
 	[[ $# -ge 4 ]] || die "usage: $0 run SUITE [--bind SRC DST]... -- CMD"
 	suite_major "$2" >/dev/null
@@ -196,5 +220,5 @@ run)
 	shift 2
 	in_root "$root" "$@"
 	;;
-*) die "usage: $0 ensure SUITE | path SUITE | major SUITE | run SUITE [--bind SRC DST]... -- CMD" ;;
+*) die "usage: $0 ensure SUITE | path SUITE | major SUITE | copy SUITE | run SUITE [--bind SRC DST]... -- CMD" ;;
 esac

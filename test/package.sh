@@ -3,7 +3,10 @@
 # test/package.sh - the release check of the Debian package: build it,
 # look inside, install it, and run CREATE EXTENSION from it.
 #
-#   bash test/package.sh
+#   bash test/package.sh          this distribution's majors (Debian 12: 15)
+#   bash test/package.sh --all    15 here, then 17 and 18 in the Debian roots
+#                                 of test/debian_root.sh (its packages are
+#                                 left in ROOT/build/pkg)
 #
 # As root on Debian 12 (or later):
 #
@@ -40,6 +43,31 @@ set -uo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh" || exit 1
 
 die() { bk_err "$*"; exit 1; }
+
+# --all: this check here (Debian 12: 15), then in the Debian roots of the
+# test command (trixie: 17, sid: 18; test/debian_root.sh), each with its
+# own compiler, debhelper and lintian
+if [[ "${1:-}" == --all ]]; then
+	results=()
+	bash "$0" && results+=("15 PASS") || results+=("15 FAIL")
+	for suite in trixie sid; do
+		major=$(bash test/debian_root.sh major "$suite")
+		if bash test/debian_root.sh ensure "$suite" >/dev/null && bash test/debian_root.sh copy "$suite" &&
+			bash test/debian_root.sh run "$suite" -- bash -c \
+				"dpkg --purge postgresql-$major-budgetkernel >/dev/null 2>&1; cd /build/budgetkernel && BK_PKG_OUT=/build/pkg bash test/package.sh" \
+				</dev/null; then
+			results+=("$major PASS")
+		else
+			results+=("$major FAIL")
+		fi
+	done
+	section "Packages of 15, 17 and 18"
+	printf 'postgresql-%s-budgetkernel %s\n' ${results[@]}
+	[[ "${results[*]}" != *FAIL* ]]
+	exit
+elif [[ $# -ne 0 ]]; then
+	die "usage: bash test/package.sh [--all]"
+fi
 
 section "1/6 Build dependencies"
 BK_PACKAGES=(build-essential dpkg-dev debhelper fakeroot pkgconf lintian liblapacke-dev libopenblas-dev)
