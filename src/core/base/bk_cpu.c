@@ -7,11 +7,13 @@
  */
 #include "bk_internal.h"
 
+#ifdef BK_VECTOR_AVX2
 /*
  * -1: not asked yet; 0 or 1: whether the CPU runs AVX2.  Not FMA: no
  * clone is compiled for it (doc/maintainers.md, Determinism, rule 4).
  */
 static int	cpu_avx2 = -1;
+#endif
 static bool lanes_off = false;
 
 bool
