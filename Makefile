@@ -74,6 +74,8 @@ UNIT_CFLAGS = -std=c99 -O2 -ffp-contract=off -Wall -Wextra -Wno-unused-parameter
 UNIT_SRCS   = $(sort $(wildcard test/unit/*.c))
 UNIT_BIN    = test/unit/test_core
 EXTRA_CLEAN = $(UNIT_BIN) $(UNIT_BIN).*.log
+# the cross-built unit binaries of test/cross.sh ARCH (and their logs above)
+EXTRA_CLEAN += $(UNIT_BIN).aarch64 $(UNIT_BIN).s390x
 
 all: sql/$(EXTENSION)--$(EXTVERSION).sql
 
