@@ -39,8 +39,13 @@ MATH_LIBS     := -lm
 
 PG_CPPFLAGS += -Isrc/core -DBK_EXTVERSION='"$(EXTVERSION)"'
 # -ffp-contract=off: no a*b+c fused into one FMA (one rounding instead of
-# two) in the AVX2 paths; C99 mode, the unit tests' and the benchmark
-# driver's, implies it, so both builds compute the same bits
+# two).  The AVX2 clones cannot fuse (target "avx2" without "fma"), but
+# the scalar code could wherever the ISA has FMA: aarch64, s390x, a
+# -march with FMA, and the JIT, which compiles the bitcode below for the
+# host CPU.  GCC's default outside ISO C mode is fast and clang's is on;
+# C99 mode, the unit tests' and the benchmark driver's, implies off, and
+# they pass it too, so every build computes the same bits
+# (doc/maintainers.md, Determinism, rule 4; test/fpflags.sh checks it).
 PG_CFLAGS   += -Wall -Wextra -Wno-unused-parameter -ffp-contract=off
 
 # The learning core is compiled as its unit tests compile it: PostgreSQL's
@@ -69,6 +74,8 @@ UNIT_CFLAGS = -std=c99 -O2 -ffp-contract=off -Wall -Wextra -Wno-unused-parameter
 UNIT_SRCS   = $(sort $(wildcard test/unit/*.c))
 UNIT_BIN    = test/unit/test_core
 EXTRA_CLEAN = $(UNIT_BIN) $(UNIT_BIN).*.log
+# the cross-built unit binaries of test/cross.sh ARCH (and their logs above)
+EXTRA_CLEAN += $(UNIT_BIN).aarch64 $(UNIT_BIN).s390x
 
 all: sql/$(EXTENSION)--$(EXTVERSION).sql
 
@@ -78,6 +85,15 @@ sql/$(EXTENSION)--$(EXTVERSION).sql: sql/$(EXTENSION).sql
 PG_CONFIG ?= pg_config
 PGXS := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)
+
+# The LLVM bitcode PGXS builds for JIT inlining (%.bc, where the server
+# was built --with-llvm) is compiled by clang with BITCODE_CFLAGS, not
+# CFLAGS, and Makefile.global sets them: added here, after the include.
+# The same -ffp-contract=off as the objects, and the core's bitcode with
+# the core's -fno-wrapv -fstrict-aliasing, so that the code the JIT
+# inlines means what the library's objects do.
+BITCODE_CFLAGS += -ffp-contract=off
+$(CORE_SRCS:.c=.bc): BITCODE_CFLAGS += -fno-wrapv -fstrict-aliasing
 
 # The PostgreSQL layer includes only bk_core.h from the core.
 $(PGL_SRCS:.c=.o): src/pg/bk_pg.h src/pg/bk_compat.h src/core/bk_core.h
@@ -94,10 +110,13 @@ $(UNIT_BIN): $(UNIT_SRCS) test/unit/bk_test.h $(CORE_DEPS)
 UNIT_CORETYPES = Prescott Haswell $(if $(shell grep -qw avx512f /proc/cpuinfo 2>/dev/null && echo y),SkylakeX) native
 
 # The calls between source files flow one way, down the core's layers;
-# no core file is over 1,000 lines (test/layers.sh reads the objects)
+# no core file is over 1,000 lines (test/layers.sh reads the objects);
+# no FMA in the core's source, -ffp-contract=off on every compile line,
+# LLVM bitcode included (test/fpflags.sh reads make -n's output)
 .PHONY: layercheck
 layercheck: all
 	sh test/layers.sh
+	$(MAKE) -s -n -B all $(UNIT_BIN) | WITH_LLVM=$(with_llvm) sh test/fpflags.sh
 
 .PHONY: unittest
 unittest: $(UNIT_BIN)

@@ -427,12 +427,17 @@ extern double BkKernelFromDot(const BkParams *p, double dot, double sqa,
 /*
  * ---- bk_cpu.c: which vector paths run ----
  * The AVX2 paths (x86-64 with GCC and glibc).  BkCpuHasAvx2: whether the
- * CPU runs AVX2 + FMA (asked once); the vector exp (BkExpArray) then
- * runs, within 1 ulp of exp().  BkVectorLanes: whether the lane paths run
- * too, which compute four doubles at a time, each lane the scalar code's
- * expressions in its order, so with the same bits as the scalar code (the
- * build passes -ffp-contract=off, so no a*b+c becomes one FMA);
+ * CPU runs AVX2 (asked once); the vector exp (BkExpArray) then runs,
+ * within 1 ulp of exp().  BkVectorLanes: whether the lane paths run too,
+ * which compute four doubles at a time, each lane the scalar code's
+ * expressions in its order, so with the same bits as the scalar code;
  * BkVectorLanesEnable(false) turns them off, for the tests that compare.
+ * Every clone is target("avx2"), never "fma": on the baseline x86-64
+ * ISA the build targets, FMA instructions are then out of the clone's
+ * ISA and the compiler cannot fuse an a*b+c, whatever -ffp-contract says
+ * (doc/maintainers.md, Determinism, rule 4; -ffp-contract=off is still
+ * passed, for the scalar code, other architectures and builds whose
+ * -march has FMA).  A fused clone would differ from the scalar code.
  */
 #if defined(__x86_64__) && defined(__GNUC__) && defined(__GLIBC__)
 #define BK_VECTOR_AVX2 1
@@ -448,7 +453,7 @@ typedef unsigned long long bk_v4u __attribute__((vector_size(32)));
  * BkDist2 in four lanes: sq + sqx - 2 dot, below 0 or NaN to 0, with
  * BkDist2's operations in its order, so the same bits
  */
-__attribute__((target("avx2,fma")))
+__attribute__((target("avx2")))
 static inline bk_v4d
 BkDist2x4(bk_v4d dot, bk_v4d sq, bk_v4d sqx)
 {
@@ -467,7 +472,7 @@ BkDist2x4(bk_v4d dot, bk_v4d sq, bk_v4d sqx)
  * no lane has one.
  */
 extern int	BkLanesFirstMin(bk_v4d v, bk_v4i at, double *best)
-			__attribute__((target("avx2,fma")));
+			__attribute__((target("avx2")));
 #endif
 extern bool BkCpuHasAvx2(void);
 extern bool BkVectorLanes(void);

@@ -1,14 +1,19 @@
 /*
  * bk_cpu.c
- *	  Which vector paths run: whether the CPU runs AVX2 + FMA (asked once),
+ *	  Which vector paths run: whether the CPU runs AVX2 (asked once),
  *	  and the switch the tests use to compare the lane paths with the
  *	  scalar code (bk_internal.h says what the lane paths promise).  The
  *	  lowest layer: everything that has a lane path asks here.
  */
 #include "bk_internal.h"
 
-/* -1: not asked yet; 0 or 1: whether the CPU runs AVX2 + FMA */
+#ifdef BK_VECTOR_AVX2
+/*
+ * -1: not asked yet; 0 or 1: whether the CPU runs AVX2.  Not FMA: no
+ * clone is compiled for it (doc/maintainers.md, Determinism, rule 4).
+ */
 static int	cpu_avx2 = -1;
+#endif
 static bool lanes_off = false;
 
 bool
@@ -16,7 +21,7 @@ BkCpuHasAvx2(void)
 {
 #ifdef BK_VECTOR_AVX2
 	if (cpu_avx2 < 0)
-		cpu_avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+		cpu_avx2 = __builtin_cpu_supports("avx2");
 	return cpu_avx2 != 0;
 #else
 	return false;
@@ -36,7 +41,7 @@ BkVectorLanesEnable(bool on)
 }
 
 #ifdef BK_VECTOR_AVX2
-__attribute__((target("avx2,fma")))
+__attribute__((target("avx2")))
 int
 BkLanesFirstMin(bk_v4d v, bk_v4i at, double *best)
 {

@@ -123,7 +123,7 @@ BkCheckInterrupts(const BkEnv *env)
  * the scalar sums (which the compiler runs as pairs of doubles).
  */
 #ifdef BK_VECTOR_AVX2
-__attribute__((target("avx2,fma")))
+__attribute__((target("avx2")))
 static bool
 all_finite_avx2(const double *x, int n)
 {

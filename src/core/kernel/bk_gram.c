@@ -111,12 +111,12 @@ singular(const BkEnv *env)
  * loop scalar (its cheapest vectorising model will not add the tail loop
  * an n of any size needs), so the lanes are written out: each element
  * gets the scalar loop's product and difference, in four lanes at a time
- * (no FMA: the build passes -ffp-contract=off), so the same bits.  The
+ * (no FMA: the clone is compiled for "avx2" alone), so the same bits.  The
  * lanes take the leading multiple of four and return where they stopped;
  * the scalar loop does the rest (all of it without AVX2).
  */
 #ifdef BK_VECTOR_AVX2
-__attribute__((target("avx2,fma")))
+__attribute__((target("avx2")))
 static int
 row_minus_multiple_avx2(double *restrict row, const double *restrict v,
 						double f, int n)

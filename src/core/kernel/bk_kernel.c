@@ -37,11 +37,11 @@ BkKernelFromDot(const BkParams *p, double dot, double sqa, double sqb)
 /*
  * krow[i] = exp(-gamma max(sqnorm[i] + sqx - 2 dots[i], 0)), four at a
  * time: the same operations, in the same order, as the scalar loop of
- * kernel_of_dots (the build keeps the compiler from fusing them into FMAs,
- * see the Makefile), and BkExp4 is BkExp in each lane, so the values are
+ * kernel_of_dots (compiled for "avx2" without "fma", the compiler cannot
+ * fuse them into FMAs), and BkExp4 is BkExp in each lane, so the values are
  * the same bits on either path.
  */
-__attribute__((target("avx2,fma")))
+__attribute__((target("avx2")))
 static void
 rbf_of_dots_avx2(double gamma, const double *sqnorm, double sqx,
 				 const double *dots, double *krow, int n)

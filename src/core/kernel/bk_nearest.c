@@ -62,7 +62,7 @@ rbf_refresh(BkMachine *mach, double gamma, int r)
  * slot by slot.  A step changes few of them, and the scalar loop ran at
  * about four cycles a slot.
  */
-__attribute__((target("avx2,fma")))
+__attribute__((target("avx2")))
 static void
 rbf_refresh_avx2(BkMachine *mach, double gamma, int n)
 {
@@ -124,7 +124,7 @@ BkNearestRbf(BkMachine *mach, double gamma)
  * empty lane takes any distance), and the lanes' least distance wins, on a
  * tie the lowest j: the same SV and distance as the scalar loop.
  */
-__attribute__((target("avx2,fma")))
+__attribute__((target("avx2")))
 static int
 nearest_avx2(const double *sqnorm, const double *dots, double sqx,
 			 int exclude, int n, double *bestd)

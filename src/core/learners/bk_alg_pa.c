@@ -286,7 +286,7 @@ nn_projection(const BkParams *p, const BkMachine *mach, const BkRow *row,
  * below *bestq.  At B = 100 on a9a the scalar loop was a third of a
  * full-budget step.
  */
-__attribute__((target("avx2,fma")))
+__attribute__((target("avx2")))
 static int
 nn_candidates_rbf_avx2(const BkMachine *mach, const BkRow *row,
 					   const double *krn, double common, int n, double *bestq)
