@@ -8,7 +8,8 @@
  *	  K^-1, BDUOL's box QP, paper 001 eq. 8).
  *
  *	  Determinism rule.  A model's bytes must be a function of its rows,
- *	  their order, its parameters and its seed (DESIGN.md section 8), so
+ *	  their order, its parameters and its seed (doc/maintainers.md,
+ *	  "Determinism"), so
  *	  every sum here is taken in an order fixed by the sizes alone: a dot
  *	  product of n terms keeps BK_LIN_LANES = 8 partial sums, term i going
  *	  to sum i mod 8 in increasing i (the last block zero-padded), and
