@@ -148,12 +148,12 @@ old_attoptions()
 	WHERE attrelid >= 16384 AND attnum > 0 AND split_part(o, '=', 1) NOT IN ('n_distinct', 'n_distinct_inherited')"
 }
 
-# drop_attoption PORT OPTION: remove OPTION from the old cluster's user
-# columns, saying so (see below)
+# drop_attoption PORT OPTION WHY: remove OPTION from the old cluster's
+# user columns, saying so and why (see below)
 drop_attoption()
 {
 	bk_log "WORKAROUND: $OLD_VER sets the attribute option $2 on every column, which"
-	bk_log "  $NEW_VER refuses: removed from the old cluster's user columns before the dumps and pg_upgrade"
+	bk_log "  $3: removed from the old cluster's user columns before the dumps and pg_upgrade"
 	up_psql "$OLD_BIN" "$1" bk_models -c "
 		UPDATE pg_attribute SET attoptions =
 		       (SELECT array_agg(o) FROM unnest(attoptions) o WHERE split_part(o, '=', 1) <> '$2')
@@ -191,9 +191,8 @@ if [[ $MODE == dump ]]; then
 	# the new major runs elsewhere and cannot be asked which options it
 	# knows: every option PostgreSQL itself does not set goes (below)
 	old_opts=$(old_attoptions "$OLD_PORT") || die "could not read the old cluster's attribute options"
-	NEW_VER="PostgreSQL 17 and 18 (Debian's)"
 	for opt in $old_opts; do
-		drop_attoption "$OLD_PORT" "$opt"
+		drop_attoption "$OLD_PORT" "$opt" "a newer major may not know (Debian's 18.6 refuses pg_attver)"
 	done
 	{
 		printf -- '-- test/upgrade/models.sql dumped by %s\n' "$OLD_VER"
@@ -219,7 +218,7 @@ old_opts=$(old_attoptions "$OLD_PORT") || die "could not read the old cluster's 
 for opt in $old_opts; do
 	if ! up_psql "$NEW_BIN" "$NEW_PORT" postgres -c 'BEGIN' -c 'CREATE TEMP TABLE probe (a int)' \
 		-c "ALTER TABLE probe ALTER COLUMN a SET ($opt = 1)" -c 'ROLLBACK' >/dev/null 2>&1; then
-		drop_attoption "$OLD_PORT" "$opt"
+		drop_attoption "$OLD_PORT" "$opt" "$NEW_VER refuses"
 	fi
 done
 bk_as_owner "$NEW_BIN/pg_ctl" -D "$UP_DIR/new" -m fast -w -t 60 stop >/dev/null ||
