@@ -69,7 +69,7 @@ suite_packages()
 	local m
 	m=$(suite_major "$1")
 	# the build, the unit tests' reference, the test clients, packaging
-	echo make gcc libc6-dev pkg-config liblapacke-dev libopenblas-dev \
+	echo make gcc libc6-dev pkgconf liblapacke-dev libopenblas-dev \
 		libtap-parser-sourcehandler-pgtap-perl \
 		dpkg-dev debhelper fakeroot lintian postgresql-server-dev-all
 	echo "postgresql-$m" "postgresql-server-dev-$m" "postgresql-$m-pgtap" \
