@@ -83,7 +83,7 @@ bk_calibrate_trans(PG_FUNCTION_ARGS)
 		s->tally.mcxt = mcxt;
 		s->mcxt = mcxt;
 		BkPgEnvInit(&s->env, mcxt);
-		s->text_labels = get_fn_expr_argtype(fcinfo->flinfo, 3) == TEXTOID;
+		s->text_labels = BkPgArgType(fcinfo, 3) == TEXTOID;
 	}
 	else
 		s = (CalibState *) PG_GETARG_POINTER(0);

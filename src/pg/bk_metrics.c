@@ -274,11 +274,11 @@ bk_metrics_trans(PG_FUNCTION_ARGS)
 
 	if (!AggCheckCallContext(fcinfo, &agg))
 		elog(ERROR, "bk_metrics_trans called in non-aggregate context");
-	s = PG_ARGISNULL(0) ? new_state(agg, get_fn_expr_argtype(fcinfo->flinfo, 1) == TEXTOID) :
+	s = PG_ARGISNULL(0) ? new_state(agg, BkPgArgType(fcinfo, 1) == TEXTOID) :
 		(MetricsState *) PG_GETARG_POINTER(0);
 	if (PG_NARGS() > 3)
 	{
-		if (get_fn_expr_argtype(fcinfo->flinfo, 3) == FLOAT8ARRAYOID)
+		if (BkPgArgType(fcinfo, 3) == FLOAT8ARRAYOID)
 			s->probs_given = true;
 		else
 			s->scored = true;
@@ -295,7 +295,7 @@ bk_metrics_trans(PG_FUNCTION_ARGS)
 				 errdetail("Row %lld of the report.", (long long) (s->rows + s->skipped + 1))));
 	old = MemoryContextSwitchTo(agg);
 	/* bk_metrics(int4, int4): two int4 columns take it rather than the float8 form */
-	if (get_fn_expr_argtype(fcinfo->flinfo, 1) == INT4OID)
+	if (BkPgArgType(fcinfo, 1) == INT4OID)
 	{
 		read_label(s, Int64GetDatum(PG_GETARG_INT32(1)), &ia, &ta);
 		read_label(s, Int64GetDatum(PG_GETARG_INT32(2)), &ip, &tp);

@@ -462,10 +462,14 @@ typedef struct BkTrainState
 } BkTrainState;
 
 /*
- * Whether the aggregate's argument argno (0: the first after the state) is
- * an int2 or int4 column PostgreSQL cast to float8 to call a float8 form
- * (bk_train.c): false when it cannot be seen (a window function)
+ * What a call's arguments are, whoever calls (bk_fcall.c): the type of
+ * argument argno, from the call expression or else the declared
+ * signature; and whether the aggregate's argument argno (0: the first
+ * after the state) is an int2 or int4 column PostgreSQL cast to float8 to
+ * call a float8 form: false when it cannot be seen (a window function, a
+ * caller without the call expression)
  */
+extern Oid	BkPgArgType(FunctionCallInfo fcinfo, int argno);
 extern bool BkPgArgCastFromInteger(FunctionCallInfo fcinfo, int argno);
 
 /*

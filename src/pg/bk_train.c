@@ -18,8 +18,6 @@
 #include "catalog/pg_type.h"
 
 #include "fmgr.h"
-#include "nodes/nodeFuncs.h"
-#include "nodes/primnodes.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/jsonb.h"
@@ -50,36 +48,8 @@ BkPgTrainStateNew(MemoryContext parent)
 	return st;
 }
 
-/*
- * Whether an aggregate argument (argno 1: the label of bk_train) is an
- * int2 or int4 column that PostgreSQL cast to float8 to call the float8
- * form.  An int4 label has forms of its own; an
- * int2 one finds no exact form, and of the int4, int8 and float8 forms
- * the float8 one wins (it is the preferred numeric type), so without this
- * an int2 label column would train a regressor: the cast is seen in the
- * aggregate's argument.  (As a window function there is no Aggref to look
- * at: the float8 form is then a regression target, and the documentation
- * says to write label::int8.)
- */
-bool
-BkPgArgCastFromInteger(FunctionCallInfo fcinfo, int argno)
-{
-	Aggref	   *aggref = AggGetAggref(fcinfo);
-	Node	   *expr;
-
-	if (aggref == NULL || list_length(aggref->args) <= argno)
-		return false;
-	expr = (Node *) list_nth_node(TargetEntry, aggref->args, argno)->expr;
-	if (IsA(expr, FuncExpr) &&
-		((FuncExpr *) expr)->funcformat == COERCE_IMPLICIT_CAST &&
-		list_length(((FuncExpr *) expr)->args) == 1)
-	{
-		Oid			from = exprType(linitial(((FuncExpr *) expr)->args));
-
-		return from == INT2OID || from == INT4OID;
-	}
-	return false;
-}
+/* the argument after the features and the label: params, or the model */
+#define AFTER_LABEL(st) ((st)->novelty ? 2 : 3)
 
 /*
  * The state of this aggregate call, created on the first call
@@ -104,20 +74,23 @@ bk_train_get_state(FunctionCallInfo fcinfo, const char *fname, bool *created)
 	 * second argument)
 	 */
 	{
-		Oid			t = get_fn_expr_argtype(fcinfo->flinfo, 2);
+		Oid			t = BkPgArgType(fcinfo, 2);
 
 		st->novelty = t != INT8OID && t != INT4OID && t != TEXTOID && t != FLOAT8OID;
+		st->text_labels = t == TEXTOID;
+		st->int4_labels = t == INT4OID;
+		st->float_labels = t == FLOAT8OID;
 	}
-	st->text_labels = get_fn_expr_argtype(fcinfo->flinfo, 2) == TEXTOID;
-	st->int4_labels = get_fn_expr_argtype(fcinfo->flinfo, 2) == INT4OID;
-	st->float_labels = get_fn_expr_argtype(fcinfo->flinfo, 2) == FLOAT8OID;
+	/* the parameters or the model, and for bk_continue the overrides */
+	if (PG_NARGS() < AFTER_LABEL(st) + 1)
+		elog(ERROR, "%s: called with %d arguments", fname, PG_NARGS());
 	/* bk_train's float8 form trains a regressor (bk_continue: the model says) */
 	st->regression = st->float_labels && !BkPgArgCastFromInteger(fcinfo, 1);
 	/*
 	 * and every form of features (bk_features): the form is that of the
 	 * first row with features (bk_train_row)
 	 */
-	st->features_type = get_fn_expr_argtype(fcinfo->flinfo, 1);
+	st->features_type = BkPgArgType(fcinfo, 1);
 	*created = true;
 	return st;
 }
@@ -201,9 +174,6 @@ bk_train_check_form(BkTrainState *st, Datum features)
 						st->fname, (long long) st->row, form_name(form), form_name(st->form)),
 				 errhint("Pass the features of one call in one form.")));
 }
-
-/* the argument after the features and the label: params, or the model */
-#define AFTER_LABEL(st) ((st)->novelty ? 2 : 3)
 
 /*
  * The row's label (not text) as the model learns it: a regressor's target
