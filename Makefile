@@ -198,7 +198,16 @@ EXTRA_CLEAN += $(CRAFT_BIN)
 $(CRAFT_BIN): test/fixtures/bk_craft.c $(CORE_DEPS)
 	$(UNIT_CC) $(UNIT_CFLAGS) -o $@ $< $(STDENV) $(CORE_SRCS) $(LINALG_LIBS) $(MATH_LIBS)
 
-installcheck: $(CRAFT_BIN)
+# A test module that calls aggregate support functions as a distributed
+# engine does, with no call expression (test/sql/generic_caller.sql loads
+# it by its path; never installed)
+CALLER_SO    = test/fixtures/bk_generic_caller.so
+EXTRA_CLEAN += $(CALLER_SO)
+
+$(CALLER_SO): test/fixtures/bk_generic_caller.c
+	$(CC) $(CFLAGS) $(CFLAGS_SL) $(CPPFLAGS) -shared -o $@ $< $(LDFLAGS) $(LDFLAGS_SL)
+
+installcheck: $(CRAFT_BIN) $(CALLER_SO)
 
 # The tests run the programs of the server's major first in PATH: pg_dump,
 # pg_restore and psql called by the tests (test/sql/dump_restore.sql) and
