@@ -97,6 +97,7 @@ typedef struct BkDataDriftParams
 {
 	double		mean_shift;		/* |standardised mean shift| that flags a numeric input */
 	double		sd_ratio;		/* sd ratio beyond [1/r, r] that flags it */
+	double		z;				/* ... when its z statistic is beyond z too */
 	double		unseen;			/* share of text values outside the levels that flags */
 } BkDataDriftParams;
 
@@ -130,6 +131,7 @@ typedef struct BkDataDriftInput
 	double		mean_shift;		/* (mean - train_mean) / train_sd */
 	double		z;				/* mean_shift * sqrt(values) */
 	double		sd_ratio;		/* sd / train_sd */
+	double		sd_z;			/* ln(sd_ratio) sqrt(2 (values - 1)) */
 	/* categorical */
 	int			n_levels;
 	const int64_t *level_counts;	/* per training level, in its order */

@@ -408,6 +408,11 @@ test_data_drift(void)
 	CHECK(r.mean_shift == (m - tm) / tsd && r.mean_shift > 0.5 && r.moved,
 		  "size: a shift of about 0.7 sd moved (%g)", r.mean_shift);
 	CHECK(r.z == r.mean_shift * sqrt(180.0), "size: z = d sqrt(n)");
+	CHECK(fabs(r.sd_z - log(r.sd_ratio) * sqrt(358.0)) < 1e-12, "size: sd_z = ln(ratio) sqrt(2 (n - 1))");
+	dp.z = 100.0;
+	BkDataDriftResult(d, &dp, size, &r);
+	CHECK(!r.moved, "size: a shift within z = 100 noise did not move");
+	BkDataDriftParamsInit(&dp);
 	BkDataDriftResult(d, &dp, colour, &r);
 	CHECK(r.kind == BK_INPUT_CATEGORICAL && r.n_levels == 3 && r.unseen == 50 &&
 		  r.level_counts[2] == 150 && r.level_counts[0] == 0 && r.unseen_share == 0.25 &&

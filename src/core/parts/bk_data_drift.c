@@ -15,9 +15,14 @@
  *     Analysis for the Behavioral Sciences", 2nd ed., §2.2), its z
  *     statistic d sqrt(n) (the mean of n values against a population of
  *     that mean and deviation: how far from noise a shift is), and the
- *     ratio of the deviations sd / sd_train.  It moved when |d| exceeds
- *     mean_shift or the ratio leaves [1 / sd_ratio, sd_ratio] (the ratio
- *     with two values or more).  A training input that was constant
+ *     ratio of the deviations sd / sd_train with its z statistic
+ *     ln(ratio) sqrt(2 (n - 1)) (the log of a sample deviation of n normal
+ *     values has the standard error 1 / sqrt(2 (n - 1)) to first order, the
+ *     large-sample standard error of s, sigma / sqrt(2 n), of M. G. Kendall
+ *     and A. Stuart, "The Advanced Theory of Statistics", vol. 1).  It moved when a
+ *     change is both large and beyond noise: |d| > mean_shift with
+ *     |z| > z, or the ratio outside [1 / sd_ratio, sd_ratio] with its
+ *     |z| > z (z = 3 by default).  A training input that was constant
  *     (sd_train 0, bk_prep.c's rule) has no d or ratio: it moved when the
  *     rows' values are not that constant (relative 1e-9);
  *   - a categorical input: the count of each training level among the
@@ -59,6 +64,7 @@ BkDataDriftParamsInit(BkDataDriftParams *p)
 {
 	p->mean_shift = 0.1;
 	p->sd_ratio = 1.5;
+	p->z = 3.0;
 	p->unseen = 0.05;
 }
 
@@ -87,6 +93,15 @@ BkDataDriftParamsSet(BkDataDriftParams *p, const char *key, const BkParamInput *
 		}
 		p->sd_ratio = v;
 	}
+	else if (strcmp(key, "z") == 0)
+	{
+		if (!number || !(v >= 0.0))
+		{
+			snprintf(err, errlen, "z must be a number >= 0");
+			return false;
+		}
+		p->z = v;
+	}
 	else if (strcmp(key, "unseen") == 0)
 	{
 		if (!number || !(v >= 0.0 && v <= 1.0))
@@ -98,7 +113,7 @@ BkDataDriftParamsSet(BkDataDriftParams *p, const char *key, const BkParamInput *
 	}
 	else
 	{
-		snprintf(err, errlen, "unknown parameter \"%s\" (bk_data_drift takes mean_shift, sd_ratio, unseen)",
+		snprintf(err, errlen, "unknown parameter \"%s\" (bk_data_drift takes mean_shift, sd_ratio, z, unseen)",
 				 key);
 		return false;
 	}
@@ -220,7 +235,7 @@ BkDataDriftResult(const BkDataDrift *d, const BkDataDriftParams *p, int input,
 	out->values = di->values;
 	out->missing = di->missing;
 	out->train_mean = out->train_sd = out->mean = out->sd = NAN;
-	out->mean_shift = out->z = out->sd_ratio = out->unseen_share = NAN;
+	out->mean_shift = out->z = out->sd_ratio = out->sd_z = out->unseen_share = NAN;
 	out->train_count = in->n;
 	if (in->kind == BK_INPUT_CATEGORICAL)
 	{
@@ -249,9 +264,11 @@ BkDataDriftResult(const BkDataDrift *d, const BkDataDriftParams *p, int input,
 		out->mean_shift = (out->mean - out->train_mean) / out->train_sd;
 		out->z = out->mean_shift * sqrt((double) di->values);
 		out->sd_ratio = out->sd / out->train_sd;
-		out->moved = fabs(out->mean_shift) > p->mean_shift ||
-			(di->values >= 2 &&
-			 (out->sd_ratio > p->sd_ratio || out->sd_ratio < 1.0 / p->sd_ratio));
+		if (di->values >= 2 && out->sd_ratio > 0.0)
+			out->sd_z = BkLog(out->sd_ratio) * sqrt(2.0 * (double) (di->values - 1));
+		out->moved = (fabs(out->mean_shift) > p->mean_shift && fabs(out->z) > p->z) ||
+			((out->sd_ratio > p->sd_ratio || out->sd_ratio < 1.0 / p->sd_ratio) &&
+			 isfinite(out->sd_z) && fabs(out->sd_z) > p->z);
 	}
 	else
 		out->moved = out->sd > 0.0 ||
