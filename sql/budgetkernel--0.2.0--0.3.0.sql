@@ -22,9 +22,10 @@
 -- only reads it (FINALFUNC_MODIFY = READ_ONLY), so bk_drift is also a
 -- window function over a growing frame.  A detector depends on the order
 -- of its values: no combine function, the aggregate runs in one process.
--- bk_data_drift(model, features [, params]) compares the rows' values
--- with the preparation the model stores (means and deviations of numeric
--- inputs, the levels of text ones), input by input.
+-- bk_data_drift(model, features) compares the rows' values with the
+-- preparation the model stores (means and deviations of numeric inputs,
+-- the levels of text ones), input by input.  (One form only: the
+-- thresholds of "moved" are fixed, every statistic is in the report.)
 
 -- Availability: 0.3.0
 CREATE FUNCTION @extschema@._bk_drift_trans(internal, float8)
@@ -77,11 +78,6 @@ CREATE FUNCTION @extschema@._bk_data_drift_trans(internal, @extschema@.bk_model,
 	AS 'MODULE_PATHNAME', 'bk_data_drift_trans'
 	LANGUAGE C IMMUTABLE PARALLEL SAFE;
 
-CREATE FUNCTION @extschema@._bk_data_drift_trans(internal, @extschema@.bk_model, @extschema@.bk_features, jsonb)
-	RETURNS internal
-	AS 'MODULE_PATHNAME', 'bk_data_drift_trans'
-	LANGUAGE C IMMUTABLE PARALLEL SAFE;
-
 CREATE FUNCTION @extschema@._bk_data_drift_final(internal)
 	RETURNS jsonb
 	AS 'MODULE_PATHNAME', 'bk_data_drift_final'
@@ -89,8 +85,6 @@ CREATE FUNCTION @extschema@._bk_data_drift_final(internal)
 
 COMMENT ON FUNCTION @extschema@._bk_data_drift_trans(internal, @extschema@.bk_model, @extschema@.bk_features) IS
 	'transition function of bk_data_drift(bk_model, bk_features)';
-COMMENT ON FUNCTION @extschema@._bk_data_drift_trans(internal, @extschema@.bk_model, @extschema@.bk_features, jsonb) IS
-	'transition function of bk_data_drift(bk_model, bk_features, jsonb)';
 COMMENT ON FUNCTION @extschema@._bk_data_drift_final(internal) IS
 	'final function of bk_data_drift: the report, NULL without rows; reads the state only';
 
@@ -103,16 +97,5 @@ CREATE AGGREGATE @extschema@.bk_data_drift(model @extschema@.bk_model, features 
 	PARALLEL = SAFE
 );
 
-CREATE AGGREGATE @extschema@.bk_data_drift(model @extschema@.bk_model, features @extschema@.bk_features, params jsonb) (
-	SFUNC = @extschema@._bk_data_drift_trans,
-	STYPE = internal,
-	SSPACE = 1048576,
-	FINALFUNC = @extschema@._bk_data_drift_final,
-	FINALFUNC_MODIFY = READ_ONLY,
-	PARALLEL = SAFE
-);
-
 COMMENT ON AGGREGATE @extschema@.bk_data_drift(@extschema@.bk_model, @extschema@.bk_features) IS
 	'feature drift: the rows'' inputs against the preparation the model stores (mean shift and sd ratio of numbers, unseen share of text), and the inputs that moved';
-COMMENT ON AGGREGATE @extschema@.bk_data_drift(@extschema@.bk_model, @extschema@.bk_features, jsonb) IS
-	'feature drift against the model''s preparation; params: the thresholds mean_shift, sd_ratio, unseen';

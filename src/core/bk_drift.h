@@ -101,9 +101,8 @@ typedef struct BkDataDriftParams
 	double		unseen;			/* share of text values outside the levels that flags */
 } BkDataDriftParams;
 
+/* the thresholds of "moved" (fixed: bk_data_drift reports every statistic) */
 extern void BkDataDriftParamsInit(BkDataDriftParams *p);
-extern bool BkDataDriftParamsSet(BkDataDriftParams *p, const char *key,
-								 const BkParamInput *in, char *err, size_t errlen);
 
 typedef struct BkDataDrift BkDataDrift;
 

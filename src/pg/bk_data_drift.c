@@ -1,6 +1,6 @@
 /*
  * bk_data_drift.c
- *	  bk_data_drift(model, features [, params]): the rows' features
+ *	  bk_data_drift(model, features): the rows' features
  *	  compared, input by input, with the preparation the model stores, as
  *	  jsonb — per input its statistics and whether it moved, and the list
  *	  of inputs that moved.  The comparison is the core's
@@ -36,12 +36,6 @@ typedef struct DataDriftState
 	int64		row;			/* 1-based, every row */
 	int64		skipped;		/* rows with NULL features */
 } DataDriftState;
-
-static bool
-set_param(void *target, const char *key, const BkParamInput *in, char *err, size_t errlen)
-{
-	return BkDataDriftParamsSet((BkDataDriftParams *) target, key, in, err, errlen);
-}
 
 /* the model of the first row, decoded; it must have a preparation */
 static void
@@ -79,13 +73,6 @@ bk_data_drift_trans(PG_FUNCTION_ARGS)
 		s->mcxt = mcxt;
 		BkPgEnvInit(&s->env, mcxt);
 		BkDataDriftParamsInit(&s->params);
-		if (PG_NARGS() > 3 && PG_ARGISNULL(3))
-			ereport(ERROR,
-					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-					 errmsg("bk_data_drift: params must not be NULL"),
-					 errhint("Pass '{}' for the defaults.")));
-		if (PG_NARGS() > 3)
-			BkPgEachParam(PG_GETARG_JSONB_P(3), "bk_data_drift", set_param, &s->params);
 	}
 	else
 		s = (DataDriftState *) PG_GETARG_POINTER(0);
@@ -171,7 +158,8 @@ bk_data_drift_final(PG_FUNCTION_ARGS)
 	bk_push_int64(&ps, WJB_VALUE, BkDataDriftRows(s->drift));
 	bk_push_key(&ps, "rows_skipped");
 	bk_push_int64(&ps, WJB_VALUE, s->skipped);
-	bk_push_key(&ps, "params");
+	/* the fixed thresholds of "moved" (doc/drift.md) */
+	bk_push_key(&ps, "thresholds");
 	pushJsonbValue(&ps, WJB_BEGIN_OBJECT, NULL);
 	push_number(&ps, "mean_shift", s->params.mean_shift);
 	push_number(&ps, "sd_ratio", s->params.sd_ratio);

@@ -84,9 +84,9 @@ SELECT set_eq($$SELECT DISTINCT p.proname::text FROM pg_proc p JOIN pg_depend d 
 -- whose final functions only read the state (window functions too)
 SELECT is_aggregate('bk_drift', ARRAY['double precision']);
 SELECT is_aggregate('bk_drift', ARRAY['double precision', 'jsonb']);
-SELECT is_aggregate('bk_data_drift', ARRAY['bk_model', 'bk_features', 'jsonb']);
+SELECT is_aggregate('bk_data_drift', ARRAY['bk_model', 'bk_features']);
 SELECT ok(NOT EXISTS (SELECT FROM pg_aggregate WHERE aggfnoid IN ('bk_drift(float8)'::regprocedure, 'bk_drift(float8, jsonb)'::regprocedure,
-                        'bk_data_drift(bk_model, bk_features)'::regprocedure, 'bk_data_drift(bk_model, bk_features, jsonb)'::regprocedure)
+                        'bk_data_drift(bk_model, bk_features)'::regprocedure)
                       AND (aggcombinefn <> 0 OR aggfinalmodify <> 'r')),
           'bk_drift and bk_data_drift: no combine function, READ_ONLY final functions');
 SELECT lives_ok($$ SELECT bk_drift(i % 2, '{"method": "ddm"}' ORDER BY i) FROM generate_series(1, 100) i $$,

@@ -1,6 +1,6 @@
 --
 -- bk_drift(x [, params]): change detection over a stream in the
--- aggregate's order; bk_data_drift(model, features [, params]): rows
+-- aggregate's order; bk_data_drift(model, features): rows
 -- against a model's preparation.
 --
 -- The streams of issue 53: a classifier's errors, Bernoulli(0.1) for
@@ -126,11 +126,13 @@ SELECT jsonb_pretty(bk_data_drift(m, jsonb_build_object(
          'colour', CASE WHEN i % 4 = 0 THEN 'pink' ELSE 'red' END,
          'other', 1)))
 FROM dd_model, drift_rows WHERE seed = 2 AND i <= 400;
--- the thresholds are parameters; a missing key or a null is a missing value
-SELECT r->'moved' AS moved, r->'params' AS params, r->'features'->1->'missing' AS size_missing
+-- a missing key or a null is a missing value; the thresholds of "moved"
+-- are fixed, and other ones are a filter on the statistics
+SELECT r->'thresholds' AS thresholds, r->'features'->1->'missing' AS size_missing,
+       (SELECT jsonb_agg(f->'feature') FROM jsonb_array_elements(r->'features') f
+        WHERE abs((f->>'mean_shift')::float8) > 1 OR (f->>'unseen_share')::float8 > 0.5) AS moved_by_1_sd
 FROM (SELECT bk_data_drift(m, CASE WHEN i % 5 = 0 THEN jsonb_build_object('colour', 'red', 'size', NULL)
-                                   ELSE jsonb_build_object('colour', 'red', 'size', (u * 10 + 1.5)::numeric(8, 3)) END,
-                           '{"mean_shift": 1, "sd_ratio": 2, "z": 2, "unseen": 0.5}') AS r
+                                   ELSE jsonb_build_object('colour', 'red', 'size', (u * 10 + 1.5)::numeric(8, 3)) END) AS r
       FROM dd_model, drift_rows WHERE seed = 2 AND i <= 400) s;
 -- arrays with "scale": "standard": inputs by position
 CREATE TEMP TABLE dd_array_model AS
@@ -156,9 +158,6 @@ SELECT bk_data_drift(m, '{"size": "big"}'::jsonb) FROM dd_model;
 SELECT bk_data_drift(m, '{"colour": 3}'::jsonb) FROM dd_model;
 SELECT bk_data_drift(m, '{"Size": 3}'::jsonb) FROM dd_model;
 SELECT bk_data_drift(NULL::bk_model, '{"size": 3}'::jsonb);
-SELECT bk_data_drift(m, '{"size": 3}'::jsonb, '{"unseen": 2}') FROM dd_model;
-SELECT bk_data_drift(m, '{"size": 3}'::jsonb, '{"psi": 0.1}') FROM dd_model;
-SELECT bk_data_drift(m, '{"size": 3}'::jsonb, NULL) FROM dd_model;
 SELECT bk_data_drift(m, f ORDER BY k)
 FROM (SELECT 1 AS k, m, '{"size": 1}'::jsonb AS f FROM dd_model
       UNION ALL SELECT 2, m, '{"size": 1}'::jsonb FROM dd_array_model) v;

@@ -39,7 +39,6 @@
 #include "bk_internal.h"
 
 #include <math.h>
-#include <stdio.h>
 #include <string.h>
 
 typedef struct DriftInput
@@ -66,58 +65,6 @@ BkDataDriftParamsInit(BkDataDriftParams *p)
 	p->sd_ratio = 1.5;
 	p->z = 3.0;
 	p->unseen = 0.05;
-}
-
-bool
-BkDataDriftParamsSet(BkDataDriftParams *p, const char *key, const BkParamInput *in,
-					 char *err, size_t errlen)
-{
-	double		v = in->number;
-	bool		number = in->type == BK_IN_NUMBER && isfinite(v);
-
-	if (strcmp(key, "mean_shift") == 0)
-	{
-		if (!number || !(v > 0.0))
-		{
-			snprintf(err, errlen, "mean_shift must be a number > 0");
-			return false;
-		}
-		p->mean_shift = v;
-	}
-	else if (strcmp(key, "sd_ratio") == 0)
-	{
-		if (!number || !(v > 1.0))
-		{
-			snprintf(err, errlen, "sd_ratio must be a number > 1");
-			return false;
-		}
-		p->sd_ratio = v;
-	}
-	else if (strcmp(key, "z") == 0)
-	{
-		if (!number || !(v >= 0.0))
-		{
-			snprintf(err, errlen, "z must be a number >= 0");
-			return false;
-		}
-		p->z = v;
-	}
-	else if (strcmp(key, "unseen") == 0)
-	{
-		if (!number || !(v >= 0.0 && v <= 1.0))
-		{
-			snprintf(err, errlen, "unseen must be a number in [0, 1]");
-			return false;
-		}
-		p->unseen = v;
-	}
-	else
-	{
-		snprintf(err, errlen, "unknown parameter \"%s\" (bk_data_drift takes mean_shift, sd_ratio, z, unseen)",
-				 key);
-		return false;
-	}
-	return true;
 }
 
 BkDataDrift *
