@@ -20,8 +20,8 @@
  * paper's experiments), step for step, so that a stream gives MOA's
  * detections:
  *
- *   - epsilon_cut is the paper's form with the window's variance (§3.1,
- *     the bound it recommends in practice, from Bernstein's inequality):
+ *   - epsilon_cut is the paper's form with the window's variance (§3, after
+ *     Theorem 3.1: the bound it uses in practice):
  *         eps = sqrt(2 m' sigma_W^2 dd) + (2/3) dd m',
  *         dd = ln(2 / delta'), delta' = delta / ln n,
  *     n = |W|; m' is 1/n0 + 1/n1 (1/m of the paper's harmonic mean m) with
@@ -201,7 +201,7 @@ drop_oldest(BkAdwin *a, double *dropped_sum)
 }
 
 /*
- * §3.1: W0 and W1 differ when |mean0 - mean1| > eps_cut, with the window's
+ * §3: W0 and W1 differ when |mean0 - mean1| > eps_cut, with the window's
  * variance sigma_W^2 = variance / n, and the lengths as MOA corrects them
  * (the header comment)
  */

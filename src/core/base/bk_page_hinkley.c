@@ -5,7 +5,7 @@
  *	  pp. 100-115, in the form of the drift-detection literature
  *	  (Mouss et al. 2004; Gama, Sebastião and Rodrigues 2013, "On
  *	  evaluating stream learning algorithms", Machine Learning 90(3),
- *	  §4.2, with its fading factor alpha):
+ *	  with its fading factor alpha):
  *
  *	      x̄_T = (1/T) sum_{t<=T} x_t                  (the running mean)
  *	      m_T = alpha m_{T-1} + (x_T - x̄_T - delta)   (m_0 = 0)

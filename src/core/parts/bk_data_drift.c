@@ -12,7 +12,7 @@
  *     running sums of Youngs and Cramer, 1971), the standardised mean
  *     shift d = (mean - mean_train) / sd_train (Cohen's d with the
  *     training deviation as sigma: J. Cohen 1988, "Statistical Power
- *     Analysis for the Behavioral Sciences", 2nd ed., §2.2), its z
+ *     Analysis for the Behavioral Sciences", 2nd ed.), its z
  *     statistic d sqrt(n) (the mean of n values against a population of
  *     that mean and deviation: how far from noise a shift is), and the
  *     ratio of the deviations sd / sd_train with its z statistic
