@@ -996,4 +996,5 @@ extern const uint8_t *BkModelStoredDigest(const uint8_t *buf, size_t len);
  */
 extern void BkModelSeal(uint8_t *buf, size_t len);
 
+#include "bk_drift.h"			/* change and feature drift */
 #endif							/* BK_CORE_H */

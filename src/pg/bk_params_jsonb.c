@@ -225,3 +225,42 @@ BkPgDeclareClasses(BkModel *m, Jsonb *classes, bool text_labels)
 							text_labels ? "text" : "int8")));
 	}
 }
+
+/*
+ * Every key of a parameter document (a JSON object) through set, whose
+ * false is an error (22023) with its message; fname names the function
+ * in the messages.  For the documents of the functions that are not a
+ * learner's: bk_drift, bk_data_drift.
+ */
+void
+BkPgEachParam(Jsonb *jb, const char *fname, BkPgParamSetter set, void *target)
+{
+	JsonbIterator *it;
+	JsonbValue	v;
+	JsonbIteratorToken tok;
+
+	if (!JB_ROOT_IS_OBJECT(jb) || JB_ROOT_IS_SCALAR(jb))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("%s: params must be a JSON object", fname)));
+	it = JsonbIteratorInit(&jb->root);
+	while ((tok = JsonbIteratorNext(&it, &v, true)) != WJB_DONE)
+	{
+		char	   *key;
+		BkParamInput in;
+		char		err[BK_ERRMSG_LEN];
+
+		if (tok != WJB_KEY)
+			continue;
+		key = pnstrdup(v.val.string.val, v.val.string.len);
+		tok = JsonbIteratorNext(&it, &v, true);
+		if (tok != WJB_VALUE)
+			elog(ERROR, "unexpected jsonb token %d after key \"%s\"", (int) tok, key);
+		BkPgParamInput(&v, &in);
+		if (!set(target, key, &in, err, sizeof(err)))
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("%s: %s", fname, err)));
+		pfree(key);
+	}
+}

@@ -308,6 +308,12 @@ extern const double *BkPgScoringRow(BkModel *m, Datum features, BkFeatureForm fo
 extern void BkPgWarnKeys(const BkPgKeyTally *tally, const char *fname);
 /* feed one training row's features to the fit of a preparation */
 extern void BkPgFitRow(BkPrepFit *f, Datum features, BkFeatureForm form, int64 row);
+/*
+ * bk_data_drift: one row's raw values to d by m's inputs (m has a
+ * preparation; scratch: BkPrepDim doubles)
+ */
+extern void BkPgDriftRow(BkModel *m, BkDataDrift *d, Datum features, BkFeatureForm form,
+						 int64 row, double *scratch);
 
 /* ------------------------------------------------------------------------
  * bk_params_jsonb.c: jsonb parameters
@@ -352,6 +358,10 @@ extern BkModel *BkPgEpochsReplay(const BkModel *m, BkEpochRows *r, int epochs,
 extern void BkPgOverridesFromJsonb(Jsonb *jb, BkOverrides *o, BkModel *m);
 /* what a jsonb value is, for the core's parameter checks (BkParamInput) */
 extern void BkPgParamInput(const JsonbValue *v, BkParamInput *in);
+/* each key of a parameter document through set (false: an error, 22023) */
+typedef bool (*BkPgParamSetter) (void *target, const char *key, const BkParamInput *in,
+								 char *err, size_t errlen);
+extern void BkPgEachParam(Jsonb *jb, const char *fname, BkPgParamSetter set, void *target);
 
 extern void BkPgParamsFromJsonb(BkParams *p, Jsonb *jb, Jsonb **classes,
 								Jsonb **class_weight, int *epochs,

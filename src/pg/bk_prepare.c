@@ -468,3 +468,93 @@ BkPgWarnKeys(const BkPgKeyTally *tally, const char *fname)
 			 errdetail("A key of another name, or another case, is not the same input: its value was not used."),
 			 errhint("Pass the features under the names the model was trained on (bk_info(model)->'preparation'->'inputs'); SET budgetkernel.run_warnings = off silences this warning.")));
 }
+
+/*
+ * bk_data_drift: one row's values as they are, before any preparation, to
+ * the drift's statistics by the model's inputs (the numbers, the text, the
+ * missing ones).  The row is read as scoring reads it: an array of the
+ * model's length (NULL elements missing), or a jsonb object whose keys
+ * the model does not know are ignored, a key absent or null being a
+ * missing value, and a row that names none of the model's keys an error.
+ * scratch holds BkPrepDim values (the named row's bookkeeping).
+ */
+void
+BkPgDriftRow(BkModel *m, BkDataDrift *d, Datum features, BkFeatureForm form,
+			 int64 row, double *scratch)
+{
+	const BkPrep *p = BkModelPrep(m);
+	bool		named = form == BK_FORM_NAMED;
+	int			n_inputs = BkPrepInputs(p);
+
+	if (form == BK_FORM_SPARSE || BkPrepNamed(p) != named)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATATYPE_MISMATCH),
+				 errmsg("the model was trained on %s, not on %s",
+						BkPrepNamed(p) ? "named features (jsonb)" : "features arrays",
+						form_text(form)),
+				 errhint("Pass the features in the form the model was trained on.")));
+	BkDataDriftRow(d);
+	if (!named)
+	{
+		bool	   *isnull;
+		int			n;
+		const double *x = read_array_nulls(DatumGetArrayTypeP(features), row, &n, &isnull);
+
+		if (n != n_inputs)
+			BkPgCheckDim(n, n_inputs, row, "the model's");
+		for (int i = 0; i < n; i++)
+		{
+			if (isnull != NULL && isnull[i])
+				BkDataDriftMissing(d, i);
+			else
+				BkDataDriftNumber(d, i, x[i]);
+		}
+	}
+	else
+	{
+		Jsonb	   *jb = features_object(features, row);
+		JsonbIterator *it = JsonbIteratorInit(&jb->root);
+		JsonbValue	v;
+		JsonbIteratorToken tok;
+		int			input = -1,
+					pos = 0,
+					named_inputs = 0;
+		const char *key = NULL;
+		int			keylen = 0;
+
+		BkPrepRowBegin(m, scratch);
+		while ((tok = JsonbIteratorNext(&it, &v, true)) != WJB_DONE)
+		{
+			if (tok == WJB_KEY)
+			{
+				size_t		len;
+				const char *u = utf8_of(v.val.string.val, v.val.string.len, &len);
+
+				input = BkPrepKey(m, pos++, u, len);
+				key = v.val.string.val;
+				keylen = v.val.string.len;
+			}
+			else if (tok == WJB_VALUE && input >= 0)
+			{
+				JsonFeature jf;
+
+				json_feature(&v, key, keylen, row, &jf);
+				if (jf.kind == JSON_FEATURE_NUMBER)
+					BkDataDriftNumber(d, input, jf.number);
+				else if (jf.kind == JSON_FEATURE_TEXT)
+					BkDataDriftText(d, input, jf.text, jf.len);
+				else
+					BkDataDriftMissing(d, input);
+			}
+		}
+		for (int i = 0; i < n_inputs; i++)
+		{
+			if (BkPrepRowNamed(m, i))
+				named_inputs++;
+			else
+				BkDataDriftMissing(d, i);
+		}
+		if (named_inputs == 0)
+			no_key_of_the_model(p, jb, row);
+	}
+}

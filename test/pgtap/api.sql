@@ -2,7 +2,7 @@
 BEGIN;
 CREATE EXTENSION IF NOT EXISTS pgtap;
 CREATE EXTENSION IF NOT EXISTS budgetkernel;
-SELECT plan(58);
+SELECT plan(63);
 
 SELECT has_type('bk_model');
 SELECT has_type('bk_features');
@@ -78,8 +78,19 @@ SELECT set_eq($$SELECT DISTINCT p.proname::text FROM pg_proc p JOIN pg_depend d 
                 WHERE e.extname = 'budgetkernel' AND p.proname LIKE 'bk\_%'$$,
               ARRAY['bk_train', 'bk_continue', 'bk_predict', 'bk_predict_label', 'bk_scores',
                     'bk_decision', 'bk_info', 'bk_support_vectors', 'bk_is_valid', 'bk_shuffle_key', 'bk_fold', 'bk_metrics', 'bk_libsvm', 'bk_cross_validate', 'bk_merge', 'bk_calibrate', 'bk_probabilities', 'bk_predict_probability', 'bk_learning_curve', 'bk_sparse', 'bk_dense', 'bk_libsvm_sparse',
-                    'bk_predict_value', 'bk_novelty', 'bk_model_cache'],
+                    'bk_predict_value', 'bk_novelty', 'bk_model_cache', 'bk_drift', 'bk_data_drift'],
               'the bk_ functions are the ones users call');
+-- drift (0.3.0): order-dependent aggregates without a combine function,
+-- whose final functions only read the state (window functions too)
+SELECT is_aggregate('bk_drift', ARRAY['double precision']);
+SELECT is_aggregate('bk_drift', ARRAY['double precision', 'jsonb']);
+SELECT is_aggregate('bk_data_drift', ARRAY['bk_model', 'bk_features']);
+SELECT ok(NOT EXISTS (SELECT FROM pg_aggregate WHERE aggfnoid IN ('bk_drift(float8)'::regprocedure, 'bk_drift(float8, jsonb)'::regprocedure,
+                        'bk_data_drift(bk_model, bk_features)'::regprocedure)
+                      AND (aggcombinefn <> 0 OR aggfinalmodify <> 'r')),
+          'bk_drift and bk_data_drift: no combine function, READ_ONLY final functions');
+SELECT lives_ok($$ SELECT bk_drift(i % 2, '{"method": "ddm"}' ORDER BY i) FROM generate_series(1, 100) i $$,
+                'bk_drift of an integer column with a bare literal');
 -- a bare string literal is the parameters (jsonb: the only candidate)
 SELECT lives_ok($$ SELECT bk_train(ARRAY[i, -i]::float8[], (i > 0)::int::int8, '{"budget": 4}')
                    FROM generate_series(-3, 3) i $$, 'bk_train with a bare literal');

@@ -2,7 +2,7 @@
 BEGIN;
 CREATE EXTENSION IF NOT EXISTS pgtap;
 CREATE EXTENSION IF NOT EXISTS budgetkernel;
-SELECT plan(25);
+SELECT plan(31);
 
 CREATE TEMP TABLE m AS
 SELECT bk_train(ARRAY[i % 7, i % 5]::float8[], (i % 2)::int8, '{"budget": 5, "gamma": 0.5}'::jsonb ORDER BY i) AS m
@@ -15,6 +15,15 @@ SELECT throws_ok($$ SELECT bk_train(ARRAY[1.0]::float8[], 1, '{"budget": 0}'::js
 SELECT throws_ok($$ SELECT bk_train(ARRAY[1.0]::float8[], 1, '{"algorithm": "svm"}'::jsonb) $$, '22023', NULL, 'unknown algorithm');
 SELECT throws_ok($$ SELECT bk_train(ARRAY[1.0]::float8[], 1, '{"algorithm": "pa", "variant": "s"}'::jsonb) $$, '22023', NULL, 'option of another algorithm');
 SELECT throws_ok($$ SELECT bk_train(ARRAY[1.0]::float8[], 1, '[1]'::jsonb) $$, '22023', NULL, 'params not an object');
+
+-- drift (0.3.0): parameters 22023, values 22000, NULL params 22004,
+-- a model without preparation 22023, features of another form 42804
+SELECT throws_ok($$ SELECT bk_drift(1.0, '{"method": "cusum"}') $$, '22023', NULL, 'bk_drift: unknown method');
+SELECT throws_ok($$ SELECT bk_drift(1.0, '{"delta": 2}') $$, '22023', NULL, 'bk_drift: delta out of range');
+SELECT throws_ok($$ SELECT bk_drift('NaN'::float8) $$, '22000', NULL, 'bk_drift: NaN');
+SELECT throws_ok($$ SELECT bk_drift(0.5, '{"method": "ddm"}') $$, '22000', NULL, 'bk_drift: ddm takes 0 or 1');
+SELECT throws_ok($$ SELECT bk_drift(1.0, NULL) $$, '22004', NULL, 'bk_drift: NULL params');
+SELECT throws_ok($$ SELECT bk_data_drift(m, ARRAY[1, 2]::float8[]) FROM m $$, '22023', NULL, 'bk_data_drift: a model without preparation');
 
 -- features: NULL element 22004, NaN / Infinity / dimensions 22000
 SELECT throws_ok($$ SELECT bk_train(ARRAY[1, NULL]::float8[], 1, '{}'::jsonb) $$, '22004', NULL, 'NULL element');
