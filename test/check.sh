@@ -33,7 +33,10 @@
 #             installcheck);
 #   shards, tutorial, pgtap   as on 15, on a throwaway cluster;
 #   upgrade   the 15 dump restored, every model checked; in the sid root
-#             also pg_upgrade from trixie's 17 to 18 (test/pg_upgrade.sh).
+#             also pg_upgrade from trixie's 17 to 18 (test/pg_upgrade.sh);
+#   citus     in the trixie root, when ../shared/vendor holds Citus's
+#             source: Citus built once and a coordinator with two workers
+#             (test/citus.sh).
 # Each is reported as e.g. regress-17.  The summary ends with
 # "N passed, N failed" (N counts suites); exit status 0 only when every
 # suite passed.  .ci/run runs this file.
@@ -60,6 +63,9 @@ esac
 BK_DEBIAN_SUITES="${BK_DEBIAN_SUITES-trixie sid}"
 # the suites run in each Debian root (test/check.sh --inside)
 ROOT_SUITES="package regress shards tutorial pgtap upgrade"
+# Citus, a test dependency that Debian does not package, from its source
+# when ../shared/vendor has it: test/citus.sh in the trixie root
+CITUS_TARBALL=$(ls "$BK_ROOT"/../shared/vendor/citus-*.tar.gz 2>/dev/null | tail -n 1)
 
 if [[ -n "$INSIDE" ]]; then
 	read -r -a SUITES <<<"$INSIDE"
@@ -70,6 +76,7 @@ else
 		for s in $ROOT_SUITES; do
 			SUITES+=("$s-$major")
 		done
+		[[ "$suite" != trixie || -z "$CITUS_TARBALL" ]] || SUITES+=("citus-$major")
 	done
 fi
 declare -A RESULT=()		# suite -> PASS | FAIL
@@ -274,6 +281,11 @@ if [[ -n "$INSIDE" ]]; then
 		not_run "the PostgreSQL cluster did not start"
 	fi
 	stop_cluster
+	if in_suites citus; then
+		section "Citus: a coordinator and two workers (bash test/citus.sh)"
+		run_limited bash test/citus.sh "$PG_CONFIG" "${BK_CITUS_TARBALL:-}"
+		record_run citus
+	fi
 	if in_suites upgrade; then
 		section "Models from PostgreSQL 15: its dump restored (test/pg_upgrade.sh restore)"
 		if [[ -s "${BK_DUMP_FILE:-}" ]]; then
@@ -384,7 +396,7 @@ fi
 # run_root SUITE: the suites of ROOT_SUITES in SUITE's root
 run_root()
 {
-	local suite=$1 major root errf log why s result note shared binds=() env=()
+	local suite=$1 major root errf log why s result note shared suites binds=() env=()
 	major=$(bash test/debian_root.sh major "$suite")
 	section "Debian $suite: PostgreSQL $major (bash test/debian_root.sh ensure $suite)"
 	errf=$(mktemp) || return 1
@@ -417,14 +429,20 @@ run_root()
 		BK_SUITE_TIMEOUT="$SUITE_TIMEOUT")
 	# sid has 17 too (trixie's): pg_upgrade from it
 	[[ "$suite" != sid ]] || env+=(BK_UPGRADE_FROM=/usr/lib/postgresql/17/bin/pg_config)
+	suites=$ROOT_SUITES
+	if in_suites "citus-$major"; then
+		cp "$CITUS_TARBALL" "$root/build/" || return 1
+		env+=(BK_CITUS_TARBALL="/build/$(basename "$CITUS_TARBALL")")
+		suites+=" citus"
+	fi
 	log="$root/build/check.log"
 	bash test/debian_root.sh run "$suite" "${binds[@]}" -- env "${env[@]}" \
-		bash -c 'cd /build/budgetkernel && exec bash test/check.sh --inside "$1"' sh "$ROOT_SUITES" \
+		bash -c 'cd /build/budgetkernel && exec bash test/check.sh --inside "$1"' sh "$suites" \
 		</dev/null 2>&1 | tee "$log"
 	while read -r _ s result note; do
 		record "$s-$major" "$result" "$note"
 	done < <(grep '^@@ ' "$log")
-	for s in $ROOT_SUITES; do
+	for s in $suites; do
 		[[ -n "${RESULT[$s-$major]:-}" ]] || record "$s-$major" FAIL "no result from the $suite root (its log: $log)"
 	done
 }

@@ -76,6 +76,8 @@ suite_packages()
 		"postgresql-$m-plproxy" "postgresql-$m-pgvector"
 	# sid no longer has 17: trixie's, for pg_upgrade 17 -> 18 in that root
 	[[ "$1" != sid ]] || echo postgresql-17/trixie postgresql-server-dev-17/trixie
+	# Citus's build (test/citus.sh), in the trixie root
+	[[ "$1" != trixie ]] || echo liblz4-dev libzstd-dev libkrb5-dev libssl-dev libicu-dev
 }
 
 # The mirror of the host's sources (deb.debian.org unless configured).
