@@ -24,12 +24,15 @@
  *	     largest score (ArgMax, then the class's label: int64 or string),
  *	     and "probabilities" [N, C] of a calibrated model (each class's
  *	     sigmoid 1 / (1 + exp(A s + B)), normalised: BkPlattProbabilities);
- *	     a regressor's "value" [N, 1], mean + sd f; a novelty detector's
+ *	     a regressor's "value" [N, 1], mean + sd f (sd folded into the
+ *	     coefficients); a novelty detector's
  *	     "novelty" [N, 1], rho - f.  The outputs are float.
  *
  *	  The features arrive as float (ONNX's usual input type), are cast to
  *	  double, and every step after runs in double; the outputs are rounded
- *	  to float once.  Refused, with what is named: text labels not known
+ *	  to float once.  No scalar multiplies a matrix product: ONNX Runtime's
+ *	  extended optimisations fuse that pair into a FusedMatMul whose alpha
+ *	  is a float, which would round gamma or sd to float.  Refused, with what is named: text labels not known
  *	  to be UTF-8 (a model of 0.1.0), a text input whose vocabulary holds
  *	  the empty string (the graph's missing text), a key named as one of
  *	  the graph's outputs, empty or starting with "_bk_" (the graph's own
@@ -310,8 +313,17 @@ kernel(BkOnnx *g, const BkModel *m, const BkExpansion *e, const char *x,
 							deg,
 							a,
 							b;
+				double	   *gv = BkAllocArray(&m->env, (size_t) n, sizeof(double));
 
-				scalar(g, gm, p->gamma);
+				/*
+				 * gamma as a row, not a scalar: ONNX Runtime fuses a
+				 * matrix product times a scalar into FusedMatMul, whose
+				 * alpha is a float
+				 */
+				for (int j = 0; j < n; j++)
+					gv[j] = p->gamma;
+				row_const(g, gm, gv, n);
+				BkFree(&m->env, gv);
 				scalar(g, c0, p->coef0);
 				scalar(g, deg, (double) p->degree);
 				binary(g, "Mul", a, dots, gm);
@@ -324,7 +336,6 @@ kernel(BkOnnx *g, const BkModel *m, const BkExpansion *e, const char *x,
 				BkOnnxName	sq,
 							xx,
 							sqx,
-							two,
 							twodot,
 							s,
 							d,
@@ -336,8 +347,8 @@ kernel(BkOnnx *g, const BkModel *m, const BkExpansion *e, const char *x,
 				row_const(g, sq, e->sqnorm, n);
 				binary(g, "Mul", xx, x, x);
 				row_sum(g, sqx, xx);
-				scalar(g, two, 2.0);
-				binary(g, "Mul", twodot, two, dots);
+				/* 2 x.s as x.s + x.s, the same value (no scalar product fused) */
+				binary(g, "Add", twodot, dots, dots);
 				binary(g, "Add", s, sq, sqx);
 				binary(g, "Sub", d, s, twodot);
 				scalar(g, zero, 0.0);
@@ -451,6 +462,14 @@ BkExportOnnx(BkModel *m, size_t *len)
 		array_inputs(&g, m, x);
 
 	BkExpansionOf(m, &e);
+	/*
+	 * a regressor's value is mean + sd f: sd is folded into the
+	 * coefficients rather than multiplied after the matrix product, which
+	 * ONNX Runtime would fuse into a FusedMatMul of float alpha
+	 */
+	if (m->target != NULL)
+		for (int j = 0; j < e.n_sv; j++)
+			e.coef[j] *= m->target->sd;
 	kernel(&g, m, &e, x, k);
 	dims[0] = e.n_sv > 0 ? e.n_sv : 1;
 	dims[1] = e.n_out;
@@ -463,15 +482,12 @@ BkExportOnnx(BkModel *m, size_t *len)
 		classifier_outputs(&g, m, f);
 	else if (m->target != NULL)
 	{
-		BkOnnxName	sd,
-					mean,
-					sf,
+		BkOnnxName	mean,
 					v;
 
-		scalar(&g, sd, m->target->sd);
+		/* the target's sd is in the coefficients (BkExpansionOf's caller) */
 		scalar(&g, mean, m->target->mean);
-		binary(&g, "Mul", sf, sd, f);
-		binary(&g, "Add", v, mean, sf);
+		binary(&g, "Add", v, mean, f);
 		BkOnnxOutput(&g, "value", BK_ONNX_FLOAT, 1);
 		cast(&g, "value", v, BK_ONNX_FLOAT);
 	}
