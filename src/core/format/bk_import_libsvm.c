@@ -6,10 +6,12 @@
  *	  pairs.  svm-predict's decision value is sum_j coef_j k(x, sv_j) - rho.
  *
  *	  What it becomes (doc/export.md):
- *	  - c_svc or nu_svc of two classes: a classifier of learner "pa" whose
- *	    classes are declared "label[1], label[0]", so that its binary
- *	    machine's f is LIBSVM's decision value and a positive one predicts
- *	    label[0] as svm-predict does; rho must be 0 (budgetkernel's model
+ *	  - c_svc or nu_svc of two classes: a classifier of learner "pa" of
+ *	    the two labels (in ascending order, as learned classes), whose
+ *	    binary machine's f is LIBSVM's decision value when label[0] is the
+ *	    larger label and minus it otherwise, so that it predicts label[0]
+ *	    where the decision value is positive, as svm-predict does; rho must
+ *	    be 0 (budgetkernel's model
  *	    holds no bias term), unless the polynomial kernel's coef0 is not 0,
  *	    when -rho is the coefficient of a support vector of zeros, whose
  *	    kernel value is the constant coef0^degree; probA and probB become
@@ -22,8 +24,8 @@
  *	  Its kernel is linear, polynomial (gamma > 0, coef0 >= 0, degree 1 to
  *	  100) or rbf; the sigmoid and precomputed kernels, and multi-class
  *	  models (one-vs-one), are refused.  It counts as many rows as it has
- *	  support vectors (LIBSVM does not record its training rows), which
- *	  weighs it in a merge.
+ *	  support vectors, at least one (LIBSVM does not record its training
+ *	  rows), which weighs it in a merge.
  *
  *	  Hostile text: every malformed line is an error naming its line;
  *	  nothing is allocated beyond a copy of the text, its pairs (fewer than
@@ -120,7 +122,8 @@ next_line(Parse *ps)
 	char	   *nl;
 	size_t		n;
 
-	if (ps->next == NULL)
+	/* the end of the text, or its final newline */
+	if (ps->next == NULL || (*ps->next == '\0' && ps->next != ps->text))
 		return false;
 	ps->cur = ps->next;
 	ps->line++;
@@ -415,9 +418,10 @@ parse_svs(Parse *ps, const Header *h, size_t text_len, Svs *s)
 			i = strtol(t, &end, 10);
 			if (end == t || *end != ':' || t[0] == '-' || t[0] == '+')
 				fail(ps, "\"" SHOW "\" is not index:value", t);
-			if (i <= last || i > BK_MAX_DIM)
-				fail(ps, "index %ld is not above the previous one (%ld) or beyond %d",
-					 i, last, BK_MAX_DIM);
+			if (i < 1 || i > BK_MAX_DIM)
+				fail(ps, "index %ld is not between 1 and %d", i, BK_MAX_DIM);
+			if (i <= last)
+				fail(ps, "index %ld follows index %ld: the indices must ascend", i, last);
 			v = BkParseDouble(end + 1, &end);
 			if (end == t + 1 || *end != '\0' || !isfinite(v))
 				fail(ps, "\"" SHOW "\" is not index:value, a finite value", t);
@@ -477,8 +481,11 @@ BkImportLibsvm(const BkEnv *env, const char *text, size_t len, int dim)
 	char		err[BK_ERRMSG_LEN];
 	bool		classifier;
 	bool		bias_sv = false;
+	double		sign = 1.0;
 	size_t		dense;
 
+	if (len == 0)
+		BkRaise(env, BK_ERR_DATA, NULL, "invalid LIBSVM model: the text is empty");
 	if (memchr(text, '\0', len) != NULL)
 		BkRaise(env, BK_ERR_DATA, NULL, "invalid LIBSVM model: the text holds a NUL byte");
 	memset(&ps, 0, sizeof(ps));
@@ -535,9 +542,15 @@ BkImportLibsvm(const BkEnv *env, const char *text, size_t len, int dim)
 	m = BkModelCreate(env, &p, dim);
 	if (classifier)
 	{
-		/* positive f, the second class, is LIBSVM's label[0] */
-		BkModelDeclareClass(m, h.label[1]);
-		BkModelDeclareClass(m, h.label[0]);
+		/*
+		 * the classes in their canonical (ascending) order, as if learned;
+		 * the machine's f is positive for the second, so it is LIBSVM's
+		 * decision value when label[0] is the larger label, else minus it
+		 */
+		BkClassAdd(m, h.label[0], NULL, 0);
+		BkClassAdd(m, h.label[1], NULL, 0);
+		if (h.label[0] < h.label[1])
+			sign = -1.0;
 	}
 	mach = &m->machines[0];
 	if (mach->capacity < s.n + bias_sv)
@@ -553,10 +566,10 @@ BkImportLibsvm(const BkEnv *env, const char *text, size_t len, int dim)
 		{
 			for (size_t q = s.start[j]; q < s.start[j + 1]; q++)
 				x[s.idx[q] - 1] = s.val[q];
-			coef = s.coef[j];
+			coef = sign * s.coef[j];
 		}
 		else
-			coef = -h.rho / BkKernelSelf(&p, 0.0);
+			coef = sign * -h.rho / BkKernelSelf(&p, 0.0);
 		sqx = BkDot(x, x, dim);
 		if (!(sqx <= BK_MAX_SQNORM) || !isfinite(BkKernelSelf(&p, sqx)) || !isfinite(coef))
 			BkRaise(env, BK_ERR_OVERFLOW, NULL,
@@ -568,13 +581,22 @@ BkImportLibsvm(const BkEnv *env, const char *text, size_t len, int dim)
 		BkModelSetTargetScale(m, -h.rho, 1.0);
 	if (m->novelty != NULL)
 		m->novelty->rho = h.rho;
+	/* the rows it counts: its SVs, at least one (a classifier's classes are learned) */
 	mach->updates = (uint64_t) (s.n + bias_sv);
-	m->rows_seen = m->rows_updated = (uint64_t) (s.n + bias_sv);
+	m->rows_seen = m->rows_updated = (uint64_t) (s.n + bias_sv > 0 ? s.n + bias_sv : 1);
 	if (classifier && h.has_prob_a)
 	{
-		/* class 1 (label[0]): LIBSVM's sigmoid; class 0: its complement */
+		/*
+		 * label[0]'s class, whose score is the decision value: LIBSVM's
+		 * sigmoid 1 / (1 + exp(A dec + B)); the other's score is -dec,
+		 * and (A, -B) gives it the complement
+		 */
+		int			c0 = sign > 0.0 ? 1 : 0;
 		double		A[2] = {h.prob_a, h.prob_a};
-		double		B[2] = {-h.prob_b, h.prob_b};
+		double		B[2];
+
+		B[c0] = h.prob_b;
+		B[1 - c0] = -h.prob_b;
 
 		BkModelSetCalibration(m, A, B);
 	}
