@@ -29,6 +29,12 @@ typedef struct BkExpansion
 	double	   *sqnorm;			/* ||sv_j||^2 as the model keeps it */
 	double	   *coef;			/* n_sv x n_out */
 	double	   *decision;
+	/*
+	 * what each output column adds (a classifier's bias, bk_part_bias.c),
+	 * or NULL; decision_offset, what the signed score adds
+	 */
+	const double *offset;
+	double		decision_offset;
 } BkExpansion;
 
 extern void BkExpansionOf(BkModel *m, BkExpansion *e);

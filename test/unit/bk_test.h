@@ -64,6 +64,9 @@ extern void test_projectron(const char *alg);
 extern void test_projectron_pp_differs(void);
 extern void test_projectron_low_rank(void);
 
+/* ---- test_export.c ---- */
+extern void test_export(void);
+
 /* ---- test_format.c ---- */
 extern void test_validator(void);
 extern void test_errors(void);

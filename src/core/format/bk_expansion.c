@@ -25,6 +25,9 @@ BkExpansionOf(BkModel *m, BkExpansion *e)
 	e->coef = BkAllocArray(&m->env, ((size_t) e->n_sv + 1) * (size_t) (e->n_out > 0 ? e->n_out : 1),
 						   sizeof(double));
 	e->decision = NULL;
+	e->offset = classifier ? m->bias : NULL;
+	/* BkModelDecision: f, the second class's score, of a binary machine */
+	e->decision_offset = e->offset != NULL && m->n_classes == 2 ? m->bias[1] : 0.0;
 	if (classifier && m->n_classes == 2)
 		e->decision = BkAllocArray(&m->env, (size_t) e->n_sv + 1, sizeof(double));
 

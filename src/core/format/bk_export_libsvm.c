@@ -12,7 +12,7 @@
  *	    decision value is the model's (bk_decision) and a positive one
  *	    predicts the second class, as the model does; the support vectors
  *	    of positive coefficient first (LIBSVM's nr_sv counts them per
- *	    label), rho 0;
+ *	    label), rho minus its bias (0 but for a model imported from LIBSVM);
  *	  - a regressor: epsilon_svr, the coefficients times the target's
  *	    standard deviation and rho minus its mean, so that the decision
  *	    value is bk_predict_value;
@@ -132,6 +132,8 @@ BkExportLibsvm(BkModel *m, size_t *len)
 	}
 	else if (m->novelty != NULL)
 		rho = m->novelty->rho;
+	else
+		rho = -e.decision_offset;
 	put(&b, "nr_class 2\ntotal_sv %d\nrho %.17g\n", e.n_sv, rho);
 	if (classifier)
 	{

@@ -19,7 +19,8 @@
  *	     exp(-gamma max(||s||^2 + ||x||^2 - 2 x.s, 0)), ||s||^2 as the model
  *	     keeps it;
  *	  4. the outputs, one matrix product with the coefficients of each
- *	     output column (bk_expansion.c): a classifier's "scores" [N, C] in
+ *	     output column (bk_expansion.c), plus a classifier's bias if it has
+ *	     one: a classifier's "scores" [N, C] in
  *	     class order (bk_scores), "label" [N], the first class of the
  *	     largest score (ArgMax, then the class's label: int64 or string),
  *	     and "probabilities" [N, C] of a calibrated model (each class's
@@ -476,6 +477,16 @@ BkExportOnnx(BkModel *m, size_t *len)
 	BkOnnxTemp(&g, w);
 	BkOnnxDoubles(&g, w, dims, 2, e.coef);
 	binary(&g, "MatMul", f, k, w);
+	if (e.offset != NULL)
+	{
+		/* a classifier's bias: each class's score adds its own */
+		BkOnnxName	b,
+					fb;
+
+		row_const(&g, b, e.offset, e.n_out);
+		binary(&g, "Add", fb, f, b);
+		memcpy(f, fb, sizeof(BkOnnxName));
+	}
 	BkExpansionFree(m, &e);
 
 	if (classifier)

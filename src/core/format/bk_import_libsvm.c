@@ -10,11 +10,8 @@
  *	    the two labels (in ascending order, as learned classes), whose
  *	    binary machine's f is LIBSVM's decision value when label[0] is the
  *	    larger label and minus it otherwise, so that it predicts label[0]
- *	    where the decision value is positive, as svm-predict does; rho must
- *	    be 0 (budgetkernel's model
- *	    holds no bias term), unless the polynomial kernel's coef0 is not 0,
- *	    when -rho is the coefficient of a support vector of zeros, whose
- *	    kernel value is the constant coef0^degree; probA and probB become
+ *	    where the decision value is positive, as svm-predict does; -rho
+ *	    (times that sign) is its bias (bk_part_bias.c); probA and probB become
  *	    the model's calibration (the two classes' sigmoids, which sum to
  *	    1, LIBSVM's);
  *	  - epsilon_svr or nu_svr: a regressor of learner "pa" whose target's
@@ -480,7 +477,6 @@ BkImportLibsvm(const BkEnv *env, const char *text, size_t len, int dim)
 	double	   *x;
 	char		err[BK_ERRMSG_LEN];
 	bool		classifier;
-	bool		bias_sv = false;
 	double		sign = 1.0;
 	size_t		dense;
 
@@ -503,15 +499,6 @@ BkImportLibsvm(const BkEnv *env, const char *text, size_t len, int dim)
 				"dim %d is below the largest index %d of the model's support vectors",
 				dim, s.max_idx);
 
-	/* a classifier's bias as a support vector of zeros (see above) */
-	if (classifier && h.rho != 0.0)
-	{
-		if (h.kernel != BK_KERNEL_POLY || h.coef0 == 0.0)
-			refuse(env, "a LIBSVM classifier with rho %.17g of the %s kernel: budgetkernel's models hold no bias term (only a polynomial kernel with coef0 other than 0 can carry one)",
-				   h.rho, kernel_names[h.kernel]);
-		bias_sv = true;
-	}
-
 	BkParamsInit(&p);
 	set_param(env, &p, "algorithm", classifier || h.type == T_EPSSVR || h.type == T_NUSVR ? "pa" : "ogd", 0);
 	set_param(env, &p, "kernel", kernel_names[h.kernel], 0);
@@ -523,14 +510,14 @@ BkImportLibsvm(const BkEnv *env, const char *text, size_t len, int dim)
 		set_param(env, &p, "coef0", NULL, h.coef0);
 	}
 	set_param(env, &p, "max_sv", NULL,
-			  s.n + bias_sv > BK_DEFAULT_MAX_SV ? (double) (s.n + bias_sv) : BK_DEFAULT_MAX_SV);
+			  s.n > BK_DEFAULT_MAX_SV ? (double) s.n : BK_DEFAULT_MAX_SV);
 	p.regression = h.type == T_EPSSVR || h.type == T_NUSVR;
 	p.novelty = h.type == T_ONECLASS;
 	if (!BkParamsFinish(&p, dim, err, sizeof(err)))
 		refuse(env, "a LIBSVM model budgetkernel cannot hold: %s", err);
 
 	/* memory bounded by the text: the dense support vectors */
-	if (!BkMulSize((size_t) s.n + bias_sv, (size_t) dim, &dense) ||
+	if (!BkMulSize((size_t) s.n, (size_t) dim, &dense) ||
 		dense / 16 > len + 4096)
 		BkRaiseHint(env, BK_ERR_LIMIT, NULL,
 					"Give a smaller dim, or import a model of fewer features.",
@@ -553,23 +540,18 @@ BkImportLibsvm(const BkEnv *env, const char *text, size_t len, int dim)
 			sign = -1.0;
 	}
 	mach = &m->machines[0];
-	if (mach->capacity < s.n + bias_sv)
-		BkMachineGrow(env, mach, dim, s.n + bias_sv);
+	if (mach->capacity < s.n)
+		BkMachineGrow(env, mach, dim, s.n);
 	x = BkAllocArray(env, (size_t) dim, sizeof(double));
-	for (int j = 0; j < s.n + bias_sv; j++)
+	for (int j = 0; j < s.n; j++)
 	{
 		double		sqx,
 					coef;
 
 		memset(x, 0, sizeof(double) * (size_t) dim);
-		if (j < s.n)
-		{
-			for (size_t q = s.start[j]; q < s.start[j + 1]; q++)
-				x[s.idx[q] - 1] = s.val[q];
-			coef = sign * s.coef[j];
-		}
-		else
-			coef = sign * -h.rho / BkKernelSelf(&p, 0.0);
+		for (size_t q = s.start[j]; q < s.start[j + 1]; q++)
+			x[s.idx[q] - 1] = s.val[q];
+		coef = sign * s.coef[j];
 		sqx = BkDot(x, x, dim);
 		if (!(sqx <= BK_MAX_SQNORM) || !isfinite(BkKernelSelf(&p, sqx)) || !isfinite(coef))
 			BkRaise(env, BK_ERR_OVERFLOW, NULL,
@@ -581,9 +563,16 @@ BkImportLibsvm(const BkEnv *env, const char *text, size_t len, int dim)
 		BkModelSetTargetScale(m, -h.rho, 1.0);
 	if (m->novelty != NULL)
 		m->novelty->rho = h.rho;
+	/* a classifier's bias, -rho (its f is the decision value times sign) */
+	if (classifier && h.rho != 0.0)
+	{
+		m->bias = BkAllocArray(env, 2, sizeof(double));
+		m->bias[1] = -sign * h.rho;
+		m->bias[0] = -m->bias[1];
+	}
 	/* the rows it counts: its SVs, at least one (a classifier's classes are learned) */
-	mach->updates = (uint64_t) (s.n + bias_sv);
-	m->rows_seen = m->rows_updated = (uint64_t) (s.n + bias_sv > 0 ? s.n + bias_sv : 1);
+	mach->updates = (uint64_t) s.n;
+	m->rows_seen = m->rows_updated = (uint64_t) (s.n > 0 ? s.n : 1);
 	if (classifier && h.has_prob_a)
 	{
 		/*
