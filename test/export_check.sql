@@ -127,6 +127,19 @@ SELECT 'jsonb_' || k, 'j', true, false, m FROM (
 	UNION ALL
 	SELECT 'novelty_pegasos', bk_train(j, '{"budget": 60}'::jsonb ORDER BY bk_shuffle_key(id, 13)) FROM bk_xc.train) s;
 
+-- a model imported from LIBSVM text with a bias (rho), and that model
+-- continued with a third class (one-vs-rest machines with a bias)
+INSERT INTO bk_xc.models
+SELECT 'imported_biased', 'x', true, true,
+       bk_import(convert_to(regexp_replace(convert_from(bk_export(m, 'libsvm'), 'UTF8'), 'rho [^\n]*', 'rho 0.25'), 'UTF8'),
+                 'libsvm', 3)
+FROM bk_xc.models WHERE name = 'binary_pa';
+INSERT INTO bk_xc.models
+SELECT 'imported_biased_classes3', 'x', true, false,
+       (SELECT bk_continue(t.x, CASE WHEN t.x[3] > 1 THEN 5 ELSE bk_xc.y2(t.x) END, b.m, '{"allow_new_classes": true}'
+                           ORDER BY t.id) FROM bk_xc.train t WHERE t.id % 4 = 0)
+FROM bk_xc.models b WHERE b.name = 'imported_biased';
+
 -- models the graph cannot express: a key named as an output, a text key
 -- whose values include the empty string
 CREATE TABLE bk_xc.refused (name text, format text, m bk_model);

@@ -74,9 +74,9 @@ SELECT bk_is_valid(bk_continue(r.x, r.y, e.i, '{}' ORDER BY r.id)::bytea) AS con
 FROM ex_imported e, ex_rows r WHERE e.kind = 'binary' GROUP BY e.i;
 
 -- a model of svm-train (c_svc, the polynomial kernel, coef0 1): its rho
--- is carried by a support vector of zeros, its probA and probB become the
--- calibration; its label[0] (1) the larger, its decision value is
--- bk_decision; probability as svm-predict computes them
+-- becomes the model's bias, its probA and probB the calibration; its
+-- label[0] (1) the larger, its decision value is bk_decision; probability
+-- as svm-predict computes them
 CREATE TABLE ex_svm AS SELECT bk_import(convert_to(
 'svm_type c_svc
 kernel_type polynomial
@@ -95,8 +95,11 @@ SV
 1 2:2
 -1.5 1:1 2:1
 ', 'UTF8'), 'libsvm') AS m;
-SELECT bk_info(m)->'classes' AS classes, bk_info(m)->'n_sv' AS n_sv, bk_info(m)->'calibrated' AS calibrated
+SELECT bk_info(m)->'classes' AS classes, bk_info(m)->'n_sv' AS n_sv, bk_info(m)->'calibrated' AS calibrated,
+       bk_is_valid(m::bytea) AS valid
 FROM ex_svm;
+-- exported again: rho comes back
+SELECT substring(convert_from(bk_export(m, 'libsvm'), 'UTF8') FROM 'rho [^\n]*') AS rho FROM ex_svm;
 SELECT x, bk_predict(m, x) AS label,
        round(bk_decision(m, x)::numeric, 12) AS decision,
        round((0.5 * (0.5 * (0.25 * x[1] - x[2]) + 1) ^ 2 + (0.5 * 2 * x[2] + 1) ^ 2
@@ -115,6 +118,29 @@ FROM ex_svm;
 SELECT bool_and(bk_predict(a.m, x) = -bk_predict(b.m, x)) AS labels_swapped,
        bool_and(abs(bk_decision(a.m, x) + bk_decision(b.m, x)) < 1e-12) AS decision_negated
 FROM ex_svm a, ex_svm_swapped b, ex_rows;
+
+-- an rbf C-SVC of nonzero rho: the bias; merged with a model of the same
+-- parameters and no bias, of as many rows, the bias halves
+CREATE TABLE ex_rbf AS SELECT bk_import(convert_to(
+'svm_type c_svc
+kernel_type rbf
+gamma 0.5
+nr_class 2
+total_sv 2
+rho 0.5
+label 3 7
+nr_sv 1 1
+SV
+1 1:0.5 2:0.5
+-1 1:-0.5 2:-0.5
+', 'UTF8'), 'libsvm') AS m;
+SELECT round(bk_decision(m, ARRAY[0.5, 0.5]::float8[])::numeric, 12) AS decision,
+       round((-(1 - exp(-0.5 * 2)) + 0.5)::numeric, 12) AS by_hand,
+       bk_predict(m, ARRAY[0.5, 0.5]::float8[]) AS label
+FROM ex_rbf;
+SELECT round(bk_decision(bk_merge(e.m, t.m), ARRAY[10.0, 10.0]::float8[])::numeric, 12) AS merged_far_away
+FROM ex_rbf e, (SELECT bk_import(convert_to(replace(convert_from(bk_export(m, 'libsvm'), 'UTF8'), 'rho -0.5', 'rho 0'), 'UTF8'),
+                                 'libsvm') AS m FROM ex_rbf) t;
 
 -- an epsilon-SVR and a one-class model of svm-train
 SELECT round(bk_predict_value(bk_import(convert_to(
@@ -178,7 +204,6 @@ INSERT INTO ex_bad (what, txt) VALUES
  ('sigmoid kernel', E'svm_type c_svc\nkernel_type sigmoid\ngamma 1\ncoef0 0\nSV\n'),
  ('precomputed kernel', E'svm_type c_svc\nkernel_type precomputed\nSV\n'),
  ('one-vs-one', E'svm_type c_svc\nkernel_type rbf\ngamma 1\nnr_class 3\nSV\n'),
- ('bias of an rbf classifier', E'svm_type c_svc\nkernel_type rbf\ngamma 1\nnr_class 2\ntotal_sv 1\nrho 0.5\nlabel 1 -1\nSV\n1 1:1\n'),
  ('negative coef0', E'svm_type one_class\nkernel_type polynomial\ndegree 2\ngamma 1\ncoef0 -1\nnr_class 2\ntotal_sv 1\nrho 1\nSV\n1 1:1\n'),
  ('degree 0', E'svm_type one_class\nkernel_type polynomial\ndegree 0\ngamma 1\ncoef0 1\nnr_class 2\ntotal_sv 1\nrho 1\nSV\n1 1:1\n'),
  ('too sparse for its text', E'svm_type one_class\nkernel_type linear\nnr_class 2\ntotal_sv 2\nrho 1\nSV\n1 16000000:1\n1 1:1\n');
