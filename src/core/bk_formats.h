@@ -2,7 +2,8 @@
  * bk_formats.h
  *	  Part of the core's public interface (bk_core.h includes it): a model
  *	  to and from other formats (src/core/format/bk_export*.c,
- *	  bk_import_libsvm.c; doc/export.md).
+ *	  bk_import_libsvm.c; doc/export.md), and the bias an imported
+ *	  classifier carries.
  */
 #ifndef BK_FORMATS_H
 #define BK_FORMATS_H
@@ -26,5 +27,11 @@ extern uint8_t *BkModelExport(BkModel *m, const char *format, size_t *len);
  */
 extern BkModel *BkModelImport(const BkEnv *env, const char *format,
 							  const uint8_t *data, size_t len, int dim);
+
+/*
+ * A classifier's bias (bk_part_bias.c), what class c's score adds: an
+ * imported LIBSVM classifier's -rho.  False for a model without one.
+ */
+extern bool BkModelBias(const BkModel *m, int c, double *bias);
 
 #endif							/* BK_FORMATS_H */

@@ -134,6 +134,7 @@ SV
 1 1:0.5 2:0.5
 -1 1:-0.5 2:-0.5
 ', 'UTF8'), 'libsvm') AS m;
+SELECT bk_info(m)->'bias' AS bias, bk_info(m)->'classes' AS classes FROM ex_rbf;
 SELECT round(bk_decision(m, ARRAY[0.5, 0.5]::float8[])::numeric, 12) AS decision,
        round((-(1 - exp(-0.5 * 2)) + 0.5)::numeric, 12) AS by_hand,
        bk_predict(m, ARRAY[0.5, 0.5]::float8[]) AS label

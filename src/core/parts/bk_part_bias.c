@@ -141,6 +141,15 @@ bias_free(BkModel *m)
 	m->bias = NULL;
 }
 
+bool
+BkModelBias(const BkModel *m, int c, double *bias)
+{
+	if (m->bias == NULL || c < 0 || c >= m->n_classes)
+		return false;
+	*bias = m->bias[c];
+	return true;
+}
+
 const BkPart BkPartBias = {
 	.name = "bias",
 	.flag = 0x200,
