@@ -35,7 +35,9 @@
 #            express are refused with SQLSTATE 0A000;
 #   import   models made by svm-train (C-SVC, epsilon-SVR, one-class;
 #            linear, polynomial, rbf) and read by bk_import pass bk_is_valid
-#            and score as svm-predict does.
+#            and score as svm-predict does (labels, decision values to
+#            1e-9 relative; a C-SVC's probabilities within 1e-6 of
+#            svm-predict -b 1's, which it prints with 6 digits).
 # Each check prints a line "ok ..." or "FAIL ..."; the run ends with
 # "N passed, N failed", and exits 0 only if every check passed.
 
@@ -213,6 +215,20 @@ csvc_rbf_prob train.libsvm -s 0 -t 2 -g 0.5 -c 4 -b 1
 epsilon_svr_rbf target.libsvm -s 3 -t 2 -g 0.5 -p 0.05
 one_class_rbf train.libsvm -s 2 -t 2 -g 0.5 -n 0.1
 EOF
+
+# an imported C-SVC's probabilities (probA, probB) against svm-predict -b 1,
+# which prints them with 6 significant digits
+n=csvc_rbf_prob
+if [[ -f "$WORK/$n.model" ]] && svm-predict -b 1 "$WORK/held.libsvm" "$WORK/$n.model" "$WORK/$n.prob" >/dev/null 2>&1; then
+	sql -c "SELECT bk_xc.imported_probabilities('$(base64 -w0 "$WORK/$n.model")', '$(head -1 "$WORK/$n.prob")')" >"$WORK/$n.pgot"
+	tail -n +2 "$WORK/$n.prob" | paste -d' ' "$WORK/$n.pgot" - | awk -v n="$n" '
+		function abs(v) { return v < 0 ? -v : v }
+		{ rows++; d = abs($1 - $4); if (d > worst) worst = d; d = abs($2 - $5); if (d > worst) worst = d }
+		END { printf "%s bk_probabilities: %s: %d rows, max absolute difference from svm-predict -b 1 %.2e\n",
+		             rows == 200 && worst <= 1e-6 ? "ok  " : "FAIL", n, rows, worst }' | tee -a "$LOG"
+else
+	fail "svm-predict -b 1: $n"
+fi
 
 passed=$(grep -c '^ok ' "$LOG")
 failed=$(grep -c '^FAIL ' "$LOG")

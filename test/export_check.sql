@@ -242,3 +242,14 @@ CREATE FUNCTION bk_xc.imported(b64 text) RETURNS SETOF text LANGUAGE sql AS $$
 	UNION ALL
 	SELECT * FROM (SELECT bk_xc.svm_lines(bk_import(decode(b64, 'base64'), 'libsvm', 3))) s
 $$;
+
+-- an imported model's probabilities on the held-out rows, in the order of
+-- svm-predict -b 1's header ("labels L1 L2")
+CREATE FUNCTION bk_xc.imported_probabilities(b64 text, header text) RETURNS SETOF text LANGUAGE sql AS $$
+	SELECT string_agg(p[array_position(ARRAY(SELECT jsonb_array_elements_text(bk_info(m)->'classes')::int8), l::int8)]::text,
+	                  ' ' ORDER BY o)
+	FROM (SELECT bk_import(decode(b64, 'base64'), 'libsvm', 3) AS m) i, bk_xc.held h,
+	     LATERAL (SELECT bk_probabilities(i.m, h.x) AS p) pp,
+	     LATERAL unnest(string_to_array(split_part(header, ' ', 2) || ' ' || split_part(header, ' ', 3), ' ')) WITH ORDINALITY u(l, o)
+	GROUP BY h.id ORDER BY h.id
+$$;
