@@ -135,7 +135,8 @@ unittest: $(UNIT_BIN)
 
 # Fuzz targets (test/fuzz): the model decoder (format), the parameter parser
 # (params), training from parameters or a base model, whose result must
-# pass the validator (learn), and merging two models (merge).
+# pass the validator (learn), merging two models (merge), and the parser of
+# LIBSVM model text of bk_import, with the exports of what it reads (import).
 #   make fuzzcheck   gcc + AddressSanitizer/UBSan, a seeded mutation run of
 #                    BK_FUZZ_ITERATIONS inputs per target (part of check.sh)
 #   make fuzz        libFuzzer builds (clang; Debian: clang, libclang-rt-dev),
@@ -158,7 +159,7 @@ LIBFUZZER_SAN   ?= fuzzer,address,undefined,float-cast-overflow
 # (twice as many inputs a second: no coverage counters in the
 # branch-free vector arithmetic the list names; UBSan still checks it)
 LIBFUZZER_OPT   ?= -O1
-FUZZ_TARGETS     = format params learn merge
+FUZZ_TARGETS     = format params learn merge import
 FUZZ_SHARED      = test/fuzz/fuzz_seeds.c test/fuzz/fuzz_model.c
 FUZZ_SAN         = -fsanitize=address,undefined,float-cast-overflow -fno-sanitize-recover=all
 BK_FUZZ_ITERATIONS ?= 100000

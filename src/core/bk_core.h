@@ -36,7 +36,8 @@ typedef enum BkErrCode
 	 * norm overflows, a kernel value or score that is not finite, a model
 	 * holding a non-finite value (22003)
 	 */
-	BK_ERR_OVERFLOW = 9
+	BK_ERR_OVERFLOW = 9,
+	BK_ERR_UNSUPPORTED = 10		/* a format cannot express it (0A000) */
 } BkErrCode;
 
 typedef struct BkEnv
@@ -598,7 +599,6 @@ extern double BkModelWeightEntry(const BkModel *m, int i, int64_t *label,
 extern uint64_t BkModelWeightRows(const BkModel *m, int c);
 extern double BkModelClassWeight(BkModel *m, int c);
 
-
 /*
  * One score per class, in class order (scores has n_classes entries):
  * for a binary machine f(x) [-f, f], for one-vs-rest f_k(x) of class k's
@@ -995,6 +995,6 @@ extern const uint8_t *BkModelStoredDigest(const uint8_t *buf, size_t len);
  * checksum.
  */
 extern void BkModelSeal(uint8_t *buf, size_t len);
-
 #include "bk_drift.h"			/* change and feature drift */
+#include "bk_formats.h"	/* other formats: BkModelExport, BkModelImport */
 #endif							/* BK_CORE_H */

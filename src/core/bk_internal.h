@@ -331,6 +331,12 @@ typedef struct BkModel
 	BkClassWeights *weights;
 	struct BkTarget *target;	/* a regressor's (bk_target.h), or NULL */
 	struct BkNovelty *novelty;	/* a novelty detector's threshold, or NULL */
+	/*
+	 * A classifier's bias (bk_part_bias.c), or NULL: what each class's
+	 * score adds (n_classes values; a binary machine's -b and b), fixed
+	 * while it learns.  A model imported from LIBSVM has it (rho).
+	 */
+	double	   *bias;
 	struct BkBase *base;		/* continued from (bk_base.h), or NULL */
 	/*
 	 * The sparse form of the dense row x of the next learning or scoring

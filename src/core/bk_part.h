@@ -76,6 +76,7 @@ extern const BkPart BkPartParents;
 extern const BkPart BkPartTarget;
 extern const BkPart BkPartNovelty;
 extern const BkPart BkPartBase;
+extern const BkPart BkPartBias;
 
 /* every part, in the order of its section (bk_parts.c) */
 extern const BkPart *const bk_parts[];

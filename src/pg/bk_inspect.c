@@ -222,6 +222,20 @@ bk_info(PG_FUNCTION_ARGS)
 		}
 	}
 
+	/* a classifier's bias (an imported LIBSVM model's), per class */
+	{
+		double		b;
+
+		if (BkModelBias(m, 0, &b))
+		{
+			bk_push_key(&ps, "bias");
+			pushJsonbValue(&ps, WJB_BEGIN_ARRAY, NULL);
+			for (int c = 0; BkModelBias(m, c, &b); c++)
+				bk_push_double(&ps, WJB_ELEM, b);
+			pushJsonbValue(&ps, WJB_END_ARRAY, NULL);
+		}
+	}
+
 	/* a regressor's target: its standardisation, and its online errors */
 	if (BkModelTargetInfo(m, &target))
 	{

@@ -24,6 +24,7 @@ FuzzExpectUserError(const char *during)
 		case BK_ERR_NUMERIC:
 		case BK_ERR_NULL_VALUE:
 		case BK_ERR_OVERFLOW:
+		case BK_ERR_UNSUPPORTED:
 			return;
 		default:
 			fprintf(stderr, "error %d while %s: %s (%s)\n", (int) bk_std_last_code,

@@ -2,7 +2,7 @@
 BEGIN;
 CREATE EXTENSION IF NOT EXISTS pgtap;
 CREATE EXTENSION IF NOT EXISTS budgetkernel;
-SELECT plan(31);
+SELECT plan(35);
 
 CREATE TEMP TABLE m AS
 SELECT bk_train(ARRAY[i % 7, i % 5]::float8[], (i % 2)::int8, '{"budget": 5, "gamma": 0.5}'::jsonb ORDER BY i) AS m
@@ -56,6 +56,16 @@ SELECT throws_ok($$ SELECT substr(m::bytea, 1, 100)::bk_model FROM m $$, '22P03'
 SELECT throws_ok($$ SELECT set_byte(m::bytea, 50, get_byte(m::bytea, 50) # 4)::bk_model FROM m $$, '22P03', NULL, 'flipped bit');
 SELECT throws_ok($$ SELECT set_byte(m::bytea, 4, 7)::bk_model FROM m $$, '0A000', NULL, 'newer format version');
 SELECT throws_ok($$ SELECT 'xyz'::bk_model $$, '22P02', NULL, 'text that is not hex');
+
+-- other formats: 0A000 what a format cannot express, 22000 malformed
+-- LIBSVM text, 22023 an unknown format, 54000 a model too large for its text
+SELECT throws_ok($$ SELECT bk_export(bk_train(ARRAY[i % 7, i % 5]::float8[], (i % 3)::int8, '{"budget": 5}'::jsonb), 'libsvm')
+                    FROM generate_series(1, 50) i $$, '0A000', NULL, 'three classes to LIBSVM');
+SELECT throws_ok($$ SELECT bk_import(convert_to(E'svm_type c_svc\nkernel_type rbf\ngamma x\nSV\n', 'UTF8'), 'libsvm') $$,
+                 '22000', NULL, 'malformed LIBSVM model');
+SELECT throws_ok($$ SELECT bk_export(m, 'pmml') FROM m $$, '22023', NULL, 'unknown export format');
+SELECT throws_ok($$ SELECT bk_import(convert_to(E'svm_type one_class\nkernel_type linear\nnr_class 2\ntotal_sv 1\nrho 1\nSV\n1 9000000:1\n', 'UTF8'), 'libsvm') $$,
+                 '54000', NULL, 'LIBSVM model too large for its text');
 
 -- the server survived all of it
 SELECT ok((SELECT bk_is_valid(m::bytea) FROM m), 'still serving');

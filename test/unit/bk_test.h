@@ -66,6 +66,8 @@ extern void test_projectron_low_rank(void);
 
 /* ---- test_drift.c ---- */
 extern void test_drift(void);
+/* ---- test_export.c ---- */
+extern void test_export(void);
 
 /* ---- test_format.c ---- */
 extern void test_validator(void);

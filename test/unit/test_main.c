@@ -85,6 +85,7 @@ main(void)
 	test_prep_format();
 	test_target_format();
 	test_novelty_format();
+	test_export();
 	test_weights_format();
 	test_weights_merge();
 	test_prep_union();

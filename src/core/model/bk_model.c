@@ -337,6 +337,19 @@ checked_self_kernel(const BkModel *m, double sqx)
  */
 static void class_scores(BkModel *m, BkRow *rows, bool predicting);
 
+/*
+ * A biased classifier's machine k's bias (bk_part_bias.c): of one-vs-rest
+ * machines their class's; of one binary machine that of its second class
+ * (the first's negated, of a model of one class)
+ */
+static double
+machine_bias(const BkModel *m, int k)
+{
+	if (m->n_machines > 1)
+		return m->bias[k];
+	return m->n_classes >= 2 ? m->bias[1] : -m->bias[0];
+}
+
 static void
 score_all(BkModel *m, const double *x, BkRow *rows, bool predicting)
 {
@@ -378,6 +391,8 @@ score_all(BkModel *m, const double *x, BkRow *rows, bool predicting)
 		/* some learners predict with another classifier than they learn */
 		if (predicting && L->predict_score)
 			rows[k].f = L->predict_score(m, &m->machines[k], &rows[k]);
+		if (m->bias != NULL)
+			rows[k].f += machine_bias(m, k);
 	}
 
 	if (m->target != NULL || m->novelty != NULL)
@@ -888,6 +903,8 @@ BkModelClassOfKernelRows(BkModel *m, double *const *krows)
 	{
 		rows[k].krow = krows[k];
 		rows[k].f = BkMachineScore(&m->machines[k], krows[k]);
+		if (m->bias != NULL)
+			rows[k].f += machine_bias(m, k);
 	}
 	class_scores(m, rows, true);
 	return argmax_class(m);

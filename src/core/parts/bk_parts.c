@@ -15,6 +15,7 @@ const BkPart *const bk_parts[] = {
 	&BkPartTarget,				/* flag bit 6 */
 	&BkPartNovelty,				/* flag bit 7 */
 	&BkPartBase,				/* flag bit 8 */
+	&BkPartBias,				/* flag bit 9 */
 };
 
 const int	bk_n_parts = (int) (sizeof(bk_parts) / sizeof(bk_parts[0]));
