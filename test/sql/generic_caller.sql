@@ -11,33 +11,35 @@
 --
 SET client_min_messages = warning;
 \i test/fixtures/checkerboard.sql
+-- (the test module's objects in a schema of their own, dropped at the end)
+CREATE SCHEMA bk_caller;
 \set ECHO none
 \set caller `pwd`/test/fixtures/bk_generic_caller.so
-CREATE FUNCTION bk_test.partial_trans(internal, regprocedure, "any", "any", "any")
+CREATE FUNCTION bk_caller.partial_trans(internal, regprocedure, "any", "any", "any")
 	RETURNS internal AS :'caller', 'bk_generic_partial_trans' LANGUAGE C;
-CREATE FUNCTION bk_test.partial_trans(internal, regprocedure, "any", "any")
+CREATE FUNCTION bk_caller.partial_trans(internal, regprocedure, "any", "any")
 	RETURNS internal AS :'caller', 'bk_generic_partial_trans' LANGUAGE C;
-CREATE FUNCTION bk_test.partial_trans(internal, regprocedure, "any")
+CREATE FUNCTION bk_caller.partial_trans(internal, regprocedure, "any")
 	RETURNS internal AS :'caller', 'bk_generic_partial_trans' LANGUAGE C;
-CREATE FUNCTION bk_test.partial_final(internal)
+CREATE FUNCTION bk_caller.partial_final(internal)
 	RETURNS bytea AS :'caller', 'bk_generic_partial_final' LANGUAGE C;
-CREATE FUNCTION bk_test.combine_trans(internal, regprocedure, bytea)
+CREATE FUNCTION bk_caller.combine_trans(internal, regprocedure, bytea)
 	RETURNS internal AS :'caller', 'bk_generic_combine_trans' LANGUAGE C;
-CREATE FUNCTION bk_test.combine_model_final(internal)
+CREATE FUNCTION bk_caller.combine_model_final(internal)
 	RETURNS bk_model AS :'caller', 'bk_generic_combine_final' LANGUAGE C;
-CREATE FUNCTION bk_test.combine_jsonb_final(internal)
+CREATE FUNCTION bk_caller.combine_jsonb_final(internal)
 	RETURNS jsonb AS :'caller', 'bk_generic_combine_final' LANGUAGE C;
 \set ECHO all
-CREATE AGGREGATE bk_test.partial(regprocedure, "any", "any", "any") (
-	SFUNC = bk_test.partial_trans, STYPE = internal, FINALFUNC = bk_test.partial_final);
-CREATE AGGREGATE bk_test.partial(regprocedure, "any", "any") (
-	SFUNC = bk_test.partial_trans, STYPE = internal, FINALFUNC = bk_test.partial_final);
-CREATE AGGREGATE bk_test.partial(regprocedure, "any") (
-	SFUNC = bk_test.partial_trans, STYPE = internal, FINALFUNC = bk_test.partial_final);
-CREATE AGGREGATE bk_test.combine_model(regprocedure, bytea) (
-	SFUNC = bk_test.combine_trans, STYPE = internal, FINALFUNC = bk_test.combine_model_final);
-CREATE AGGREGATE bk_test.combine_jsonb(regprocedure, bytea) (
-	SFUNC = bk_test.combine_trans, STYPE = internal, FINALFUNC = bk_test.combine_jsonb_final);
+CREATE AGGREGATE bk_caller.partial(regprocedure, "any", "any", "any") (
+	SFUNC = bk_caller.partial_trans, STYPE = internal, FINALFUNC = bk_caller.partial_final);
+CREATE AGGREGATE bk_caller.partial(regprocedure, "any", "any") (
+	SFUNC = bk_caller.partial_trans, STYPE = internal, FINALFUNC = bk_caller.partial_final);
+CREATE AGGREGATE bk_caller.partial(regprocedure, "any") (
+	SFUNC = bk_caller.partial_trans, STYPE = internal, FINALFUNC = bk_caller.partial_final);
+CREATE AGGREGATE bk_caller.combine_model(regprocedure, bytea) (
+	SFUNC = bk_caller.combine_trans, STYPE = internal, FINALFUNC = bk_caller.combine_model_final);
+CREATE AGGREGATE bk_caller.combine_jsonb(regprocedure, bytea) (
+	SFUNC = bk_caller.combine_trans, STYPE = internal, FINALFUNC = bk_caller.combine_jsonb_final);
 
 CREATE TABLE pts AS
 SELECT id, features::bk_features AS features, label, features[1] AS x, features[1] + features[2] AS target,
@@ -47,12 +49,12 @@ SET max_parallel_workers_per_gather = 0;
 
 -- one part: the serialised state deserialised and finalised gives the
 -- bytes of serial training over the same rows
-CREATE FUNCTION bk_test.one_part(agg regprocedure, q text) RETURNS bk_model
+CREATE FUNCTION bk_caller.one_part(agg regprocedure, q text) RETURNS bk_model
 LANGUAGE plpgsql AS $$
 DECLARE part bytea;
 BEGIN
-	EXECUTE format('SELECT bk_test.partial(%L::regprocedure, %s) FROM (SELECT * FROM pts ORDER BY id) t', agg, q) INTO part;
-	RETURN (SELECT bk_test.combine_model(agg, p) FROM (VALUES (part)) v(p));
+	EXECUTE format('SELECT bk_caller.partial(%L::regprocedure, %s) FROM (SELECT * FROM pts ORDER BY id) t', agg, q) INTO part;
+	RETURN (SELECT bk_caller.combine_model(agg, p) FROM (VALUES (part)) v(p));
 END $$;
 
 WITH forms(form, agg, args, serial) AS (VALUES
@@ -67,18 +69,18 @@ WITH forms(form, agg, args, serial) AS (VALUES
 	('novelty', 'bk_train(bk_features, jsonb)', 'features, ''{"budget": 40}''::jsonb',
 	 (SELECT bk_train(features, '{"budget": 40}' ORDER BY id) FROM pts)))
 SELECT form, md5(m::bytea) = md5(serial::bytea) AS same_bytes, bk_is_valid(m::bytea) AS valid
-FROM forms, LATERAL (SELECT bk_test.one_part(agg::regprocedure, args) AS m) p
+FROM forms, LATERAL (SELECT bk_caller.one_part(agg::regprocedure, args) AS m) p
 ORDER BY form;
 
 -- two parts, combined as a coordinator combines them: a valid merged model
 -- of the same classes, as accurate as the parallel plan's merge
 CREATE TABLE parts AS
-SELECT part, bk_test.partial('bk_train(bk_features, int8, jsonb)'::regprocedure,
+SELECT part, bk_caller.partial('bk_train(bk_features, int8, jsonb)'::regprocedure,
                              features, label, '{"budget": 40, "gamma": 20}'::jsonb) AS state
 FROM (SELECT *, id % 2 AS part FROM pts ORDER BY id) t GROUP BY part;
 SELECT bk_is_valid(m::bytea) AS valid, bk_info(m)->'classes' AS classes,
        (SELECT avg((bk_predict(m, features) = label)::int) FROM pts) > 0.85 AS accurate
-FROM (SELECT bk_test.combine_model('bk_train(bk_features, int8, jsonb)'::regprocedure, state ORDER BY part) AS m
+FROM (SELECT bk_caller.combine_model('bk_train(bk_features, int8, jsonb)'::regprocedure, state ORDER BY part) AS m
       FROM parts) c;
 
 -- bk_merge over the two parts' models: a valid model, as accurate; not
@@ -87,39 +89,39 @@ FROM (SELECT bk_test.combine_model('bk_train(bk_features, int8, jsonb)'::regproc
 -- (bk_merge_agg.c)
 SELECT bk_is_valid(m::bytea) AS valid,
        (SELECT avg((bk_predict(m, features) = label)::int) FROM pts) > 0.85 AS accurate
-FROM (SELECT bk_test.combine_model('bk_merge(bk_model)'::regprocedure, p) AS m
-      FROM (SELECT bk_test.partial('bk_merge(bk_model)'::regprocedure, m) AS p FROM
-            (SELECT part, bk_test.combine_model('bk_train(bk_features, int8, jsonb)'::regprocedure, state) AS m
+FROM (SELECT bk_caller.combine_model('bk_merge(bk_model)'::regprocedure, p) AS m
+      FROM (SELECT bk_caller.partial('bk_merge(bk_model)'::regprocedure, m) AS p FROM
+            (SELECT part, bk_caller.combine_model('bk_train(bk_features, int8, jsonb)'::regprocedure, state) AS m
              FROM parts GROUP BY part ORDER BY part) q) t) c;
 
 -- bk_metrics: text and integer labels, scores and probabilities, a
 -- regression report: the whole report equals the one PostgreSQL computes
 CREATE TABLE reports AS
 SELECT 'text labels' AS form,
-       (SELECT bk_test.combine_jsonb('bk_metrics(text, text)'::regprocedure, p)
-        FROM (SELECT bk_test.partial('bk_metrics(text, text)'::regprocedure, name,
+       (SELECT bk_caller.combine_jsonb('bk_metrics(text, text)'::regprocedure, p)
+        FROM (SELECT bk_caller.partial('bk_metrics(text, text)'::regprocedure, name,
                                      CASE WHEN id % 4 = 0 THEN 'plus' ELSE name END) AS p FROM pts) t) AS generic,
        (SELECT bk_metrics(name, CASE WHEN id % 4 = 0 THEN 'plus' ELSE name END) FROM pts) AS expected
 UNION ALL
 SELECT 'int8 labels and scores',
-       (SELECT bk_test.combine_jsonb('bk_metrics(int8, int8, float8)'::regprocedure, p)
-        FROM (SELECT bk_test.partial('bk_metrics(int8, int8, float8)'::regprocedure, label, label, x) AS p FROM pts) t),
+       (SELECT bk_caller.combine_jsonb('bk_metrics(int8, int8, float8)'::regprocedure, p)
+        FROM (SELECT bk_caller.partial('bk_metrics(int8, int8, float8)'::regprocedure, label, label, x) AS p FROM pts) t),
        (SELECT bk_metrics(label, label, x) FROM pts)
 UNION ALL
 SELECT 'int8 labels and probabilities',
-       (SELECT bk_test.combine_jsonb('bk_metrics(int8, int8, float8[])'::regprocedure, p)
-        FROM (SELECT bk_test.partial('bk_metrics(int8, int8, float8[])'::regprocedure, label, label,
+       (SELECT bk_caller.combine_jsonb('bk_metrics(int8, int8, float8[])'::regprocedure, p)
+        FROM (SELECT bk_caller.partial('bk_metrics(int8, int8, float8[])'::regprocedure, label, label,
                                      ARRAY[0.3, 0.7]::float8[]) AS p FROM pts) t),
        (SELECT bk_metrics(label, label, ARRAY[0.3, 0.7]::float8[]) FROM pts)
 UNION ALL
 SELECT 'int4 labels',
-       (SELECT bk_test.combine_jsonb('bk_metrics(int4, int4)'::regprocedure, p)
-        FROM (SELECT bk_test.partial('bk_metrics(int4, int4)'::regprocedure, label::int4, 1) AS p FROM pts) t),
+       (SELECT bk_caller.combine_jsonb('bk_metrics(int4, int4)'::regprocedure, p)
+        FROM (SELECT bk_caller.partial('bk_metrics(int4, int4)'::regprocedure, label::int4, 1) AS p FROM pts) t),
        (SELECT bk_metrics(label::int4, 1) FROM pts)
 UNION ALL
 SELECT 'regression',
-       (SELECT bk_test.combine_jsonb('bk_metrics(float8, float8)'::regprocedure, p)
-        FROM (SELECT bk_test.partial('bk_metrics(float8, float8)'::regprocedure, target, target * 0.9) AS p FROM pts) t),
+       (SELECT bk_caller.combine_jsonb('bk_metrics(float8, float8)'::regprocedure, p)
+        FROM (SELECT bk_caller.partial('bk_metrics(float8, float8)'::regprocedure, target, target * 0.9) AS p FROM pts) t),
        (SELECT bk_metrics(target, target * 0.9) FROM pts);
 SELECT form, generic IS NOT NULL AND generic = expected AS same_report,
        coalesce(generic->'accuracy', generic->'r2') AS accuracy_or_r2, generic->'roc_auc' AS roc_auc,
@@ -128,4 +130,4 @@ FROM reports ORDER BY form;
 
 RESET max_parallel_workers_per_gather;
 DROP TABLE pts, parts, reports;
-DROP SCHEMA bk_test CASCADE;
+DROP SCHEMA bk_caller CASCADE;
