@@ -15,8 +15,9 @@
 # shardcheck: postgres_fdw and PL/Proxy), doc/tutorial.md's and README.md's
 # SQL and the links between the docs' pages (make tutorialcheck), the
 # pgTAP tests (make prove), a smoke test of the benchmark harness on the
-# same cluster (bash test/bench/run.sh --smoke), and stops and deletes
-# the cluster.  It dumps a PostgreSQL 15 database holding models of every
+# same cluster (bash test/bench/run.sh --smoke), the exports of every kind
+# of model checked by ONNX Runtime, onnx's checker and LIBSVM's tools
+# (test/export_check.sh), and stops and deletes the cluster.  It dumps a PostgreSQL 15 database holding models of every
 # kind (test/pg_upgrade.sh dump).
 #
 # Then, for each Debian suite of BK_DEBIAN_SUITES (default "trixie sid"),
@@ -70,7 +71,7 @@ CITUS_TARBALL=$(ls "$BK_ROOT"/../shared/vendor/citus-*.tar.gz 2>/dev/null | tail
 if [[ -n "$INSIDE" ]]; then
 	read -r -a SUITES <<<"$INSIDE"
 else
-	SUITES=(unit cross regress shards tutorial pgtap bench)
+	SUITES=(unit cross regress shards tutorial pgtap bench export)
 	for suite in $BK_DEBIAN_SUITES; do
 		major=$(bash test/debian_root.sh major "$suite") || exit 2
 		for s in $ROOT_SUITES; do
@@ -376,6 +377,16 @@ if [[ ! -f test/bench/run.sh ]]; then
 else
 	run_limited env BK_BENCH_USE_CLUSTER=1 bash test/bench/run.sh --smoke
 	record_run bench
+fi
+
+section "Exports checked by ONNX Runtime, onnx and LIBSVM (bash test/export_check.sh)"
+if psql -X -q -d postgres -c 'DROP DATABASE IF EXISTS bk_export_check' \
+	-c 'CREATE DATABASE bk_export_check' >/dev/null 2>&1 &&
+	psql -X -q -d bk_export_check -c 'CREATE EXTENSION budgetkernel' >/dev/null; then
+	run_limited env PGDATABASE=bk_export_check bash test/export_check.sh
+	record_run export
+else
+	record export FAIL "its database could not be made"
 fi
 stop_cluster
 
