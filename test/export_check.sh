@@ -58,7 +58,10 @@ fail() { say "FAIL $*"; }
 
 # ---- what the checks need ----
 need=()
-python3 -c 'import onnx' 2>/dev/null || need+=(python3-onnx)
+# Debian's python3, where python3-onnx installs (a python3 earlier in PATH,
+# from pyenv or a virtualenv, does not see it)
+PY="${BK_PYTHON:-/usr/bin/python3}"
+"$PY" -c 'import onnx' 2>/dev/null || need+=(python3-onnx)
 command -v svm-predict >/dev/null 2>&1 || need+=(libsvm-tools)
 command -v node >/dev/null 2>&1 || need+=(nodejs)
 command -v npm >/dev/null 2>&1 || need+=(npm)
@@ -145,11 +148,22 @@ for n in "${onnx_models[@]}"; do
 	for strict in true false; do
 		sql -c "SELECT bk_xc.onnx_case('$n', $strict)" >"$WORK/$n.$strict.json" ||
 			{ fail "onnx case: $n"; continue; }
-		NODE_PATH="$BK_NPM_CACHE/node_modules" node "$WORK/score_onnx.js" "$WORK/$n.onnx" \
-			"$WORK/$n.$strict.json" 2>&1 | tee -a "$LOG"
+		# a runtime that dies before it prints a verdict is a failure, not
+		# a check left out
+		if NODE_PATH="$BK_NPM_CACHE/node_modules" node "$WORK/score_onnx.js" "$WORK/$n.onnx" \
+			"$WORK/$n.$strict.json" >"$WORK/node.out" 2>&1 && grep -q '^\(ok \|FAIL \)' "$WORK/node.out"; then
+			tee -a "$LOG" <"$WORK/node.out"
+		else
+			cat "$WORK/node.out"
+			fail "onnx runtime: $n.onnx (strict $strict): node gave no verdict"
+		fi
 	done
 done
-(cd "$WORK" && python3 check_onnx.py "${onnx_models[@]/%/.onnx}") 2>&1 | tee -a "$LOG"
+(cd "$WORK" && "$PY" check_onnx.py "${onnx_models[@]/%/.onnx}") >"$WORK/checker.out" 2>&1
+tee -a "$LOG" <"$WORK/checker.out"
+checked=$(grep -c '^\(ok\|FAIL\) *onnx checker: ' "$WORK/checker.out")
+[[ "$checked" -eq ${#onnx_models[@]} ]] ||
+	fail "onnx checker: $checked verdicts for ${#onnx_models[@]} models (python: $("$PY" --version 2>&1))"
 
 # the refusals: every model the graph cannot express names what
 while IFS='|' read -r n state; do
