@@ -22,6 +22,7 @@ OBJS       = $(CORE_SRCS:.c=.o) $(PGL_SRCS:.c=.o)
 # (sql/budgetkernel--FROM--TO.sql).
 DATA_built = sql/$(EXTENSION)--$(EXTVERSION).sql
 DATA       = sql/$(EXTENSION)--0.1.0.sql sql/$(EXTENSION)--0.2.0.sql \
+             sql/$(EXTENSION)--0.3.0.sql \
              $(wildcard sql/$(EXTENSION)--*--*.sql)
 PGFILEDESC = "budgetkernel - budgeted kernel classifiers trained by aggregates"
 

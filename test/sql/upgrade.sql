@@ -17,7 +17,7 @@ CREATE DATABASE bk_upgrade_02;
 CREATE DATABASE bk_upgrade_old;
 CREATE DATABASE bk_upgrade_new;
 
--- 0.2.0 -> 0.3.0: the models of test/upgrade/models.sql (every learner and
+-- 0.2.0 -> 0.4.0 (through 0.3.0): the models of test/upgrade/models.sql (every learner and
 -- task, every features form, every optional part) trained under 0.2.0, the
 -- update, then test/upgrade/verify.sql: no MISMATCH line
 \c bk_upgrade_02
