@@ -390,6 +390,15 @@ log_min_messages = warning
 log_min_error_statement = error
 logging_collector = off
 EOF
+	# A suite that needs libraries loaded at start (BK_CLUSTER_PRELOAD, e.g.
+	# "budgetkernel,pg_cron") or settings of its own (BK_CLUSTER_CONF, lines
+	# of postgresql.conf) sets them before calling start_cluster.
+	if [[ -n "${BK_CLUSTER_PRELOAD:-}" ]]; then
+		printf "shared_preload_libraries = '%s'\n" "$BK_CLUSTER_PRELOAD" >>"$dir/data/postgresql.conf"
+	fi
+	if [[ -n "${BK_CLUSTER_CONF:-}" ]]; then
+		printf '%s\n' "$BK_CLUSTER_CONF" >>"$dir/data/postgresql.conf"
+	fi
 
 	# OpenBLAS starts its worker threads when the library loads, before
 	# budgetkernel can ask it for one thread: the variable keeps backends
