@@ -918,6 +918,7 @@ extern void BkModelCheckSums(BkModel *m, const BkMachine *mach, bool merging);
  */
 extern void BkModelPermuteClasses(BkModel *m, const int *perm);
 extern void BkModelCheckClassRoom(BkModel *m, int n_classes);
+extern void BkModelCheckRowRoom(const BkModel *m, uint64_t n);
 /* BkModelCheckSize for a model of n_classes classes (all machines counted) */
 extern bool BkModelCheckSizeClasses(const BkParams *p, int dim, int n_classes,
 									size_t limit, char *err, size_t errlen);

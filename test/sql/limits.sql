@@ -67,6 +67,31 @@ SELECT bk_merge(:'prepcount'::bk_model,
                  FROM generate_series(1, 8) g));
 \echo :LAST_ERROR_SQLSTATE
 
+-- A model whose counters hold 2^64 - 1 rows (valid: only crafted bytes
+-- get there): one more row does not fit, and bk_continue refuses it as
+-- the merge does (54000), instead of wrapping the count or failing the
+-- validation of its own result (XX000, until 0.4.0).
+\set ECHO none
+\set fullrows `test/fixtures/bk_craft full-rows 2 0 3`
+\set ECHO all
+SELECT bk_is_valid(:'fullrows'::bk_model::bytea) AS valid;
+SELECT bk_continue(ARRAY[g, 1, 2]::float8[], (g % 2)::int8, :'fullrows'::bk_model)
+FROM generate_series(1, 2) g;
+\echo :LAST_ERROR_SQLSTATE
+SELECT bk_continue(ARRAY[1, 1, 2]::float8[], 1::int8, :'fullrows'::bk_model);
+\echo :LAST_ERROR_SQLSTATE
+
+-- A base section (the model it was continued from) that counts updates
+-- and mistakes but no row: 0.3.0 accepted it, and merging the model with
+-- itself failed the validation of the result (XX000).  The validator now
+-- checks a base's counts among themselves, as it checks the model's.
+\set ECHO none
+\set zerobase `test/fixtures/bk_craft zero-base 2 0 3`
+\set ECHO all
+SELECT bk_is_valid(decode(substr(:'zerobase', 3), 'hex')) AS valid;
+SELECT bk_merge(:'zerobase'::bk_model, :'zerobase'::bk_model);
+\echo :LAST_ERROR_SQLSTATE
+
 -- A budget whose model could not be dumped: refused before any row is
 -- learned (54000), with the limit in the message.
 SELECT bk_train(array_fill(g::float8, ARRAY[100]), (g % 2)::int8,

@@ -4,7 +4,8 @@
  *	  the per-row learning loop shared by every algorithm (kernel rows,
  *	  per-class scores, online mistakes, counters, one-vs-rest), and
  *	  scoring.  The class table lives in bk_classes.c; the machines follow
- *	  its order (BkModelPermuteClasses).  The layout each algorithm needs
+ *	  its order (BkModelPermuteClasses); the room checks before a class
+ *	  or a row is added, in bk_model_room.c.  The layout each algorithm needs
  *	  and its sizes are in bk_layout.c, the optional parts in bk_part_*.c.
  */
 #include "bk_learner.h"
@@ -15,17 +16,6 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-
-/* Error out before a new class would take the model past the limit. */
-void
-BkModelCheckClassRoom(BkModel *m, int n_classes)
-{
-	char		err[BK_ERRMSG_LEN];
-
-	if (!BkModelCheckSizeClasses(&m->params, m->dim, n_classes, m->env.max_alloc,
-								 err, sizeof(err)))
-		BkRaise(&m->env, BK_ERR_LIMIT, NULL, "%s", err);
-}
 
 /*
  * Scratch: the kernel row and dot products of each machine (its capacity
@@ -242,12 +232,6 @@ BkModelFree(BkModel *m)
 	BkFree(&env, m->float4_row);
 	BkFree(&env, m->rows);
 	BkFree(&env, m);
-}
-
-void
-BkModelSkip(BkModel *m, uint64_t n)
-{
-	m->rows_skipped += n;
 }
 
 /* ---- kernel rows and scores ---- */
@@ -617,6 +601,7 @@ begin_row(BkModel *m, const double *x)
 {
 	if (!m->training)
 		BkRaise(&m->env, BK_ERR_INTERNAL, NULL, "model was not decoded for training");
+	BkModelCheckRowRoom(m, 1);
 	check_dense(m, x);
 	x = learned_row(m, x);
 	/* trained further, its scores change: the calibration no longer holds */

@@ -844,6 +844,7 @@ static void
 merge(BkModel *dst, BkModel *src, bool keep)
 {
 	BkBase		shared = {{0}, 0, 0, 0, 0, 0, 0};
+	bool		have_shared = false;
 	uint64_t	t;
 	double		wa,
 				wb,
@@ -876,7 +877,10 @@ merge(BkModel *dst, BkModel *src, bool keep)
 	 * each side weighed by the rows it added (before its part is merged)
 	 */
 	if (BkBaseShared(dst, src) != NULL)
+	{
 		shared = *BkBaseShared(dst, src);
+		have_shared = true;
+	}
 	/* the parts before the classes (the calibration dropped, the preparations pooled) */
 	for (int i = 0; i < bk_n_parts; i++)
 		if (bk_parts[i]->merge_early)
@@ -914,7 +918,7 @@ merge(BkModel *dst, BkModel *src, bool keep)
 	 * each machine's counts (which the base does not keep per machine)
 	 * hold the base's once for each side: at most the model's
 	 */
-	if (shared.rows_seen > 0)
+	if (have_shared)
 		for (int k = 0; k < dst->n_machines; k++)
 		{
 			BkMachine  *mach = &dst->machines[k];

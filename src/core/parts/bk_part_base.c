@@ -53,7 +53,8 @@ base_parse(Reader *r, const BkModel *hdr, BkModel *m)
 	"mistakes", "maintenance", "parts"};
 	const uint64_t own[] = {hdr->rows_seen, hdr->rows_skipped, hdr->rows_updated,
 	hdr->mistakes, hdr->maintenance, hdr->parts};
-	uint64_t	v[6];
+	uint64_t	v[6],
+				machines;
 	size_t		at;
 
 	if (!need(r, BASE_BYTES, "base"))
@@ -67,6 +68,13 @@ base_parse(Reader *r, const BkModel *hdr, BkModel *m)
 			return BkReadFail(r, "the base's %s (%llu) exceeds the model's (%llu)",
 							  names[i], (unsigned long long) v[i], (unsigned long long) own[i]);
 	}
+	/* and consistent among themselves, as the model's are (bk_decode.c) */
+	machines = (uint64_t) BkModelMachines(&hdr->params, hdr->n_classes);
+	if (machines == 0)
+		machines = 1;
+	if (v[2] > v[0] || v[3] > v[0] || v[5] == 0 ||
+		(v[0] <= UINT64_MAX / machines && v[4] > v[0] * machines))
+		return BkReadFail(r, "inconsistent counters in the base");
 	if (m)
 	{
 		BkBase	   *b = BkAllocArray(&m->env, 1, sizeof(BkBase));
