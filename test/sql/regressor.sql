@@ -237,3 +237,19 @@ SELECT bk_metrics(a, p) FROM int2_labels;
 SELECT * FROM bk_cross_validate('wave', 'x', 'y', 'id', '{"gamma": 1}', 3, metric => 'accuracy');
 SELECT * FROM bk_cross_validate('wave', 'x', 'c4', 'id', '{"gamma": 1}', 3, metric => 'r2');
 \set VERBOSITY default
+
+-- overflow, told by its cause: a step size so large that the learner's
+-- predictions diverge is the learner's fault, not the target's (until
+-- 0.4.0 the message blamed the target "3"); targets too large for the
+-- standardisation's sums never print "-nan"
+\set VERBOSITY terse
+SELECT bk_train(ARRAY[g, g * 2]::float8[], (g * 1.5)::float8, '{"algorithm": "bogd", "eta": 1e308}')
+FROM generate_series(1, 20) g;
+SELECT bk_train(ARRAY[g, g * 2]::float8[], CASE WHEN g < 10 THEN 1.7e308 ELSE -1.7e308 END::float8, '{}')
+FROM generate_series(1, 20) g;
+SELECT bk_train(ARRAY[g, g * 2]::float8[], 1.7e308::float8, '{}')
+FROM generate_series(1, 20) g;
+SELECT bk_train(ARRAY[g, g * 2]::float8[], CASE WHEN g % 2 = 0 THEN 1e200 ELSE -1e200 END::float8,
+                '{"target_scale": "none"}')
+FROM generate_series(1, 20) g;
+\set VERBOSITY default

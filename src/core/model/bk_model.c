@@ -751,10 +751,15 @@ BkModelLearnValue(BkModel *m, const double *x, double t)
 	score_all(m, x, row, false);
 	ts = (t - tg->mean) / tg->sd;
 	err = t - (tg->mean + tg->sd * row->f);
-	if (!isfinite(ts) || !isfinite(err * err))
+	/* the error squared overflows: the target's own size, else the prediction's */
+	if (!isfinite(ts) || (!isfinite(err * err) && !(fabs(t - tg->mean) < 1e150)))
 		BkRaiseHint(&m->env, BK_ERR_OVERFLOW, NULL,
 					"Scale the target, or standardise it (\"target_scale\": \"standard\").",
 					"the target %g is too large: its error squared is not finite", t);
+	if (!isfinite(err * err))
+		BkRaiseHint(&m->env, BK_ERR_OVERFLOW, NULL,
+					"Take a smaller step size (\"eta\", \"C\" or \"lambda\"), or standardise the features.",
+					"the model's prediction for the target %g is too large: the learner's steps diverged", t);
 	residual = ts - row->f;
 	if (fabs(residual) > m->params.epsilon)
 		m->mistakes++;

@@ -36,11 +36,12 @@ BkModelSetTargetScale(BkModel *m, double mean, double sd)
 	if (m->target == NULL || m->rows_seen > 0)
 		BkRaise(&m->env, BK_ERR_INTERNAL, NULL,
 				"a target standardisation is set on a new regressor only");
+	/* (never printed: an overflowed sum reads "inf" or "-nan") */
 	if (!isfinite(mean) || !isfinite(sd) || sd < 0.0)
 		BkRaiseHint(&m->env, BK_ERR_OVERFLOW, NULL,
 					"Scale the target (for example to thousands) before training.",
-					"the target's mean (%g) or standard deviation (%g) is not finite",
-					mean, sd);
+					"the target's %s is not finite: its values are too large to standardise",
+					isfinite(mean) ? "standard deviation" : "mean");
 	m->target->mode = BK_TARGET_STANDARD;
 	m->target->mean = mean;
 	/* a constant target (up to rounding: BkRunningSumsMoments) divides by 1 */
