@@ -112,11 +112,13 @@ UNIT_CORETYPES = Prescott Haswell $(if $(shell grep -qw avx512f /proc/cpuinfo 2>
 
 # The calls between source files flow one way, down the core's layers;
 # no core file is over 1,000 lines (test/layers.sh reads the objects);
+# every source file is named in doc/maintainers.md (test/maintainers_map.sh);
 # no FMA in the core's source, -ffp-contract=off on every compile line,
 # LLVM bitcode included (test/fpflags.sh reads make -n's output)
 .PHONY: layercheck
 layercheck: all
 	sh test/layers.sh
+	sh test/maintainers_map.sh
 	$(MAKE) -s -n -B all $(UNIT_BIN) | WITH_LLVM=$(with_llvm) sh test/fpflags.sh
 
 .PHONY: unittest

@@ -1,8 +1,8 @@
 /*
  * bk_compat.h
  *	  What differs between the PostgreSQL majors the glue builds against:
- *	  15, 17 and 18 are tested (bash test/check.sh, --matrix); 14 and 16
- *	  go through the same branches, untested.  Only the glue (src/pg)
+ *	  15, 17 and 18, each tested by bash test/check.sh (17 and 18 in
+ *	  Debian roots).  Only the glue (src/pg)
  *	  includes it, through bk_pg.h; the core knows no PostgreSQL.
  *
  *	  Every difference is one macro here, named by the newest major's
