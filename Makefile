@@ -17,13 +17,20 @@ CORE_SRCS  = $(sort $(wildcard src/core/*/*.c))
 PGL_SRCS   = $(sort $(wildcard src/pg/*.c))
 OBJS       = $(CORE_SRCS:.c=.o) $(PGL_SRCS:.c=.o)
 
-# The current version's script is sql/budgetkernel.sql; earlier versions
-# keep their install script and reach the current one by update scripts
-# (sql/budgetkernel--FROM--TO.sql).
-DATA_built = sql/$(EXTENSION)--$(EXTVERSION).sql
+# Every SQL object is written once, in sql/objects/*.sql (a file per
+# topic, in install order).  make writes the current version's install
+# script from them, and each update script sql/budgetkernel--FROM--TO.sql
+# from sql/updates/FROM--TO.sql (its header and hand-written changes) and
+# the objects' blocks marked new or changed in TO (sql/new_objects.awk).
+# Released versions keep the install scripts they shipped (for the upgrade
+# test), and 0.1.0 -> 0.2.0 its hand-written update (forms it drops and
+# renames, not only new objects).
+SQL_OBJECTS = $(sort $(wildcard sql/objects/*.sql))
+SQL_UPDATES = $(patsubst sql/updates/%.sql,sql/$(EXTENSION)--%.sql,$(wildcard sql/updates/*.sql))
+DATA_built = sql/$(EXTENSION)--$(EXTVERSION).sql $(SQL_UPDATES)
 DATA       = sql/$(EXTENSION)--0.1.0.sql sql/$(EXTENSION)--0.2.0.sql \
              sql/$(EXTENSION)--0.3.0.sql \
-             $(wildcard sql/$(EXTENSION)--*--*.sql)
+             sql/$(EXTENSION)--0.1.0--0.2.0.sql
 PGFILEDESC = "budgetkernel - budgeted kernel classifiers trained by aggregates"
 
 TESTS        = $(sort $(wildcard test/sql/*.sql))
@@ -78,10 +85,15 @@ EXTRA_CLEAN = $(UNIT_BIN) $(UNIT_BIN).*.log
 # the cross-built unit binaries of test/cross.sh ARCH (and their logs above)
 EXTRA_CLEAN += $(UNIT_BIN).aarch64 $(UNIT_BIN).s390x
 
-all: sql/$(EXTENSION)--$(EXTVERSION).sql
+all: sql/$(EXTENSION)--$(EXTVERSION).sql $(SQL_UPDATES)
 
-sql/$(EXTENSION)--$(EXTVERSION).sql: sql/$(EXTENSION).sql
-	cp $< $@
+# the objects' files joined by one blank line
+sql/$(EXTENSION)--$(EXTVERSION).sql: $(SQL_OBJECTS)
+	awk 'FNR == 1 && NR > 1 { print "" } { print }' $(SQL_OBJECTS) >$@
+
+# an update to TO: its hand-written part, then the objects new or changed in TO
+sql/$(EXTENSION)--%.sql: sql/updates/%.sql $(SQL_OBJECTS) sql/new_objects.awk
+	{ cat $<; awk -v version=$(lastword $(subst --, ,$*)) -f sql/new_objects.awk $(SQL_OBJECTS); } >$@
 
 PG_CONFIG ?= pg_config
 PGXS := $(shell $(PG_CONFIG) --pgxs)
@@ -113,12 +125,14 @@ UNIT_CORETYPES = Prescott Haswell $(if $(shell grep -qw avx512f /proc/cpuinfo 2>
 # The calls between source files flow one way, down the core's layers;
 # no core file is over 1,000 lines (test/layers.sh reads the objects);
 # every source file is named in doc/maintainers.md (test/maintainers_map.sh);
+# every SQL object is written once, in sql/objects (test/sql_once.sh);
 # no FMA in the core's source, -ffp-contract=off on every compile line,
 # LLVM bitcode included (test/fpflags.sh reads make -n's output)
 .PHONY: layercheck
 layercheck: all
 	sh test/layers.sh
 	sh test/maintainers_map.sh
+	sh test/sql_once.sh
 	$(MAKE) -s -n -B all $(UNIT_BIN) | WITH_LLVM=$(with_llvm) sh test/fpflags.sh
 
 .PHONY: unittest

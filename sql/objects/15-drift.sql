@@ -1,18 +1,3 @@
--- budgetkernel 0.2.0 -> 0.3.0
---
--- The model format gains one optional part, a classifier's bias (flag
--- bit 9), which only models imported from LIBSVM carry: every stored
--- model keeps its bytes and its scores.  0.3.0 is the first release under
--- a licence (the PostgreSQL Licence) and the first tested on Debian's
--- PostgreSQL 17 and 18.  It adds, below, the change detectors bk_drift and
--- bk_data_drift, and bk_export and bk_import (other formats: ONNX and
--- LIBSVM).  test/sql/upgrade.sql checks that an installation updated from
--- 0.2.0 has exactly the objects, definitions and comments of a fresh
--- 0.3.0 one.
-
--- complain if script is sourced in psql, rather than via ALTER EXTENSION
-\echo Use "ALTER EXTENSION budgetkernel UPDATE TO '0.3.0'" to load this file. \quit
-
 -- ------------------------------------------------------------------------
 -- Drift (availability: 0.3.0): bk_drift, change detection over a stream
 -- of values; bk_data_drift, rows compared with a model's preparation
@@ -102,29 +87,3 @@ CREATE AGGREGATE @extschema@.bk_data_drift(model @extschema@.bk_model, features 
 
 COMMENT ON AGGREGATE @extschema@.bk_data_drift(@extschema@.bk_model, @extschema@.bk_features) IS
 	'feature drift: the rows'' inputs against the preparation the model stores (mean shift and sd ratio of numbers, unseen share of text), and the inputs that moved';
-
--- Other formats (availability: 0.3.0)
--- ------------------------------------------------------------------------
---
--- bk_export(model, format): the model as an ONNX graph ('onnx') or as
--- LIBSVM's model text ('libsvm'); bk_import(data, format, dim): a model
--- from LIBSVM's model text.  doc/export.md says what each format holds
--- and what is refused.
-
--- Availability: 0.3.0
-CREATE FUNCTION @extschema@.bk_export(model @extschema@.bk_model, format text)
-	RETURNS bytea
-	AS 'MODULE_PATHNAME', 'bk_export'
-	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-
-COMMENT ON FUNCTION @extschema@.bk_export(@extschema@.bk_model, text) IS
-	'the model in another format: ''onnx'' (an ONNX graph that scores raw rows as the model does) or ''libsvm'' (LIBSVM''s model text); a model the format cannot express is refused';
-
--- Availability: 0.3.0
-CREATE FUNCTION @extschema@.bk_import(data bytea, format text, dim int4 DEFAULT 0)
-	RETURNS @extschema@.bk_model
-	AS 'MODULE_PATHNAME', 'bk_import'
-	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-
-COMMENT ON FUNCTION @extschema@.bk_import(bytea, text, int4) IS
-	'a model from another format''s bytes: ''libsvm'' (a binary C-SVC, epsilon-SVR or one-class model file of svm-train); dim, the number of features, 0 for the largest index of its support vectors';
