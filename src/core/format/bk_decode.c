@@ -724,6 +724,8 @@ parse(const uint8_t *buf, size_t len, BkModel *m, char *err, size_t errlen,
 		!parse_classes(&r, &hdr, m) ||
 		!parse_counters(&r, &hdr, &n_machines))
 		return false;
+	/* (what the parts' checks read of the header; hdr has no machines) */
+	hdr.n_machines = (int) n_machines;
 
 	if (m != NULL)
 	{

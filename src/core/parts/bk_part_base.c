@@ -68,12 +68,18 @@ base_parse(Reader *r, const BkModel *hdr, BkModel *m)
 			return BkReadFail(r, "the base's %s (%llu) exceeds the model's (%llu)",
 							  names[i], (unsigned long long) v[i], (unsigned long long) own[i]);
 	}
-	/* and consistent among themselves, as the model's are (bk_decode.c) */
-	machines = (uint64_t) BkModelMachines(&hdr->params, hdr->n_classes);
-	if (machines == 0)
-		machines = 1;
+	/*
+	 * and consistent among themselves, as the model's are (bk_decode.c),
+	 * and with what the model added since: no more updates, mistakes or
+	 * maintenance than the rows it went on with allow (a merge of models
+	 * sharing the base counts them once)
+	 */
+	machines = hdr->n_machines > 0 ? (uint64_t) hdr->n_machines : 1;
 	if (v[2] > v[0] || v[3] > v[0] || v[5] == 0 ||
-		(v[0] <= UINT64_MAX / machines && v[4] > v[0] * machines))
+		(v[0] <= UINT64_MAX / machines && v[4] > v[0] * machines) ||
+		own[2] - v[2] > own[0] - v[0] || own[3] - v[3] > own[0] - v[0] ||
+		(own[0] - v[0] <= UINT64_MAX / machines &&
+		 own[4] - v[4] > (own[0] - v[0]) * machines))
 		return BkReadFail(r, "inconsistent counters in the base");
 	if (m)
 	{
