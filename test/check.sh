@@ -33,6 +33,7 @@
 #             tests against the installed package, pg_buildext
 #             installcheck);
 #   shards, tutorial, pgtap   as on 15, on a throwaway cluster;
+#   cron      as on 15, with that suite's pg_cron (test/cron.sh);
 #   upgrade   the 15 dump restored, every model checked; in the sid root
 #             also pg_upgrade from trixie's 17 to 18 (test/pg_upgrade.sh);
 #   citus     in the trixie root, when ../shared/vendor holds Citus's
@@ -63,7 +64,7 @@ case "$#:${1:-}" in
 esac
 BK_DEBIAN_SUITES="${BK_DEBIAN_SUITES-trixie sid}"
 # the suites run in each Debian root (test/check.sh --inside)
-ROOT_SUITES="package regress shards tutorial pgtap upgrade"
+ROOT_SUITES="package regress shards tutorial pgtap cron upgrade"
 # Citus, a test dependency that Debian does not package, from its source
 # when ../shared/vendor has it: test/citus.sh in the trixie root
 CITUS_TARBALL=$(ls "$BK_ROOT"/../shared/vendor/citus-*.tar.gz 2>/dev/null | tail -n 1)
@@ -71,7 +72,7 @@ CITUS_TARBALL=$(ls "$BK_ROOT"/../shared/vendor/citus-*.tar.gz 2>/dev/null | tail
 if [[ -n "$INSIDE" ]]; then
 	read -r -a SUITES <<<"$INSIDE"
 else
-	SUITES=(unit cross regress shards tutorial pgtap bench export)
+	SUITES=(unit cross regress shards tutorial pgtap bench export cron)
 	for suite in $BK_DEBIAN_SUITES; do
 		major=$(bash test/debian_root.sh major "$suite") || exit 2
 		for s in $ROOT_SUITES; do
@@ -217,6 +218,16 @@ run_cluster_suites()
 	done
 }
 
+# The loop of doc/live-models.md under pg_cron, on a cluster of its own
+# (test/cron.sh starts it, with pg_cron preloaded).
+run_cron_suite()
+{
+	in_suites cron || return 0
+	section "The continue-or-retrain loop with pg_cron (bash test/cron.sh)"
+	run_limited bash test/cron.sh
+	record_run cron
+}
+
 in_suites()
 {
 	local s
@@ -235,6 +246,7 @@ printf 'started     %s\n' "$(date -u '+%Y-%m-%d %H:%M:%S UTC')"
 
 section "Packages"
 [[ -n "$INSIDE" ]] || BK_PACKAGES+=(python3)		# the benchmark harness (bench suite)
+in_suites cron && BK_PACKAGES+=("postgresql-$BK_PG_MAJOR-cron")	# test/cron.sh
 if ! ensure_packages; then
 	not_run "missing packages"
 	finish
@@ -282,6 +294,7 @@ if [[ -n "$INSIDE" ]]; then
 		not_run "the PostgreSQL cluster did not start"
 	fi
 	stop_cluster
+	run_cron_suite
 	if in_suites citus; then
 		section "Citus: a coordinator and two workers (bash test/citus.sh)"
 		run_limited bash test/citus.sh "$PG_CONFIG" "${BK_CITUS_TARBALL:-}"
@@ -389,6 +402,7 @@ else
 	record export FAIL "its database could not be made"
 fi
 stop_cluster
+run_cron_suite
 
 [[ -n "$BK_DEBIAN_SUITES" ]] || finish
 

@@ -28,7 +28,7 @@
 #
 # (about 30 s on an idle machine, 4 to 5 minutes on a loaded one), then
 # apt-get installs, inside it, PostgreSQL with its server headers, pgTAP,
-# PL/Proxy and pgvector from the suite's own packages, the suite's gcc, the
+# PL/Proxy, pgvector and pg_cron from the suite's own packages, the suite's gcc, the
 # unit tests' LAPACKE and what dpkg-buildpackage and lintian need (about a
 # minute each).  The root's installed list is recorded in ROOT/.bk-stamp:
 # a later call installs only what a changed list adds.  Each root takes 2
@@ -73,7 +73,7 @@ suite_packages()
 		libtap-parser-sourcehandler-pgtap-perl \
 		dpkg-dev debhelper fakeroot lintian postgresql-server-dev-all
 	echo "postgresql-$m" "postgresql-server-dev-$m" "postgresql-$m-pgtap" \
-		"postgresql-$m-plproxy" "postgresql-$m-pgvector"
+		"postgresql-$m-plproxy" "postgresql-$m-pgvector" "postgresql-$m-cron"
 	# sid no longer has 17: trixie's, for pg_upgrade 17 -> 18 in that root
 	[[ "$1" != sid ]] || echo postgresql-17/trixie postgresql-server-dev-17/trixie
 	# Citus's build (test/citus.sh), in the trixie root

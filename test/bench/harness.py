@@ -11,6 +11,8 @@ Modes (see doc/benchmarks.md):
   table   the paper's table (doc/reproduction-PAPER.md)
   tune    choose C and gamma on a validation split (test/bench/params-PAPER.tsv)
   perf    in-database versus bare core, scaling, memory, LIBSVM (doc/performance.md)
+  drift   streams with known drift: detectors and retraining strategies
+          (doc/drift-benchmarks.md, test/bench/drift_bench.py)
   smoke   a few-second end-to-end check of all of the above (CI)
 """
 
@@ -1465,13 +1467,16 @@ def smoke_mode(args):
                                   % res["name"])
     else:
         log("== smoke: regression mode skipped (numpy and scikit-learn are not installed: python3-sklearn)")
+    # the drift mode on short SEA streams (test/bench/drift_bench.py)
+    import drift_bench
+    errors += drift_bench.smoke(sys.modules[__name__], args, tmp)
     if errors:
         for e in errors:
             log("SMOKE FAIL: " + e)
         log("(outputs kept in %s)" % tmp)
         return 1
     shutil.rmtree(tmp, ignore_errors=True)
-    log("smoke: OK (table rows, accuracies, reproducible permutations, bare core = bk_train, perf report%s)"
+    log("smoke: OK (table rows, accuracies, reproducible permutations, bare core = bk_train, perf report, drift page%s)"
         % (", regression page" if have_sklearn else ""))
     return 0
 
@@ -3420,8 +3425,8 @@ def novelty_mode(args):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("mode", choices=["table", "tune", "perf", "scaleout", "features", "curves", "svc",
-                                     "regression", "novelty", "weights", "targets", "search", "precision", "smoke",
-                                     "report"])
+                                     "regression", "novelty", "weights", "targets", "search", "precision", "drift",
+                                     "smoke", "report"])
     ap.add_argument("--paper", default="000")
     ap.add_argument("--perms", type=int, default=5)
     ap.add_argument("--jobs", type=int, default=max(1, min(2, os.cpu_count() or 1)))
@@ -3469,6 +3474,9 @@ def main():
         search_mode(args)
     elif args.mode == "precision":
         precision_mode(args)
+    elif args.mode == "drift":
+        import drift_bench
+        drift_bench.drift_mode(sys.modules[__name__], args)
     else:
         return smoke_mode(args)
     return 0

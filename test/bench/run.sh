@@ -17,6 +17,8 @@
 #   bash test/bench/run.sh --only targets   doc/comparison-libsvm.md (the search and LIBSVM) only
 #   bash test/bench/run.sh --only search    doc/performance-search.md (the cost of bk_cross_validate) only
 #   bash test/bench/run.sh --only precision doc/performance-float4.md (support vectors as float4) only
+#   bash test/bench/run.sh --only drift     doc/drift-benchmarks.md (SEA and a rotating hyperplane:
+#                                           drift detectors, retraining strategies) only
 #   bash test/bench/run.sh --tune           choose C / gamma -> test/bench/params-000.tsv
 #   bash test/bench/run.sh --quick          fewer permutations / sizes (a first look)
 #   bash test/bench/run.sh --smoke          a few seconds; checks the harness (CI)
@@ -54,6 +56,7 @@ only_modes=(
 	"targets targets The search beside LIBSVM (doc/comparison-libsvm.md)"
 	"search search The cost of a search (doc/performance-search.md)"
 	"precision precision Support vectors as float4 (doc/performance-float4.md)"
+	"drift drift Streams with known drift (doc/drift-benchmarks.md)"
 )
 only_names=""
 for m in "${only_modes[@]}"; do
@@ -75,7 +78,7 @@ while [[ $# -gt 0 ]]; do
 		--smoke) smoke=1; shift ;;
 		--tune) tune=1; shift ;;
 		--report) report=1; shift ;;
-		-h|--help) sed -n '3,29p' "${BASH_SOURCE[0]}"; exit 0 ;;
+		-h|--help) sed -n '3,31p' "${BASH_SOURCE[0]}"; exit 0 ;;
 		*) extra+=("$1"); shift ;;
 	esac
 done
