@@ -11,7 +11,7 @@
 #
 #   - the files' graph has a cycle (tsort finds it);
 #   - a file of the core calls into a folder of a higher layer (LAYERS,
-#     lowest first: base, kernel, learners, parts, model, format);
+#     lowest first: base, kernel, learners, parts, model, merge, format);
 #   - the core (src/core) calls the PostgreSQL layer (src/pg);
 #   - a source file of the core is over 1,000 lines, or a header over 400
 #     (a header per concern: bk_core.h and bk_internal.h only gather the
@@ -19,7 +19,7 @@
 #
 # doc/maintainers.md ("The layers") says what each folder holds.
 
-LAYERS="base kernel learners parts model format"
+LAYERS="base kernel learners parts model merge format"
 MAX_LINES=1000
 MAX_HEADER_LINES=400
 
