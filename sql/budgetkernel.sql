@@ -1008,6 +1008,17 @@ CREATE FUNCTION @extschema@._bk_cv_progress(started timestamptz, total int4, set
 COMMENT ON FUNCTION @extschema@._bk_cv_progress(timestamptz, int4, int4, int4, float8) IS
 	'bk_cross_validate''s progress: with budgetkernel.progress_interval set, a NOTICE for each model scored; returns the score';
 
+-- Availability: 0.4.0
+-- bk_cross_validate's search in bk_training_progress: begins (its start
+-- time) or ends (NULL); an error ends it with its (sub)transaction
+CREATE FUNCTION @extschema@._bk_cv_activity(started timestamptz)
+	RETURNS void
+	AS 'MODULE_PATHNAME', 'bk_cv_activity'
+	LANGUAGE C VOLATILE PARALLEL RESTRICTED;
+
+COMMENT ON FUNCTION @extschema@._bk_cv_activity(timestamptz) IS
+	'bk_cross_validate''s search in bk_training_progress: begins (its start time) or ends (NULL)';
+
 CREATE FUNCTION @extschema@._bk_cross_validate(
 	caller_search_path text,
 	source text, features text, label text, key text, grid jsonb,
@@ -1195,6 +1206,8 @@ BEGIN
 		source := 'SELECT * FROM ' || source;
 	END IF;
 
+	-- the search in bk_training_progress, until it returns or fails
+	PERFORM @extschema@._bk_cv_activity(started);
 	BEGIN
 		-- The types of the caller's features and label, read from the query
 		-- without reading a row (pg_typeof of a NULL of the type), so that
@@ -1487,6 +1500,7 @@ BEGIN
 			RETURN QUERY EXECUTE query
 				USING settings, seed, folds, metric, refit, started, total;
 			PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
+			PERFORM @extschema@._bk_cv_activity(NULL::pg_catalog.timestamptz);
 			RETURN;
 		END IF;
 
@@ -1566,6 +1580,7 @@ BEGIN
 			       CASE WHEN t.n = 1 THEN refitted END
 			FROM pg_catalog.jsonb_array_elements(last_round) WITH ORDINALITY AS t(e, n)
 			ORDER BY t.n;
+		PERFORM @extschema@._bk_cv_activity(NULL::pg_catalog.timestamptz);
 	EXCEPTION WHEN OTHERS OR query_canceled THEN
 		-- the error of a setting or of the source, or a cancel or a
 		-- statement_timeout (which OTHERS leaves out), without the query's
@@ -2197,3 +2212,45 @@ CREATE AGGREGATE @extschema@.bk_data_drift(model @extschema@.bk_model, features 
 
 COMMENT ON AGGREGATE @extschema@.bk_data_drift(@extschema@.bk_model, @extschema@.bk_features) IS
 	'feature drift: the rows'' inputs against the preparation the model stores (mean shift and sd ratio of numbers, unseen share of text), and the inputs that moved';
+
+-- ------------------------------------------------------------------------
+-- Training progress (availability: 0.4.0)
+-- ------------------------------------------------------------------------
+--
+-- bk_training_progress: one row for each backend of the cluster that runs
+-- bk_train, bk_continue or bk_cross_validate, read from a slot of shared
+-- memory per backend that the training writes every few hundred rows
+-- (doc/progress.md).  The shared memory comes with budgetkernel in
+-- shared_preload_libraries, or on PostgreSQL 17 and later from the DSM
+-- registry; on 15 and 16 without preloading the view raises an error that
+-- says so (55000).  Another role's run shows its pid, database, user and
+-- function only, unless the caller has the privileges of that role or of
+-- pg_read_all_stats (as pg_stat_activity).
+
+-- Availability: 0.4.0
+CREATE FUNCTION @extschema@._bk_training_progress(
+	OUT pid int4, OUT leader_pid int4, OUT datname name, OUT usename name,
+	OUT function text, OUT learner text, OUT task text, OUT phase text,
+	OUT pass int4, OUT passes int4, OUT rows int8, OUT support_vectors int8,
+	OUT online_mistakes int8, OUT online_mistake_rate float8, OUT online_rmse float8,
+	OUT models int4, OUT models_done int4, OUT models_total int4,
+	OUT started timestamptz, OUT elapsed float8)
+	RETURNS SETOF record
+	AS 'MODULE_PATHNAME', 'bk_training_progress'
+	LANGUAGE C VOLATILE PARALLEL RESTRICTED;
+
+COMMENT ON FUNCTION @extschema@._bk_training_progress() IS
+	'the rows of bk_training_progress: the training runs of the cluster''s backends, from shared memory';
+
+-- Availability: 0.4.0
+CREATE VIEW @extschema@.bk_training_progress AS
+	SELECT p.pid, p.leader_pid, p.datname, p.usename, p.function, p.learner, p.task,
+	       p.phase, p.pass, p.passes, p.rows, p.support_vectors, p.online_mistakes,
+	       p.online_mistake_rate, p.online_rmse, p.models, p.models_done,
+	       p.models_total, p.started, p.elapsed
+	FROM @extschema@._bk_training_progress() AS p;
+
+COMMENT ON VIEW @extschema@.bk_training_progress IS
+	'running bk_train, bk_continue and bk_cross_validate of the cluster, one row per backend: rows, support vectors and online errors so far (needs budgetkernel in shared_preload_libraries before PostgreSQL 17)';
+
+GRANT SELECT ON @extschema@.bk_training_progress TO PUBLIC;
