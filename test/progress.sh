@@ -103,7 +103,9 @@ backend_of()
 {
 	local i pid
 	for ((i = 0; i < 200; i++)); do
-		pid=$(q -c "SELECT pid FROM pg_stat_activity WHERE application_name = '$1' LIMIT 1")
+		# (a parallel worker has its leader's application_name)
+		pid=$(q -c "SELECT pid FROM pg_stat_activity
+		            WHERE application_name = '$1' AND backend_type = 'client backend'")
 		[[ -n "$pid" ]] && { printf '%s\n' "$pid"; return 0; }
 		sleep 0.1
 	done
