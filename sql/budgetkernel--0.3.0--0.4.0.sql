@@ -612,8 +612,8 @@ COMMENT ON FUNCTION @extschema@._bk_cross_validate(text, text, text, text, text,
 --
 -- bk_training_progress: one row for each backend of the cluster that runs
 -- bk_train, bk_continue or bk_cross_validate, read from a slot of shared
--- memory per backend that the training writes every few hundred rows
--- (doc/progress.md).  The shared memory comes with budgetkernel in
+-- memory per backend that the training writes as it learns, at most
+-- every 100 ms (doc/progress.md).  The shared memory comes with budgetkernel in
 -- shared_preload_libraries, or on PostgreSQL 17 and later from the DSM
 -- registry; on 15 and 16 without preloading the view raises an error that
 -- says so (55000).  Another role's run shows its pid, database, user and
