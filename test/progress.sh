@@ -34,7 +34,8 @@
 #   training works as before.
 #
 # Prints a line per check and ends with "N passed, N failed"; exit status 0
-# only if every check passed.  About half a minute on two idle cores.
+# only if every check passed.  About a minute: 60 to 120 s on the shared
+# 2-core development machine while other builds ran.
 
 set -uo pipefail
 
