@@ -17,8 +17,11 @@
 # pgTAP tests (make prove), a smoke test of the benchmark harness on the
 # same cluster (bash test/bench/run.sh --smoke), the exports of every kind
 # of model checked by ONNX Runtime, onnx's checker and LIBSVM's tools
-# (test/export_check.sh), and stops and deletes the cluster.  It dumps a PostgreSQL 15 database holding models of every
-# kind (test/pg_upgrade.sh dump).
+# (test/export_check.sh), and stops and deletes the cluster; then
+# bk_training_progress watched from another session on a cluster of its
+# own with budgetkernel preloaded, and without (test/progress.sh).  It
+# dumps a PostgreSQL 15 database holding models of every kind
+# (test/pg_upgrade.sh dump).
 #
 # Then, for each Debian suite of BK_DEBIAN_SUITES (default "trixie sid"),
 # in a root made once with debootstrap and kept in
@@ -36,6 +39,8 @@
 #   cron      as on 15, with that suite's pg_cron (test/cron.sh);
 #   upgrade   the 15 dump restored, every model checked; in the sid root
 #             also pg_upgrade from trixie's 17 to 18 (test/pg_upgrade.sh);
+#   progress  test/progress.sh, as on 15 (without preloading, the view
+#             from the DSM registry);
 #   citus     in the trixie root, when ../shared/vendor holds Citus's
 #             source: Citus built once and a coordinator with two workers
 #             (test/citus.sh).
@@ -64,7 +69,7 @@ case "$#:${1:-}" in
 esac
 BK_DEBIAN_SUITES="${BK_DEBIAN_SUITES-trixie sid}"
 # the suites run in each Debian root (test/check.sh --inside)
-ROOT_SUITES="package regress shards tutorial pgtap cron upgrade"
+ROOT_SUITES="package regress shards tutorial pgtap cron upgrade progress"
 # Citus, a test dependency that Debian does not package, from its source
 # when ../shared/vendor has it: test/citus.sh in the trixie root
 CITUS_TARBALL=$(ls "$BK_ROOT"/../shared/vendor/citus-*.tar.gz 2>/dev/null | tail -n 1)
@@ -72,7 +77,7 @@ CITUS_TARBALL=$(ls "$BK_ROOT"/../shared/vendor/citus-*.tar.gz 2>/dev/null | tail
 if [[ -n "$INSIDE" ]]; then
 	read -r -a SUITES <<<"$INSIDE"
 else
-	SUITES=(unit cross regress shards tutorial pgtap bench export cron)
+	SUITES=(unit cross regress shards tutorial pgtap bench export cron progress)
 	for suite in $BK_DEBIAN_SUITES; do
 		major=$(bash test/debian_root.sh major "$suite") || exit 2
 		for s in $ROOT_SUITES; do
@@ -295,6 +300,11 @@ if [[ -n "$INSIDE" ]]; then
 	fi
 	stop_cluster
 	run_cron_suite
+	if in_suites progress; then
+		section "bk_training_progress from another session (bash test/progress.sh)"
+		run_limited bash test/progress.sh
+		record_run progress
+	fi
 	if in_suites citus; then
 		section "Citus: a coordinator and two workers (bash test/citus.sh)"
 		run_limited bash test/citus.sh "$PG_CONFIG" "${BK_CITUS_TARBALL:-}"
@@ -403,6 +413,10 @@ else
 fi
 stop_cluster
 run_cron_suite
+
+section "bk_training_progress from another session (bash test/progress.sh)"
+run_limited bash test/progress.sh
+record_run progress
 
 [[ -n "$BK_DEBIAN_SUITES" ]] || finish
 

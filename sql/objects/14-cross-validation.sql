@@ -34,7 +34,19 @@ CREATE FUNCTION @extschema@._bk_cv_progress(started timestamptz, total int4, set
 COMMENT ON FUNCTION @extschema@._bk_cv_progress(timestamptz, int4, int4, int4, float8) IS
 	'bk_cross_validate''s progress: with budgetkernel.progress_interval set, a NOTICE for each model scored; returns the score';
 
-CREATE FUNCTION @extschema@._bk_cross_validate(
+-- Availability: 0.4.0
+-- bk_cross_validate's search in bk_training_progress: begins (its start
+-- time) or ends (NULL); an error ends it with its (sub)transaction
+CREATE FUNCTION @extschema@._bk_cv_activity(started timestamptz)
+	RETURNS void
+	AS 'MODULE_PATHNAME', 'bk_cv_activity'
+	LANGUAGE C VOLATILE PARALLEL RESTRICTED;
+
+COMMENT ON FUNCTION @extschema@._bk_cv_activity(timestamptz) IS
+	'bk_cross_validate''s search in bk_training_progress: begins (its start time) or ends (NULL)';
+
+-- Availability: 0.2.0, changed 0.4.0 (it reports to bk_training_progress)
+CREATE OR REPLACE FUNCTION @extschema@._bk_cross_validate(
 	caller_search_path text,
 	source text, features text, label text, key text, grid jsonb,
 	folds int4, seed int8, metric text, samples int4, refit boolean)
@@ -221,6 +233,8 @@ BEGIN
 		source := 'SELECT * FROM ' || source;
 	END IF;
 
+	-- the search in bk_training_progress, until it returns or fails
+	PERFORM @extschema@._bk_cv_activity(started);
 	BEGIN
 		-- The types of the caller's features and label, read from the query
 		-- without reading a row (pg_typeof of a NULL of the type), so that
@@ -513,6 +527,7 @@ BEGIN
 			RETURN QUERY EXECUTE query
 				USING settings, seed, folds, metric, refit, started, total;
 			PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
+			PERFORM @extschema@._bk_cv_activity(NULL::pg_catalog.timestamptz);
 			RETURN;
 		END IF;
 
@@ -592,6 +607,7 @@ BEGIN
 			       CASE WHEN t.n = 1 THEN refitted END
 			FROM pg_catalog.jsonb_array_elements(last_round) WITH ORDINALITY AS t(e, n)
 			ORDER BY t.n;
+		PERFORM @extschema@._bk_cv_activity(NULL::pg_catalog.timestamptz);
 	EXCEPTION WHEN OTHERS OR query_canceled THEN
 		-- the error of a setting or of the source, or a cancel or a
 		-- statement_timeout (which OTHERS leaves out), without the query's
@@ -614,6 +630,7 @@ $fn$;
 COMMENT ON FUNCTION @extschema@._bk_cross_validate(text, text, text, text, text, jsonb, int4, int8, text, int4, boolean) IS
 	'bk_cross_validate''s work, given the caller''s search_path for the caller''s names';
 
+-- Availability: 0.2.0
 CREATE FUNCTION @extschema@.bk_cross_validate(
 	source text, features text, label text, key text, grid jsonb DEFAULT NULL,
 	folds int4 DEFAULT NULL, seed int8 DEFAULT 0, metric text DEFAULT NULL,

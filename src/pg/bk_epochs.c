@@ -209,7 +209,7 @@ replay_pass(BkModel *m, BkEpochRows *r, uint64 seed, ReplayPosition *pos,
 
 BkModel *
 BkPgEpochsReplay(const BkModel *m, BkEpochRows *r, int epochs,
-				 const char *fname, TimestampTz start, MemoryContext cxt)
+				 const char *fname, const BkProgress *from, MemoryContext cxt)
 {
 	BkProgress	progress;
 	char		err[BK_ERRMSG_LEN];
@@ -240,7 +240,9 @@ BkPgEpochsReplay(const BkModel *m, BkEpochRows *r, int epochs,
 	MemoryContextSwitchTo(old);
 	BkModelGetInfo(copy, &info);
 	BkPgProgressStart(&progress, copy);
-	progress.start = start;
+	/* the run's start, and its record of bk_training_progress */
+	progress.start = from->start;
+	progress.activity = from->activity;
 
 	pos.fname = fname;
 	errcallback.callback = replay_error_context;

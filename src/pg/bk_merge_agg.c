@@ -220,7 +220,7 @@ bk_train_serialize(PG_FUNCTION_ARGS)
 	/* this part's passes over its own rows, before it leaves the process */
 	if (m != NULL && st->epochs > 1 && st->rows != NULL)
 		m = BkPgEpochsReplay(m, st->rows, st->epochs, st->fname,
-							 st->progress.start, CurrentMemoryContext);
+							 &st->progress, CurrentMemoryContext);
 	if (m != NULL)
 	{
 		model = BkPgEncodeModel(m, st->fname);

@@ -21,9 +21,10 @@ void		_PG_init(void);
 /*
  * Module load
  *
- * Define the extension's settings (budgetkernel.*).  (The module calls
- * no BLAS, so it has no BLAS threads to tame: parallelism comes from
- * PostgreSQL's own worker processes.)
+ * Define the extension's settings (budgetkernel.*), and ask for the
+ * shared memory of bk_training_progress when preloaded (bk_activity.c).
+ * (The module calls no BLAS, so it has no BLAS threads to tame:
+ * parallelism comes from PostgreSQL's own worker processes.)
  */
 void
 _PG_init(void)
@@ -50,4 +51,6 @@ _PG_init(void)
 							 PGC_USERSET, 0,
 							 NULL, NULL, NULL);
 	MarkGUCPrefixReserved("budgetkernel");
+	/* preloaded: the shared memory of bk_training_progress */
+	BkPgActivityInit();
 }

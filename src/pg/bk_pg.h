@@ -17,6 +17,7 @@
 
 #include "bk_compat.h"
 #include "bk_core.h"
+#include "bk_activity.h"
 
 /* Name of the SQL type, for messages. */
 #define BK_TYPE_NAME "bk_model"
@@ -349,10 +350,12 @@ extern void BkPgEpochRowsPut(BkEpochRows *r, Datum features, BkFeatureForm form,
 extern int64 BkPgEpochRowsCount(const BkEpochRows *r);
 /*
  * A copy of m trained on epochs - 1 more passes over the rows, pass p in
- * the order of bk_shuffle_key(position in the first pass, seed + p - 1)
+ * the order of bk_shuffle_key(position in the first pass, seed + p - 1);
+ * from: the first pass's progress (its start, its bk_training_progress run)
  */
+struct BkProgress;
 extern BkModel *BkPgEpochsReplay(const BkModel *m, BkEpochRows *r, int epochs,
-								 const char *fname, TimestampTz start,
+								 const char *fname, const struct BkProgress *from,
 								 MemoryContext cxt);
 /* the overrides of jb into o, and the learner's parameters into m */
 extern void BkPgOverridesFromJsonb(Jsonb *jb, BkOverrides *o, BkModel *m);
@@ -393,6 +396,9 @@ typedef struct BkProgress
 	TimestampTz start;			/* the aggregate's first row */
 	uint64		rows_at_last;	/* rows_seen at the last NOTICE */
 	uint64		mistakes_at_last;
+	/* bk_training_progress (bk_activity.h): the run, and rows to its next tick */
+	BkActivity *activity;
+	int			activity_countdown;
 } BkProgress;
 extern void BkPgProgressStart(BkProgress *pr, const BkModel *m);
 extern void BkPgProgressReport(BkProgress *pr, const BkModel *m,
@@ -400,13 +406,31 @@ extern void BkPgProgressReport(BkProgress *pr, const BkModel *m,
 
 /*
  * A NOTICE if rows_seen crossed a multiple of the interval; pass 0: no
- * pass.  Called for every row: inline, so that progress off costs a test.
+ * pass.  And every BK_ACTIVITY_ROWS rows, the run's numbers to
+ * bk_training_progress (bk_activity.c).  Called for every row: inline, so
+ * that progress off costs a test, and the view a decrement and a test.
  */
 static inline void
 BkPgProgress(BkProgress *pr, const BkModel *m, const char *fname, int pass)
 {
 	if (bk_progress_interval > 0)
 		BkPgProgressReport(pr, m, fname, pass);
+	if (unlikely(--pr->activity_countdown <= 0))
+	{
+		pr->activity_countdown = BK_ACTIVITY_ROWS;
+		BkPgActivityTick(pr->activity, m, 0, pass);
+	}
+}
+
+/* the same while the rows are only read and kept (no model yet): rows read */
+static inline void
+BkPgProgressReading(BkProgress *pr, int64 rows_read)
+{
+	if (unlikely(--pr->activity_countdown <= 0))
+	{
+		pr->activity_countdown = BK_ACTIVITY_ROWS;
+		BkPgActivityTick(pr->activity, NULL, rows_read, 1);
+	}
 }
 /* one pass over the kept rows in the order they came (the first pass) */
 extern void BkPgRowsLearnInOrder(BkModel *m, BkEpochRows *r, const char *fname,

@@ -23,6 +23,8 @@ BkPgProgressStart(BkProgress *pr, const BkModel *m)
 	pr->start = GetCurrentTimestamp();
 	pr->rows_at_last = info.rows_seen;
 	pr->mistakes_at_last = info.mistakes;
+	pr->activity = NULL;
+	pr->activity_countdown = 0;	/* the first row reports */
 }
 
 /* BkPgProgress with progress on (bk_pg.h) */
@@ -79,6 +81,7 @@ bk_cv_progress(PG_FUNCTION_ARGS)
 	if (PG_ARGISNULL(4))
 		PG_RETURN_NULL();
 	score = PG_GETARG_FLOAT8(4);
+	BkPgActivitySearchScored(started, total);
 	if (bk_progress_interval <= 0)
 		PG_RETURN_FLOAT8(score);
 	if (started != search)

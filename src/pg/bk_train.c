@@ -133,6 +133,8 @@ bk_train_create_model(BkTrainState *st, int dim)
 	if (st->class_weight != NULL)
 		BkPgApplyClassWeights(st->model, st->class_weight, st->text_labels);
 	BkPgProgressStart(&st->progress, st->model);
+	st->progress.activity = BkPgActivityBegin(st->mcxt, st->fname, NULL, &st->params,
+											  st->epochs, st->first_row);
 }
 
 /*
@@ -289,6 +291,7 @@ bk_train_row(BkTrainState *st, FunctionCallInfo fcinfo)
 			BkRunningSumsAdd(&st->target_fit, DatumGetFloat8(label));
 		BkPgEpochRowsPut(st->rows, features, st->form, label);
 		error_context_stack = errcallback.previous;
+		BkPgProgressReading(&st->progress, st->row - st->skipped);
 		return;
 	}
 
@@ -391,6 +394,8 @@ bk_train_read_params(BkTrainState *st, FunctionCallInfo fcinfo)
 									  "fitting a preparation (\"scale\", \"impute\")" :
 									  "standardising the target (\"target_scale\")");
 		st->progress.start = GetCurrentTimestamp();
+		st->progress.activity = BkPgActivityBegin(st->mcxt, st->fname, NULL, &st->params,
+												  st->epochs, st->first_row);
 	}
 	else if (st->epochs > 1)
 		st->rows = BkPgEpochRowsBegin(fcinfo, st->mcxt, bk_train_label_type(st),
@@ -541,6 +546,8 @@ bk_train_model_trans(PG_FUNCTION_ARGS)
 			st->rows = BkPgEpochRowsBegin(fcinfo, st->mcxt, bk_train_label_type(st),
 										  st->features_type, st->fname, "\"epochs\"");
 		BkPgProgressStart(&st->progress, st->model);
+		st->progress.activity = BkPgActivityBegin(st->mcxt, st->fname, st->model, &st->params,
+												  st->epochs, st->first_row);
 	}
 	else
 	{
@@ -662,7 +669,7 @@ bk_train_final(PG_FUNCTION_ARGS)
 			replay = AllocSetContextCreate(CurrentMemoryContext,
 										   "budgetkernel epochs", ALLOCSET_DEFAULT_SIZES);
 		trained = BkPgEpochsReplay(first, st->rows, st->epochs, st->fname,
-								   st->progress.start, replay);
+								   &st->progress, replay);
 	}
 	/* bk_merge of parts whose union outgrew the budget: distilled, on a copy */
 	if (st->union_model != NULL)
@@ -688,6 +695,9 @@ bk_train_final(PG_FUNCTION_ARGS)
 	}
 	if (replay != NULL)
 		MemoryContextDelete(replay);
+	/* the run is over (a window function's goes on with the next row) */
+	if (context == AGG_CONTEXT_AGGREGATE)
+		BkPgActivityEnd(st->progress.activity);
 
 	PG_RETURN_POINTER(result);
 }
@@ -755,6 +765,7 @@ BkPgTrainPrepared(const BkTrainState *st, MemoryContext cxt)
 		BkPgApplyClassWeights(m, st->class_weight, st->text_labels);
 	BkPgProgressStart(&progress, m);
 	progress.start = st->progress.start;
+	progress.activity = st->progress.activity;
 	BkPgRowsLearnInOrder(m, st->rows, st->fname, &progress);
 	MemoryContextSwitchTo(old);
 	return m;
