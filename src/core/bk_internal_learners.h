@@ -48,17 +48,6 @@ BkRowSideWeight(const BkRow *row, double coef)
 }
 
 /* true if the step changed the machine */
-extern bool BkPerceptronStep(BkModel *m, BkMachine *mach, BkRow *row);
-extern bool BkPaStep(BkModel *m, BkMachine *mach, BkRow *row);
-extern bool BkBpaStep(BkModel *m, BkMachine *mach, BkRow *row);
-extern bool BkStoptronStep(BkModel *m, BkMachine *mach, BkRow *row);
-extern bool BkRbpStep(BkModel *m, BkMachine *mach, BkRow *row);
-extern bool BkPaRandomStep(BkModel *m, BkMachine *mach, BkRow *row);
-extern bool BkBudgetPerceptronStep(BkModel *m, BkMachine *mach, BkRow *row);
-extern bool BkTighterBudgetPerceptronStep(BkModel *m, BkMachine *mach, BkRow *row);
-extern bool BkSpaStep(BkModel *m, BkMachine *mach, BkRow *row);
-extern bool BkOgdStep(BkModel *m, BkMachine *mach, BkRow *row);
-extern bool BkDuolStep(BkModel *m, BkMachine *mach, BkRow *row);
 /*
  * (gamma_t, d gamma_b) of paper 001 eq. 1, gamma_t in [0, C] and
  * gamma_b + d in [0, Cb] (the boxes differ under class weights)
@@ -66,7 +55,6 @@ extern bool BkDuolStep(BkModel *m, BkMachine *mach, BkRow *row);
 extern void BkDuolDoubleUpdate(double C, double Cb, double lt, double lb,
 							   double kt, double kb, double w, double gb,
 							   double *g, double *d);
-extern bool BkBogdStep(BkModel *m, BkMachine *mach, BkRow *row);
 
 /*
  * ---- bk_alg_bduol.c: BDUOL's budget maintenance (paper 001 §3) ----
@@ -117,13 +105,9 @@ extern bool BkBoxQpProject(const BkEnv *env, const double *K, int n, int j,
 /* remove SV r (BkMachineRemove) and repair the neighbour cache */
 extern void BkNearestRemove(const BkEnv *env, BkMachine *mach, int dim, int r,
 							double *work);
-extern bool BkForgetronStep(BkModel *m, BkMachine *mach, BkRow *row);
 /* Projectron and Projectron++ (by m->params.algorithm) */
-extern bool BkProjectronStep(BkModel *m, BkMachine *mach, BkRow *row);
 /* the Forgetron's self-tuned shrink phi_t (exposed for the unit tests) */
 extern double BkForgetronPhi(double sigma, double mu, double Q, double M);
-extern double BkSpaAverageScore(const BkModel *m, const BkMachine *mach,
-								const double *krow);
 
 /* ---- bk_evalset.c: the tighter budget perceptron's evaluation set ---- */
 extern void BkEvalInit(const BkEnv *env, BkMachine *mach, int cap, int dim);
@@ -139,8 +123,5 @@ extern void BkEvalOnRemoveSv(BkMachine *mach, int i, double a);
 extern void BkEvalCountFlips(BkMachine *mach);
 extern int	BkEvalBestRemoval(const BkMachine *mach);
 
-extern bool BkPegasosStep(BkModel *m, BkMachine *mach, BkRow *row, int cls);
-extern void BkPegasosScores(const BkModel *m, const BkMachine *mach,
-							const BkRow *row, double *scores);
 
 #endif							/* BK_INTERNAL_LEARNERS_H */

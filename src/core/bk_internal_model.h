@@ -18,7 +18,6 @@ extern double BkModelGramRidge(const BkParams *p);	/* BkGramInverse.ridge */
 extern bool BkModelNeedsScores(const BkParams *p);
 extern int	BkModelEvalCap(const BkParams *p);	/* 0: no evaluation set */
 extern bool BkModelNeedsBorn(const BkParams *p);
-extern int	BkModelCapacity(const BkParams *p);	/* SV slots for training */
 extern int	BkModelGrowLimit(const BkParams *p);	/* BkModel.grow_limit */
 /* SV slots a training machine starts with, holding n_sv SVs */
 extern int	BkModelInitialCapacity(const BkParams *p, int n_sv);
@@ -44,7 +43,6 @@ extern void BkModelCheckRowRoom(const BkModel *m, uint64_t n);
 extern bool BkModelCheckSizeClasses(const BkParams *p, int dim, int n_classes,
 									size_t limit, char *err, size_t errlen);
 /* largest encoded size a model of these parameters can reach; false on overflow */
-extern bool BkFormatMaxSize(const BkParams *p, int dim, int n_classes, size_t *out);
 /* the machine aux bits (doc/format.md) a model of these parameters carries */
 extern uint32_t BkModelAux(const BkParams *p);
 

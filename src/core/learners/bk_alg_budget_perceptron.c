@@ -94,7 +94,7 @@ remove_best_classified(BkModel *m, BkMachine *mach, BkRow *row)
 	return kit;
 }
 
-bool
+static bool
 BkBudgetPerceptronStep(BkModel *m, BkMachine *mach, BkRow *row)
 {
 	const BkParams *p = &m->params;
@@ -210,7 +210,7 @@ offer_row(BkModel *m, BkMachine *mach, const BkRow *row, bool margin_error)
 	BkEvalAddPoint(mach, m->dim, row->x, row->sqx, row->y, row->f, row->krow, t);
 }
 
-bool
+static bool
 BkTighterBudgetPerceptronStep(BkModel *m, BkMachine *mach, BkRow *row)
 {
 	const BkParams *p = &m->params;

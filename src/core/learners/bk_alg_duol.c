@@ -138,7 +138,7 @@ BkDuolDoubleUpdate(double C, double Cb, double lt, double lb, double kt,
 	*d_out = cand[best][1];
 }
 
-bool
+static bool
 BkDuolStep(BkModel *m, BkMachine *mach, BkRow *row)
 {
 	const BkParams *p = &m->params;

@@ -84,7 +84,7 @@ BkForgetronPhi(double sigma, double mu, double Q, double M)
 	return phi < 1.0 ? phi : 1.0;
 }
 
-bool
+static bool
 BkForgetronStep(BkModel *m, BkMachine *mach, BkRow *row)
 {
 	int			n = mach->n_sv;

@@ -52,7 +52,7 @@
 
 #include <math.h>
 
-bool
+static bool
 BkBogdStep(BkModel *m, BkMachine *mach, BkRow *row)
 {
 	const BkParams *p = &m->params;
@@ -113,7 +113,7 @@ const BkLearner bk_learner_bogd = {
 	.step = BkBogdStep,
 };
 
-bool
+static bool
 BkOgdStep(BkModel *m, BkMachine *mach, BkRow *row)
 {
 	row->rate = m->params.eta;

@@ -142,7 +142,7 @@ append_new(BkModel *m, BkMachine *mach, const BkRow *row, double coef)
  * PA-I / PA^R, unbudgeted (eq. 3, 15): x_t joins the SVs with
  * alpha_t = y_t min(C, H / k_tt).
  */
-bool
+static bool
 BkPaStep(BkModel *m, BkMachine *mach, BkRow *row)
 {
 	double		loss = update_loss(&m->params, row);
@@ -160,7 +160,7 @@ BkPaStep(BkModel *m, BkMachine *mach, BkRow *row)
  * step of eq. 3 / 15, and with B SVs stored a uniformly random one (the
  * model's seeded generator) is removed first.
  */
-bool
+static bool
 BkPaRandomStep(BkModel *m, BkMachine *mach, BkRow *row)
 {
 	double		loss = update_loss(&m->params, row);
@@ -530,7 +530,7 @@ bpa_p_fill(BkModel *m, BkMachine *mach, const BkRow *row, double tau)
 }
 
 /* Algorithm 1 of paper 000. */
-bool
+static bool
 BkBpaStep(BkModel *m, BkMachine *mach, BkRow *row)
 {
 	const BkParams *p = &m->params;

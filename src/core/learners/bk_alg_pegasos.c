@@ -98,7 +98,7 @@ class_sums(const BkMachine *mach, const double *krow, int nc, double *out)
 	}
 }
 
-void
+static void
 BkPegasosScores(const BkModel *m, const BkMachine *mach, const BkRow *row,
 				double *scores)
 {
@@ -461,7 +461,7 @@ ball_step(BkModel *m, BkMachine *mach, const BkRow *row)
 	}
 }
 
-bool
+static bool
 BkPegasosStep(BkModel *m, BkMachine *mach, BkRow *row, int cls)
 {
 	const BkParams *p = &m->params;

@@ -19,7 +19,7 @@
  */
 #include "bk_learner.h"
 
-bool
+static bool
 BkPerceptronStep(BkModel *m, BkMachine *mach, BkRow *row)
 {
 	if (row->y * row->f > 0.0)
@@ -39,7 +39,7 @@ mistake(const BkRow *row)
 	return row->y * row->f <= 0.0 && row->ktt > 0.0;
 }
 
-bool
+static bool
 BkStoptronStep(BkModel *m, BkMachine *mach, BkRow *row)
 {
 	if (!mistake(row) || mach->n_sv >= m->params.budget)
@@ -48,7 +48,7 @@ BkStoptronStep(BkModel *m, BkMachine *mach, BkRow *row)
 	return true;
 }
 
-bool
+static bool
 BkRbpStep(BkModel *m, BkMachine *mach, BkRow *row)
 {
 	if (!mistake(row))

@@ -62,7 +62,7 @@ add_projection(BkMachine *mach, const double *d, double c)
 		mach->coef[i] += c * d[i];
 }
 
-bool
+static bool
 BkProjectronStep(BkModel *m, BkMachine *mach, BkRow *row)
 {
 	const BkParams *p = &m->params;

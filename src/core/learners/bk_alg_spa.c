@@ -23,7 +23,7 @@
 
 #include <stdio.h>
 
-bool
+static bool
 BkSpaStep(BkModel *m, BkMachine *mach, BkRow *row)
 {
 	const BkParams *p = &m->params;
@@ -56,7 +56,7 @@ BkSpaStep(BkModel *m, BkMachine *mach, BkRow *row)
  * f_bar_T(x) = sum_j alpha_j (T - s_j) / T k(x_j, x), T the rows seen, from
  * the kernel row of x.
  */
-double
+static double
 BkSpaAverageScore(const BkModel *m, const BkMachine *mach, const double *krow)
 {
 	double		T = (double) m->rows_seen;

@@ -13,6 +13,8 @@
 
 #include <stdio.h>
 
+static bool BkFormatMaxSize(const BkParams *p, int dim, int n_classes, size_t *out);
+
 /* ---- layout of each algorithm: what its learner says (bk_learner.h) ---- */
 
 /*
@@ -86,7 +88,7 @@ BkModelEvalCap(const BkParams *p)
  * before maintenance (Pegasos adds the new SV first, paper 004 Algorithm
  * 1, so B + 1), or the cap of an unbudgeted learner.
  */
-int
+static int
 BkModelCapacity(const BkParams *p)
 {
 	if (!BkParamsBudgeted(p))
@@ -229,7 +231,7 @@ BkModelAux(const BkParams *p)
 		(BkModelNeedsBorn(p) ? AUX_BORN : 0);
 }
 
-bool
+static bool
 BkFormatMaxSize(const BkParams *p, int dim, int n_classes, size_t *out)
 {
 	size_t		n_sv = BkParamsBudgeted(p) ? (size_t) p->budget : (size_t) p->max_sv;
