@@ -13,6 +13,9 @@
 #   - a file of the core calls into a folder of a higher layer (LAYERS,
 #     lowest first: base, kernel, learners, parts, model, merge, format);
 #   - the core (src/core) calls the PostgreSQL layer (src/pg);
+#   - a call up the layers through the model's hook table (BkModelHooks,
+#     which nm cannot see) is made from outside the learners, or through
+#     a hook the table does not set (the hooks used are listed);
 #   - a source file of the core is over 1,000 lines, or a header over 400
 #     (a header per concern: bk_core.h and bk_internal.h only gather the
 #     layers' headers).
@@ -76,6 +79,34 @@ awk -v layers="$LAYERS" '
 		if (rank[b] > rank[a]) { print "layers: " $1 " (" a ") calls up into " $2 " (" b "): " $3; bad = 1 }
 	}
 	END { exit bad }' "$tmp/edges" || failed=1
+
+# 2b. the calls up the layers through a pointer: a lower layer reaches the
+# model only through the table of BkModelHooks (bk_internal_types.h), set
+# in model/bk_layout.c.  nm cannot see these calls, so they are read from
+# the source: every "hooks->NAME(" call, the file that makes it and the
+# function the table gives NAME, listed; a call through a hook the table
+# does not set, or from outside the learners, fails.
+hook_table=$(sed -n '/^const BkModelHooks bk_model_hooks = {/,/^};/p' src/core/model/bk_layout.c |
+	sed -n 's/^[[:space:]]*\.\([a-z_]*\) = \([A-Za-z0-9_]*\),*$/\1 \2/p')
+grep -rno 'hooks->[a-z_]*(' src/core --include='*.c' | sed 's/:[0-9]*:hooks->/ /; s/($//' | sort -u |
+while read -r file hook; do
+	target=$(echo "$hook_table" | awk -v h="$hook" '$1 == h { print $2 }')
+	case $file in
+	src/core/learners/*) ;;
+	*) echo "layers: $file calls the model through hooks->$hook: only the learners may"; echo fail ;;
+	esac
+	if [ -z "$target" ]; then
+		echo "layers: $file calls hooks->$hook, which bk_model_hooks (model/bk_layout.c) does not set"
+		echo fail
+	else
+		where=$(awk -v t="$target" '$1 == t { print $2 }' "$tmp/def.s")
+		echo "layers: up through a hook: ${file%.c} -> ${where:-?} ($target), hooks->$hook" >&2
+	fi
+done > "$tmp/hooks"
+if grep -q '^fail$' "$tmp/hooks"; then
+	grep -v '^fail$' "$tmp/hooks"
+	failed=1
+fi
 
 # 3. no core file over MAX_LINES lines, no header over MAX_HEADER_LINES
 for c in $(find src/core -name '*.c' -o -name '*.h' | sort); do
