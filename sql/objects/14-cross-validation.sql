@@ -108,6 +108,12 @@ DECLARE
 	regression	boolean;
 	partition	text;
 	scoring		text;
+	-- a regression target's distinct values, rows, whether all integral
+	targets		int8;
+	target_rows	int8;
+	integral	boolean;
+	t_lo		float8;
+	t_hi		float8;
 BEGIN
 	-- 5 folds for a grid, 3 for the search without one (it trains more models)
 	folds := coalesce(folds, CASE WHEN auto_mode THEN 3 ELSE 5 END);
@@ -285,6 +291,28 @@ BEGIN
 				USING ERRCODE = '22023',
 					  HINT = CASE WHEN regression THEN 'Use r2, neg_rmse or neg_mae, or cast an integer label to int8.'
 					         ELSE 'Use accuracy, balanced_accuracy, macro_f1, macro_precision or macro_recall.' END;
+		END IF;
+		-- a float8 target of a few integral values (0 and 1, or a handful
+		-- of codes) is likely classes given as numbers: say that the
+		-- models are regressors, scored by a regression metric
+		IF regression THEN
+			probe := format($q$
+				SELECT pg_catalog.count(*)::pg_catalog.int8, pg_catalog.sum(g.c)::pg_catalog.int8,
+				       pg_catalog.bool_and(g.y OPERATOR(pg_catalog.=) pg_catalog.floor(g.y)),
+				       pg_catalog.min(g.y), pg_catalog.max(g.y)
+				FROM (SELECT q.y, pg_catalog.count(*) AS c
+				      FROM (SELECT ((%1$s))::%2$s AS y FROM (%3$s) AS s) AS q
+				      WHERE q.y IS NOT NULL
+				      GROUP BY q.y) AS g
+			$q$, label, y_cast, source);
+			PERFORM pg_catalog.set_config('search_path', caller_search_path, true);
+			EXECUTE probe INTO targets, target_rows, integral, t_lo, t_hi;
+			PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
+			IF targets >= 1 AND targets <= 20 AND integral AND target_rows >= 100 THEN
+				RAISE NOTICE 'bk_cross_validate: the label is a float8 target of only % distinct values, all integral (from % to %): the models are regressors, scored by %',
+					targets, t_lo, t_hi, metric
+					USING HINT = 'If the values are classes, cast the label to train classifiers scored by accuracy, for example ''label::int8'' (or ''label::text'').';
+			END IF;
 		END IF;
 		-- folds stratified by class; a regressor's targets are not classes
 		partition := CASE WHEN regression THEN '' ELSE 'PARTITION BY y' END;
@@ -614,6 +642,11 @@ BEGIN
 		-- text in its context
 		GET STACKED DIAGNOSTICS err_state = RETURNED_SQLSTATE, err_msg = MESSAGE_TEXT,
 			err_detail = PG_EXCEPTION_DETAIL, err_hint = PG_EXCEPTION_HINT;
+		-- a column the source does not have: the expressions name the
+		-- subquery's columns, or its whole row as s, never the table
+		IF err_state = '42703' AND err_hint = '' THEN
+			err_hint := 'The source is read as a subquery aliased s: name its columns, or its whole row as s (for example to_jsonb(s) - ''label''), not the table.';
+		END IF;
 		IF err_detail <> '' AND err_hint <> '' THEN
 			RAISE EXCEPTION USING ERRCODE = err_state, MESSAGE = err_msg, DETAIL = err_detail, HINT = err_hint;
 		ELSIF err_detail <> '' THEN

@@ -163,6 +163,7 @@ typedef struct BkRunStats
 	int			keep_alloc;		/* rows allocated, up to keep_cap */
 	int			keep_n;
 	int			keep_next;
+	struct BkInputStats *inputs;	/* what it saw of its inputs: bk_inputs.c */
 } BkRunStats;
 
 /*

@@ -116,6 +116,15 @@ extern void bk_push_integer_param(JsonbParseState **ps, JsonbIteratorToken tok, 
 /* budgetkernel.run_warnings: off, no warning at all */
 extern bool bk_run_warnings;
 extern void BkPgWarnRun(BkModel *first_pass, BkModel *m, const char *fname);
+/*
+ * bk_input_warnings.c: NOTICEs and WARNINGs of suspicious inputs (a float8
+ * target of few integral values, a leak, a constant text feature), and of
+ * unscaled features under a model near the majority (run: its report;
+ * true when said)
+ */
+extern void BkPgWarnInputs(BkModel *first_pass, BkModel *m, const char *fname);
+extern bool BkPgWarnUnscaled(BkModel *first_pass, const BkRunReport *run,
+							 const char *fname, const char *majority_label);
 
 /* ------------------------------------------------------------------------
  * bk_features.c: feature arrays

@@ -30,6 +30,20 @@ label_text(const BkModel *m, int c)
 	"the class weights (\"class_weight\": \"balanced\" for imbalanced classes, smaller ones if " \
 	"a rare class is predicted everywhere), and that the rows are shuffled."
 
+/* integer labels of many values: perhaps a quantity, meant as a target */
+#define MANY_INTEGER_CLASSES 20
+#define QUANTITY_HINT \
+	"If the label is a quantity (a count, a price, a year), cast it to float8 to train a regressor: bk_train(features, label::float8, params)."
+
+/* a useless classifier's hint; of many integer classes, the float8 cast first */
+static const char *
+collapse_hint(const BkModelInfo *info)
+{
+	if (!info->text_labels && info->n_classes >= MANY_INTEGER_CLASSES)
+		return QUANTITY_HINT " " COLLAPSE_HINT;
+	return COLLAPSE_HINT;
+}
+
 /* what to change for a regressor that learned nothing, by its learner and target */
 static const char *
 regression_hint(const BkModel *m)
@@ -144,6 +158,7 @@ BkPgWarnRun(BkModel *first_pass, BkModel *m, const char *fname)
 
 	if (!bk_run_warnings)
 		return;
+	BkPgWarnInputs(first_pass, m, fname);
 	BkModelGetInfo(m, &info);
 	if (info.params->regression)
 	{
@@ -157,14 +172,22 @@ BkPgWarnRun(BkModel *first_pass, BkModel *m, const char *fname)
 	}
 	/*
 	 * a label of many values over few rows each: likely a number (a
-	 * price, a count) that was meant as a regression target
+	 * price, a count) that was meant as a regression target; integers
+	 * more likely so than text, and warned of at more rows a class
 	 */
-	if (info.n_classes >= 100 && (uint64) info.n_classes * 10 > info.rows_seen)
-		ereport(WARNING,
-				(errmsg("%s: the label has %d distinct values over %llu rows, fewer than 10 rows a class",
-						fname, info.n_classes, (unsigned long long) info.rows_seen),
-				 errdetail("Each value is a class of its own: a classifier predicts one of them, and learns each from few rows."),
-				 errhint("If the label is a number to predict, cast it to float8 to train a regressor: bk_train(features, label::float8, params).")));
+	{
+		int			per_class = info.text_labels ? 10 : 30;
+
+		if (info.n_classes >= 100 &&
+			(uint64) info.n_classes * (uint64) per_class > info.rows_seen)
+			ereport(WARNING,
+					(errmsg("%s: the label has %d distinct values over %llu rows, fewer than %d rows a class",
+							fname, info.n_classes, (unsigned long long) info.rows_seen, per_class),
+					 errdetail("Each value is a class of its own: a classifier predicts one of them, and learns each from few rows."),
+					 errhint(info.text_labels ?
+							 "If the label is a number to predict, cast it to float8 to train a regressor: bk_train(features, label::float8, params)." :
+							 QUANTITY_HINT)));
+	}
 	/* one class: the model can only predict it */
 	if (info.n_classes == 1)
 	{
@@ -189,6 +212,10 @@ BkPgWarnRun(BkModel *first_pass, BkModel *m, const char *fname)
 	}
 	if (m != first_pass)
 		BkModelRunReport(m, &r);
+	/* raw features under a model near the majority: the likely cause named */
+	if (r.majority_class >= 0 &&
+		BkPgWarnUnscaled(first_pass, &r, fname, label_text(m, r.majority_class)))
+		return;
 	/* judged on the finished model's predictions, or else the online ones */
 	if (r.collapsed)
 		ereport(WARNING,
@@ -198,7 +225,7 @@ BkPgWarnRun(BkModel *first_pass, BkModel *m, const char *fname)
 						fname, label_text(m, r.constant_class), r.window,
 						100.0 * r.window_error),
 				 errdetail("It is probably a constant classifier."),
-				 errhint(COLLAPSE_HINT)));
+				 errhint("%s", collapse_hint(&info))));
 	if (r.no_better)
 		ereport(WARNING,
 				(errmsg(r.finished ?
@@ -207,5 +234,5 @@ BkPgWarnRun(BkModel *first_pass, BkModel *m, const char *fname)
 						fname, r.window, 100.0 * r.window_error,
 						label_text(m, r.majority_class), 100.0 * r.majority_error),
 				 errdetail("It has learnt nothing that generalises to the next rows."),
-				 errhint(COLLAPSE_HINT)));
+				 errhint("%s", collapse_hint(&info))));
 }

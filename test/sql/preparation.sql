@@ -153,6 +153,7 @@ FROM prep_named, prep_rows r WHERE bk_decision(named, jsonb_build_object('big', 
 RESET budgetkernel.run_warnings;
 
 -- text labels, booleans and integers (to_jsonb of whole rows)
+-- (flag is the label in another form: the run warns of a leak)
 SELECT bk_predict_label(m, '{"flag": true, "n": 3}'::jsonb) AS predicted,
        bk_info(m)->'preparation'->'inputs'->0->'levels' AS boolean_levels
 FROM (SELECT bk_train(jsonb_build_object('flag', i % 2 = 0, 'n', i % 7), CASE WHEN i % 2 = 0 THEN 'even' ELSE 'odd' END, '{}') AS m

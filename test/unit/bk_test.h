@@ -155,4 +155,7 @@ extern void test_registry_learners(void);
 /* ---- test_run_report.c ---- */
 extern void test_run_report(void);
 
+/* ---- test_inputs.c ---- */
+extern void test_inputs(void);
+
 #endif							/* BK_TEST_H */

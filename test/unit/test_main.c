@@ -94,6 +94,7 @@ main(void)
 	test_parts_format_doc();
 	test_registry_learners();
 	test_run_report();
+	test_inputs();
 	test_drift();
 	test_distil();
 	test_polish();

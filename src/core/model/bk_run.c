@@ -4,9 +4,11 @@
  *	  stream that comes in runs of one label, and a model that ends
  *	  predicting one class, or no better than the most frequent one.  The
  *	  counts cover this run only (they are not stored with the model), and
- *	  cost O(1) a row besides a window of the last BK_RUN_WINDOW rows.
+ *	  cost O(1) a row besides a window of the last BK_RUN_WINDOW rows; what
+ *	  the run saw of its inputs is bk_inputs.c's (O(dim) a row).
  */
 #include "bk_internal.h"
+#include "bk_inputs.h"
 
 #include <string.h>
 
@@ -80,6 +82,7 @@ BkRunNoteValue(BkModel *m, const double *x, double t)
 	int			slot;
 
 	run_begin(m);
+	BkInputsNote(m, x, m->target != NULL, t);
 	slot = keep_row(m, x);
 	if (slot >= 0)
 		m->run.keep_t[slot] = t;
@@ -103,6 +106,7 @@ BkRunNote(BkModel *m, const double *x, int cls, int pred)
 	BkRunStats *r = &m->run;
 
 	run_begin(m);
+	BkInputsNote(m, x, false, 0.0);
 	if (pred >= 0)
 	{
 		int			slot = keep_row(m, x);
@@ -186,6 +190,7 @@ BkRunFree(BkModel *m)
 	BkFree(&m->env, m->run.keep_x);
 	BkFree(&m->env, m->run.keep_true);
 	BkFree(&m->env, m->run.keep_t);
+	BkInputsFree(m);
 	memset(&m->run, 0, sizeof(m->run));
 }
 
@@ -348,6 +353,8 @@ BkRunRelayout(BkModel *m, int new_dim, const int *map, const double *fill)
 	BkRunStats *r = &m->run;
 	double	   *x;
 
+	/* the columns' statistics are of the old columns */
+	BkInputsFree(m);
 	if (r->keep_x == NULL)
 		return;
 	if ((size_t) r->keep_cap > BK_RUN_KEEP_BYTES / ((size_t) new_dim * sizeof(double)))
