@@ -34,6 +34,10 @@
 #                and its model, scored on the set's test file, is within
 #                1 point of serial training of the same rows on one node
 #                (the line prints both accuracies);
+#   cross-validate  bk_cross_validate over a distributed table stops with
+#                SQLSTATE 42804 (bk_features cannot cross Citus's
+#                intermediate results, which travel as text); over a
+#                local copy of the table it scores as on one node;
 #   signals      no backend of any node was terminated by a signal.
 #
 # Prints a line per check and ends with "N passed, N failed"; exit status
@@ -264,6 +268,24 @@ if [[ $loaded == yes ]]; then
 else
 	check "a9a and usps loaded and distributed" no yes
 fi
+
+# cross-validation over a distributed source.  The query bk_cross_validate
+# generates keeps the rows, cast to bk_features, in CTEs; Citus plans them
+# as intermediate results, which it moves and reads back in text form, and
+# bk_features has no text input (a literal does not say its form): the
+# call stops with SQLSTATE 42804.  The workaround (doc/distributed.md):
+# pull the rows into a local table first; its scores are those of one node.
+cv_grid='{"algorithm": "bpa", "variant": "nn", "budget": 30, "gamma": 0.0625, "C": 1}'
+got=$(q coord -v VERBOSITY=verbose -c "SELECT mean FROM bk_cross_validate('usps', 'features', 'label', 'id', '$cv_grid', folds => 3)" 2>&1 |
+	sed -n 's/^ERROR:  \([0-9A-Z]\{5\}\): .*/\1/p' | head -n 1)
+acc=$(q coord -F ' ' -c "
+	CREATE TEMP TABLE usps_rows AS SELECT * FROM usps;
+	WITH c AS (SELECT fold_scores, mean FROM bk_cross_validate('usps_rows', 'features', 'label', 'id', '$cv_grid', folds => 3)),
+	     o AS (SELECT fold_scores FROM bk_cross_validate('usps_local', 'features', 'label', 'id', '$cv_grid', folds => 3))
+	SELECT c.fold_scores = o.fold_scores, round(100 * c.mean::numeric, 2) FROM c, o" 2>&1 | tail -n 1)
+read -r same mean <<<"$acc"
+check "cross-validate: a distributed source stops with SQLSTATE 42804; a local copy of it scores as on one node (mean ${mean:-?} % over 3 folds)" \
+	"${got:-no error} $same" "42804 t" || printf '%s\n' "$acc"
 
 # signals: no backend of any node died
 dead=$(cat "$DIR"/*.log | grep -c 'terminated by signal')
