@@ -263,7 +263,7 @@ real_check()
 }
 
 if [[ $loaded == yes ]]; then
-	# BPA-NN (paper 000): measured 84.37 % distributed against 83.77 %
+	# BPA-NN (paper 000): measured 84.34-84.37 % distributed against 83.77 %
 	# serially on a9a; 86.35-86.70 % against 86.70 % on usps (the combine
 	# order is the order the shards' states arrive in)
 	real_check a9a '{"algorithm": "bpa", "variant": "nn", "budget": 100, "gamma": 0.0625, "C": 1}'
