@@ -23,6 +23,11 @@
 --     pg_catalog types) and every object of the extension by
 --     @extschema@ with arguments of its exact types, so that no object
 --     another role created can be chosen in their place.
+-- The rows keep the type of the caller's features (named by schema) until
+-- they reach the extension's functions, each call casting them to
+-- bk_features (a relabelling): a distributed engine moves the rows of the
+-- query's CTEs between its queries in text form (Citus's intermediate
+-- results), and a bk_features value has no text input (0.4.0).
 -- the search's own progress, a NOTICE for each model it scores when
 -- budgetkernel.progress_interval is set (bk_progress.c)
 CREATE FUNCTION @extschema@._bk_cv_progress(started timestamptz, total int4, setting int4,
@@ -265,7 +270,7 @@ BEGIN
 		   OR EXISTS (SELECT FROM pg_cast c
 		              WHERE c.castsource = x_type
 		                AND c.casttarget = '@extschema@.bk_features'::regtype) THEN
-			x_cast := '@extschema@.bk_features';
+			x_cast := (SELECT format('%I.%I', n.nspname, t.typname) FROM pg_type t JOIN pg_namespace n ON n.oid = t.typnamespace WHERE t.oid = x_type);
 		ELSE
 			RAISE EXCEPTION 'features must be float8[] (or another numeric array: int2[], int4[], int8[], float4[], numeric[]), jsonb or bk_sparse, got %',
 				format_type(x_type, NULL)
@@ -319,13 +324,13 @@ BEGIN
 		-- a regressor's fold score: r2, or the negated error (higher is better)
 		scoring := CASE
 			WHEN NOT regression THEN
-				$s$(@extschema@.bk_metrics(r.y::pg_catalog.text, @extschema@.bk_predict_label(m.model, r.x))
+				$s$(@extschema@.bk_metrics(r.y::pg_catalog.text, @extschema@.bk_predict_label(m.model, r.x::@extschema@.bk_features))
 				    OPERATOR(pg_catalog.->>) $4)::pg_catalog.float8$s$
 			WHEN metric = 'r2' THEN
-				$s$(@extschema@.bk_metrics(r.y, @extschema@.bk_predict_value(m.model, r.x))
+				$s$(@extschema@.bk_metrics(r.y, @extschema@.bk_predict_value(m.model, r.x::@extschema@.bk_features))
 				    OPERATOR(pg_catalog.->>) 'r2'::pg_catalog.text)::pg_catalog.float8$s$
 			ELSE
-				format($s$(OPERATOR(pg_catalog.-) (@extschema@.bk_metrics(r.y, @extschema@.bk_predict_value(m.model, r.x))
+				format($s$(OPERATOR(pg_catalog.-) (@extschema@.bk_metrics(r.y, @extschema@.bk_predict_value(m.model, r.x::@extschema@.bk_features))
 				    OPERATOR(pg_catalog.->>) %L::pg_catalog.text)::pg_catalog.float8)$s$,
 				    substr(metric, 5))
 			END;
@@ -357,8 +362,8 @@ BEGIN
 			), models AS (
 				-- _bk_train_seconds shares bk_train's state: the time of the same training
 				SELECT st.setting, f.fold,
-				       @extschema@.bk_train(r.x, r.y, st.params ORDER BY r.k, r.kt) AS model,
-				       @extschema@._bk_train_seconds(r.x, r.y, st.params ORDER BY r.k, r.kt) AS seconds
+				       @extschema@.bk_train(r.x::@extschema@.bk_features, r.y, st.params ORDER BY r.k, r.kt) AS model,
+				       @extschema@._bk_train_seconds(r.x::@extschema@.bk_features, r.y, st.params ORDER BY r.k, r.kt) AS seconds
 				FROM rows r CROSS JOIN settings st
 				     CROSS JOIN pg_catalog.generate_series(0::pg_catalog.int8,
 				                                           $3::pg_catalog.int8 OPERATOR(pg_catalog.-) 1::pg_catalog.int8) AS f(fold)
@@ -384,7 +389,7 @@ BEGIN
 				SELECT setting, params FROM result ORDER BY mean DESC NULLS LAST, setting LIMIT 1
 			), refitted AS (
 				-- with refit, the best setting trained on every row, in the same order
-				SELECT @extschema@.bk_train(r.x, r.y, (SELECT params FROM best) ORDER BY r.k, r.kt) AS model
+				SELECT @extschema@.bk_train(r.x::@extschema@.bk_features, r.y, (SELECT params FROM best) ORDER BY r.k, r.kt) AS model
 				FROM rows r WHERE $5
 			)
 			SELECT res.params, res.mean, res.stddev, res.fold_scores, res.train_seconds,
@@ -432,7 +437,7 @@ BEGIN
 			arrays := x_type NOT IN ('jsonb'::regtype, '@extschema@.bk_sparse'::regtype,
 			                         '@extschema@.bk_features'::regtype);
 			probe := format($q$
-				SELECT (@extschema@.bk_info(@extschema@.bk_train(q.x, q.y, $1))
+				SELECT (@extschema@.bk_info(@extschema@.bk_train(q.x::@extschema@.bk_features, q.y, $1))
 				        OPERATOR(pg_catalog.->>) 'dim'::pg_catalog.text)::pg_catalog.int4
 				FROM (SELECT ((%1$s))::%4$s AS x, ((%2$s))::%5$s AS y FROM (%3$s) AS s LIMIT 5000) AS q
 			$q$, features, label, source, x_cast, y_cast);
@@ -620,7 +625,7 @@ BEGIN
 		END IF;
 		-- with refit, the best setting trained on every row, in the same order
 		IF refit THEN
-			probe := rows_q || $q$ SELECT @extschema@.bk_train(r.x, r.y, $1 ORDER BY r.k, r.kt) FROM rows r$q$;
+			probe := rows_q || $q$ SELECT @extschema@.bk_train(r.x::@extschema@.bk_features, r.y, $1 ORDER BY r.k, r.kt) FROM rows r$q$;
 			best := best->'params';
 			PERFORM pg_catalog.set_config('search_path', caller_search_path, true);
 			EXECUTE probe INTO refitted USING best, seed, folds;

@@ -55,6 +55,29 @@ BkPgArgType(FunctionCallInfo fcinfo, int argno)
 }
 
 /*
+ * An error unless this call passes as many arguments as the function
+ * declares.  PostgreSQL's executor always does; a generic caller that
+ * builds the call from a list of its own may not, and an argument read
+ * past PG_NARGS() is whatever the caller's memory holds.  (When the
+ * function's OID is unknown there is no signature to compare with: the
+ * callers then check PG_NARGS() against what they read.)
+ */
+void
+BkPgCheckNargs(FunctionCallInfo fcinfo, const char *fname)
+{
+	Oid		   *argtypes;
+	int			nargs;
+
+	if (OidIsValid(fcinfo->flinfo->fn_oid) &&
+		OidIsValid(get_func_signature(fcinfo->flinfo->fn_oid, &argtypes, &nargs)) &&
+		nargs != PG_NARGS())
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_FUNCTION),
+				 errmsg("%s was called with %d arguments, and it takes %d", fname, PG_NARGS(), nargs),
+				 errdetail("The caller builds the call itself and passed another number of arguments than the function declares.")));
+}
+
+/*
  * Whether an aggregate argument (argno 1: the label of bk_train) is an
  * int2 or int4 column that PostgreSQL cast to float8 to call the float8
  * form.  An int4 label has forms of its own; an int2 one finds no exact

@@ -252,7 +252,13 @@ bk_train_deserialize(PG_FUNCTION_ARGS)
 	in = PG_GETARG_BYTEA_PP(0);
 	p = (const uint8 *) VARDATA_ANY(in);
 	len = VARSIZE_ANY_EXHDR(in);
-	if (len < PARTIAL_HEADER || p[0] != PARTIAL_VERSION)
+	/*
+	 * the header whole, no flag unknown, a count of rows, and bytes after
+	 * the header exactly when it says a model follows (the model's own
+	 * decoder checks those)
+	 */
+	if (len < PARTIAL_HEADER || p[0] != PARTIAL_VERSION || (p[1] & ~31) != 0 ||
+		((p[1] & 1) != 0) != (len > PARTIAL_HEADER))
 		ereport(ERROR,
 				(errcode(ERRCODE_DATA_CORRUPTED),
 				 errmsg("invalid partial budgetkernel training state")));
@@ -264,6 +270,10 @@ bk_train_deserialize(PG_FUNCTION_ARGS)
 	st->float_labels = (p[1] & 8) != 0;
 	st->novelty = (p[1] & 16) != 0;
 	memcpy(&st->skipped, p + 2, 8);
+	if (st->skipped < 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_CORRUPTED),
+				 errmsg("invalid partial budgetkernel training state")));
 	if (p[1] & 1)
 	{
 		bytea	   *model = (bytea *) palloc(VARHDRSZ + len - PARTIAL_HEADER);

@@ -274,6 +274,11 @@ bk_metrics_trans(PG_FUNCTION_ARGS)
 
 	if (!AggCheckCallContext(fcinfo, &agg))
 		elog(ERROR, "bk_metrics_trans called in non-aggregate context");
+	/* the actual and predicted labels at least (a generic caller may pass fewer) */
+	if (PG_ARGISNULL(0))
+		BkPgCheckNargs(fcinfo, "bk_metrics");
+	if (PG_NARGS() < 3)
+		elog(ERROR, "bk_metrics_trans: called with %d arguments", PG_NARGS());
 	s = PG_ARGISNULL(0) ? new_state(agg, BkPgArgType(fcinfo, 1) == TEXTOID) :
 		(MetricsState *) PG_GETARG_POINTER(0);
 	if (PG_NARGS() > 3)

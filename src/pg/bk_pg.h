@@ -514,6 +514,7 @@ typedef struct BkTrainState
  */
 extern Oid	BkPgArgType(FunctionCallInfo fcinfo, int argno);
 extern bool BkPgArgCastFromInteger(FunctionCallInfo fcinfo, int argno);
+extern void BkPgCheckNargs(FunctionCallInfo fcinfo, const char *fname);
 
 /*
  * bk_merge's final model: m, a copy of the merged model, distilled from

@@ -67,6 +67,7 @@ bk_train_get_state(FunctionCallInfo fcinfo, const char *fname, bool *created)
 	if (!PG_ARGISNULL(0))
 		return (BkTrainState *) PG_GETARG_POINTER(0);
 
+	BkPgCheckNargs(fcinfo, fname);
 	st = BkPgTrainStateNew(aggcontext);
 	/*
 	 * the same C functions serve the int8, int4, text and float8 label

@@ -25,6 +25,12 @@ CREATE FUNCTION bk_caller.partial_final(internal)
 	RETURNS bytea AS :'caller', 'bk_generic_partial_final' LANGUAGE C;
 CREATE FUNCTION bk_caller.combine_trans(internal, regprocedure, bytea)
 	RETURNS internal AS :'caller', 'bk_generic_combine_trans' LANGUAGE C;
+CREATE FUNCTION bk_caller.partial_trans_nooid(internal, regprocedure, "any", "any", "any")
+	RETURNS internal AS :'caller', 'bk_generic_partial_trans_nooid' LANGUAGE C;
+CREATE FUNCTION bk_caller.partial_trans_nooid(internal, regprocedure, "any", "any")
+	RETURNS internal AS :'caller', 'bk_generic_partial_trans_nooid' LANGUAGE C;
+CREATE FUNCTION bk_caller.combine_trans_nooid(internal, regprocedure, bytea)
+	RETURNS internal AS :'caller', 'bk_generic_combine_trans_nooid' LANGUAGE C;
 CREATE FUNCTION bk_caller.combine_model_final(internal)
 	RETURNS bk_model AS :'caller', 'bk_generic_combine_final' LANGUAGE C;
 CREATE FUNCTION bk_caller.combine_jsonb_final(internal)
@@ -36,6 +42,14 @@ CREATE AGGREGATE bk_caller.partial(regprocedure, "any", "any") (
 	SFUNC = bk_caller.partial_trans, STYPE = internal, FINALFUNC = bk_caller.partial_final);
 CREATE AGGREGATE bk_caller.partial(regprocedure, "any") (
 	SFUNC = bk_caller.partial_trans, STYPE = internal, FINALFUNC = bk_caller.partial_final);
+CREATE AGGREGATE bk_caller.partial_nooid(regprocedure, "any", "any", "any") (
+	SFUNC = bk_caller.partial_trans_nooid, STYPE = internal, FINALFUNC = bk_caller.partial_final);
+CREATE AGGREGATE bk_caller.partial_nooid(regprocedure, "any", "any") (
+	SFUNC = bk_caller.partial_trans_nooid, STYPE = internal, FINALFUNC = bk_caller.partial_final);
+CREATE AGGREGATE bk_caller.combine_model_nooid(regprocedure, bytea) (
+	SFUNC = bk_caller.combine_trans_nooid, STYPE = internal, FINALFUNC = bk_caller.combine_model_final);
+CREATE AGGREGATE bk_caller.combine_jsonb_nooid(regprocedure, bytea) (
+	SFUNC = bk_caller.combine_trans_nooid, STYPE = internal, FINALFUNC = bk_caller.combine_jsonb_final);
 CREATE AGGREGATE bk_caller.combine_model(regprocedure, bytea) (
 	SFUNC = bk_caller.combine_trans, STYPE = internal, FINALFUNC = bk_caller.combine_model_final);
 CREATE AGGREGATE bk_caller.combine_jsonb(regprocedure, bytea) (
@@ -128,6 +142,84 @@ SELECT form, generic IS NOT NULL AND generic = expected AS same_report,
        generic->'log_loss' AS log_loss
 FROM reports ORDER BY form;
 
+-- A fuzz of the argument forms a generic caller may present: too few
+-- or too many arguments, NULLs in every place, partial states cut short,
+-- of another aggregate, of another version or plain noise.  Each gives a
+-- clean error or the answer PostgreSQL's own call gives; the backend
+-- survives every one (the last query proves it).  Errors print their
+-- SQLSTATE and message (OIDs masked).
+CREATE FUNCTION bk_caller.outcome(q text) RETURNS text
+LANGUAGE plpgsql AS $$
+DECLARE r text;
+BEGIN
+	IF q IS NULL THEN
+		RETURN NULL;
+	END IF;
+	EXECUTE q INTO r;
+	RETURN 'result ' || coalesce(r, 'NULL');
+EXCEPTION WHEN OTHERS THEN
+	RETURN 'ERROR ' || SQLSTATE || ': ' || regexp_replace(SQLERRM, '[0-9]{5,}', 'N', 'g');
+END $$;
+CREATE TABLE states AS
+SELECT (SELECT state FROM parts WHERE part = 0) AS train,
+       (SELECT bk_caller.partial('bk_metrics(int8, int8)'::regprocedure, label, label) FROM pts) AS metrics,
+       (SELECT bk_caller.partial('bk_metrics(float8, float8)'::regprocedure, target, target) FROM pts) AS regression;
+-- argument counts and NULLs: the generic call against PostgreSQL's own
+SELECT form, bk_caller.outcome(generic) AS generic, bk_caller.outcome(own) AS own
+FROM (VALUES
+	('train: features only', $$SELECT md5(bk_caller.partial('bk_train(bk_features, int8, jsonb)'::regprocedure, features)) FROM pts$$, NULL),
+	('train: no params', $$SELECT md5(bk_caller.partial('bk_train(bk_features, int8, jsonb)'::regprocedure, features, label)) FROM pts$$, NULL),
+	('novelty: one argument too many', $$SELECT md5(bk_caller.partial('bk_train(bk_features, jsonb)'::regprocedure, features, '{"budget": 40}'::jsonb, label)) FROM pts$$, NULL),
+	('metrics: one label only', $$SELECT md5(bk_caller.partial('bk_metrics(int8, int8)'::regprocedure, label)) FROM pts$$, NULL),
+	('train: NULL features', $$SELECT md5(bk_caller.combine_model('bk_train(bk_features, int8, jsonb)'::regprocedure, p)::bytea) FROM (SELECT bk_caller.partial('bk_train(bk_features, int8, jsonb)'::regprocedure, NULL::bk_features, label, '{"budget": 40}'::jsonb) p FROM pts) t$$,
+	 $$SELECT md5(bk_train(NULL::bk_features, label, '{"budget": 40}')::bytea) FROM pts$$),
+	('train: NULL labels', $$SELECT md5(bk_caller.combine_model('bk_train(bk_features, int8, jsonb)'::regprocedure, p)::bytea) FROM (SELECT bk_caller.partial('bk_train(bk_features, int8, jsonb)'::regprocedure, features, NULL::int8, '{"budget": 40}'::jsonb) p FROM pts) t$$,
+	 $$SELECT md5(bk_train(features, NULL::int8, '{"budget": 40}')::bytea) FROM pts$$),
+	('train: NULL params', $$SELECT md5(bk_caller.combine_model('bk_train(bk_features, int8, jsonb)'::regprocedure, p)::bytea) FROM (SELECT bk_caller.partial('bk_train(bk_features, int8, jsonb)'::regprocedure, features, label, NULL::jsonb) p FROM pts) t$$,
+	 $$SELECT md5(bk_train(features, label, NULL::jsonb)::bytea) FROM pts$$),
+	('novelty: NULL params', $$SELECT md5(bk_caller.combine_model('bk_train(bk_features, jsonb)'::regprocedure, p)::bytea) FROM (SELECT bk_caller.partial('bk_train(bk_features, jsonb)'::regprocedure, features, NULL::jsonb) p FROM pts) t$$,
+	 $$SELECT md5(bk_train(features, NULL::jsonb)::bytea) FROM pts$$),
+	('merge: NULL models', $$SELECT md5(bk_caller.combine_model('bk_merge(bk_model)'::regprocedure, p)::bytea) FROM (SELECT bk_caller.partial('bk_merge(bk_model)'::regprocedure, NULL::bk_model) p FROM pts) t$$,
+	 $$SELECT md5(bk_merge(NULL::bk_model)::bytea) FROM pts$$),
+	('metrics: NULL predictions', $$SELECT bk_caller.combine_jsonb('bk_metrics(int8, int8)'::regprocedure, p) FROM (SELECT bk_caller.partial('bk_metrics(int8, int8)'::regprocedure, label, NULL::int8) p FROM pts) t$$,
+	 $$SELECT bk_metrics(label, NULL::int8) FROM pts$$),
+	('regression metrics: NULL targets', $$SELECT bk_caller.combine_jsonb('bk_metrics(float8, float8)'::regprocedure, p) FROM (SELECT bk_caller.partial('bk_metrics(float8, float8)'::regprocedure, NULL::float8, target) p FROM pts) t$$,
+	 $$SELECT bk_metrics(NULL::float8, target) FROM pts$$),
+	('no function OID: train', $$SELECT md5(bk_caller.partial_nooid('bk_train(bk_features, int8, jsonb)'::regprocedure, features, label, '{"budget": 40}'::jsonb)) FROM pts$$, NULL),
+	('no function OID: metrics', $$SELECT md5(bk_caller.partial_nooid('bk_metrics(int8, int8)'::regprocedure, label, label)) FROM pts$$, NULL),
+	('no function OID: combine and final of bk_train', $$SELECT md5(bk_caller.combine_model_nooid('bk_train(bk_features, int8, jsonb)'::regprocedure, state ORDER BY part)::bytea) = md5(bk_caller.combine_model('bk_train(bk_features, int8, jsonb)'::regprocedure, state ORDER BY part)::bytea) FROM parts$$, NULL),
+	('no function OID: combine and final of bk_metrics', $$SELECT (SELECT bk_caller.combine_jsonb_nooid('bk_metrics(int8, int8)'::regprocedure, metrics) FROM states) = (SELECT bk_metrics(label, label) FROM pts)$$, NULL),
+	('combine: no state at all', $$SELECT md5(bk_caller.combine_model('bk_train(bk_features, int8, jsonb)'::regprocedure, NULL::bytea)::bytea)$$,
+	 $$SELECT md5(bk_train(features, label, '{}')::bytea) FROM pts WHERE false$$)
+) f(form, generic, own) ORDER BY form;
+-- partial states that are not a state of the aggregate: each an error
+SELECT form, bk_caller.outcome(format('SELECT md5(bk_caller.%s(%L::regprocedure, %L::bytea)::text)', final, agg, state)) AS outcome
+FROM states, LATERAL (VALUES
+	('train: empty', 'combine_model', 'bk_train(bk_features, int8, jsonb)', ''::bytea),
+	('train: one byte', 'combine_model', 'bk_train(bk_features, int8, jsonb)', substr(train, 1, 1)),
+	('train: header cut', 'combine_model', 'bk_train(bk_features, int8, jsonb)', substr(train, 1, 9)),
+	('train: model cut to a byte', 'combine_model', 'bk_train(bk_features, int8, jsonb)', substr(train, 1, 11)),
+	('train: model cut in half', 'combine_model', 'bk_train(bk_features, int8, jsonb)', substr(train, 1, length(train) / 2)),
+	('train: model a byte short', 'combine_model', 'bk_train(bk_features, int8, jsonb)', substr(train, 1, length(train) - 1)),
+	('train: another version', 'combine_model', 'bk_train(bk_features, int8, jsonb)', set_byte(train, 0, 2)),
+	('train: a byte too many', 'combine_model', 'bk_train(bk_features, int8, jsonb)', train || '\x00'::bytea),
+	('train: noise', 'combine_model', 'bk_train(bk_features, int8, jsonb)', '\x01'::bytea || decode(repeat(md5('noise'), 8), 'hex')),
+	('train: a metrics state', 'combine_model', 'bk_train(bk_features, int8, jsonb)', metrics),
+	('merge: a metrics state', 'combine_model', 'bk_merge(bk_model)', metrics),
+	('metrics: empty', 'combine_jsonb', 'bk_metrics(int8, int8)', ''::bytea),
+	('metrics: cut in half', 'combine_jsonb', 'bk_metrics(int8, int8)', substr(metrics, 1, length(metrics) / 2)),
+	('metrics: a byte short', 'combine_jsonb', 'bk_metrics(int8, int8)', substr(metrics, 1, length(metrics) - 1)),
+	('metrics: a byte too many', 'combine_jsonb', 'bk_metrics(int8, int8)', metrics || '\x00'::bytea),
+	('metrics: noise', 'combine_jsonb', 'bk_metrics(int8, int8)', decode(repeat(md5('noise'), 8), 'hex')),
+	('metrics: a regression state', 'combine_jsonb', 'bk_metrics(int8, int8)', regression),
+	('regression metrics: empty', 'combine_jsonb', 'bk_metrics(float8, float8)', ''::bytea),
+	('regression metrics: a byte short', 'combine_jsonb', 'bk_metrics(float8, float8)', substr(regression, 1, length(regression) - 1)),
+	('regression metrics: a byte too many', 'combine_jsonb', 'bk_metrics(float8, float8)', regression || '\x00'::bytea),
+	('regression metrics: a metrics state', 'combine_jsonb', 'bk_metrics(float8, float8)', metrics)
+) c(form, final, agg, state) ORDER BY form;
+-- the backend is the same one: nothing above took it down
+SELECT count(*) AS rows_after_the_fuzz FROM pts;
+
 RESET max_parallel_workers_per_gather;
-DROP TABLE pts, parts, reports;
+DROP TABLE pts, parts, reports, states;
 DROP SCHEMA bk_caller CASCADE;
