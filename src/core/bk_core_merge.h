@@ -71,9 +71,9 @@ extern bool BkModelPlainMachines(const BkModel *m);
  * same order, by BkModelMergeUnion and BkModelMerge): a fresh model of m's
  * learner learns u's distinct SVs labelled by u's class, and its machines
  * replace m's when it agrees with u on more of those points
- * (bk_model_distil.c), or else m is polished (BkModelPolish); a model of
- * one-vs-rest machines is polished whichever it keeps, each machine
- * within its own bound (BkModelPolishEachMachine).  Then, for a
+ * (bk_model_distil.c), or else m is polished (BkModelPolish; a model of
+ * one-vs-rest machines each machine within its own bound,
+ * BkModelPolishEachMachine); a distilled model is not.  Then, for a
  * learner of binary machines without class weights, m is continued over
  * those of the labelled points that carry the label a part learned them
  * with, when that predicts those labels better on held-out points,

@@ -13,7 +13,7 @@
  *
  *	  bk_bench --train FILE --dim D --params 'key=value,key=value,...'
  *	           [--test FILE] [--standardize] [--stats FILE]
- *	           [--max-rows N] [--repeat N]
+ *	           [--max-rows N] [--repeat N] [--merge-parts P] [--order-seed S]
  *
  *	  --params      the bk_train parameters, e.g.
  *	                algorithm=bpa,variant=nn,loss=ramp,budget=100,gamma=0.5,C=1
@@ -27,6 +27,18 @@
  *	  --max-rows N  use the first N training rows only
  *	  --repeat N    train (and score) N times, report the median times (and
  *	                every time, in train_runs_s / score_runs_s)
+ *
+ *	  --merge-parts P  also train P parts, part p the rows whose line number
+ *	                (from 1) is p mod P, each in the rows' order, and merge them
+ *	                as the aggregate bk_merge(m ORDER BY part) does (the
+ *	                fold and the union kept whole, then distilled,
+ *	                polished and refined by BkModelDistil): the merge's
+ *	                and the serial training's CPU time (CLOCK_PROCESS_CPUTIME_ID,
+ *	                robust to other processes' load) and the merged
+ *	                model's accuracy, in "merge_*" keys
+ *
+ *	  --order-seed S  train in the order of BkShuffleKey(line number, S)
+ *	                (SQL's ORDER BY bk_shuffle_key(id, S)) instead of file order
  *
  *	  Output: one line of JSON with rows, seconds, rows/s, n_sv, online
  *	  mistakes and test accuracy.
@@ -57,6 +69,7 @@ typedef struct Data
 	int			dim;
 	double	   *x;				/* n x dim */
 	int64_t    *y;
+	int64_t    *id;				/* the row's line number (from 1), or NULL: i + 1 */
 } Data;
 
 static FILE *
@@ -102,6 +115,7 @@ read_libsvm(const char *path, int dim, int64_t max_rows, Data *d)
 	if (!f)
 		die("cannot open", path);
 	d->n = 0;
+	d->id = NULL;
 	d->cap = 1024;
 	d->dim = dim;
 	d->x = malloc(sizeof(double) * d->cap * dim);
@@ -233,6 +247,222 @@ now(void)
 	return (double) ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
+static double
+cpu_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return (double) ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* a copy of m through its bytes, decoded for training */
+static BkModel *
+copy_model(const BkModel *m)
+{
+	size_t		size;
+	uint8_t    *buf;
+	BkModel    *c;
+
+	if (!BkModelEncodedSize(m, SIZE_MAX, &size, NULL, 0))
+		die("the model cannot be encoded", NULL);
+	buf = malloc(size);
+	if (!buf)
+		die("out of memory", NULL);
+	BkModelEncode(m, buf, size);
+	c = BkModelDecode(&bk_std_env, buf, size, true);
+	free(buf);
+	return c;
+}
+
+static double
+accuracy(BkModel *m, const Data *test)
+{
+	int64_t		correct = 0;
+
+	for (int64_t i = 0; i < test->n; i++)
+	{
+		int64_t		label;
+
+		if (BkModelPredict(m, test->x + i * (int64_t) test->dim, &label) &&
+			label == test->y[i])
+			correct++;
+	}
+	return test->n > 0 ? (double) correct / test->n : 0.0;
+}
+
+static uint64_t
+model_fnv(const BkModel *m)
+{
+	size_t		size;
+	uint8_t    *buf;
+	uint64_t	h = UINT64_C(14695981039346656037);
+
+	if (!BkModelEncodedSize(m, SIZE_MAX, &size, NULL, 0))
+		die("the model cannot be encoded", NULL);
+	buf = malloc(size);
+	if (!buf)
+		die("out of memory", NULL);
+	BkModelEncode(m, buf, size);
+	for (size_t i = 0; i < size; i++)
+		h = (h ^ buf[i]) * UINT64_C(1099511628211);
+	free(buf);
+	return h;
+}
+
+/*
+ * --merge-parts: P parts (line number mod P), trained in file order, then
+ * merged as bk_merge(m ORDER BY part): the fold (BkModelMerge) and, from
+ * the second part on, the union kept whole (BkModelMergeUnion) while it
+ * is distillable, then BkModelDistil on a copy of the fold.  Prints the
+ * "merge_*" keys of the JSON line.
+ */
+static void
+merge_parts(const BkParams *params, const Data *train, const Data *test, int parts)
+{
+	BkModel   **part = calloc(parts, sizeof(BkModel *));
+	BkModel    *fold = NULL,
+			   *uni = NULL,
+			   *serial;
+	BkDistilReport report;
+	double		t0,
+				t_serial,
+				t_parts,
+				t_merge,
+				acc_union,
+				acc_fold;
+	int			dim = train->dim;
+	bool		dropped = false;
+
+	t0 = cpu_now();
+	serial = BkModelCreate(&bk_std_env, params, dim);
+	for (int64_t i = 0; i < train->n; i++)
+		BkModelLearn(serial, train->x + i * (int64_t) dim, train->y[i]);
+	t_serial = cpu_now() - t0;
+
+	t0 = cpu_now();
+	for (int p = 0; p < parts; p++)
+	{
+		part[p] = BkModelCreate(&bk_std_env, params, dim);
+		for (int64_t i = 0; i < train->n; i++)
+			if ((train->id ? train->id[i] : i + 1) % parts == p)
+				BkModelLearn(part[p], train->x + i * (int64_t) dim, train->y[i]);
+	}
+	t_parts = cpu_now() - t0;
+
+	memset(&report, 0, sizeof(report));
+	t0 = cpu_now();
+	for (int p = 0; p < parts; p++)
+	{
+		if (fold == NULL)
+		{
+			fold = copy_model(part[p]);
+			continue;
+		}
+		/* once dropped, the union is not kept again (it would not be the average of all) */
+		if (uni == NULL && !dropped && BkModelDistillable(fold))
+			uni = copy_model(fold);
+		if (uni != NULL)
+		{
+			BkModel    *c = copy_model(part[p]);
+
+			BkModelMergeUnion(uni, c);
+			BkModelFree(c);
+			if (!BkModelDistillable(uni))
+			{
+				BkModelFree(uni);
+				uni = NULL;
+				dropped = true;
+			}
+		}
+		{
+			BkModel    *c = copy_model(part[p]);
+
+			BkModelMerge(fold, c);
+			BkModelFree(c);
+		}
+	}
+	t_merge = cpu_now() - t0;
+	/* the union's and the fold's accuracy, untimed */
+	acc_union = uni != NULL ? 100.0 * accuracy(uni, test) : -1.0;
+	acc_fold = 100.0 * accuracy(fold, test);
+	t0 = cpu_now();
+	if (uni != NULL)
+	{
+		BkModel    *d = copy_model(fold);
+
+		BkModelDistil(d, uni, &report);
+		BkModelFree(fold);
+		fold = d;
+	}
+	t_merge += cpu_now() - t0;
+
+	printf(", \"merge_parts\": %d, \"merge_serial_cpu_s\": %.4f, \"merge_parts_cpu_s\": %.4f, "
+		   "\"merge_cpu_s\": %.4f, \"merge_ratio\": %.3f, \"merge_serial_acc\": %.4f, "
+		   "\"merge_part0_acc\": %.4f, \"merge_acc\": %.4f, \"merge_union_acc\": %.4f, \"merge_fold_acc\": %.4f, \"merge_fnv1a\": \"%016llx\", "
+		   "\"merge_distil\": [%d, %d, %d, %d, %d, %d], \"merge_polish\": [%d, %d, %d, %.6g, %.6g], "
+		   "\"merge_refine\": [%d, %d, %d, %d, %d]",
+		   parts, t_serial, t_parts, t_merge, t_merge / t_serial,
+		   100.0 * accuracy(serial, test), 100.0 * accuracy(part[0], test),
+		   100.0 * accuracy(fold, test), acc_union, acc_fold, (unsigned long long) model_fnv(fold),
+		   report.points, report.agree_merged, report.agree_distilled,
+		   report.agree_quarter, report.agree_expected, report.distilled,
+		   report.polish.machines, report.polish.steps, report.polish.points,
+		   report.polish.before, report.polish.after,
+		   report.own_points, report.own_merged, report.own_refined,
+		   report.own_halves_agree, report.refined);
+	for (int p = 0; p < parts; p++)
+		BkModelFree(part[p]);
+	free(part);
+	if (uni)
+		BkModelFree(uni);
+	BkModelFree(fold);
+	BkModelFree(serial);
+}
+
+/* rows sorted by their keys (BkShuffleKey of the line number) */
+static const uint64_t *sort_keys;
+
+static int
+cmp_key(const void *a, const void *b)
+{
+	uint64_t	x = sort_keys[*(const int64_t *) a],
+				y = sort_keys[*(const int64_t *) b];
+
+	return (x > y) - (x < y);
+}
+
+/* d's rows in the order of BkShuffleKey(line number, seed), d->id their line numbers */
+static void
+shuffle_rows(Data *d, uint64_t seed)
+{
+	int64_t    *idx = malloc(sizeof(int64_t) * d->n);
+	uint64_t   *keys = malloc(sizeof(uint64_t) * d->n);
+	double	   *x = malloc(sizeof(double) * d->n * d->dim);
+	int64_t    *y = malloc(sizeof(int64_t) * d->n);
+
+	d->id = malloc(sizeof(int64_t) * d->n);
+	for (int64_t i = 0; i < d->n; i++)
+	{
+		idx[i] = i;
+		keys[i] = BkShuffleKey((uint64_t) i + 1, seed);
+	}
+	sort_keys = keys;
+	qsort(idx, d->n, sizeof(int64_t), cmp_key);
+	for (int64_t i = 0; i < d->n; i++)
+	{
+		memcpy(x + i * d->dim, d->x + idx[i] * d->dim, sizeof(double) * d->dim);
+		y[i] = d->y[idx[i]];
+		d->id[i] = idx[i] + 1;
+	}
+	free(d->x);
+	free(d->y);
+	d->x = x;
+	d->y = y;
+	free(idx);
+	free(keys);
+}
+
 static int
 cmp_double(const void *a, const void *b)
 {
@@ -268,8 +498,10 @@ main(int argc, char **argv)
 			   *stats_path = NULL;
 	int			dim = 0,
 				repeat = 1,
+				parts = 0,
 				do_std = 0;
 	int64_t		max_rows = 0;
+	uint64_t	order_seed = 0;
 	Data		train,
 				test;
 	BkParams	params;
@@ -307,17 +539,23 @@ main(int argc, char **argv)
 			max_rows = atoll(argv[++i]);
 		else if (strcmp(a, "--repeat") == 0)
 			repeat = atoi(argv[++i]);
+		else if (strcmp(a, "--merge-parts") == 0)
+			parts = atoi(argv[++i]);
+		else if (strcmp(a, "--order-seed") == 0)
+			order_seed = strtoull(argv[++i], NULL, 10);
 		else
 			die("unknown option", a);
 	}
 	if (!train_path || dim < 1 || !spec || repeat < 1)
 		die("usage: bk_bench --train FILE --dim D --params k=v,... [--test FILE] "
-			"[--standardize | --stats FILE] [--max-rows N] [--repeat N]", NULL);
+			"[--standardize | --stats FILE] [--max-rows N] [--repeat N] [--merge-parts P] [--order-seed S]", NULL);
 
 	make_params(&params, spec, dim);
 	read_libsvm(train_path, dim, max_rows, &train);
 	if (train.n == 0)
 		die("no rows in", train_path);
+	if (order_seed > 0)
+		shuffle_rows(&train, order_seed);
 	memset(&test, 0, sizeof(test));
 	if (test_path)
 		read_libsvm(test_path, dim, 0, &test);
@@ -419,6 +657,8 @@ main(int argc, char **argv)
 		print_runs("train_runs_s", t_train, repeat);
 		if (test.n > 0)
 			print_runs("score_runs_s", t_score, repeat);
+		if (parts > 0)
+			merge_parts(&params, &train, &test, parts);
 		printf("}\n");
 	}
 	BkModelFree(model);

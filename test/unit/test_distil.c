@@ -121,19 +121,13 @@ distil_learner(const char *pp[][2], int np, const char *name, const double *x,
 	CHECK(strcmp(name, "pegasos") != 0 || (r.own_points == 0 && !r.refined),
 		  "%s: never continued over the parts' own labels (%d points)", name, r.own_points);
 	/*
-	 * a one-vs-rest model is polished too, each machine within its own
-	 * bound (measured: 3 machines, 90 steps, 44.2 -> 4.37); a distilled
-	 * model of one machine is not
+	 * a distilled model is not polished, one-vs-rest or not (its polish
+	 * against a union of many parts was the dearest step of the merge;
+	 * BPA-NN here scored 94.4 % polished, 91.4 % before its machines were
+	 * polished)
 	 */
-	if (fold->n_machines > 1)
-		CHECK(r.polish.machines == fold->n_machines && r.polish.steps > fold->n_machines &&
-			  r.polish.after < 0.5 * r.polish.before,
-			  "%s: the distilled machines polished: %d of %d in %d steps, %g -> %g at the points",
-			  name, r.polish.machines, fold->n_machines, r.polish.steps,
-			  r.polish.before, r.polish.after);
-	else
-		CHECK(r.polish.machines == 0, "%s: the distilled machine not polished (%d)",
-			  name, r.polish.machines);
+	CHECK(r.polish.machines == 0, "%s: the distilled machines not polished (%d)",
+		  name, r.polish.machines);
 	for (int k = 0; k < fold->n_machines; k++)
 		CHECK(fold->machines[k].n_sv <= (int) fold->params.budget,
 			  "%s: machine %d within the budget (%d)", name, k, fold->machines[k].n_sv);
@@ -141,8 +135,7 @@ distil_learner(const char *pp[][2], int np, const char *name, const double *x,
 		  name, (unsigned long long) fold->rows_seen);
 	/*
 	 * 10 of the 1,000 held-out rows or more (Pegasos 89.5 % against 71.0 %,
-	 * BPA-NN 94.4 %, 91.4 % before its machines were polished, against
-	 * 89.5 %)
+	 * BPA-NN 91.4 % against 89.5 %)
 	 */
 	CHECK(accuracy_mc(fold, x + 2 * DP_TRAIN, y + DP_TRAIN, DP_TEST) >= acc_fold + 0.01,
 		  "%s: distilled %.4f, folded %.4f on held-out rows", name,
@@ -205,8 +198,8 @@ distil_not_applied(const char *pp[][2], int np, const char *name, const double *
 }
 
 /*
- * A union of more than 8,192 distinct points is labelled on a sample of
- * 2^26 / U of them (DISTIL_MAX_PAIRS); the model distilled into (here
+ * A union of more than 4,096 distinct points is labelled on a sample of
+ * max(2^24 / U, 1,024) of them (DISTIL_MAX_PAIRS); the model distilled into (here
  * one part, not the fold) stays a valid model of the budget
  */
 static void
@@ -242,7 +235,9 @@ distil_sampled(void)
 		BkModelMergeUnion(u, parts[p]);
 	distinct = distinct_svs(u);
 	BkModelDistil(fold, u, &r);
-	CHECK(distinct > 8192 && r.points == (int) (((int64_t) 1 << 26) / distinct),
+	/* max(2^24 / U, 1,024) of the U points (bk_model_distil.c's DISTIL_MAX_PAIRS) */
+	CHECK(distinct > 8192 && r.points == (((int64_t) 1 << 24) / distinct > 1024 ?
+										   (int) (((int64_t) 1 << 24) / distinct) : 1024),
 		  "a union of %d points labelled on a sample of %d", distinct, r.points);
 	CHECK(r.own_points > 0 && r.own_points <= r.points,
 		  "continued, if at all, over points of the labelled sample: %d points of %d",
