@@ -55,14 +55,16 @@ SELECT bk_is_valid(bk_refit(online, x, round(y)::int8, NULL ORDER BY id)::bytea)
 FROM fr, rm GROUP BY online;
 SELECT bk_refit(online, x, NULL::float8, NULL) IS NULL AS no_rows FROM fr, rm GROUP BY online;
 
--- the sums add up: a parallel plan's workers' sums combined give the
--- serial refit's predictions (to rounding: the order of the additions differs)
+-- the sums add up: a parallel plan (Partial Aggregate in the workers,
+-- their states serialised, combined, then finalised) gives the serial
+-- refit's predictions, to rounding (the order of the additions differs)
 SET parallel_setup_cost = 0;
 SET parallel_tuple_cost = 0;
 SET min_parallel_table_scan_size = 0;
 SET max_parallel_workers_per_gather = 2;
-SELECT max(abs(bk_predict_value(p, x) - bk_predict_value(s, x))) < 1e-6 AS parallel_agrees
-FROM fr, (SELECT bk_refit(online, x, y, NULL) AS p FROM fr, rm GROUP BY online) q,
+SELECT bk_is_valid(p::bytea) AS parallel_valid,
+       (SELECT max(abs(bk_predict_value(p, x) - bk_predict_value(s, x))) FROM fr) < 1e-6 AS parallel_agrees
+FROM (SELECT bk_refit((SELECT online FROM rm), x, y, NULL) AS p FROM fr) q,
      (SELECT refit AS s FROM rm) r;
 RESET parallel_setup_cost;
 RESET parallel_tuple_cost;
