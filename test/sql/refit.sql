@@ -124,18 +124,20 @@ SELECT (SELECT bk_train(x, label, '{"algorithm": "spa", "gamma": 1}' ORDER BY id
 SELECT bk_refit(spa, x, label, NULL) FROM fc, other GROUP BY spa;
 SELECT bk_refit(novelty, x, label, NULL) FROM fc, other GROUP BY novelty;
 -- a refit beyond the memory limit (54000), refused before allocating:
--- 12,000 SVs of an unbudgeted PA need (B + 1)^2 doubles, over 1 GB
-CREATE TABLE many AS
-SELECT g AS id, ARRAY[(g * 0.6180339887498949) % 1, (g * 0.4142135623730950) % 1]::float8[] AS x,
-       (g % 2)::int8 AS label
-FROM generate_series(1, 12000) g;
+-- a model of 12,000 SVs (imported from LIBSVM text) needs (B + 1)^2
+-- doubles, over 1 GB
 CREATE TABLE big AS
-SELECT bk_train(x, label, '{"algorithm": "pa", "gamma": 1e6, "max_sv": 20000}' ORDER BY id) AS m FROM many;
-SELECT (bk_info(m)->>'n_sv')::int > 11600 AS over_11600_svs FROM big;
-SELECT bk_refit(m, x, label, NULL) FROM many, big GROUP BY m;
+SELECT bk_import(convert_to(
+  E'svm_type c_svc\nkernel_type rbf\ngamma 1\nnr_class 2\ntotal_sv 12000\nrho 0\nlabel 0 1\nnr_sv 6000 6000\nSV\n' ||
+  string_agg(CASE WHEN g <= 6000 THEN '1' ELSE '-1' END || ' 1:' || ((g * 0.6180339887498949) % 1) ||
+             ' 2:' || ((g * 0.4142135623730950) % 1), E'\n' ORDER BY g) || E'\n',
+  'UTF8'), 'libsvm') AS m
+FROM generate_series(1, 12000) g;
+SELECT (bk_info(m)->>'n_sv')::int AS n_sv FROM big;
+SELECT bk_refit(m, ARRAY[0.5, 0.5]::float8[], 1::int8, NULL) FROM big;
 -- the messages say which model and which limit
 \set VERBOSITY terse
 SELECT bk_refit(spa, x, label, NULL) FROM fc, other GROUP BY spa;
 SELECT bk_refit(novelty, x, label, NULL) FROM fc, other GROUP BY novelty;
-SELECT bk_refit(m, x, label, NULL) FROM many, big GROUP BY m;
+SELECT bk_refit(m, ARRAY[0.5, 0.5]::float8[], 1::int8, NULL) FROM big;
 \set VERBOSITY default
