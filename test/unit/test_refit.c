@@ -118,3 +118,72 @@ test_refit_solve(void)
 		  worst);
 	CHECK(ok_fail, "BkRefitSolve refuses a matrix that is not positive definite");
 }
+
+/* m's coefficients refit over rows [0, n) of (x, y), on a copy: its bytes */
+static uint8_t *
+refit_bytes(BkModel *m, const double *x, const int64_t *y, int n, size_t *len)
+{
+	BkModel    *c = copy_model(m);
+	BkModel    *d = copy_model(m);
+	BkRefit    *r = BkRefitNew(&bk_std_env, c, BK_REFIT_DEFAULT_LAMBDA);
+	uint8_t    *buf;
+
+	for (int i = 0; i < n; i++)
+		BkRefitAddRow(r, c, x + 2 * i, 0.0, BkModelClassIndex(c, y[i], NULL, 0));
+	BkRefitFinish(r, d);
+	buf = encode(d, len);
+	BkRefitFree(r);
+	BkModelFree(c);
+	BkModelFree(d);
+	return buf;
+}
+
+/*
+ * A refit of a BPA-NN model on checkerboard rows: the same bytes twice,
+ * and with the vector lane paths on and off (the sums are fixed-order
+ * loops, the kernel rows bk_kernel.c's), a valid model that differs from
+ * the online one
+ */
+void
+test_refit_deterministic(void)
+{
+	const char *pp[][2] = {{"algorithm", "bpa"}, {"variant", "nn"}, {"budget", "40"}, {"gamma", "20"}};
+	BkRng		rng;
+	double	   *x = malloc(sizeof(double) * 2 * 1500);
+	int64_t    *y = malloc(sizeof(int64_t) * 1500);
+	BkModel    *m;
+	uint8_t    *a,
+			   *b,
+			   *c,
+			   *online;
+	size_t		la,
+				lb,
+				lc,
+				lo;
+	char		err[BK_ERRMSG_LEN] = "";
+	BkErrCode	code;
+
+	BkRngSeed(&rng, 56);
+	checkerboard(&rng, 1500, x, y, 0.0);
+	m = train(pp, 4, x, y, 0, 1500, NULL);
+	online = encode(m, &lo);
+	BkVectorLanesEnable(true);
+	a = refit_bytes(m, x, y, 1500, &la);
+	b = refit_bytes(m, x, y, 1500, &lb);
+	BkVectorLanesEnable(false);
+	c = refit_bytes(m, x, y, 1500, &lc);
+	BkVectorLanesEnable(true);
+	CHECK(la == lb && memcmp(a, b, la) == 0, "a refit gives the same bytes twice");
+	CHECK(la == lc && memcmp(a, c, la) == 0,
+		  "a refit gives the same bytes with the vector lane paths on and off");
+	CHECK(BkFormatValidate(a, la, err, sizeof(err), &code),
+		  "a refit model passes the validator (%s)", err);
+	CHECK(la != lo || memcmp(a, online, la) != 0, "a refit changes the online model's bytes");
+	free(a);
+	free(b);
+	free(c);
+	free(online);
+	BkModelFree(m);
+	free(x);
+	free(y);
+}
