@@ -12,8 +12,8 @@ MODULE_big = $(EXTENSION)
 
 # Every core and PostgreSQL-layer source; new files are picked up.  The
 # core's folders are its layers, lowest first: base, kernel, learners,
-# parts, model, merge, format (test/layers.sh checks that calls flow down
-# them).
+# parts, model, merge, refit, format (test/layers.sh checks that calls
+# flow down them).
 CORE_SRCS  = $(sort $(wildcard src/core/*/*.c))
 PGL_SRCS   = $(sort $(wildcard src/pg/*.c))
 OBJS       = $(CORE_SRCS:.c=.o) $(PGL_SRCS:.c=.o)

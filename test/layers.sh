@@ -11,7 +11,8 @@
 #
 #   - the files' graph has a cycle (tsort finds it);
 #   - a file of the core calls into a folder of a higher layer (LAYERS,
-#     lowest first: base, kernel, learners, parts, model, merge, format);
+#     lowest first: base, kernel, learners, parts, model, merge, refit,
+#     format);
 #   - the core (src/core) calls the PostgreSQL layer (src/pg);
 #   - a call up the layers through the model's hook table (BkModelHooks,
 #     which nm cannot see) is made from outside the learners, or through
@@ -22,7 +23,7 @@
 #
 # doc/maintainers.md ("The layers") says what each folder holds.
 
-LAYERS="base kernel learners parts model merge format"
+LAYERS="base kernel learners parts model merge refit format"
 MAX_LINES=1000
 MAX_HEADER_LINES=400
 

@@ -81,7 +81,7 @@ SELECT set_eq($$SELECT DISTINCT p.proname::text FROM pg_proc p JOIN pg_depend d 
               ARRAY['bk_train', 'bk_continue', 'bk_predict', 'bk_predict_label', 'bk_scores',
                     'bk_decision', 'bk_info', 'bk_support_vectors', 'bk_is_valid', 'bk_shuffle_key', 'bk_fold', 'bk_metrics', 'bk_libsvm', 'bk_cross_validate', 'bk_merge', 'bk_calibrate', 'bk_probabilities', 'bk_predict_probability', 'bk_learning_curve', 'bk_sparse', 'bk_dense', 'bk_libsvm_sparse',
                     'bk_predict_value', 'bk_novelty', 'bk_model_cache', 'bk_drift', 'bk_data_drift',
-                    'bk_export', 'bk_import'],
+                    'bk_export', 'bk_import', 'bk_refit'],
               'the bk_ functions are the ones users call');
 -- drift (0.3.0): order-dependent aggregates without a combine function,
 -- whose final functions only read the state (window functions too)

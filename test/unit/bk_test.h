@@ -108,6 +108,8 @@ extern void test_base(void);
 /* ---- test_linalg.c ---- */
 extern void test_linalg_order(void);
 extern void test_linalg_cholesky(void);
+extern void test_refit_solve(void);
+extern void test_refit_deterministic(void);
 extern void test_fmath(void);
 
 /* ---- test_multiclass.c ---- */

@@ -41,6 +41,8 @@ main(void)
 	test_gram();
 	test_linalg_order();
 	test_linalg_cholesky();
+	test_refit_solve();
+	test_refit_deterministic();
 	test_fmath();
 	test_libsvm();
 	test_bpa_oracle("s", "hinge");
