@@ -18,9 +18,9 @@
 -- bk_learning_curve return rows of named types instead of OUT parameters
 -- (a function's result type cannot change in place); bk_model_cache() is
 -- now a view, over _bk_model_cache().  The new forms are created below.
--- A view or function of yours that depends on one of the dropped
--- functions stops the update, naming it: drop it, update, and create it
--- again with the new call.
+-- A view of the user's that calls one of the dropped functions stops the
+-- update, naming it: drop it, update, and create it again with the new
+-- call.
 DROP FUNCTION @extschema@.bk_cross_validate(text, text, text, text, jsonb, int4, int8, text, int4, boolean);
 DROP FUNCTION @extschema@._bk_cross_validate(text, text, text, text, text, jsonb, int4, int8, text, int4, boolean);
 DROP FUNCTION @extschema@.bk_support_vectors(@extschema@.bk_model);

@@ -1,5 +1,5 @@
 --
--- bk_cross_validate with no grid and refit => true on more than ten
+-- bk_cross_validate with no grid and "refit": true on more than ten
 -- classes (doc/functions.md, "The search without a grid"): the model
 -- trained on every row has 90 support vectors a class, not the budget the
 -- search cross-validated, and its coefficients are solved again over
