@@ -153,7 +153,15 @@ BEGIN
 				USING ERRCODE = '22023', DETAIL = option_types,
 					  HINT = 'The learner''s parameters go in the grid: for example ''{"grid": {"C": [1, 10]}, "folds": 3}''.';
 		END IF;
-		CONTINUE WHEN jsonb_typeof(v) = 'null';
+		IF jsonb_typeof(v) = 'null' THEN
+			-- the default, or for seed and refit the error below
+			IF k = 'seed' THEN
+				seed := NULL;
+			ELSIF k = 'refit' THEN
+				refit := NULL;
+			END IF;
+			CONTINUE;
+		END IF;
 		IF k = 'grid' THEN
 			IF jsonb_typeof(v) <> 'object' THEN
 				RAISE EXCEPTION 'grid must be a JSON object of parameters, a list of values for each one to vary'
@@ -174,16 +182,18 @@ BEGIN
 			END IF;
 			refit := v::text::boolean;
 		ELSE
-			-- folds, seed, samples: a whole number (folds and samples in
-			-- their ranges, which the checks below give; seed an int8)
+			-- folds, seed, samples: a whole number, folds and samples in
+			-- their ranges, seed in int8's
 			n := CASE WHEN jsonb_typeof(v) = 'number' THEN (v::text)::numeric END;
-			IF n IS NULL OR n <> trunc(n)
-			   OR n < -9223372036854775808 OR n > 9223372036854775807 THEN
-				RAISE EXCEPTION 'option "%" must be an integer%, got %', k,
-					CASE WHEN k = 'seed' THEN ' (an int8)' ELSE '' END, left(v::text, 100)
+			IF n IS NULL OR n <> trunc(n) THEN
+				RAISE EXCEPTION 'option "%" must be an integer, got %', k, left(v::text, 100)
 					USING ERRCODE = '22023', DETAIL = option_types;
 			END IF;
 			IF k = 'seed' THEN
+				IF n < -9223372036854775808 OR n > 9223372036854775807 THEN
+					RAISE EXCEPTION 'option "seed" must be an int8, from -9223372036854775808 to 9223372036854775807, got %', n
+						USING ERRCODE = '22023', DETAIL = option_types;
+				END IF;
 				seed := n::int8;
 			ELSIF k = 'folds' THEN
 				IF n < 2 OR n > 100 THEN
@@ -200,12 +210,6 @@ BEGIN
 			END IF;
 		END IF;
 	END LOOP;
-	IF options ? 'seed' AND jsonb_typeof(options -> 'seed') = 'null' THEN
-		seed := NULL;
-	END IF;
-	IF options ? 'refit' AND jsonb_typeof(options -> 'refit') = 'null' THEN
-		refit := NULL;
-	END IF;
 	auto_mode := grid IS NULL;
 
 	-- 5 folds for a grid, 3 for the search without one (it trains more models)
