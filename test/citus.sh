@@ -278,10 +278,10 @@ fi
 # CTE; Citus plans such CTEs as intermediate results, moved and read back
 # in text form, and bk_features has no text input: the call stopped with
 # SQLSTATE 42804.  The rows now keep their own type up to each call.)
-cv_grid='{"algorithm": "bpa", "variant": "nn", "budget": 30, "gamma": 0.0625, "C": 1}'
+cv_options='{"grid": {"algorithm": "bpa", "variant": "nn", "budget": 30, "gamma": 0.0625, "C": 1}, "folds": 3, "refit": true}'
 acc=$(q coord -F ' ' -c "
-	WITH c AS (SELECT fold_scores, mean, model FROM bk_cross_validate('usps', 'features', 'label', 'id', '$cv_grid', folds => 3, refit => true)),
-	     o AS (SELECT fold_scores, model FROM bk_cross_validate('usps_local', 'features', 'label', 'id', '$cv_grid', folds => 3, refit => true))
+	WITH c AS (SELECT fold_scores, mean, model FROM bk_cross_validate('usps', 'features', 'label', 'id', '$cv_options')),
+	     o AS (SELECT fold_scores, model FROM bk_cross_validate('usps_local', 'features', 'label', 'id', '$cv_options'))
 	SELECT c.fold_scores = o.fold_scores, c.model::bytea = o.model::bytea, round(100 * c.mean::numeric, 2) FROM c, o" 2>&1 | tail -n 1)
 read -r same refit mean <<<"$acc"
 check "cross-validate: over the distributed usps, the fold scores and the refitted model of the same rows on one node (mean ${mean:-?} % over 3 folds)" \

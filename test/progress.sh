@@ -247,7 +247,7 @@ wait "$CLIENT"
 q -c "CREATE TABLE cv AS SELECT i, ARRAY[sin(i), cos(i * 1.7)] AS x, (i % 3)::int8 AS y
       FROM generate_series(1, $((ROWS / 4))) AS i"
 start_session bk_search \
-	-c "SELECT count(*) FROM bk_cross_validate('cv', 'x', 'y', 'i', '{\"budget\": [50, 100]}', folds => 3)" \
+	-c "SELECT count(*) FROM bk_cross_validate('cv', 'x', 'y', 'i', '{\"grid\": {\"budget\": [50, 100]}, \"folds\": 3}')" \
 	-c "SELECT 'after', count(*) FROM bk_training_progress WHERE pid = pg_backend_pid()"
 pid=$(backend_of bk_search)
 check "search: bk_cross_validate shows as cross_validate while its models learn" \

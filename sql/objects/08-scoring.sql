@@ -45,13 +45,25 @@ COMMENT ON FUNCTION @extschema@.bk_scores(@extschema@.bk_model, @extschema@.bk_f
 COMMENT ON FUNCTION @extschema@.bk_decision(@extschema@.bk_model, @extschema@.bk_features) IS
 	'signed score of the features: positive for the second class in bk_info(model)->''classes''';
 
--- Availability: 0.2.0
-CREATE FUNCTION @extschema@.bk_model_cache(
+-- Availability: 0.4.0
+-- bk_model_cache: a view (0.2.0 and 0.3.0: a function of OUT parameters,
+-- bk_model_cache(), which \df listed one by one) over the function that
+-- reads this backend's counters
+CREATE FUNCTION @extschema@._bk_model_cache(
 	OUT lookups int8, OUT hits int8, OUT decodes int8, OUT evictions int8,
 	OUT key_bytes int8, OUT entries int4, OUT memory int8)
 	RETURNS record
 	AS 'MODULE_PATHNAME', 'bk_model_cache'
 	LANGUAGE C VOLATILE STRICT PARALLEL RESTRICTED;
 
-COMMENT ON FUNCTION @extschema@.bk_model_cache() IS
+COMMENT ON FUNCTION @extschema@._bk_model_cache() IS
+	'the row of bk_model_cache: this backend''s cache of decoded models';
+
+CREATE VIEW @extschema@.bk_model_cache AS
+	SELECT c.lookups, c.hits, c.decodes, c.evictions, c.key_bytes, c.entries, c.memory
+	FROM @extschema@._bk_model_cache() AS c;
+
+COMMENT ON VIEW @extschema@.bk_model_cache IS
 	'this backend''s cache of decoded models: lookups, hits, decodes, evictions and bytes compared since it started; entries and memory now';
+
+GRANT SELECT ON @extschema@.bk_model_cache TO PUBLIC;

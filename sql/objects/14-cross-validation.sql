@@ -50,13 +50,21 @@ CREATE FUNCTION @extschema@._bk_cv_activity(started timestamptz)
 COMMENT ON FUNCTION @extschema@._bk_cv_activity(timestamptz) IS
 	'bk_cross_validate''s search in bk_training_progress: begins (its start time) or ends (NULL)';
 
--- Availability: 0.2.0, changed 0.4.0 (it reports to bk_training_progress)
+-- Availability: 0.4.0
+-- bk_cross_validate's rows (a named type, so that \df shows its result
+-- in a word): one per setting, best first
+CREATE TYPE @extschema@.bk_cross_validation AS (
+	params jsonb, mean float8, stddev float8, fold_scores float8[],
+	train_seconds float8, model @extschema@.bk_model);
+
+COMMENT ON TYPE @extschema@.bk_cross_validation IS
+	'a row of bk_cross_validate: a setting, its mean, standard deviation and per-fold scores, its models'' training seconds, and with refit the best setting''s model';
+
+-- Availability: 0.2.0, changed 0.4.0 (it reports to bk_training_progress; its options are one jsonb)
 CREATE OR REPLACE FUNCTION @extschema@._bk_cross_validate(
 	caller_search_path text,
-	source text, features text, label text, key text, grid jsonb,
-	folds int4, seed int8, metric text, samples int4, refit boolean)
-	RETURNS TABLE (params jsonb, mean float8, stddev float8, fold_scores float8[],
-	               train_seconds float8, model @extschema@.bk_model)
+	source text, features text, label text, key text, options jsonb)
+	RETURNS SETOF @extschema@.bk_cross_validation
 	LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
 	SET search_path = pg_catalog, pg_temp
 	-- the WARNINGs of the single models (a useless setting): the scores
@@ -67,6 +75,17 @@ CREATE OR REPLACE FUNCTION @extschema@._bk_cross_validate(
 	SET extra_float_digits = 3
 AS $fn$
 DECLARE
+	-- the options (a JSON null, or a key left out: the default)
+	grid		jsonb;
+	folds		int4;
+	seed		int8 := 0;
+	metric		text;
+	samples		int4;
+	refit		boolean := false;
+	-- the options' names and JSON types, for their errors
+	option_list	constant text := 'grid, folds, seed, metric, samples and refit';
+	option_types constant text := 'The options are grid (an object of learner parameters), folds, seed and samples (integers), metric (a string) and refit (a boolean).';
+	n			numeric;
 	settings	jsonb := '[{}]';
 	expanded	jsonb;
 	k			text;
@@ -90,7 +109,7 @@ DECLARE
 	err_detail	text;
 	err_hint	text;
 	-- the search without a grid (grid NULL): successive halving
-	auto_mode	boolean := grid IS NULL;
+	auto_mode	boolean;
 	ranked		jsonb;
 	n_rows		int8;
 	n_classes	int8;
@@ -120,31 +139,91 @@ DECLARE
 	t_lo		float8;
 	t_hi		float8;
 BEGIN
+	-- the options: a JSON object of known keys, each of its JSON type (a
+	-- null is the SQL NULL the argument of that name took before 0.4.0)
+	IF options IS NOT NULL AND jsonb_typeof(options) <> 'object' THEN
+		RAISE EXCEPTION 'options must be a JSON object with the keys %, got %', option_list,
+			left(options::text, 100)
+			USING ERRCODE = '22023', DETAIL = option_types,
+				  HINT = 'For example ''{"grid": {"C": [1, 10]}, "folds": 3}'', or NULL for the defaults.';
+	END IF;
+	FOR k, v IN SELECT e.key, e.value FROM jsonb_each(options) e ORDER BY e.key LOOP
+		IF k NOT IN ('grid', 'folds', 'seed', 'metric', 'samples', 'refit') THEN
+			RAISE EXCEPTION 'unknown option "%": the options are %', k, option_list
+				USING ERRCODE = '22023', DETAIL = option_types,
+					  HINT = 'The learner''s parameters go in the grid: for example ''{"grid": {"C": [1, 10]}, "folds": 3}''.';
+		END IF;
+		IF jsonb_typeof(v) = 'null' THEN
+			-- the default, or for seed and refit the error below
+			IF k = 'seed' THEN
+				seed := NULL;
+			ELSIF k = 'refit' THEN
+				refit := NULL;
+			END IF;
+			CONTINUE;
+		END IF;
+		IF k = 'grid' THEN
+			IF jsonb_typeof(v) <> 'object' THEN
+				RAISE EXCEPTION 'grid must be a JSON object of parameters, a list of values for each one to vary'
+					USING ERRCODE = '22023', DETAIL = option_types,
+						  HINT = 'For example ''{"C": [0.1, 1, 10], "gamma": [0.5, 2], "budget": 100}'', or NULL to let the search choose.';
+			END IF;
+			grid := v;
+		ELSIF k = 'metric' THEN
+			IF jsonb_typeof(v) <> 'string' THEN
+				RAISE EXCEPTION 'option "metric" must be a string, got %', left(v::text, 100)
+					USING ERRCODE = '22023', DETAIL = option_types;
+			END IF;
+			metric := v #>> '{}';
+		ELSIF k = 'refit' THEN
+			IF jsonb_typeof(v) <> 'boolean' THEN
+				RAISE EXCEPTION 'option "refit" must be a boolean, got %', left(v::text, 100)
+					USING ERRCODE = '22023', DETAIL = option_types;
+			END IF;
+			refit := v::text::boolean;
+		ELSE
+			-- folds, seed, samples: a whole number, folds and samples in
+			-- their ranges, seed in int8's
+			n := CASE WHEN jsonb_typeof(v) = 'number' THEN (v::text)::numeric END;
+			IF n IS NULL OR n <> trunc(n) THEN
+				RAISE EXCEPTION 'option "%" must be an integer, got %', k, left(v::text, 100)
+					USING ERRCODE = '22023', DETAIL = option_types;
+			END IF;
+			IF k = 'seed' THEN
+				IF n < -9223372036854775808 OR n > 9223372036854775807 THEN
+					RAISE EXCEPTION 'option "seed" must be an int8, from -9223372036854775808 to 9223372036854775807, got %', n
+						USING ERRCODE = '22023', DETAIL = option_types;
+				END IF;
+				seed := n::int8;
+			ELSIF k = 'folds' THEN
+				IF n < 2 OR n > 100 THEN
+					RAISE EXCEPTION 'folds must be between 2 and 100, got %', n
+						USING ERRCODE = '22023';
+				END IF;
+				folds := n::int4;
+			ELSE
+				IF n < 1 OR n > 1000 THEN
+					RAISE EXCEPTION 'samples must be between 1 and 1000, got %', n
+						USING ERRCODE = '22023';
+				END IF;
+				samples := n::int4;
+			END IF;
+		END IF;
+	END LOOP;
+	auto_mode := grid IS NULL;
+
 	-- 5 folds for a grid, 3 for the search without one (it trains more models)
 	folds := coalesce(folds, CASE WHEN auto_mode THEN 3 ELSE 5 END);
-	IF folds < 2 OR folds > 100 THEN
-		RAISE EXCEPTION 'folds must be between 2 and 100, got %', folds
-			USING ERRCODE = '22023';
-	END IF;
 	IF metric IS NOT NULL AND metric NOT IN ('accuracy', 'balanced_accuracy', 'macro_f1',
 											'macro_precision', 'macro_recall', 'r2',
 											'neg_rmse', 'neg_mae') THEN
 		RAISE EXCEPTION 'metric must be one of accuracy, balanced_accuracy, macro_f1, macro_precision, macro_recall (classifiers), r2, neg_rmse, neg_mae (regressors), got %', metric
 			USING ERRCODE = '22023';
 	END IF;
-	IF grid IS NOT NULL AND jsonb_typeof(grid) <> 'object' THEN
-		RAISE EXCEPTION 'grid must be a JSON object of parameters, a list of values for each one to vary'
-			USING ERRCODE = '22023',
-				  HINT = 'For example ''{"C": [0.1, 1, 10], "gamma": [0.5, 2], "budget": 100}'', or NULL to let the search choose.';
-	END IF;
 	IF source IS NULL OR features IS NULL OR label IS NULL OR key IS NULL OR seed IS NULL
 	   OR refit IS NULL THEN
 		RAISE EXCEPTION 'source, features, label, key, seed and refit must not be NULL'
 			USING ERRCODE = '22004';
-	END IF;
-	IF samples IS NOT NULL AND (samples < 1 OR samples > 1000) THEN
-		RAISE EXCEPTION 'samples must be between 1 and 1000, got %', samples
-			USING ERRCODE = '22023';
 	END IF;
 	IF auto_mode AND samples IS NOT NULL AND samples < 3 THEN
 		RAISE EXCEPTION 'without a grid, samples (the settings of the first round) must be at least 3, got %', samples
@@ -545,10 +624,11 @@ BEGIN
 					RAISE WARNING 'bk_cross_validate: the search''s best % so far, %, lies at the % end of its range [%, %]',
 						k, u, CASE WHEN at_lower THEN 'lower' ELSE 'upper' END,
 						round(lo::numeric, 6)::float8, round(hi::numeric, 6)::float8
-						USING HINT = format('The best %s may lie beyond it: search further with a grid, for example %L with samples => 12.',
-							k, (settings->0) || jsonb_build_object(k, jsonb_build_object('log_uniform', jsonb_build_array(
+						USING HINT = format('The best %s may lie beyond it: search further with a grid, for example with the options %L.',
+							k, jsonb_build_object('grid', (settings->0) || jsonb_build_object(k, jsonb_build_object('log_uniform', jsonb_build_array(
 								round((CASE WHEN at_lower THEN lo / 100 ELSE lo END)::numeric, 8)::float8,
-								round((CASE WHEN at_lower THEN hi ELSE hi * 100 END)::numeric, 8)::float8))));
+								round((CASE WHEN at_lower THEN hi ELSE hi * 100 END)::numeric, 8)::float8))),
+								'samples', 12));
 				END IF;
 			END LOOP;
 		ELSE
@@ -686,26 +766,26 @@ BEGIN
 END
 $fn$;
 
-COMMENT ON FUNCTION @extschema@._bk_cross_validate(text, text, text, text, text, jsonb, int4, int8, text, int4, boolean) IS
+COMMENT ON FUNCTION @extschema@._bk_cross_validate(text, text, text, text, text, jsonb) IS
 	'bk_cross_validate''s work, given the caller''s search_path for the caller''s names';
 
--- Availability: 0.2.0
-CREATE FUNCTION @extschema@.bk_cross_validate(
-	source text, features text, label text, key text, grid jsonb DEFAULT NULL,
-	folds int4 DEFAULT NULL, seed int8 DEFAULT 0, metric text DEFAULT NULL,
-	samples int4 DEFAULT NULL, refit boolean DEFAULT false)
-	RETURNS TABLE (params jsonb, mean float8, stddev float8, fold_scores float8[],
-	               train_seconds float8, model @extschema@.bk_model)
+-- Availability: 0.2.0, changed 0.4.0 (one options argument, rows of bk_cross_validation)
+-- (0.2.0 and 0.3.0: grid, folds, seed, metric, samples and refit were
+-- arguments of their own; one jsonb keeps \df narrow)
+CREATE OR REPLACE FUNCTION @extschema@.bk_cross_validate(
+	source text, features text, label text, key text, options jsonb DEFAULT NULL)
+	RETURNS SETOF @extschema@.bk_cross_validation
 	LANGUAGE sql VOLATILE PARALLEL UNSAFE
 AS $fn$
 	SELECT * FROM @extschema@._bk_cross_validate(
 		pg_catalog.current_setting('search_path'::pg_catalog.text),
-		$1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+		$1, $2, $3, $4, $5)
 $fn$;
 
-COMMENT ON FUNCTION @extschema@.bk_cross_validate(text, text, text, text, jsonb, int4, int8, text, int4, boolean) IS
-	'k-fold cross-validation of every setting of a parameter grid (or of samples drawn from it; with no grid, a search of the default learner''s gamma, C, budget and passes by successive halving) in one query: mean, standard deviation and per-fold scores, the seconds its models took to train, best first, and with refit the best setting trained on every row';
+COMMENT ON FUNCTION @extschema@.bk_cross_validate(text, text, text, text, jsonb) IS
+	'k-fold cross-validation of every setting of a parameter grid (or of samples drawn from it; with no grid, a search of the default learner''s gamma, C, budget and passes by successive halving) in one query: mean, standard deviation and per-fold scores, the seconds its models took to train, best first, and with refit the best setting trained on every row; options: grid, folds, seed, metric, samples, refit';
 
+-- Availability: 0.2.0
 -- Probabilities (availability: 0.2.0): bk_calibrate fits Platt's sigmoid
 -- of each class on held-out rows and returns the model with it;
 -- bk_probabilities and bk_predict_probability read it.
@@ -768,17 +848,26 @@ CREATE FUNCTION @extschema@.bk_predict_probability(model @extschema@.bk_model, f
 COMMENT ON FUNCTION @extschema@.bk_predict_probability(@extschema@.bk_model, @extschema@.bk_features) IS
 	'the probability of the class bk_predict gives, for a calibrated model';
 
--- Availability: 0.2.0
-CREATE FUNCTION @extschema@.bk_learning_curve(model @extschema@.bk_model,
-	OUT rows int8, OUT mistakes int8, OUT mistake_rate float8, OUT window_rate float8,
-	OUT rmse float8, OUT window_rmse float8)
-	RETURNS SETOF record
+-- Availability: 0.4.0
+-- bk_learning_curve's rows (0.2.0 and 0.3.0: OUT parameters, which \df
+-- lists one by one)
+CREATE TYPE @extschema@.bk_curve_point AS (
+	rows int8, mistakes int8, mistake_rate float8, window_rate float8,
+	rmse float8, window_rmse float8);
+
+COMMENT ON TYPE @extschema@.bk_curve_point IS
+	'a row of bk_learning_curve: the rows seen, the online mistakes and their rate so far and over the window, and a regressor''s RMSE so far and over the window';
+
+-- Availability: 0.2.0, changed 0.4.0 (rows of bk_curve_point)
+CREATE OR REPLACE FUNCTION @extschema@.bk_learning_curve(model @extschema@.bk_model)
+	RETURNS SETOF @extschema@.bk_curve_point
 	AS 'MODULE_PATHNAME', 'bk_learning_curve'
 	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE ROWS 20;
 
 COMMENT ON FUNCTION @extschema@.bk_learning_curve(@extschema@.bk_model) IS
 	'the online mistakes of the training stream after 1, 2, 4, ... rows and after all of them: the rate so far and over each doubling window; for a regressor also its online RMSE';
 
+-- Availability: 0.2.0
 -- _bk_train_seconds (availability: 0.2.0): the seconds a bk_train call of
 -- the same arguments took in the same query (bk_cross_validate's
 -- train_seconds).  Same transition function and state as bk_train, both

@@ -14,7 +14,7 @@
  * the model's size.  A version 1 model (0.1.0), which has no digest, is
  * compared by length and full content against a copy kept in the entry.
  * The memory address is never a key: different models arrive at the same
- * address in hash joins.  bk_model_cache() reports the lookups and the
+ * address in hash joins.  The view bk_model_cache reports the lookups and the
  * bytes they compared.
  *
  * Memory: every decoded model of the backend, whatever its call site, is
@@ -97,7 +97,7 @@ static Size bk_cache_mem = 0;
 static MemoryContext bk_cache_context = NULL;
 static bool bk_xact_cb_registered = false;
 
-/* What the backend's lookups did, since it started (bk_model_cache()) */
+/* What the backend's lookups did, since it started (the view bk_model_cache) */
 static struct
 {
 	int64		lookups;		/* scored rows that looked their model up */
@@ -558,9 +558,10 @@ bk_predict_probability(PG_FUNCTION_ARGS)
 }
 
 /*
- * bk_model_cache(): what this backend's lookups did since it started, and
- * the entries held now (all are released at the end of each transaction,
- * so outside one it holds none)
+ * _bk_model_cache(), the row of the view bk_model_cache: what this
+ * backend's lookups did since it started, and the entries held now (all
+ * are released at the end of each transaction, so outside one it holds
+ * none)
  */
 Datum
 bk_model_cache(PG_FUNCTION_ARGS)

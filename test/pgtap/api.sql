@@ -2,7 +2,7 @@
 BEGIN;
 CREATE EXTENSION IF NOT EXISTS pgtap;
 CREATE EXTENSION IF NOT EXISTS budgetkernel;
-SELECT plan(63);
+SELECT plan(67);
 
 SELECT has_type('bk_model');
 SELECT has_type('bk_features');
@@ -66,11 +66,13 @@ SELECT is((SELECT count(*)::int FROM pg_description d JOIN pg_depend x ON x.obji
            JOIN pg_extension e ON e.oid = x.refobjid WHERE e.extname = 'budgetkernel'),
           -- (an array type, which PostgreSQL 18 makes a member of the
           -- extension too, has no comment of its own; nor has the row
-          -- type of a view, bk_training_progress, which 17 makes one)
+          -- type of a view, bk_training_progress, which 17 makes one; a
+          -- composite type, bk_cross_validation, has)
           (SELECT count(*)::int FROM pg_depend x JOIN pg_extension e ON e.oid = x.refobjid
            WHERE e.extname = 'budgetkernel' AND x.deptype = 'e'
              AND NOT (x.classid = 'pg_type'::regclass
-                      AND (SELECT typcategory = 'A' OR typrelid <> 0
+                      AND (SELECT typcategory = 'A'
+                                  OR (typrelid <> 0 AND (SELECT relkind FROM pg_class WHERE oid = typrelid) <> 'c')
                            FROM pg_type WHERE oid = x.objid))),
           'every object of the extension has a comment');
 
@@ -80,9 +82,15 @@ SELECT set_eq($$SELECT DISTINCT p.proname::text FROM pg_proc p JOIN pg_depend d 
                 WHERE e.extname = 'budgetkernel' AND p.proname LIKE 'bk\_%'$$,
               ARRAY['bk_train', 'bk_continue', 'bk_predict', 'bk_predict_label', 'bk_scores',
                     'bk_decision', 'bk_info', 'bk_support_vectors', 'bk_is_valid', 'bk_shuffle_key', 'bk_fold', 'bk_metrics', 'bk_libsvm', 'bk_cross_validate', 'bk_merge', 'bk_calibrate', 'bk_probabilities', 'bk_predict_probability', 'bk_learning_curve', 'bk_sparse', 'bk_dense', 'bk_libsvm_sparse',
-                    'bk_predict_value', 'bk_novelty', 'bk_model_cache', 'bk_drift', 'bk_data_drift',
+                    'bk_predict_value', 'bk_novelty', 'bk_drift', 'bk_data_drift',
                     'bk_export', 'bk_import', 'bk_refit'],
               'the bk_ functions are the ones users call');
+-- results of one word in \df (0.4.0): named row types, one options
+-- argument, and the cache's counters a view
+SELECT function_returns('bk_cross_validate', ARRAY['text', 'text', 'text', 'text', 'jsonb'], 'setof bk_cross_validation');
+SELECT function_returns('bk_support_vectors', ARRAY['bk_model'], 'setof bk_support_vector');
+SELECT function_returns('bk_learning_curve', ARRAY['bk_model'], 'setof bk_curve_point');
+SELECT has_view('bk_model_cache');
 -- drift (0.3.0): order-dependent aggregates without a combine function,
 -- whose final functions only read the state (window functions too)
 SELECT is_aggregate('bk_drift', ARRAY['double precision']);

@@ -81,8 +81,7 @@ FROM (SELECT bk_train(features, label, jsonb_build_object('gamma', 20, 'class_we
 -- a search over class weights: balanced is the best setting for the balanced accuracy
 SELECT (array_agg(params->>'class_weight' ORDER BY mean DESC))[1] AS best
 FROM bk_cross_validate('cw_rows', 'features', 'label', 'id',
-                       '{"algorithm": "pa", "gamma": 20, "C": 0.5, "class_weight": ["none", "balanced", {"-1": 3}]}',
-                       folds => 3, metric => 'balanced_accuracy');
+                       '{"grid": {"algorithm": "pa", "gamma": 20, "C": 0.5, "class_weight": ["none", "balanced", {"-1": 3}]}, "folds": 3, "metric": "balanced_accuracy"}');
 RESET client_min_messages;
 -- refused: 22023
 SELECT bk_train(features, label, '{"class_weight": {"1": 0}}') FROM cw_rows;

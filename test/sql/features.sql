@@ -133,6 +133,33 @@ WHERE e.extname = 'budgetkernel' AND d.deptype = 'e'
   AND p.proname IN ('bk_train', 'bk_continue', 'bk_calibrate', 'bk_predict', 'bk_predict_label',
                     'bk_decision', 'bk_scores', 'bk_probabilities', 'bk_predict_probability')
 GROUP BY p.proname ORDER BY p.proname;
+-- \df bk_* fits a terminal of 160 columns: its widest lines (the header
+-- and the rule under it) are the widest value of each column -- schema,
+-- name, result type, arguments, kind -- or the column's title, with
+-- psql's separators (one space first, " | " between, one space last),
+-- over the functions \df bk_* lists (visible, named bk_...).  A long
+-- result or argument list is named when it does not fit.
+WITH df AS (
+	SELECT n.nspname AS schema, p.proname AS name, pg_get_function_result(p.oid) AS result,
+	       pg_get_function_arguments(p.oid) AS arguments,
+	       CASE p.prokind WHEN 'a' THEN 'agg' WHEN 'w' THEN 'window' WHEN 'p' THEN 'proc' ELSE 'func' END AS kind
+	FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
+	WHERE p.proname ~ '^bk_' AND pg_function_is_visible(p.oid)
+), w AS (
+	SELECT 1 + greatest(length('Schema'), max(length(schema))) + 3
+	         + greatest(length('Name'), max(length(name))) + 3
+	         + greatest(length('Result data type'), max(length(result))) + 3
+	         + greatest(length('Argument data types'), max(length(arguments))) + 3
+	         + greatest(length('Type'), max(length(kind))) + 1 AS width,
+	       max(length(result)) AS result, max(length(arguments)) AS arguments
+	FROM df
+)
+SELECT CASE WHEN w.width <= 160 THEN 'at most 160 columns'
+            ELSE format('%s columns; widest result: %s; widest arguments: %s', w.width,
+                        (SELECT string_agg(DISTINCT df.name || ' -> ' || df.result, ', ') FROM df WHERE length(df.result) = w.result),
+                        (SELECT string_agg(DISTINCT df.name || '(' || df.arguments || ')', ', ') FROM df WHERE length(df.arguments) = w.arguments))
+       END AS df_width
+FROM w;
 
 -- bk_train over jsonb rows runs serially: a preparation fitted to named
 -- rows knows its text values only once every row is seen, and the parts

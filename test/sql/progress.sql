@@ -18,14 +18,14 @@ FROM pg_rows, (SELECT bk_train(features, label, '{"gamma": 20}' ORDER BY id) AS 
 WHERE id > 300 GROUP BY m;
 -- the models of a search report their progress too (one setting, two folds of 500 rows)
 SELECT params, fold_scores IS NOT NULL AS scored
-FROM bk_cross_validate('pg_rows', 'features', 'label', 'id', '{"gamma": 20}', folds => 2);
+FROM bk_cross_validate('pg_rows', 'features', 'label', 'id', '{"grid": {"gamma": 20}, "folds": 2}');
 -- the search without a grid: its rounds (6 settings, the best 2, then the
 -- best 2 at the final budget and the best of the round before with 3
 -- passes and with 8) counted as one search, 22 models of 2 folds (an
 -- interval no model reaches); 8 passes win by half a point, so a wider
 -- round of 2 settings follows, and the count grows to 26 as it starts
 SET budgetkernel.progress_interval = 1000000;
-SELECT params FROM bk_cross_validate('pg_rows', 'features', 'label', 'id', folds => 2, seed => 7, samples => 6);
+SELECT params FROM bk_cross_validate('pg_rows', 'features', 'label', 'id', '{"folds": 2, "seed": 7, "samples": 6}');
 \set VERBOSITY default
 SET budgetkernel.progress_interval = -1;
 RESET budgetkernel.progress_interval;

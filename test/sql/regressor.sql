@@ -198,12 +198,12 @@ FROM wave_test t, (SELECT bk_train(bk_sparse(ARRAY[1], x, 1), y, '{"gamma": 1}' 
 -- cross-validation scores regressors by R^2 (or the negated RMSE, MAE);
 -- without a grid it searches gamma, C and epsilon
 SELECT params, mean > 0.9 AS good
-FROM bk_cross_validate('wave', 'x', 'y', 'id', '{"gamma": [0.1, 1], "budget": 50}', 3);
+FROM bk_cross_validate('wave', 'x', 'y', 'id', '{"grid": {"gamma": [0.1, 1], "budget": 50}, "folds": 3}');
 SELECT params, mean < 0 AS negated
-FROM bk_cross_validate('wave', 'x', 'y', 'id', '{"gamma": 1, "budget": 50}', 3, metric => 'neg_rmse');
+FROM bk_cross_validate('wave', 'x', 'y', 'id', '{"grid": {"gamma": 1, "budget": 50}, "folds": 3, "metric": "neg_rmse"}');
 SELECT count(*) AS settings, bool_and(params ? 'epsilon') AS searched_epsilon,
        max(mean) > 0.95 AS best_fits, count(model) AS refitted
-FROM bk_cross_validate('wave', 'x', 'y', 'id', refit => true);
+FROM bk_cross_validate('wave', 'x', 'y', 'id', '{"refit": true}');
 
 -- bad input: each a clear error
 SET budgetkernel.run_warnings = off;
@@ -234,8 +234,8 @@ SELECT bk_merge(f.m, c.m) FROM fitted f, (SELECT bk_train(x, c4::int8, '{"gamma"
 SELECT bk_merge(f.m, u.m) FROM fitted f, (SELECT bk_train(x, y, '{"gamma": 1, "budget": 50, "target_scale": "none"}') AS m FROM wave) u;
 CREATE TABLE int2_labels AS SELECT 1::int2 AS a, 1::int2 AS p;
 SELECT bk_metrics(a, p) FROM int2_labels;
-SELECT * FROM bk_cross_validate('wave', 'x', 'y', 'id', '{"gamma": 1}', 3, metric => 'accuracy');
-SELECT * FROM bk_cross_validate('wave', 'x', 'c4', 'id', '{"gamma": 1}', 3, metric => 'r2');
+SELECT * FROM bk_cross_validate('wave', 'x', 'y', 'id', '{"grid": {"gamma": 1}, "folds": 3, "metric": "accuracy"}');
+SELECT * FROM bk_cross_validate('wave', 'x', 'c4', 'id', '{"grid": {"gamma": 1}, "folds": 3, "metric": "r2"}');
 \set VERBOSITY default
 
 -- overflow, told by its cause: a step size so large that the learner's

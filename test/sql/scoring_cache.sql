@@ -2,7 +2,7 @@
 -- The scoring functions' cache of decoded models (doc/scoring-performance.md):
 -- whatever the model datum's source (a stored value, a model computed in
 -- the query, a copy made in memory), a scored row looks its model up
--- without reading the model's bytes.  bk_model_cache() counts the
+-- without reading the model's bytes.  bk_model_cache counts the
 -- lookups, the decodes and the bytes compared to recognise a model: 36 a
 -- lookup (the digest and CRC a model carries), not the model's size.  A
 -- model written by 0.1.0 (format version 1) has no digest and is still
@@ -24,7 +24,7 @@ SELECT octet_length(model::bytea) > 200000 AS large FROM cache_models;
 CREATE TEMP TABLE cache_seen (n serial, step text, lookups int8, hits int8, decodes int8, key_bytes int8);
 CREATE FUNCTION pg_temp.cache_step(step text) RETURNS void LANGUAGE sql AS $$
 	INSERT INTO cache_seen (step, lookups, hits, decodes, key_bytes)
-	SELECT step, lookups, hits, decodes, key_bytes FROM bk_model_cache()
+	SELECT step, lookups, hits, decodes, key_bytes FROM bk_model_cache
 $$;
 SELECT pg_temp.cache_step('start');
 
@@ -84,4 +84,4 @@ FROM (SELECT bk_predict(t.model, r.x) AS p,
            cache_rows r WHERE r.i % 2 = t.g - 1) s;
 
 -- the entries are released at the end of each transaction
-SELECT entries, memory FROM bk_model_cache();
+SELECT entries, memory FROM bk_model_cache;

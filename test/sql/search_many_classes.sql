@@ -1,5 +1,5 @@
 --
--- bk_cross_validate with no grid and refit => true on more than ten
+-- bk_cross_validate with no grid and "refit": true on more than ten
 -- classes (doc/functions.md, "The search without a grid"): the model
 -- trained on every row has 90 support vectors a class, not the budget the
 -- search cross-validated, and its coefficients are solved again over
@@ -15,7 +15,7 @@ SELECT i AS id,
        (i % 11)::int8 AS y
 FROM generate_series(1, 330) AS i;
 CREATE TABLE ring_search AS
-SELECT * FROM bk_cross_validate('ring', 'x', 'y', 'id', refit => true);
+SELECT * FROM bk_cross_validate('ring', 'x', 'y', 'id', '{"refit": true}');
 
 -- the search's order of the rows: its shuffle of each key's text
 CREATE VIEW ring_ordered AS
@@ -36,7 +36,7 @@ FROM (SELECT * FROM ring_search LIMIT 1) AS s;
 -- ten classes: the model is the chosen setting trained on every row
 CREATE TABLE ring10 AS SELECT * FROM ring WHERE y < 10;
 CREATE TABLE ring10_search AS
-SELECT * FROM bk_cross_validate('ring10', 'x', 'y', 'id', refit => true);
+SELECT * FROM bk_cross_validate('ring10', 'x', 'y', 'id', '{"refit": true}');
 CREATE VIEW ring10_ordered AS
 SELECT x, y, bk_shuffle_key(hashtextextended(id::text, 0), 0) AS k, id::text AS kt FROM ring10;
 SELECT md5(s.model::bytea) = (

@@ -92,15 +92,15 @@ TRUNCATE loot;
 
 SET search_path = pg_catalog;
 SELECT params, mean FROM public.bk_cross_validate('public.cvdata', 'x', 'y', 'id',
-                                                  '{"algorithm": ["pa"]}', folds => 2);
+                                                  '{"grid": {"algorithm": ["pa"]}, "folds": 2}');
 SET search_path = public;
 SELECT params, mean FROM bk_cross_validate('cvdata', 'x', 'y', 'id',
-                                           '{"algorithm": ["pa"]}', folds => 2);
+                                           '{"grid": {"algorithm": ["pa"]}, "folds": 2}');
 RESET search_path;
 CREATE TABLE cvints1 AS SELECT id, ARRAY[(id % 7), (id % 11)]::int4[] AS x, y FROM cvdata;
 SET search_path = public;
 SELECT params, mean FROM bk_cross_validate('cvints1', 'x', 'y', 'id',
-                                           '{"algorithm": ["pa"]}', folds => 2);
+                                           '{"grid": {"algorithm": ["pa"]}, "folds": 2}');
 RESET search_path;
 DROP TABLE cvints1;
 SELECT count(*) AS rows_stolen FROM loot;
@@ -269,42 +269,40 @@ SELECT id, public.bk_sparse(ARRAY[1, 2], x, 2) AS x, y FROM cvdata;
 SET search_path = trap, pg_catalog, public;
 SELECT pg_catalog.count(*) AS settings, pg_catalog.bool_and(model IS NULL OR public.bk_is_valid(model::pg_catalog.bytea)) AS valid
 FROM public.bk_cross_validate('public.cvdata', 'x', 'y', 'id',
-                              '{"algorithm": "bpa", "C": [0.1, 1], "budget": 20}', folds => 2, refit => true);
+                              '{"grid": {"algorithm": "bpa", "C": [0.1, 1], "budget": 20}, "folds": 2, "refit": true}');
 SELECT pg_catalog.count(*) AS settings
 FROM public.bk_cross_validate('SELECT * FROM public.cvnamed', 'x', 'y', 'id',
-                              '{"C": {"log_uniform": [0.1, 10]}, "gamma": {"uniform": [0.5, 2]}, "budget": [10, 20]}',
-                              folds => 3, seed => 5, samples => 3, metric => 'macro_f1', refit => true);
+                              '{"grid": {"C": {"log_uniform": [0.1, 10]}, "gamma": {"uniform": [0.5, 2]}, "budget": [10, 20]}, "folds": 3, "seed": 5, "metric": "macro_f1", "samples": 3, "refit": true}');
 SELECT pg_catalog.count(*) AS settings
-FROM public.bk_cross_validate('public.cvints', 'x', 'y', 'id', '{"algorithm": "pa"}', folds => 2);
+FROM public.bk_cross_validate('public.cvints', 'x', 'y', 'id', '{"grid": {"algorithm": "pa"}, "folds": 2}');
 SELECT pg_catalog.count(*) AS settings
-FROM public.bk_cross_validate('public.cvsparse', 'x', 'y', 'id', '{"algorithm": "pa"}', folds => 2);
+FROM public.bk_cross_validate('public.cvsparse', 'x', 'y', 'id', '{"grid": {"algorithm": "pa"}, "folds": 2}');
 -- the search without a grid: its probes of the data and its rounds
 SELECT pg_catalog.count(*) AS settings
-FROM public.bk_cross_validate('public.cvdata', 'x', 'y', 'id', folds => 2, samples => 3, refit => true);
+FROM public.bk_cross_validate('public.cvdata', 'x', 'y', 'id', '{"folds": 2, "samples": 3, "refit": true}');
 SELECT pg_catalog.count(*) AS settings
-FROM public.bk_cross_validate('SELECT * FROM public.cvnamed', 'x', 'y', 'id', folds => 2, samples => 3);
+FROM public.bk_cross_validate('SELECT * FROM public.cvnamed', 'x', 'y', 'id', '{"folds": 2, "samples": 3}');
 SELECT pg_catalog.count(*) AS settings
-FROM public.bk_cross_validate('public.cvsparse', 'x', 'y', 'id', folds => 2, samples => 3);
+FROM public.bk_cross_validate('public.cvsparse', 'x', 'y', 'id', '{"folds": 2, "samples": 3}');
 SET search_path = public;
 SELECT count(*) AS settings, bool_and(model IS NULL OR bk_is_valid(model::bytea)) AS valid
 FROM bk_cross_validate('cvdata', 'x', 'y', 'id',
-                       '{"algorithm": "bpa", "C": [0.1, 1], "budget": 20}', folds => 2, refit => true);
+                       '{"grid": {"algorithm": "bpa", "C": [0.1, 1], "budget": 20}, "folds": 2, "refit": true}');
 SELECT count(*) AS settings
 FROM bk_cross_validate('cvnamed', 'x', 'y', 'id',
-                       '{"C": {"log_uniform": [0.1, 10]}, "gamma": {"uniform": [0.5, 2]}, "budget": [10, 20]}',
-                       folds => 3, seed => 5, samples => 3, metric => 'macro_f1', refit => true);
-SELECT count(*) AS settings FROM bk_cross_validate('cvints', 'x', 'y', 'id', '{"algorithm": "pa"}', folds => 2);
-SELECT count(*) AS settings FROM bk_cross_validate('cvsparse', 'x', 'y', 'id', '{"algorithm": "pa"}', folds => 2);
-SELECT count(*) AS settings FROM bk_cross_validate('cvdata', 'x', 'y', 'id', folds => 2, samples => 3, refit => true);
-SELECT count(*) AS settings FROM bk_cross_validate('cvnamed', 'x', 'y', 'id', folds => 2, samples => 3);
-SELECT count(*) AS settings FROM bk_cross_validate('cvints', 'x', 'y', 'id', folds => 2, samples => 3);
+                       '{"grid": {"C": {"log_uniform": [0.1, 10]}, "gamma": {"uniform": [0.5, 2]}, "budget": [10, 20]}, "folds": 3, "seed": 5, "metric": "macro_f1", "samples": 3, "refit": true}');
+SELECT count(*) AS settings FROM bk_cross_validate('cvints', 'x', 'y', 'id', '{"grid": {"algorithm": "pa"}, "folds": 2}');
+SELECT count(*) AS settings FROM bk_cross_validate('cvsparse', 'x', 'y', 'id', '{"grid": {"algorithm": "pa"}, "folds": 2}');
+SELECT count(*) AS settings FROM bk_cross_validate('cvdata', 'x', 'y', 'id', '{"folds": 2, "samples": 3, "refit": true}');
+SELECT count(*) AS settings FROM bk_cross_validate('cvnamed', 'x', 'y', 'id', '{"folds": 2, "samples": 3}');
+SELECT count(*) AS settings FROM bk_cross_validate('cvints', 'x', 'y', 'id', '{"folds": 2, "samples": 3}');
 -- the errors of a wrong type and a missing table, under the same paths
 \set VERBOSITY terse
-SELECT count(*) FROM bk_cross_validate('cvdata', 'x', 'y > 0', 'id', '{"algorithm": "pa"}');
-SELECT count(*) FROM bk_cross_validate('cvdata', 'y', 'y', 'id', '{"algorithm": "pa"}');
-SELECT count(*) FROM bk_cross_validate('no_such_table', 'x', 'y', 'id', '{"algorithm": "pa"}');
+SELECT count(*) FROM bk_cross_validate('cvdata', 'x', 'y > 0', 'id', '{"grid": {"algorithm": "pa"}}');
+SELECT count(*) FROM bk_cross_validate('cvdata', 'y', 'y', 'id', '{"grid": {"algorithm": "pa"}}');
+SELECT count(*) FROM bk_cross_validate('no_such_table', 'x', 'y', 'id', '{"grid": {"algorithm": "pa"}}');
 SET search_path = trap, pg_catalog, public;
-SELECT pg_catalog.count(*) FROM public.bk_cross_validate('public.cvdata', 'x', 'y > 0', 'id', '{"algorithm": "pa"}');
+SELECT pg_catalog.count(*) FROM public.bk_cross_validate('public.cvdata', 'x', 'y > 0', 'id', '{"grid": {"algorithm": "pa"}}');
 \set VERBOSITY default
 
 SET search_path = pg_catalog;
@@ -345,13 +343,13 @@ CREATE FUNCTION alice.scaled(v float8[]) RETURNS float8[] LANGUAGE sql IMMUTABLE
 AS $$ SELECT ARRAY[v[1] * 2, v[2] * 2] $$;
 SET search_path = alice, public;
 SELECT round(mean::numeric, 4) AS alice_mean
-FROM bk_cross_validate('cv_rows', 'x', 'y', 'id', '{"algorithm": "pa"}', folds => 2);
+FROM bk_cross_validate('cv_rows', 'x', 'y', 'id', '{"grid": {"algorithm": "pa"}, "folds": 2}');
 SELECT round(mean::numeric, 4) AS qualified_alice_mean
-FROM bk_cross_validate('alice.cv_rows', 'x', 'y', 'id', '{"algorithm": "pa"}', folds => 2);
+FROM bk_cross_validate('alice.cv_rows', 'x', 'y', 'id', '{"grid": {"algorithm": "pa"}, "folds": 2}');
 SELECT round(mean::numeric, 4) AS public_noise_mean
-FROM bk_cross_validate('public.cv_rows', 'x', 'y', 'id', '{"algorithm": "pa"}', folds => 2);
+FROM bk_cross_validate('public.cv_rows', 'x', 'y', 'id', '{"grid": {"algorithm": "pa"}, "folds": 2}');
 SELECT round(mean::numeric, 4) AS alice_function_mean
-FROM bk_cross_validate('cv_rows', 'scaled(x)', 'y', 'id', '{"algorithm": "pa"}', folds => 2);
+FROM bk_cross_validate('cv_rows', 'scaled(x)', 'y', 'id', '{"grid": {"algorithm": "pa"}, "folds": 2}');
 RESET search_path;
 DROP SCHEMA alice CASCADE;
 DROP TABLE public.cv_rows, cvdata;

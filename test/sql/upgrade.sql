@@ -72,8 +72,20 @@ ALTER EXTENSION budgetkernel UPDATE TO '0.2.0';
 DROP VIEW float4_trained;
 ALTER EXTENSION budgetkernel UPDATE TO '0.2.0';
 SELECT extversion FROM pg_extension WHERE extname = 'budgetkernel';
--- and on to the current version
+-- and on to the current version: 0.4.0 drops bk_model_cache() (a view
+-- now) and the forms of bk_cross_validate, bk_support_vectors and
+-- bk_learning_curve whose signatures it changes, so a view that calls one
+-- stops the update, naming it
+CREATE VIEW cache_before AS SELECT lookups FROM bk_model_cache();
+\set SHOW_CONTEXT never
 ALTER EXTENSION budgetkernel UPDATE;
+\set SHOW_CONTEXT errors
+SELECT extversion FROM pg_extension WHERE extname = 'budgetkernel';
+DROP VIEW cache_before;
+ALTER EXTENSION budgetkernel UPDATE;
+-- the view again, over the new form
+CREATE VIEW cache_after AS SELECT lookups FROM bk_model_cache;
+DROP VIEW cache_after;
 SELECT extversion FROM pg_extension WHERE extname = 'budgetkernel';
 
 -- stored models: the same bytes, valid, the same scores

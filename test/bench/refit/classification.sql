@@ -1,5 +1,5 @@
 -- Refit benchmark, classification (doc/refit.md): the search's model
--- (bk_cross_validate, refit => true) on banana (every 5th row held out),
+-- (bk_cross_validate, '{"refit": true}') on banana (every 5th row held out),
 -- a9a and usps, then bk_refit at each lambda, test accuracy.  From the
 -- repository root: psql -f test/bench/refit/classification.sql
 \set ON_ERROR_STOP 1
@@ -29,7 +29,7 @@ CREATE FUNCTION pg_temp.run(name text) RETURNS void LANGUAGE plpgsql AS $$
 DECLARE m bk_model; r bk_model; p jsonb; t0 timestamptz; secs float8; lam float8;
 BEGIN
   t0 := clock_timestamp();
-  SELECT cv.model, cv.params INTO m, p FROM bk_cross_validate('tr_' || name, 'features', 'label', 'id', refit => true) cv LIMIT 1;
+  SELECT cv.model, cv.params INTO m, p FROM bk_cross_validate('tr_' || name, 'features', 'label', 'id', '{"refit": true}') cv LIMIT 1;
   secs := extract(epoch FROM clock_timestamp() - t0);
   INSERT INTO res SELECT name, 'search', NULL, avg((bk_predict(m, features) = label)::int), secs, p FROM d WHERE ds = name AND part = 'test';
   FOREACH lam IN ARRAY ARRAY[1e-7, 1e-6, 1e-5, 1e-4, 1e-3, 1e-2] LOOP

@@ -20,7 +20,7 @@ BEGIN
   FOREACH src IN ARRAY ARRAY['search', 'bk_train defaults'] LOOP
     t0 := clock_timestamp();
     IF src = 'search' THEN
-      SELECT cv.model, cv.params INTO m, p FROM bk_cross_validate('tr_' || name, 'features', 'y', 'id', refit => true) cv LIMIT 1;
+      SELECT cv.model, cv.params INTO m, p FROM bk_cross_validate('tr_' || name, 'features', 'y', 'id', '{"refit": true}') cv LIMIT 1;
     ELSE
       SELECT bk_train(features, y, '{"scale": "standard"}' ORDER BY bk_shuffle_key(id, 1)), '{"scale": "standard"}' INTO m, p FROM f WHERE ds = name AND part = 'train';
     END IF;
