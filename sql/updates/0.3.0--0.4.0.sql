@@ -11,3 +11,4 @@
 
 -- complain if script is sourced in psql, rather than via ALTER EXTENSION
 \echo Use "ALTER EXTENSION budgetkernel UPDATE TO '0.4.0'" to load this file. \quit
+
