@@ -92,9 +92,12 @@ all: sql/$(EXTENSION)--$(EXTVERSION).sql $(SQL_UPDATES)
 sql/$(EXTENSION)--$(EXTVERSION).sql: $(SQL_OBJECTS)
 	awk 'FNR == 1 && NR > 1 { print "" } { print }' $(SQL_OBJECTS) >$@
 
-# an update to TO: its hand-written part, then the objects new or changed in TO
-sql/$(EXTENSION)--%.sql: sql/updates/%.sql $(SQL_OBJECTS) sql/new_objects.awk
-	{ cat $<; awk -v version=$(lastword $(subst --, ,$*)) -f sql/new_objects.awk $(SQL_OBJECTS); } >$@
+# an update to TO: its hand-written part, then the objects new or changed
+# in TO, then what the hand-written epilogue does once they exist (for
+# 0.4.0: moving the user's views onto the new forms; sql/updates/*.after)
+sql/$(EXTENSION)--%.sql: sql/updates/%.sql $(SQL_OBJECTS) sql/new_objects.awk $(wildcard sql/updates/*.after)
+	{ cat $<; awk -v version=$(lastword $(subst --, ,$*)) -f sql/new_objects.awk $(SQL_OBJECTS); \
+	  if [ -f sql/updates/$*.after ]; then cat sql/updates/$*.after; fi; } >$@
 
 PG_CONFIG ?= pg_config
 PGXS := $(shell $(PG_CONFIG) --pgxs)

@@ -12,35 +12,16 @@
 -- dim).  The transition functions are not strict: they count rows with a
 -- NULL label or NULL features as skipped.
 --
--- One form per label type, features bk_features (0.2.0; 0.1.0: float8[]):
--- float8[], the other numeric arrays, jsonb and bk_sparse reach it by
--- implicit casts, and with a single candidate a string literal for the
--- parameters resolves to
+-- One label argument, bk_label (0.4.0; before, a form per label type:
+-- int8, int4, text, float8), and one features argument, bk_features
+-- (0.2.0; 0.1.0: float8[]): float8[], the other numeric arrays, jsonb and
+-- bk_sparse reach it by implicit casts, and with a single candidate a
+-- string literal for the parameters resolves to
 -- jsonb (and carries no collation, so postgres_fdw can push the aggregate
 -- down to a remote server).  Continuing a stored model has its own name,
 -- so that a literal is never ambiguous between parameters and a model.
 -- The support functions' names begin with an underscore: they are not
 -- for users, and \df bk_* lists what is.
-
-CREATE FUNCTION @extschema@._bk_train_trans(internal, @extschema@.bk_features, int8, jsonb)
-	RETURNS internal
-	AS 'MODULE_PATHNAME', 'bk_train_params_trans'
-	LANGUAGE C IMMUTABLE PARALLEL SAFE;
-
-CREATE FUNCTION @extschema@._bk_train_trans(internal, @extschema@.bk_features, text, jsonb)
-	RETURNS internal
-	AS 'MODULE_PATHNAME', 'bk_train_params_trans'
-	LANGUAGE C IMMUTABLE PARALLEL SAFE;
-
-CREATE FUNCTION @extschema@._bk_continue_trans(internal, @extschema@.bk_features, int8, @extschema@.bk_model)
-	RETURNS internal
-	AS 'MODULE_PATHNAME', 'bk_train_model_trans'
-	LANGUAGE C IMMUTABLE PARALLEL UNSAFE;
-
-CREATE FUNCTION @extschema@._bk_continue_trans(internal, @extschema@.bk_features, text, @extschema@.bk_model)
-	RETURNS internal
-	AS 'MODULE_PATHNAME', 'bk_train_model_trans'
-	LANGUAGE C IMMUTABLE PARALLEL UNSAFE;
 
 CREATE FUNCTION @extschema@._bk_train_final(internal)
 	RETURNS @extschema@.bk_model
@@ -72,19 +53,26 @@ COMMENT ON FUNCTION @extschema@._bk_train_serialize(internal) IS
 COMMENT ON FUNCTION @extschema@._bk_train_deserialize(bytea, internal) IS
 	'deserialization function of bk_train and bk_merge';
 
-COMMENT ON FUNCTION @extschema@._bk_train_trans(internal, @extschema@.bk_features, int8, jsonb) IS
-	'transition function of bk_train(bk_features, int8, jsonb)';
-COMMENT ON FUNCTION @extschema@._bk_train_trans(internal, @extschema@.bk_features, text, jsonb) IS
-	'transition function of bk_train(bk_features, text, jsonb)';
-COMMENT ON FUNCTION @extschema@._bk_continue_trans(internal, @extschema@.bk_features, int8, @extschema@.bk_model) IS
-	'transition function of bk_continue(bk_features, int8, bk_model)';
-COMMENT ON FUNCTION @extschema@._bk_continue_trans(internal, @extschema@.bk_features, text, @extschema@.bk_model) IS
-	'transition function of bk_continue(bk_features, text, bk_model)';
 COMMENT ON FUNCTION @extschema@._bk_train_final(internal) IS
 	'final function of bk_train and bk_continue: the encoded model, NULL when no row was usable';
 
--- Availability: 0.1.0
-CREATE AGGREGATE @extschema@.bk_train(features @extschema@.bk_features, label int8, params jsonb) (
+-- Availability: 0.4.0
+CREATE FUNCTION @extschema@._bk_train_trans(internal, @extschema@.bk_features, @extschema@.bk_label, jsonb)
+	RETURNS internal
+	AS 'MODULE_PATHNAME', 'bk_train_params_trans'
+	LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE FUNCTION @extschema@._bk_continue_trans(internal, @extschema@.bk_features, @extschema@.bk_label, @extschema@.bk_model)
+	RETURNS internal
+	AS 'MODULE_PATHNAME', 'bk_train_model_trans'
+	LANGUAGE C IMMUTABLE PARALLEL UNSAFE;
+
+COMMENT ON FUNCTION @extschema@._bk_train_trans(internal, @extschema@.bk_features, @extschema@.bk_label, jsonb) IS
+	'transition function of bk_train(bk_features, bk_label, jsonb)';
+COMMENT ON FUNCTION @extschema@._bk_continue_trans(internal, @extschema@.bk_features, @extschema@.bk_label, @extschema@.bk_model) IS
+	'transition function of bk_continue(bk_features, bk_label, bk_model)';
+
+CREATE AGGREGATE @extschema@.bk_train(features @extschema@.bk_features, label @extschema@.bk_label, params jsonb) (
 	SFUNC = @extschema@._bk_train_trans,
 	STYPE = internal,
 	SSPACE = 1048576,
@@ -96,20 +84,7 @@ CREATE AGGREGATE @extschema@.bk_train(features @extschema@.bk_features, label in
 	PARALLEL = SAFE
 );
 
-CREATE AGGREGATE @extschema@.bk_train(features @extschema@.bk_features, label text, params jsonb) (
-	SFUNC = @extschema@._bk_train_trans,
-	STYPE = internal,
-	SSPACE = 1048576,
-	FINALFUNC = @extschema@._bk_train_final,
-	FINALFUNC_MODIFY = READ_ONLY,
-	COMBINEFUNC = @extschema@._bk_train_combine,
-	SERIALFUNC = @extschema@._bk_train_serialize,
-	DESERIALFUNC = @extschema@._bk_train_deserialize,
-	PARALLEL = SAFE
-);
-
--- Availability: 0.2.0 (0.1.0: bk_train(features, label, model))
-CREATE AGGREGATE @extschema@.bk_continue(features @extschema@.bk_features, label int8, model @extschema@.bk_model) (
+CREATE AGGREGATE @extschema@.bk_continue(features @extschema@.bk_features, label @extschema@.bk_label, model @extschema@.bk_model) (
 	SFUNC = @extschema@._bk_continue_trans,
 	STYPE = internal,
 	SSPACE = 1048576,
@@ -118,43 +93,27 @@ CREATE AGGREGATE @extschema@.bk_continue(features @extschema@.bk_features, label
 	PARALLEL = UNSAFE
 );
 
-CREATE AGGREGATE @extschema@.bk_continue(features @extschema@.bk_features, label text, model @extschema@.bk_model) (
-	SFUNC = @extschema@._bk_continue_trans,
-	STYPE = internal,
-	SSPACE = 1048576,
-	FINALFUNC = @extschema@._bk_train_final,
-	FINALFUNC_MODIFY = READ_ONLY,
-	PARALLEL = UNSAFE
-);
+COMMENT ON AGGREGATE @extschema@.bk_train(@extschema@.bk_features, @extschema@.bk_label, jsonb) IS
+	'trains a model on the rows in stream order: a classifier of integer or text labels, a regressor of float8 or numeric targets (or the "task" the params name); params: a JSON object of learner parameters';
+COMMENT ON AGGREGATE @extschema@.bk_continue(@extschema@.bk_features, @extschema@.bk_label, @extschema@.bk_model) IS
+	'continues training a classifier or regressor on the rows in stream order, with the model''s parameters';
 
-COMMENT ON AGGREGATE @extschema@.bk_train(@extschema@.bk_features, int8, jsonb) IS
-	'trains a kernel classifier on the rows in stream order; params: a JSON object of learner parameters';
-COMMENT ON AGGREGATE @extschema@.bk_train(@extschema@.bk_features, text, jsonb) IS
-	'trains a kernel classifier with text labels on the rows in stream order; params: a JSON object of learner parameters';
-
--- bk_train over jsonb rows (availability: 0.2.0) runs serially: a
+-- bk_train over jsonb rows (availability: 0.2.0; one label form: 0.4.0) runs serially: a
 -- preparation fitted to named rows knows its keys and text values only
 -- once every row is seen, so the parts of a parallel plan would each fit
 -- a layout of their own, and models of two layouts do not merge.  These
 -- exact jsonb forms, chosen over the bk_features cast for a jsonb
 -- argument, have no combine function; arrays and bk_sparse rows reach
 -- bk_train(bk_features, ...) and train in parallel.
-CREATE FUNCTION @extschema@._bk_train_trans(internal, jsonb, int8, jsonb)
+CREATE FUNCTION @extschema@._bk_train_trans(internal, jsonb, @extschema@.bk_label, jsonb)
 	RETURNS internal
 	AS 'MODULE_PATHNAME', 'bk_train_params_trans'
 	LANGUAGE C IMMUTABLE PARALLEL SAFE;
 
-CREATE FUNCTION @extschema@._bk_train_trans(internal, jsonb, text, jsonb)
-	RETURNS internal
-	AS 'MODULE_PATHNAME', 'bk_train_params_trans'
-	LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION @extschema@._bk_train_trans(internal, jsonb, @extschema@.bk_label, jsonb) IS
+	'transition function of bk_train(jsonb, bk_label, jsonb)';
 
-COMMENT ON FUNCTION @extschema@._bk_train_trans(internal, jsonb, int8, jsonb) IS
-	'transition function of bk_train(jsonb, int8, jsonb)';
-COMMENT ON FUNCTION @extschema@._bk_train_trans(internal, jsonb, text, jsonb) IS
-	'transition function of bk_train(jsonb, text, jsonb)';
-
-CREATE AGGREGATE @extschema@.bk_train(features jsonb, label int8, params jsonb) (
+CREATE AGGREGATE @extschema@.bk_train(features jsonb, label @extschema@.bk_label, params jsonb) (
 	SFUNC = @extschema@._bk_train_trans,
 	STYPE = internal,
 	SSPACE = 1048576,
@@ -163,19 +122,34 @@ CREATE AGGREGATE @extschema@.bk_train(features jsonb, label int8, params jsonb) 
 	PARALLEL = SAFE
 );
 
-CREATE AGGREGATE @extschema@.bk_train(features jsonb, label text, params jsonb) (
-	SFUNC = @extschema@._bk_train_trans,
+COMMENT ON AGGREGATE @extschema@.bk_train(jsonb, @extschema@.bk_label, jsonb) IS
+	'trains a model on rows of named features (a JSON object: numbers standardised, text one-hot, nulls imputed, kept in the model), serially';
+
+-- Continuing with overrides: bk_continue(features, label, model, overrides).
+-- The model's classes are frozen once it has two (a label it has not seen
+-- is an error) unless the overrides say {"allow_new_classes": true}.
+
+-- Availability: 0.4.0
+CREATE FUNCTION @extschema@._bk_continue_trans(internal, @extschema@.bk_features, @extschema@.bk_label, @extschema@.bk_model, jsonb)
+	RETURNS internal
+	AS 'MODULE_PATHNAME', 'bk_train_model_trans'
+	LANGUAGE C IMMUTABLE PARALLEL UNSAFE;
+
+COMMENT ON FUNCTION @extschema@._bk_continue_trans(internal, @extschema@.bk_features, @extschema@.bk_label, @extschema@.bk_model, jsonb) IS
+	'transition function of bk_continue(bk_features, bk_label, bk_model, jsonb)';
+
+CREATE AGGREGATE @extschema@.bk_continue(features @extschema@.bk_features, label @extschema@.bk_label, model @extschema@.bk_model, overrides jsonb) (
+	SFUNC = @extschema@._bk_continue_trans,
 	STYPE = internal,
 	SSPACE = 1048576,
 	FINALFUNC = @extschema@._bk_train_final,
 	FINALFUNC_MODIFY = READ_ONLY,
-	PARALLEL = SAFE
+	PARALLEL = UNSAFE
 );
 
-COMMENT ON AGGREGATE @extschema@.bk_train(jsonb, int8, jsonb) IS
-	'trains a kernel classifier on rows of named features (a JSON object: numbers standardised, text one-hot, nulls imputed, kept in the model), serially';
-COMMENT ON AGGREGATE @extschema@.bk_train(jsonb, text, jsonb) IS
-	'trains a kernel classifier with text labels on rows of named features (a JSON object: numbers standardised, text one-hot, nulls imputed, kept in the model), serially';
+COMMENT ON AGGREGATE @extschema@.bk_continue(@extschema@.bk_features, @extschema@.bk_label, @extschema@.bk_model, jsonb) IS
+	'continues training a model with the model''s parameters; overrides: {"allow_new_classes": true} lets new labels add classes';
+
 -- Availability: 0.2.0
 CREATE FUNCTION @extschema@._bk_merge_trans(internal, @extschema@.bk_model)
 	RETURNS internal
@@ -207,51 +181,3 @@ CREATE FUNCTION @extschema@.bk_merge(a @extschema@.bk_model, b @extschema@.bk_mo
 
 COMMENT ON FUNCTION @extschema@.bk_merge(@extschema@.bk_model, @extschema@.bk_model) IS
 	'merges two models trained on disjoint rows; NULL counts as no model';
-
-COMMENT ON AGGREGATE @extschema@.bk_continue(@extschema@.bk_features, int8, @extschema@.bk_model) IS
-	'continues training a model on the rows in stream order, with the model''s parameters';
-COMMENT ON AGGREGATE @extschema@.bk_continue(@extschema@.bk_features, text, @extschema@.bk_model) IS
-	'continues training a model with text labels on the rows in stream order, with the model''s parameters';
-
--- Continuing with overrides: bk_continue(features, label, model, overrides).
--- The model's classes are frozen once it has two (a label it has not seen
--- is an error) unless the overrides say {"allow_new_classes": true}.
-
--- Availability: 0.2.0
-CREATE FUNCTION @extschema@._bk_continue_trans(internal, @extschema@.bk_features, int8, @extschema@.bk_model, jsonb)
-	RETURNS internal
-	AS 'MODULE_PATHNAME', 'bk_train_model_trans'
-	LANGUAGE C IMMUTABLE PARALLEL UNSAFE;
-
-CREATE FUNCTION @extschema@._bk_continue_trans(internal, @extschema@.bk_features, text, @extschema@.bk_model, jsonb)
-	RETURNS internal
-	AS 'MODULE_PATHNAME', 'bk_train_model_trans'
-	LANGUAGE C IMMUTABLE PARALLEL UNSAFE;
-
-COMMENT ON FUNCTION @extschema@._bk_continue_trans(internal, @extschema@.bk_features, int8, @extschema@.bk_model, jsonb) IS
-	'transition function of bk_continue(bk_features, int8, bk_model, jsonb)';
-COMMENT ON FUNCTION @extschema@._bk_continue_trans(internal, @extschema@.bk_features, text, @extschema@.bk_model, jsonb) IS
-	'transition function of bk_continue(bk_features, text, bk_model, jsonb)';
-
-CREATE AGGREGATE @extschema@.bk_continue(features @extschema@.bk_features, label int8, model @extschema@.bk_model, overrides jsonb) (
-	SFUNC = @extschema@._bk_continue_trans,
-	STYPE = internal,
-	SSPACE = 1048576,
-	FINALFUNC = @extschema@._bk_train_final,
-	FINALFUNC_MODIFY = READ_ONLY,
-	PARALLEL = UNSAFE
-);
-
-CREATE AGGREGATE @extschema@.bk_continue(features @extschema@.bk_features, label text, model @extschema@.bk_model, overrides jsonb) (
-	SFUNC = @extschema@._bk_continue_trans,
-	STYPE = internal,
-	SSPACE = 1048576,
-	FINALFUNC = @extschema@._bk_train_final,
-	FINALFUNC_MODIFY = READ_ONLY,
-	PARALLEL = UNSAFE
-);
-
-COMMENT ON AGGREGATE @extschema@.bk_continue(@extschema@.bk_features, int8, @extschema@.bk_model, jsonb) IS
-	'continues training a model with the model''s parameters; overrides: {"allow_new_classes": true} lets new labels add classes';
-COMMENT ON AGGREGATE @extschema@.bk_continue(@extschema@.bk_features, text, @extschema@.bk_model, jsonb) IS
-	'continues training a model with text labels with the model''s parameters; overrides: {"allow_new_classes": true} lets new labels add classes';

@@ -83,8 +83,10 @@ DECLARE
 	samples		int4;
 	refit		boolean := false;
 	-- the options' names and JSON types, for their errors
-	option_list	constant text := 'grid, folds, seed, metric, samples and refit';
-	option_types constant text := 'The options are grid (an object of learner parameters), folds, seed and samples (integers), metric (a string) and refit (a boolean).';
+	option_list	constant text := 'grid, folds, seed, metric, samples, refit and task';
+	option_types constant text := 'The options are grid (an object of learner parameters), folds, seed and samples (integers), metric (a string), refit (a boolean) and task ("classification" or "regression").';
+	-- the task the options name, or NULL: the label's type decides
+	task		text;
 	n			numeric;
 	settings	jsonb := '[{}]';
 	expanded	jsonb;
@@ -148,7 +150,7 @@ BEGIN
 				  HINT = 'For example ''{"grid": {"C": [1, 10]}, "folds": 3}'', or NULL for the defaults.';
 	END IF;
 	FOR k, v IN SELECT e.key, e.value FROM jsonb_each(options) e ORDER BY e.key LOOP
-		IF k NOT IN ('grid', 'folds', 'seed', 'metric', 'samples', 'refit') THEN
+		IF k NOT IN ('grid', 'folds', 'seed', 'metric', 'samples', 'refit', 'task') THEN
 			RAISE EXCEPTION 'unknown option "%": the options are %', k, option_list
 				USING ERRCODE = '22023', DETAIL = option_types,
 					  HINT = 'The learner''s parameters go in the grid: for example ''{"grid": {"C": [1, 10]}, "folds": 3}''.';
@@ -175,6 +177,12 @@ BEGIN
 					USING ERRCODE = '22023', DETAIL = option_types;
 			END IF;
 			metric := v #>> '{}';
+		ELSIF k = 'task' THEN
+			IF jsonb_typeof(v) <> 'string' OR v #>> '{}' NOT IN ('classification', 'regression') THEN
+				RAISE EXCEPTION 'option "task" must be "classification" or "regression", got %', left(v::text, 100)
+					USING ERRCODE = '22023', DETAIL = option_types;
+			END IF;
+			task := v #>> '{}';
 		ELSIF k = 'refit' THEN
 			IF jsonb_typeof(v) <> 'boolean' THEN
 				RAISE EXCEPTION 'option "refit" must be a boolean, got %', left(v::text, 100)
@@ -366,6 +374,30 @@ BEGIN
 				USING ERRCODE = '42804',
 					  HINT = 'Cast it in the label expression, for example ''label::int8''.';
 		END IF;
+		-- the task named: integer labels as a regressor's targets, or a
+		-- float8 column of integral values as classes (each checked)
+		IF task = 'regression' AND y_cast = 'pg_catalog.text' THEN
+			RAISE EXCEPTION 'option "task": "regression" needs numeric targets, and the label is %', format_type(y_type, NULL)
+				USING ERRCODE = '42804';
+		ELSIF task = 'regression' THEN
+			y_cast := 'pg_catalog.float8';
+		ELSIF task = 'classification' AND y_cast = 'pg_catalog.float8' THEN
+			probe := format($q$
+				SELECT pg_catalog.bool_and(q.y OPERATOR(pg_catalog.=) pg_catalog.floor(q.y)
+				                           AND pg_catalog.abs(q.y) OPERATOR(pg_catalog.<=) 9007199254740991::pg_catalog.float8)
+				FROM (SELECT ((%1$s))::pg_catalog.float8 AS y FROM (%2$s) AS s) AS q
+				WHERE q.y IS NOT NULL
+			$q$, label, source);
+			PERFORM pg_catalog.set_config('search_path', caller_search_path, true);
+			EXECUTE probe INTO integral;
+			PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
+			IF NOT coalesce(integral, true) THEN
+				RAISE EXCEPTION 'option "task": "classification" needs integral labels, and the label % has other values', label
+					USING ERRCODE = '22023',
+						  HINT = 'Leave "task" out to train regressors on the values, or round them in the label expression.';
+			END IF;
+			y_cast := 'pg_catalog.int8';
+		END IF;
 		regression := y_cast = 'pg_catalog.float8';
 		metric := coalesce(metric, CASE WHEN regression THEN 'r2' ELSE 'accuracy' END);
 		IF regression <> (metric IN ('r2', 'neg_rmse', 'neg_mae')) THEN
@@ -395,7 +427,7 @@ BEGIN
 			IF targets >= 1 AND targets <= 20 AND integral AND target_rows >= 100 THEN
 				RAISE NOTICE 'bk_cross_validate: the label is a float8 target of only % distinct values, all integral (from % to %): the models are regressors, scored by %',
 					targets, t_lo, t_hi, metric
-					USING HINT = 'If the values are classes, cast the label to train classifiers scored by accuracy, for example ''label::int8'' (or ''label::text'').';
+					USING HINT = 'If the values are classes, pass the option ''{"task": "classification"}'' or cast the label, for example ''label::int8'', to train classifiers scored by accuracy.';
 			END IF;
 		END IF;
 		-- folds stratified by class; a regressor's targets are not classes
@@ -403,13 +435,13 @@ BEGIN
 		-- a regressor's fold score: r2, or the negated error (higher is better)
 		scoring := CASE
 			WHEN NOT regression THEN
-				$s$(@extschema@.bk_metrics(r.y::pg_catalog.text, @extschema@.bk_predict_label(m.model, r.x::@extschema@.bk_features))
+				$s$(@extschema@.bk_metrics(r.y::pg_catalog.text::@extschema@.bk_label, @extschema@.bk_predict_label(m.model, r.x::@extschema@.bk_features)::@extschema@.bk_label)
 				    OPERATOR(pg_catalog.->>) $4)::pg_catalog.float8$s$
 			WHEN metric = 'r2' THEN
-				$s$(@extschema@.bk_metrics(r.y, @extschema@.bk_predict_value(m.model, r.x::@extschema@.bk_features))
+				$s$(@extschema@.bk_metrics(r.y::@extschema@.bk_label, @extschema@.bk_predict_value(m.model, r.x::@extschema@.bk_features)::@extschema@.bk_label)
 				    OPERATOR(pg_catalog.->>) 'r2'::pg_catalog.text)::pg_catalog.float8$s$
 			ELSE
-				format($s$(OPERATOR(pg_catalog.-) (@extschema@.bk_metrics(r.y, @extschema@.bk_predict_value(m.model, r.x::@extschema@.bk_features))
+				format($s$(OPERATOR(pg_catalog.-) (@extschema@.bk_metrics(r.y::@extschema@.bk_label, @extschema@.bk_predict_value(m.model, r.x::@extschema@.bk_features)::@extschema@.bk_label)
 				    OPERATOR(pg_catalog.->>) %L::pg_catalog.text)::pg_catalog.float8)$s$,
 				    substr(metric, 5))
 			END;
@@ -441,8 +473,8 @@ BEGIN
 			), models AS (
 				-- _bk_train_seconds shares bk_train's state: the time of the same training
 				SELECT st.setting, f.fold,
-				       @extschema@.bk_train(r.x::@extschema@.bk_features, r.y, st.params ORDER BY r.k, r.kt) AS model,
-				       @extschema@._bk_train_seconds(r.x::@extschema@.bk_features, r.y, st.params ORDER BY r.k, r.kt) AS seconds
+				       @extschema@.bk_train(r.x::@extschema@.bk_features, r.y::@extschema@.bk_label, st.params ORDER BY r.k, r.kt) AS model,
+				       @extschema@._bk_train_seconds(r.x::@extschema@.bk_features, r.y::@extschema@.bk_label, st.params ORDER BY r.k, r.kt) AS seconds
 				FROM rows r CROSS JOIN settings st
 				     CROSS JOIN pg_catalog.generate_series(0::pg_catalog.int8,
 				                                           $3::pg_catalog.int8 OPERATOR(pg_catalog.-) 1::pg_catalog.int8) AS f(fold)
@@ -468,7 +500,7 @@ BEGIN
 				SELECT setting, params FROM result ORDER BY mean DESC NULLS LAST, setting LIMIT 1
 			), refitted AS (
 				-- with refit, the best setting trained on every row, in the same order
-				SELECT @extschema@.bk_train(r.x::@extschema@.bk_features, r.y, (SELECT params FROM best) ORDER BY r.k, r.kt) AS model
+				SELECT @extschema@.bk_train(r.x::@extschema@.bk_features, r.y::@extschema@.bk_label, (SELECT params FROM best) ORDER BY r.k, r.kt) AS model
 				FROM rows r WHERE $5
 			)
 			SELECT res.params, res.mean, res.stddev, res.fold_scores, res.train_seconds,
@@ -516,7 +548,7 @@ BEGIN
 			arrays := x_type NOT IN ('jsonb'::regtype, '@extschema@.bk_sparse'::regtype,
 			                         '@extschema@.bk_features'::regtype);
 			probe := format($q$
-				SELECT (@extschema@.bk_info(@extschema@.bk_train(q.x::@extschema@.bk_features, q.y, $1))
+				SELECT (@extschema@.bk_info(@extschema@.bk_train(q.x::@extschema@.bk_features, q.y::@extschema@.bk_label, $1))
 				        OPERATOR(pg_catalog.->>) 'dim'::pg_catalog.text)::pg_catalog.int4
 				FROM (SELECT ((%1$s))::%4$s AS x, ((%2$s))::%5$s AS y FROM (%3$s) AS s LIMIT 5000) AS q
 			$q$, features, label, source, x_cast, y_cast);
@@ -705,7 +737,7 @@ BEGIN
 		END IF;
 		-- with refit, the best setting trained on every row, in the same order
 		IF refit THEN
-			probe := rows_q || $q$ SELECT @extschema@.bk_train(r.x::@extschema@.bk_features, r.y, $1 ORDER BY r.k, r.kt) FROM rows r$q$;
+			probe := rows_q || $q$ SELECT @extschema@.bk_train(r.x::@extschema@.bk_features, r.y::@extschema@.bk_label, $1 ORDER BY r.k, r.kt) FROM rows r$q$;
 			best := best->'params';
 			-- More than ten classes: multi-class Pegasos' one set of
 			-- support vectors, whose budget the search shares among all
@@ -725,7 +757,7 @@ BEGIN
 				probe := rows_q || $q$ SELECT @extschema@.bk_refit(t.model, r.x::@extschema@.bk_features, r.y,
 				                                                     NULL::pg_catalog.jsonb ORDER BY r.k, r.kt)
 					FROM rows r,
-					     (SELECT @extschema@.bk_train(r2.x::@extschema@.bk_features, r2.y, $1 ORDER BY r2.k, r2.kt) AS model
+					     (SELECT @extschema@.bk_train(r2.x::@extschema@.bk_features, r2.y::@extschema@.bk_label, $1 ORDER BY r2.k, r2.kt) AS model
 					      FROM rows r2) AS t$q$;
 			END IF;
 			PERFORM pg_catalog.set_config('search_path', caller_search_path, true);
@@ -785,52 +817,18 @@ $fn$;
 COMMENT ON FUNCTION @extschema@.bk_cross_validate(text, text, text, text, jsonb) IS
 	'k-fold cross-validation of every setting of a parameter grid (or of samples drawn from it; with no grid, a search of the default learner''s gamma, C, budget and passes by successive halving) in one query: mean, standard deviation and per-fold scores, the seconds its models took to train, best first, and with refit the best setting trained on every row; options: grid, folds, seed, metric, samples, refit';
 
+-- Probabilities (availability: 0.2.0; one label form: 0.4.0):
+-- bk_calibrate fits Platt's sigmoid of each class on held-out rows and
+-- returns the model with it; bk_probabilities and bk_predict_probability
+-- read it.
 -- Availability: 0.2.0
--- Probabilities (availability: 0.2.0): bk_calibrate fits Platt's sigmoid
--- of each class on held-out rows and returns the model with it;
--- bk_probabilities and bk_predict_probability read it.
-CREATE FUNCTION @extschema@._bk_calibrate_trans(internal, @extschema@.bk_model, @extschema@.bk_features, int8)
-	RETURNS internal
-	AS 'MODULE_PATHNAME', 'bk_calibrate_trans'
-	LANGUAGE C IMMUTABLE PARALLEL UNSAFE;
-
-CREATE FUNCTION @extschema@._bk_calibrate_trans(internal, @extschema@.bk_model, @extschema@.bk_features, text)
-	RETURNS internal
-	AS 'MODULE_PATHNAME', 'bk_calibrate_trans'
-	LANGUAGE C IMMUTABLE PARALLEL UNSAFE;
-
 CREATE FUNCTION @extschema@._bk_calibrate_final(internal)
 	RETURNS @extschema@.bk_model
 	AS 'MODULE_PATHNAME', 'bk_calibrate_final'
 	LANGUAGE C IMMUTABLE PARALLEL UNSAFE;
 
-COMMENT ON FUNCTION @extschema@._bk_calibrate_trans(internal, @extschema@.bk_model, @extschema@.bk_features, int8) IS
-	'transition function of bk_calibrate(bk_model, bk_features, int8)';
-COMMENT ON FUNCTION @extschema@._bk_calibrate_trans(internal, @extschema@.bk_model, @extschema@.bk_features, text) IS
-	'transition function of bk_calibrate(bk_model, bk_features, text)';
 COMMENT ON FUNCTION @extschema@._bk_calibrate_final(internal) IS
 	'final function of bk_calibrate: the model with a sigmoid per class';
-
-CREATE AGGREGATE @extschema@.bk_calibrate(model @extschema@.bk_model, features @extschema@.bk_features, label int8) (
-	SFUNC = @extschema@._bk_calibrate_trans,
-	STYPE = internal,
-	FINALFUNC = @extschema@._bk_calibrate_final,
-	FINALFUNC_MODIFY = READ_WRITE,
-	PARALLEL = UNSAFE
-);
-
-CREATE AGGREGATE @extschema@.bk_calibrate(model @extschema@.bk_model, features @extschema@.bk_features, label text) (
-	SFUNC = @extschema@._bk_calibrate_trans,
-	STYPE = internal,
-	FINALFUNC = @extschema@._bk_calibrate_final,
-	FINALFUNC_MODIFY = READ_WRITE,
-	PARALLEL = UNSAFE
-);
-
-COMMENT ON AGGREGATE @extschema@.bk_calibrate(@extschema@.bk_model, @extschema@.bk_features, int8) IS
-	'the model with Platt scaling fitted on the rows (held-out rows): probabilities from bk_probabilities';
-COMMENT ON AGGREGATE @extschema@.bk_calibrate(@extschema@.bk_model, @extschema@.bk_features, text) IS
-	'the model with Platt scaling fitted on the rows (held-out rows, text labels): probabilities from bk_probabilities';
 
 CREATE FUNCTION @extschema@.bk_probabilities(model @extschema@.bk_model, features @extschema@.bk_features)
 	RETURNS float8[]
@@ -847,6 +845,26 @@ CREATE FUNCTION @extschema@.bk_predict_probability(model @extschema@.bk_model, f
 
 COMMENT ON FUNCTION @extschema@.bk_predict_probability(@extschema@.bk_model, @extschema@.bk_features) IS
 	'the probability of the class bk_predict gives, for a calibrated model';
+
+-- Availability: 0.4.0
+CREATE FUNCTION @extschema@._bk_calibrate_trans(internal, @extschema@.bk_model, @extschema@.bk_features, @extschema@.bk_label)
+	RETURNS internal
+	AS 'MODULE_PATHNAME', 'bk_calibrate_trans'
+	LANGUAGE C IMMUTABLE PARALLEL UNSAFE;
+
+COMMENT ON FUNCTION @extschema@._bk_calibrate_trans(internal, @extschema@.bk_model, @extschema@.bk_features, @extschema@.bk_label) IS
+	'transition function of bk_calibrate(bk_model, bk_features, bk_label)';
+
+CREATE AGGREGATE @extschema@.bk_calibrate(model @extschema@.bk_model, features @extschema@.bk_features, label @extschema@.bk_label) (
+	SFUNC = @extschema@._bk_calibrate_trans,
+	STYPE = internal,
+	FINALFUNC = @extschema@._bk_calibrate_final,
+	FINALFUNC_MODIFY = READ_WRITE,
+	PARALLEL = UNSAFE
+);
+
+COMMENT ON AGGREGATE @extschema@.bk_calibrate(@extschema@.bk_model, @extschema@.bk_features, @extschema@.bk_label) IS
+	'the model with Platt scaling fitted on the rows (held-out rows, the labels integers or text): probabilities from bk_probabilities';
 
 -- Availability: 0.4.0
 -- bk_learning_curve's rows (0.2.0 and 0.3.0: OUT parameters, which \df
@@ -867,12 +885,12 @@ CREATE OR REPLACE FUNCTION @extschema@.bk_learning_curve(model @extschema@.bk_mo
 COMMENT ON FUNCTION @extschema@.bk_learning_curve(@extschema@.bk_model) IS
 	'the online mistakes of the training stream after 1, 2, 4, ... rows and after all of them: the rate so far and over each doubling window; for a regressor also its online RMSE';
 
+-- _bk_train_seconds (availability: 0.2.0; one label form: 0.4.0): the
+-- seconds a bk_train call of the same arguments took in the same query
+-- (bk_cross_validate's train_seconds).  Same transition function and
+-- state as bk_train, both final functions read-only: PostgreSQL shares
+-- the state, so the model is trained once.
 -- Availability: 0.2.0
--- _bk_train_seconds (availability: 0.2.0): the seconds a bk_train call of
--- the same arguments took in the same query (bk_cross_validate's
--- train_seconds).  Same transition function and state as bk_train, both
--- final functions read-only: PostgreSQL shares the state, so the model is
--- trained once.
 CREATE FUNCTION @extschema@._bk_train_seconds_final(internal)
 	RETURNS float8
 	AS 'MODULE_PATHNAME', 'bk_train_seconds_final'
@@ -881,162 +899,9 @@ CREATE FUNCTION @extschema@._bk_train_seconds_final(internal)
 COMMENT ON FUNCTION @extschema@._bk_train_seconds_final(internal) IS
 	'final function of _bk_train_seconds: the seconds since the training state took its first row';
 
-CREATE AGGREGATE @extschema@._bk_train_seconds(features @extschema@.bk_features, label int8, params jsonb) (
-	SFUNC = @extschema@._bk_train_trans,
-	STYPE = internal,
-	SSPACE = 1048576,
-	FINALFUNC = @extschema@._bk_train_seconds_final,
-	FINALFUNC_MODIFY = READ_ONLY,
-	COMBINEFUNC = @extschema@._bk_train_combine,
-	SERIALFUNC = @extschema@._bk_train_serialize,
-	DESERIALFUNC = @extschema@._bk_train_deserialize,
-	PARALLEL = SAFE
-);
-COMMENT ON AGGREGATE @extschema@._bk_train_seconds(@extschema@.bk_features, int8, jsonb) IS
-	'the seconds bk_train of the same arguments took in the same query (bk_cross_validate)';
-
-CREATE AGGREGATE @extschema@._bk_train_seconds(features @extschema@.bk_features, label text, params jsonb) (
-	SFUNC = @extschema@._bk_train_trans,
-	STYPE = internal,
-	SSPACE = 1048576,
-	FINALFUNC = @extschema@._bk_train_seconds_final,
-	FINALFUNC_MODIFY = READ_ONLY,
-	COMBINEFUNC = @extschema@._bk_train_combine,
-	SERIALFUNC = @extschema@._bk_train_serialize,
-	DESERIALFUNC = @extschema@._bk_train_deserialize,
-	PARALLEL = SAFE
-);
-COMMENT ON AGGREGATE @extschema@._bk_train_seconds(@extschema@.bk_features, text, jsonb) IS
-	'the seconds bk_train of the same arguments took in the same query (bk_cross_validate)';
-
-
--- bk_metrics(actual, predicted, probabilities): the same report, and the
--- log loss, the Brier score and (two classes) the ROC AUC of one
--- probability per class, in the order of the report's classes (what
--- bk_probabilities gives).  The state keeps every row's probabilities.
-CREATE FUNCTION @extschema@._bk_metrics_trans(internal, int8, int8, float8[])
-	RETURNS internal
-	AS 'MODULE_PATHNAME', 'bk_metrics_trans'
-	LANGUAGE C IMMUTABLE PARALLEL SAFE;
-
-CREATE FUNCTION @extschema@._bk_metrics_trans(internal, text, text, float8[])
-	RETURNS internal
-	AS 'MODULE_PATHNAME', 'bk_metrics_trans'
-	LANGUAGE C IMMUTABLE PARALLEL SAFE;
-
-COMMENT ON FUNCTION @extschema@._bk_metrics_trans(internal, int8, int8, float8[]) IS
-	'transition function of bk_metrics(int8, int8, float8[])';
-COMMENT ON FUNCTION @extschema@._bk_metrics_trans(internal, text, text, float8[]) IS
-	'transition function of bk_metrics(text, text, float8[])';
-
-CREATE AGGREGATE @extschema@.bk_metrics(actual int8, predicted int8, probabilities float8[]) (
-	SFUNC = @extschema@._bk_metrics_trans,
-	STYPE = internal,
-	FINALFUNC = @extschema@._bk_metrics_final,
-	COMBINEFUNC = @extschema@._bk_metrics_combine,
-	SERIALFUNC = @extschema@._bk_metrics_serialize,
-	DESERIALFUNC = @extschema@._bk_metrics_deserialize,
-	PARALLEL = SAFE
-);
-
-CREATE AGGREGATE @extschema@.bk_metrics(actual text, predicted text, probabilities float8[]) (
-	SFUNC = @extschema@._bk_metrics_trans,
-	STYPE = internal,
-	FINALFUNC = @extschema@._bk_metrics_final,
-	COMBINEFUNC = @extschema@._bk_metrics_combine,
-	SERIALFUNC = @extschema@._bk_metrics_serialize,
-	DESERIALFUNC = @extschema@._bk_metrics_deserialize,
-	PARALLEL = SAFE
-);
-
-COMMENT ON AGGREGATE @extschema@.bk_metrics(int8, int8, float8[]) IS
-	'classification report of (actual, predicted) labels with the log loss, Brier score and ROC AUC of per-class probabilities (bk_probabilities)';
-COMMENT ON AGGREGATE @extschema@.bk_metrics(text, text, float8[]) IS
-	'classification report of (actual, predicted) text labels with the log loss, Brier score and ROC AUC of per-class probabilities (bk_probabilities)';
-
--- Regression (availability: 0.2.0).  A float8 target trains a regressor
--- (doc/regression.md): the same transition functions as the classifiers',
--- which tell the float8 form by its argument type.  An int2 or int4 label
--- column, which PostgreSQL passes to the float8 form (of the int8 and
--- float8 forms it prefers float8), is seen through its cast and still
--- trains a classifier.
-CREATE FUNCTION @extschema@._bk_train_trans(internal, @extschema@.bk_features, float8, jsonb)
-	RETURNS internal
-	AS 'MODULE_PATHNAME', 'bk_train_params_trans'
-	LANGUAGE C IMMUTABLE PARALLEL SAFE;
-
-CREATE FUNCTION @extschema@._bk_train_trans(internal, jsonb, float8, jsonb)
-	RETURNS internal
-	AS 'MODULE_PATHNAME', 'bk_train_params_trans'
-	LANGUAGE C IMMUTABLE PARALLEL SAFE;
-
-CREATE FUNCTION @extschema@._bk_continue_trans(internal, @extschema@.bk_features, float8, @extschema@.bk_model)
-	RETURNS internal
-	AS 'MODULE_PATHNAME', 'bk_train_model_trans'
-	LANGUAGE C IMMUTABLE PARALLEL UNSAFE;
-
-CREATE FUNCTION @extschema@._bk_continue_trans(internal, @extschema@.bk_features, float8, @extschema@.bk_model, jsonb)
-	RETURNS internal
-	AS 'MODULE_PATHNAME', 'bk_train_model_trans'
-	LANGUAGE C IMMUTABLE PARALLEL UNSAFE;
-
-COMMENT ON FUNCTION @extschema@._bk_train_trans(internal, @extschema@.bk_features, float8, jsonb) IS
-	'transition function of bk_train(bk_features, float8, jsonb)';
-COMMENT ON FUNCTION @extschema@._bk_train_trans(internal, jsonb, float8, jsonb) IS
-	'transition function of bk_train(jsonb, float8, jsonb)';
-COMMENT ON FUNCTION @extschema@._bk_continue_trans(internal, @extschema@.bk_features, float8, @extschema@.bk_model) IS
-	'transition function of bk_continue(bk_features, float8, bk_model)';
-COMMENT ON FUNCTION @extschema@._bk_continue_trans(internal, @extschema@.bk_features, float8, @extschema@.bk_model, jsonb) IS
-	'transition function of bk_continue(bk_features, float8, bk_model, jsonb)';
-
-CREATE AGGREGATE @extschema@.bk_train(features @extschema@.bk_features, target float8, params jsonb) (
-	SFUNC = @extschema@._bk_train_trans,
-	STYPE = internal,
-	SSPACE = 1048576,
-	FINALFUNC = @extschema@._bk_train_final,
-	FINALFUNC_MODIFY = READ_ONLY,
-	COMBINEFUNC = @extschema@._bk_train_combine,
-	SERIALFUNC = @extschema@._bk_train_serialize,
-	DESERIALFUNC = @extschema@._bk_train_deserialize,
-	PARALLEL = SAFE
-);
-
-CREATE AGGREGATE @extschema@.bk_train(features jsonb, target float8, params jsonb) (
-	SFUNC = @extschema@._bk_train_trans,
-	STYPE = internal,
-	SSPACE = 1048576,
-	FINALFUNC = @extschema@._bk_train_final,
-	FINALFUNC_MODIFY = READ_ONLY,
-	PARALLEL = SAFE
-);
-
-CREATE AGGREGATE @extschema@.bk_continue(features @extschema@.bk_features, target float8, model @extschema@.bk_model) (
-	SFUNC = @extschema@._bk_continue_trans,
-	STYPE = internal,
-	SSPACE = 1048576,
-	FINALFUNC = @extschema@._bk_train_final,
-	FINALFUNC_MODIFY = READ_ONLY,
-	PARALLEL = UNSAFE
-);
-
-CREATE AGGREGATE @extschema@.bk_continue(features @extschema@.bk_features, target float8, model @extschema@.bk_model, overrides jsonb) (
-	SFUNC = @extschema@._bk_continue_trans,
-	STYPE = internal,
-	SSPACE = 1048576,
-	FINALFUNC = @extschema@._bk_train_final,
-	FINALFUNC_MODIFY = READ_ONLY,
-	PARALLEL = UNSAFE
-);
-
-COMMENT ON AGGREGATE @extschema@.bk_train(@extschema@.bk_features, float8, jsonb) IS
-	'trains a kernel regressor on the rows in stream order (an int2 or int4 label column still trains a classifier); params: a JSON object of learner parameters';
-COMMENT ON AGGREGATE @extschema@.bk_train(jsonb, float8, jsonb) IS
-	'trains a kernel regressor on rows of named features (a JSON object: numbers standardised, text one-hot, nulls imputed, kept in the model), serially';
-COMMENT ON AGGREGATE @extschema@.bk_continue(@extschema@.bk_features, float8, @extschema@.bk_model) IS
-	'continues training a stored model on more rows: a regressor''s targets, or a classifier''s integer labels';
-COMMENT ON AGGREGATE @extschema@.bk_continue(@extschema@.bk_features, float8, @extschema@.bk_model, jsonb) IS
-	'continues training a stored model on more rows with some parameters changed (overrides)';
-
+-- Regression (availability: 0.2.0): a float8 or numeric target trains a
+-- regressor (doc/regression.md), through the same aggregates as the
+-- classifiers' (bk_label); bk_predict_value gives its prediction.
 CREATE FUNCTION @extschema@.bk_predict_value(model @extschema@.bk_model, features @extschema@.bk_features)
 	RETURNS float8
 	AS 'MODULE_PATHNAME', 'bk_predict_value'
@@ -1045,57 +910,8 @@ CREATE FUNCTION @extschema@.bk_predict_value(model @extschema@.bk_model, feature
 COMMENT ON FUNCTION @extschema@.bk_predict_value(@extschema@.bk_model, @extschema@.bk_features) IS
 	'a regressor''s prediction of the row, in its target''s units';
 
-CREATE FUNCTION @extschema@._bk_metrics_trans(internal, float8, float8)
-	RETURNS internal
-	AS 'MODULE_PATHNAME', 'bk_regression_metrics_trans'
-	LANGUAGE C IMMUTABLE PARALLEL SAFE;
-
-CREATE FUNCTION @extschema@._bk_regression_metrics_combine(internal, internal)
-	RETURNS internal
-	AS 'MODULE_PATHNAME', 'bk_regression_metrics_combine'
-	LANGUAGE C IMMUTABLE PARALLEL SAFE;
-
-CREATE FUNCTION @extschema@._bk_regression_metrics_serialize(internal)
-	RETURNS bytea
-	AS 'MODULE_PATHNAME', 'bk_regression_metrics_serialize'
-	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-
-CREATE FUNCTION @extschema@._bk_regression_metrics_deserialize(bytea, internal)
-	RETURNS internal
-	AS 'MODULE_PATHNAME', 'bk_regression_metrics_deserialize'
-	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-
-CREATE FUNCTION @extschema@._bk_regression_metrics_final(internal)
-	RETURNS jsonb
-	AS 'MODULE_PATHNAME', 'bk_regression_metrics_final'
-	LANGUAGE C IMMUTABLE PARALLEL SAFE;
-
-COMMENT ON FUNCTION @extschema@._bk_metrics_trans(internal, float8, float8) IS
-	'transition function of bk_metrics(float8, float8)';
-COMMENT ON FUNCTION @extschema@._bk_regression_metrics_combine(internal, internal) IS
-	'combine function of bk_metrics(float8, float8)';
-COMMENT ON FUNCTION @extschema@._bk_regression_metrics_serialize(internal) IS
-	'serialization function of bk_metrics(float8, float8)';
-COMMENT ON FUNCTION @extschema@._bk_regression_metrics_deserialize(bytea, internal) IS
-	'deserialization function of bk_metrics(float8, float8)';
-COMMENT ON FUNCTION @extschema@._bk_regression_metrics_final(internal) IS
-	'final function of bk_metrics(float8, float8): n, rmse, mae, r2 and the others';
-
-CREATE AGGREGATE @extschema@.bk_metrics(actual float8, predicted float8) (
-	SFUNC = @extschema@._bk_metrics_trans,
-	STYPE = internal,
-	SSPACE = 64,
-	FINALFUNC = @extschema@._bk_regression_metrics_final,
-	COMBINEFUNC = @extschema@._bk_regression_metrics_combine,
-	SERIALFUNC = @extschema@._bk_regression_metrics_serialize,
-	DESERIALFUNC = @extschema@._bk_regression_metrics_deserialize,
-	PARALLEL = SAFE
-);
-
-COMMENT ON AGGREGATE @extschema@.bk_metrics(float8, float8) IS
-	'regression metrics of actual against predicted values: n, rmse, mae, r2, max_error, bias (two int2 or int4 columns: classification metrics)';
-
-CREATE AGGREGATE @extschema@._bk_train_seconds(features @extschema@.bk_features, target float8, params jsonb) (
+-- Availability: 0.4.0
+CREATE AGGREGATE @extschema@._bk_train_seconds(features @extschema@.bk_features, label @extschema@.bk_label, params jsonb) (
 	SFUNC = @extschema@._bk_train_trans,
 	STYPE = internal,
 	SSPACE = 1048576,
@@ -1106,109 +922,10 @@ CREATE AGGREGATE @extschema@._bk_train_seconds(features @extschema@.bk_features,
 	DESERIALFUNC = @extschema@._bk_train_deserialize,
 	PARALLEL = SAFE
 );
-COMMENT ON AGGREGATE @extschema@._bk_train_seconds(@extschema@.bk_features, float8, jsonb) IS
+COMMENT ON AGGREGATE @extschema@._bk_train_seconds(@extschema@.bk_features, @extschema@.bk_label, jsonb) IS
 	'the seconds bk_train of the same arguments took in the same query (bk_cross_validate)';
 
--- int4 labels (availability: 0.2.0): with the float8 form above, an int4
--- label would resolve to it (PostgreSQL prefers float8 among the numeric
--- types); these exact forms keep an int4 column, or an integer literal,
--- a classifier's label.
-CREATE FUNCTION @extschema@._bk_train_trans(internal, @extschema@.bk_features, int4, jsonb)
-	RETURNS internal
-	AS 'MODULE_PATHNAME', 'bk_train_params_trans'
-	LANGUAGE C IMMUTABLE PARALLEL SAFE;
-
-CREATE FUNCTION @extschema@._bk_train_trans(internal, jsonb, int4, jsonb)
-	RETURNS internal
-	AS 'MODULE_PATHNAME', 'bk_train_params_trans'
-	LANGUAGE C IMMUTABLE PARALLEL SAFE;
-
-CREATE FUNCTION @extschema@._bk_continue_trans(internal, @extschema@.bk_features, int4, @extschema@.bk_model)
-	RETURNS internal
-	AS 'MODULE_PATHNAME', 'bk_train_model_trans'
-	LANGUAGE C IMMUTABLE PARALLEL UNSAFE;
-
-CREATE FUNCTION @extschema@._bk_continue_trans(internal, @extschema@.bk_features, int4, @extschema@.bk_model, jsonb)
-	RETURNS internal
-	AS 'MODULE_PATHNAME', 'bk_train_model_trans'
-	LANGUAGE C IMMUTABLE PARALLEL UNSAFE;
-
-CREATE FUNCTION @extschema@._bk_metrics_trans(internal, int4, int4)
-	RETURNS internal
-	AS 'MODULE_PATHNAME', 'bk_metrics_trans'
-	LANGUAGE C IMMUTABLE PARALLEL SAFE;
-
-COMMENT ON FUNCTION @extschema@._bk_train_trans(internal, @extschema@.bk_features, int4, jsonb) IS
-	'transition function of bk_train(bk_features, int4, jsonb)';
-COMMENT ON FUNCTION @extschema@._bk_train_trans(internal, jsonb, int4, jsonb) IS
-	'transition function of bk_train(jsonb, int4, jsonb)';
-COMMENT ON FUNCTION @extschema@._bk_continue_trans(internal, @extschema@.bk_features, int4, @extschema@.bk_model) IS
-	'transition function of bk_continue(bk_features, int4, bk_model)';
-COMMENT ON FUNCTION @extschema@._bk_continue_trans(internal, @extschema@.bk_features, int4, @extschema@.bk_model, jsonb) IS
-	'transition function of bk_continue(bk_features, int4, bk_model, jsonb)';
-COMMENT ON FUNCTION @extschema@._bk_metrics_trans(internal, int4, int4) IS
-	'transition function of bk_metrics(int4, int4)';
-
-CREATE AGGREGATE @extschema@.bk_train(features @extschema@.bk_features, label int4, params jsonb) (
-	SFUNC = @extschema@._bk_train_trans,
-	STYPE = internal,
-	SSPACE = 1048576,
-	FINALFUNC = @extschema@._bk_train_final,
-	FINALFUNC_MODIFY = READ_ONLY,
-	COMBINEFUNC = @extschema@._bk_train_combine,
-	SERIALFUNC = @extschema@._bk_train_serialize,
-	DESERIALFUNC = @extschema@._bk_train_deserialize,
-	PARALLEL = SAFE
-);
-
-CREATE AGGREGATE @extschema@.bk_train(features jsonb, label int4, params jsonb) (
-	SFUNC = @extschema@._bk_train_trans,
-	STYPE = internal,
-	SSPACE = 1048576,
-	FINALFUNC = @extschema@._bk_train_final,
-	FINALFUNC_MODIFY = READ_ONLY,
-	PARALLEL = SAFE
-);
-
-CREATE AGGREGATE @extschema@.bk_continue(features @extschema@.bk_features, label int4, model @extschema@.bk_model) (
-	SFUNC = @extschema@._bk_continue_trans,
-	STYPE = internal,
-	SSPACE = 1048576,
-	FINALFUNC = @extschema@._bk_train_final,
-	FINALFUNC_MODIFY = READ_ONLY,
-	PARALLEL = UNSAFE
-);
-
-CREATE AGGREGATE @extschema@.bk_continue(features @extschema@.bk_features, label int4, model @extschema@.bk_model, overrides jsonb) (
-	SFUNC = @extschema@._bk_continue_trans,
-	STYPE = internal,
-	SSPACE = 1048576,
-	FINALFUNC = @extschema@._bk_train_final,
-	FINALFUNC_MODIFY = READ_ONLY,
-	PARALLEL = UNSAFE
-);
-
-CREATE AGGREGATE @extschema@.bk_metrics(actual int4, predicted int4) (
-	SFUNC = @extschema@._bk_metrics_trans,
-	STYPE = internal,
-	FINALFUNC = @extschema@._bk_metrics_final,
-	COMBINEFUNC = @extschema@._bk_metrics_combine,
-	SERIALFUNC = @extschema@._bk_metrics_serialize,
-	DESERIALFUNC = @extschema@._bk_metrics_deserialize,
-	PARALLEL = SAFE
-);
-
-COMMENT ON AGGREGATE @extschema@.bk_train(@extschema@.bk_features, int4, jsonb) IS
-	'trains a kernel classifier on the rows in stream order (int4 labels); params: a JSON object of learner parameters';
-COMMENT ON AGGREGATE @extschema@.bk_train(jsonb, int4, jsonb) IS
-	'trains a kernel classifier on rows of named features (int4 labels), serially';
-COMMENT ON AGGREGATE @extschema@.bk_continue(@extschema@.bk_features, int4, @extschema@.bk_model) IS
-	'continues training a stored model on more rows (int4 labels)';
-COMMENT ON AGGREGATE @extschema@.bk_continue(@extschema@.bk_features, int4, @extschema@.bk_model, jsonb) IS
-	'continues training a stored model on more rows (int4 labels) with some parameters changed (overrides)';
-COMMENT ON AGGREGATE @extschema@.bk_metrics(int4, int4) IS
-	'classification report of actual against predicted int4 labels';
-
+-- Availability: 0.2.0
 -- Novelty detection (availability: 0.2.0): bk_train without a label
 -- trains a novelty detector (doc/novelty.md), bk_continue without one
 -- continues it, bk_novelty scores a row.  The same transition functions,

@@ -6,14 +6,14 @@
 -- vectors and kernel and solves its coefficients (and an intercept where
 -- the model keeps one) by ridge regression over them, in one scan: a
 -- regressor on its target, a classifier on +1 / -1 targets per class.
--- One signature: the label is anyelement (int8, int4, text or float8, as
--- the model's labels are), params a JSON object ({"lambda": 1e-5}) or
+-- One signature: the label is a bk_label (an integer or text, or a
+-- number, as the model's labels are), params a JSON object ({"lambda": 1e-5}) or
 -- NULL for the defaults.  The sums add up, so the aggregate has a combine
 -- function and runs in parallel; only a serial scan gives the same bytes
 -- twice (a parallel plan adds its workers' sums in the order it picks).
 
 -- Availability: 0.4.0
-CREATE FUNCTION @extschema@._bk_refit_trans(internal, @extschema@.bk_model, @extschema@.bk_features, anyelement, jsonb)
+CREATE FUNCTION @extschema@._bk_refit_trans(internal, @extschema@.bk_model, @extschema@.bk_features, @extschema@.bk_label, jsonb)
 	RETURNS internal
 	AS 'MODULE_PATHNAME', 'bk_refit_trans'
 	LANGUAGE C IMMUTABLE PARALLEL SAFE;
@@ -38,8 +38,8 @@ CREATE FUNCTION @extschema@._bk_refit_deserialize(bytea, internal)
 	AS 'MODULE_PATHNAME', 'bk_refit_deserialize'
 	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 
-COMMENT ON FUNCTION @extschema@._bk_refit_trans(internal, @extschema@.bk_model, @extschema@.bk_features, anyelement, jsonb) IS
-	'transition function of bk_refit(bk_model, bk_features, anyelement, jsonb)';
+COMMENT ON FUNCTION @extschema@._bk_refit_trans(internal, @extschema@.bk_model, @extschema@.bk_features, @extschema@.bk_label, jsonb) IS
+	'transition function of bk_refit(bk_model, bk_features, bk_label, jsonb)';
 COMMENT ON FUNCTION @extschema@._bk_refit_final(internal) IS
 	'final function of bk_refit: the model with its refit coefficients, NULL when no row was usable; reads the state only';
 COMMENT ON FUNCTION @extschema@._bk_refit_combine(internal, internal) IS
@@ -49,7 +49,7 @@ COMMENT ON FUNCTION @extschema@._bk_refit_serialize(internal) IS
 COMMENT ON FUNCTION @extschema@._bk_refit_deserialize(bytea, internal) IS
 	'deserialization function of bk_refit';
 
-CREATE AGGREGATE @extschema@.bk_refit(model @extschema@.bk_model, features @extschema@.bk_features, label anyelement, params jsonb) (
+CREATE AGGREGATE @extschema@.bk_refit(model @extschema@.bk_model, features @extschema@.bk_features, label @extschema@.bk_label, params jsonb) (
 	SFUNC = @extschema@._bk_refit_trans,
 	STYPE = internal,
 	SSPACE = 1048576,
@@ -61,5 +61,5 @@ CREATE AGGREGATE @extschema@.bk_refit(model @extschema@.bk_model, features @exts
 	PARALLEL = SAFE
 );
 
-COMMENT ON AGGREGATE @extschema@.bk_refit(@extschema@.bk_model, @extschema@.bk_features, anyelement, jsonb) IS
+COMMENT ON AGGREGATE @extschema@.bk_refit(@extschema@.bk_model, @extschema@.bk_features, @extschema@.bk_label, jsonb) IS
 	'refits a model''s coefficients over its kept support vectors in one scan (ridge over the basis); the same SVs and kernel; params: {"lambda": 1e-5} or NULL';

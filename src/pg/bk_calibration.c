@@ -19,6 +19,7 @@
 #include "utils/memutils.h"
 
 #include "bk_pg.h"
+#include "bk_label.h"
 
 PG_FUNCTION_INFO_V1(bk_calibrate_trans);
 PG_FUNCTION_INFO_V1(bk_calibrate_final);
@@ -28,7 +29,8 @@ typedef struct CalibState
 	MemoryContext mcxt;
 	BkEnv		env;
 	BkModel    *model;			/* decoded for training (it is encoded again) */
-	bool		text_labels;	/* the label argument is text */
+	bool		text_labels;	/* the model's labels are text */
+	int			label_source;	/* BkPgLabelSource of the label argument */
 	int			n_classes;
 	int			dim;
 	BkPgModelId first_model;	/* which model the first row had */
@@ -83,7 +85,7 @@ bk_calibrate_trans(PG_FUNCTION_ARGS)
 		s->tally.mcxt = mcxt;
 		s->mcxt = mcxt;
 		BkPgEnvInit(&s->env, mcxt);
-		s->text_labels = BkPgArgType(fcinfo, 3) == TEXTOID;
+		s->label_source = BkPgLabelSource(BkPgArgType(fcinfo, 3));
 	}
 	else
 		s = (CalibState *) PG_GETARG_POINTER(0);
@@ -116,12 +118,7 @@ bk_calibrate_trans(PG_FUNCTION_ARGS)
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 					 errmsg("bk_calibrate needs a model of two classes or more, got %d",
 							info.n_classes)));
-		if (info.text_labels != s->text_labels)
-			ereport(ERROR,
-					(errcode(ERRCODE_DATATYPE_MISMATCH),
-					 errmsg("the model has %s labels, the rows %s labels",
-							info.text_labels ? "text" : "integer",
-							s->text_labels ? "text" : "integer")));
+		s->text_labels = info.text_labels;
 		s->n_classes = info.n_classes;
 		s->dim = info.dim;
 		check_same_model(s, PG_GETARG_DATUM(1), true);
@@ -143,27 +140,11 @@ bk_calibrate_trans(PG_FUNCTION_ARGS)
 		x = BkPgScoringRow(s->model, features, BkPgFeaturesForm(features), s->row,
 						   "the model's", &s->tally);
 	}
-	if (s->text_labels)
 	{
-		text	   *t = PG_GETARG_TEXT_PP(3);
-		size_t		len = VARSIZE_ANY_EXHDR(t);
-		const char *label = BkPgLabelIn(s->model, VARDATA_ANY(t), &len);
+		BkLabel		l;
 
-		c = BkModelClassIndex(s->model, 0, label, len);
-		if (c < 0)
-			ereport(ERROR,
-					(errcode(ERRCODE_DATA_EXCEPTION),
-					 errmsg("label \"%s\" of row %lld is not among the model's classes",
-							text_to_cstring(t), (long long) s->row)));
-	}
-	else
-	{
-		c = BkModelClassIndex(s->model, PG_GETARG_INT64(3), NULL, 0);
-		if (c < 0)
-			ereport(ERROR,
-					(errcode(ERRCODE_DATA_EXCEPTION),
-					 errmsg("label %lld of row %lld is not among the model's classes",
-							(long long) PG_GETARG_INT64(3), (long long) s->row)));
+		BkPgLabelFrom(s->label_source, PG_GETARG_DATUM(3), &l);
+		c = BkPgLabelClass(s->model, &l, "bk_calibrate", s->row);
 	}
 
 	if (s->n == s->cap)

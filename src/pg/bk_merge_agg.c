@@ -180,13 +180,25 @@ bk_train_combine(PG_FUNCTION_ARGS)
 		a->fname = b->fname;
 		a->text_labels = b->text_labels;
 		a->float_labels = b->float_labels;
-		a->int4_labels = b->int4_labels;
+		a->label_known = b->label_known;
+		a->label_kind = b->label_kind;
 		a->regression = b->regression;
 		a->novelty = b->novelty;
 		a->dim_source = b->dim_source;
 	}
 	else
+	{
 		a = (BkTrainState *) PG_GETARG_POINTER(0);
+		/* a part whose rows had no label yet knows no task: the other's */
+		if (a->model == NULL && b->model != NULL)
+		{
+			a->text_labels = b->text_labels;
+			a->float_labels = b->float_labels;
+			a->label_known = b->label_known;
+			a->label_kind = b->label_kind;
+			a->regression = b->regression;
+		}
+	}
 	merge_states(a, b);
 	PG_RETURN_POINTER(a);
 }

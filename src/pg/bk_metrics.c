@@ -29,6 +29,7 @@
 #include "utils/memutils.h"
 
 #include "bk_pg.h"
+#include "bk_label.h"
 
 PG_FUNCTION_INFO_V1(bk_metrics_trans);
 PG_FUNCTION_INFO_V1(bk_metrics_combine);
@@ -255,6 +256,82 @@ read_label(const MetricsState *s, Datum d, int64 *ia, char **ta)
 }
 
 /*
+ * Count one row with non-NULL labels (int8 Datums or text) and, when the
+ * report is scored or has probabilities, its extra argument
+ */
+static void
+metrics_row(MetricsState *s, MemoryContext agg, Datum actual, Datum predicted, Datum extra)
+{
+	MemoryContext old;
+	int64		ia = 0,
+				ip = 0;
+	char	   *ta = NULL,
+			   *tp = NULL;
+	int			a,
+				p;
+
+	if (s->scored && isnan(DatumGetFloat8(extra)))
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_EXCEPTION),
+				 errmsg("bk_metrics: a score is NaN"),
+				 errdetail("Row %lld of the report.", (long long) (s->rows + s->skipped + 1))));
+	old = MemoryContextSwitchTo(agg);
+	read_label(s, actual, &ia, &ta);
+	read_label(s, predicted, &ip, &tp);
+	a = class_of(s, ia, ta);
+	p = class_of(s, ip, tp);
+	MemoryContextSwitchTo(old);
+	if (ta)
+		pfree(ta);
+	if (tp)
+		pfree(tp);
+	s->counts[(Size) a * s->cap + p]++;
+	s->rows++;
+	if (s->scored)
+	{
+		old = MemoryContextSwitchTo(agg);
+		add_score(s, DatumGetFloat8(extra), a);
+		MemoryContextSwitchTo(old);
+	}
+	if (s->probs_given)
+	{
+		int			n;
+		const double *pr = read_probs(DatumGetArrayTypeP(extra), s->rows + s->skipped, &n);
+
+		old = MemoryContextSwitchTo(agg);
+		add_probs(s, pr, n, a, s->rows + s->skipped);
+		MemoryContextSwitchTo(old);
+	}
+}
+
+
+/*
+ * bk_metrics over bk_label (bk_metrics_label.c): a new state, one row, or
+ * rows skipped; extra is 0 (none), 1 (a score) or 2 (probabilities)
+ */
+void *
+BkPgMetricsNew(MemoryContext agg, bool text_labels, int extra)
+{
+	MetricsState *s = new_state(agg, text_labels);
+
+	s->scored = extra == 1;
+	s->probs_given = extra == 2;
+	return s;
+}
+
+void
+BkPgMetricsRow(void *state, MemoryContext agg, Datum actual, Datum predicted, Datum extra)
+{
+	metrics_row((MetricsState *) state, agg, actual, predicted, extra);
+}
+
+void
+BkPgMetricsSkip(void *state, int64 n)
+{
+	((MetricsState *) state)->skipped += n;
+}
+
+/*
  * bk_metrics(actual, predicted [, score]) transition function: count the
  * pair (and keep the score); a row with a NULL label or score is skipped
  * and counted
@@ -263,14 +340,7 @@ Datum
 bk_metrics_trans(PG_FUNCTION_ARGS)
 {
 	MemoryContext agg;
-	MemoryContext old;
 	MetricsState *s;
-	int64		ia = 0,
-				ip = 0;
-	char	   *ta = NULL,
-			   *tp = NULL;
-	int			a,
-				p;
 
 	if (!AggCheckCallContext(fcinfo, &agg))
 		elog(ERROR, "bk_metrics_trans called in non-aggregate context");
@@ -293,47 +363,12 @@ bk_metrics_trans(PG_FUNCTION_ARGS)
 		s->skipped++;
 		PG_RETURN_POINTER(s);
 	}
-	if (s->scored && isnan(PG_GETARG_FLOAT8(3)))
-		ereport(ERROR,
-				(errcode(ERRCODE_DATA_EXCEPTION),
-				 errmsg("bk_metrics: a score is NaN"),
-				 errdetail("Row %lld of the report.", (long long) (s->rows + s->skipped + 1))));
-	old = MemoryContextSwitchTo(agg);
-	/* bk_metrics(int4, int4): two int4 columns take it rather than the float8 form */
 	if (BkPgArgType(fcinfo, 1) == INT4OID)
-	{
-		read_label(s, Int64GetDatum(PG_GETARG_INT32(1)), &ia, &ta);
-		read_label(s, Int64GetDatum(PG_GETARG_INT32(2)), &ip, &tp);
-	}
+		metrics_row(s, agg, Int64GetDatum(PG_GETARG_INT32(1)), Int64GetDatum(PG_GETARG_INT32(2)),
+					PG_NARGS() > 3 ? PG_GETARG_DATUM(3) : (Datum) 0);
 	else
-	{
-		read_label(s, PG_GETARG_DATUM(1), &ia, &ta);
-		read_label(s, PG_GETARG_DATUM(2), &ip, &tp);
-	}
-	a = class_of(s, ia, ta);
-	p = class_of(s, ip, tp);
-	MemoryContextSwitchTo(old);
-	if (ta)
-		pfree(ta);
-	if (tp)
-		pfree(tp);
-	s->counts[(Size) a * s->cap + p]++;
-	s->rows++;
-	if (s->scored)
-	{
-		old = MemoryContextSwitchTo(agg);
-		add_score(s, PG_GETARG_FLOAT8(3), a);
-		MemoryContextSwitchTo(old);
-	}
-	if (s->probs_given)
-	{
-		int			n;
-		const double *pr = read_probs(PG_GETARG_ARRAYTYPE_P(3), s->rows + s->skipped, &n);
-
-		old = MemoryContextSwitchTo(agg);
-		add_probs(s, pr, n, a, s->rows + s->skipped);
-		MemoryContextSwitchTo(old);
-	}
+		metrics_row(s, agg, PG_GETARG_DATUM(1), PG_GETARG_DATUM(2),
+					PG_NARGS() > 3 ? PG_GETARG_DATUM(3) : (Datum) 0);
 	PG_RETURN_POINTER(s);
 }
 

@@ -50,6 +50,9 @@ BkPgOverridesFromJsonb(Jsonb *jb, BkOverrides *o, BkModel *m)
 			o->epochs = BkPgEpochsFromJsonb(&v, "overrides");
 			continue;
 		}
+		/* the model's own task (bk_train_model_trans checks it) */
+		if (strcmp(key, "task") == 0)
+			continue;
 		if (strcmp(key, "class_weight") == 0)
 		{
 			BkModelInfo info;

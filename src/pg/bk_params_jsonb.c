@@ -86,7 +86,8 @@ BkPgParamInput(const JsonbValue *v, BkParamInput *in)
 
 /*
  * BkParamsInit, then BkParamsSet for every key of the top-level object.
- * Three keys are not settings of the learner: "classes" (a list of labels)
+ * Four keys are not settings of the learner: "task" (BkPgTaskFromJsonb
+ * reads it), "classes" (a list of labels)
  * is handed back as a jsonb array allocated in classes_cxt, or NULL,
  * "class_weight" as its jsonb value there too (the model keeps it once its
  * label type is known), and "epochs" (passes over the rows, of this run)
@@ -130,6 +131,12 @@ BkPgParamsFromJsonb(BkParams *p, Jsonb *jb, Jsonb **classes,
 		if (strcmp(key, "epochs") == 0)
 		{
 			*epochs = BkPgEpochsFromJsonb(&v, "params");
+			pfree(key);
+			continue;
+		}
+		/* the task: read by BkPgTaskFromJsonb, with the label's kind */
+		if (strcmp(key, "task") == 0)
+		{
 			pfree(key);
 			continue;
 		}

@@ -459,14 +459,20 @@ typedef struct BkTrainState
 	BkModel    *model;			/* NULL until the first usable row */
 	Jsonb	   *classes;		/* the "classes" parameter, or NULL */
 	Jsonb	   *class_weight;	/* the "class_weight" parameter, or NULL */
-	bool		text_labels;	/* the label argument is text (else int8) */
-	bool		int4_labels;	/* the label argument is int4 (learned as int8) */
+	bool		text_labels;	/* the labels are text (else numbers) */
 	/*
-	 * The label argument is float8: a regressor's target, or class labels
-	 * of an integer column that PostgreSQL cast to float8 (the float8 form
-	 * is the preferred numeric one), learned as int8 labels
+	 * The labels are float8 or numeric numbers of a classifier (the task
+	 * named, or a classifier continued): each must be an integer
 	 */
 	bool		float_labels;
+	/*
+	 * The labels' kind is known (BkPgLabelRead, from the first row with a
+	 * label; bk_continue: from the model), and the flags above with it
+	 */
+	bool		label_known;
+	int			label_kind;		/* BkLabelKind of the first label */
+	int			task;			/* BkTask: the "task" parameter */
+	int			label_source;	/* BkPgLabelSource of the label argument */
 	bool		regression;		/* the model is (or will be) a regressor */
 	/*
 	 * The call has no label (bk_train(features, params), bk_continue(

@@ -25,6 +25,7 @@
 #include "utils/memutils.h"
 
 #include "bk_pg.h"
+#include "bk_label.h"
 #include "bk_refit.h"
 
 PG_FUNCTION_INFO_V1(bk_refit_trans);
@@ -47,18 +48,10 @@ typedef struct RefitState
 	double		lambda;
 	bool		regression;
 	bool		text_labels;	/* the model's labels are text */
-	Oid			label_type;		/* of the label argument */
 	int64		row;			/* rows of the stream, skipped or not */
 	int64		skipped;
 	BkPgShortBuf row_buf;
 } RefitState;
-
-static const char *
-type_name(Oid t)
-{
-	return t == INT8OID ? "int8" : t == INT4OID ? "int4" : t == FLOAT8OID ? "float8" :
-		t == TEXTOID ? "text" : format_type_be(t);
-}
 
 /* "lambda" is the one parameter */
 static bool
@@ -87,7 +80,7 @@ set_param(void *target, const char *key, const BkParamInput *in, char *err,
  * coefficients the refit can replace, a label of its kind, the memory
  */
 static RefitState *
-refit_state_new(MemoryContext parent, Datum model, Oid label_type, double lambda)
+refit_state_new(MemoryContext parent, Datum model, double lambda)
 {
 	MemoryContext mcxt = AllocSetContextCreate(parent, "budgetkernel refit state",
 											   ALLOCSET_DEFAULT_SIZES);
@@ -100,7 +93,6 @@ refit_state_new(MemoryContext parent, Datum model, Oid label_type, double lambda
 	st->mcxt = mcxt;
 	BkPgEnvInit(&st->env, mcxt);
 	st->lambda = lambda;
-	st->label_type = label_type;
 	old = MemoryContextSwitchTo(mcxt);
 	st->bytes = PG_DETOAST_DATUM_COPY(model);
 	MemoryContextSwitchTo(old);
@@ -117,23 +109,6 @@ refit_state_new(MemoryContext parent, Datum model, Oid label_type, double lambda
 				 errmsg("bk_refit cannot refit a model of algorithm \"%s\": %s",
 						BkAlgorithmName(info.params), refusal),
 				 errhint("Refit a model of pa, ogd, perceptron, bpa, the budget perceptron, projectron or pegasos.")));
-	if (st->regression ? label_type == TEXTOID :
-		(st->text_labels != (label_type == TEXTOID)))
-		ereport(ERROR,
-				(errcode(ERRCODE_DATATYPE_MISMATCH),
-				 errmsg("bk_refit: the model is a %s, and the labels are %s",
-						st->regression ? "regressor" :
-						st->text_labels ? "classifier of text labels" : "classifier of integer labels",
-						type_name(label_type)),
-				 errhint(st->regression ? "Pass the rows' targets as numbers (float8)." :
-						 st->text_labels ? "Pass the labels as text." :
-						 "Pass the labels as integers (int8).")));
-	if (label_type != TEXTOID && label_type != INT8OID && label_type != INT4OID &&
-		label_type != FLOAT8OID)
-		ereport(ERROR,
-				(errcode(ERRCODE_DATATYPE_MISMATCH),
-				 errmsg("bk_refit: labels of type %s are not supported", type_name(label_type)),
-				 errhint("Pass int8, int4 or text labels, or float8 targets.")));
 	if (!BkRefitBytes(st->model, &bytes) || bytes > MaxAllocSize)
 		ereport(ERROR,
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
@@ -143,54 +118,6 @@ refit_state_new(MemoryContext parent, Datum model, Oid label_type, double lambda
 				 errhint("Refit a model of a smaller budget.")));
 	st->refit = BkRefitNew(&st->env, st->model, lambda);
 	return st;
-}
-
-/* the class index of the row's label (a classifier's) */
-static int
-refit_class(RefitState *st, FunctionCallInfo fcinfo)
-{
-	int			c;
-
-	if (st->text_labels)
-	{
-		text	   *t = PG_GETARG_TEXT_PP(3);
-		size_t		len = VARSIZE_ANY_EXHDR(t);
-		const char *label = BkPgLabelIn(st->model, VARDATA_ANY(t), &len);
-
-		c = BkModelClassIndex(st->model, 0, label, len);
-		if (c < 0)
-			ereport(ERROR,
-					(errcode(ERRCODE_DATA_EXCEPTION),
-					 errmsg("bk_refit: the label \"%s\" at row %lld is not a class of the model",
-							text_to_cstring(t), (long long) st->row),
-					 errhint("A refit keeps the model's classes: leave such rows out, or train a model that has the class.")));
-	}
-	else
-	{
-		int64		v;
-
-		if (st->label_type == FLOAT8OID)
-		{
-			double		d = PG_GETARG_FLOAT8(3);
-
-			if (d != floor(d) || fabs(d) > 9007199254740991.0)
-				ereport(ERROR,
-						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-						 errmsg("bk_refit: the label %g at row %lld is not an integer, and the model is a classifier",
-								d, (long long) st->row)));
-			v = (int64) d;
-		}
-		else
-			v = st->label_type == INT4OID ? (int64) PG_GETARG_INT32(3) : PG_GETARG_INT64(3);
-		c = BkModelClassIndex(st->model, v, NULL, 0);
-		if (c < 0)
-			ereport(ERROR,
-					(errcode(ERRCODE_DATA_EXCEPTION),
-					 errmsg("bk_refit: the label %lld at row %lld is not a class of the model",
-							(long long) v, (long long) st->row),
-					 errhint("A refit keeps the model's classes: leave such rows out, or train a model that has the class.")));
-	}
-	return c;
 }
 
 /*
@@ -219,7 +146,7 @@ bk_refit_trans(PG_FUNCTION_ARGS)
 
 		if (!PG_ARGISNULL(4))
 			BkPgEachParam(PG_GETARG_JSONB_P(4), "bk_refit", set_param, &lambda);
-		st = refit_state_new(aggcontext, PG_GETARG_DATUM(1), BkPgArgType(fcinfo, 3), lambda);
+		st = refit_state_new(aggcontext, PG_GETARG_DATUM(1), lambda);
 	}
 	else
 	{
@@ -241,19 +168,15 @@ bk_refit_trans(PG_FUNCTION_ARGS)
 		st->skipped++;
 		PG_RETURN_POINTER(st);
 	}
-	if (st->regression)
 	{
-		target = st->label_type == FLOAT8OID ? PG_GETARG_FLOAT8(3) :
-			st->label_type == INT4OID ? (double) PG_GETARG_INT32(3) : (double) PG_GETARG_INT64(3);
-		if (!isfinite(target))
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("bk_refit: the target at row %lld is %g, not a finite number",
-							(long long) st->row, target),
-					 errhint("Leave such rows out, or give them a finite target.")));
+		BkLabel		l;
+
+		BkPgLabelRead(PG_GETARG_DATUM(3), &l);
+		if (st->regression)
+			target = BkPgLabelTarget(&l, "bk_refit", st->row);
+		else
+			cls = BkPgLabelClass(st->model, &l, "bk_refit", st->row);
 	}
-	else
-		cls = refit_class(st, fcinfo);
 
 	features = BkPgDetoastRow(PG_GETARG_DATUM(2), &st->row_buf);
 	x = BkPgModelRow(st->model, features, BkPgFeaturesForm(features), st->row,
@@ -298,8 +221,7 @@ bk_refit_final(PG_FUNCTION_ARGS)
 static RefitState *
 refit_state_copy(MemoryContext parent, RefitState *src)
 {
-	RefitState *st = refit_state_new(parent, PointerGetDatum(src->bytes),
-									 src->label_type, src->lambda);
+	RefitState *st = refit_state_new(parent, PointerGetDatum(src->bytes), src->lambda);
 	size_t		n;
 	const double *v = BkRefitState(src->refit, &n);
 
@@ -345,7 +267,7 @@ bk_refit_combine(PG_FUNCTION_ARGS)
 }
 
 /*
- * A state as bytea: magic, lambda, label type, rows, skipped, sums count,
+ * A state as bytea: magic, lambda, rows, skipped, sums count,
  * the model's bytes, the sums
  */
 Datum
@@ -363,7 +285,6 @@ bk_refit_serialize(PG_FUNCTION_ARGS)
 	pq_begintypsend(&buf);
 	pq_sendint32(&buf, REFIT_STATE_MAGIC);
 	pq_sendfloat8(&buf, st->lambda);
-	pq_sendint32(&buf, (uint32) st->label_type);
 	pq_sendint64(&buf, (int64) BkRefitRows(st->refit));
 	pq_sendint64(&buf, st->row);
 	pq_sendint64(&buf, st->skipped);
@@ -382,7 +303,6 @@ bk_refit_deserialize(PG_FUNCTION_ARGS)
 	bytea	   *in = PG_GETARG_BYTEA_PP(0);
 	StringInfoData buf;
 	double		lambda;
-	Oid			label_type;
 	uint64		rows;
 	int64		row,
 				skipped;
@@ -401,7 +321,6 @@ bk_refit_deserialize(PG_FUNCTION_ARGS)
 	if (pq_getmsgint(&buf, 4) != REFIT_STATE_MAGIC)
 		elog(ERROR, "bk_refit_deserialize: not a refit state");
 	lambda = pq_getmsgfloat8(&buf);
-	label_type = (Oid) pq_getmsgint(&buf, 4);
 	rows = (uint64) pq_getmsgint64(&buf);
 	row = pq_getmsgint64(&buf);
 	skipped = pq_getmsgint64(&buf);
@@ -411,7 +330,7 @@ bk_refit_deserialize(PG_FUNCTION_ARGS)
 		elog(ERROR, "bk_refit_deserialize: a refit state of a bad length");
 	bytes = (struct varlena *) palloc(len);
 	memcpy(bytes, pq_getmsgbytes(&buf, (int) len), len);
-	st = refit_state_new(aggcontext, PointerGetDatum(bytes), label_type, lambda);
+	st = refit_state_new(aggcontext, PointerGetDatum(bytes), lambda);
 	if (n > (size_t) (buf.len - buf.cursor) / sizeof(double))
 		elog(ERROR, "bk_refit_deserialize: a refit state of a bad length");
 	v = (double *) palloc(sizeof(double) * (n > 0 ? n : 1));

@@ -24,6 +24,7 @@
 #include "utils/jsonb.h"
 
 #include "bk_pg.h"
+#include "bk_label.h"
 
 PG_FUNCTION_INFO_V1(bk_regression_metrics_trans);
 PG_FUNCTION_INFO_V1(bk_regression_metrics_combine);
@@ -60,22 +61,13 @@ get_state(FunctionCallInfo fcinfo)
 	return (RegressionState *) MemoryContextAllocZero(agg, sizeof(RegressionState));
 }
 
-Datum
-bk_regression_metrics_trans(PG_FUNCTION_ARGS)
+/* count one row of non-NULL values */
+static void
+regression_row(RegressionState *s, double actual, double predicted)
 {
-	RegressionState *s = get_state(fcinfo);
-	double		actual,
-				predicted,
-				e,
+	double		e,
 				d;
 
-	if (PG_ARGISNULL(1) || PG_ARGISNULL(2))
-	{
-		s->skipped++;
-		PG_RETURN_POINTER(s);
-	}
-	actual = PG_GETARG_FLOAT8(1);
-	predicted = PG_GETARG_FLOAT8(2);
 	e = predicted - actual;
 	if (!isfinite(e) || !isfinite(e * e))
 		ereport(ERROR,
@@ -91,7 +83,46 @@ bk_regression_metrics_trans(PG_FUNCTION_ARGS)
 	d = actual - s->mean;
 	s->mean += d / (double) s->rows;
 	s->m2 += d * (actual - s->mean);
+}
+
+Datum
+bk_regression_metrics_trans(PG_FUNCTION_ARGS)
+{
+	RegressionState *s = get_state(fcinfo);
+	double		actual,
+				predicted;
+
+	if (PG_ARGISNULL(1) || PG_ARGISNULL(2))
+	{
+		s->skipped++;
+		PG_RETURN_POINTER(s);
+	}
+	actual = PG_GETARG_FLOAT8(1);
+	predicted = PG_GETARG_FLOAT8(2);
+	regression_row(s, actual, predicted);
 	PG_RETURN_POINTER(s);
+}
+
+/*
+ * bk_metrics over bk_label (bk_metrics_label.c): a new state, one row, or
+ * rows skipped
+ */
+void *
+BkPgRegressionMetricsNew(MemoryContext agg)
+{
+	return MemoryContextAllocZero(agg, sizeof(RegressionState));
+}
+
+void
+BkPgRegressionMetricsRow(void *state, double actual, double predicted)
+{
+	regression_row((RegressionState *) state, actual, predicted);
+}
+
+void
+BkPgRegressionMetricsSkip(void *state, int64 n)
+{
+	((RegressionState *) state)->skipped += n;
 }
 
 Datum

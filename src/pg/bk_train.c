@@ -25,6 +25,7 @@
 #include "utils/timestamp.h"
 
 #include "bk_pg.h"
+#include "bk_label.h"
 
 PG_FUNCTION_INFO_V1(bk_train_params_trans);
 PG_FUNCTION_INFO_V1(bk_train_model_trans);
@@ -70,23 +71,15 @@ bk_train_get_state(FunctionCallInfo fcinfo, const char *fname, bool *created)
 	BkPgCheckNargs(fcinfo, fname);
 	st = BkPgTrainStateNew(aggcontext);
 	/*
-	 * the same C functions serve the int8, int4, text and float8 label
-	 * forms, and the forms without a label (novelty: a jsonb or bk_model
-	 * second argument)
+	 * the same C functions serve the forms with a label (bk_label: its
+	 * kind is read from the first row with one) and the forms without
+	 * (novelty: a jsonb or bk_model second argument)
 	 */
-	{
-		Oid			t = BkPgArgType(fcinfo, 2);
-
-		st->novelty = t != INT8OID && t != INT4OID && t != TEXTOID && t != FLOAT8OID;
-		st->text_labels = t == TEXTOID;
-		st->int4_labels = t == INT4OID;
-		st->float_labels = t == FLOAT8OID;
-	}
+	st->label_source = BkPgLabelSource(BkPgArgType(fcinfo, 2));
+	st->novelty = st->label_source == BK_LABEL_SOURCE_NONE;
 	/* the parameters or the model, and for bk_continue the overrides */
 	if (PG_NARGS() < AFTER_LABEL(st) + 1)
 		elog(ERROR, "%s: called with %d arguments", fname, PG_NARGS());
-	/* bk_train's float8 form trains a regressor (bk_continue: the model says) */
-	st->regression = st->float_labels && !BkPgArgCastFromInteger(fcinfo, 1);
 	/*
 	 * and every form of features (bk_features): the form is that of the
 	 * first row with features (bk_train_row)
@@ -179,24 +172,71 @@ bk_train_check_form(BkTrainState *st, Datum features)
 }
 
 /*
+ * The task of bk_train's rows, from the first row's label and the "task"
+ * parameter: without one, a float8 or numeric label trains a regressor,
+ * an integer or text one a classifier
+ */
+static void
+bk_train_know_label(BkTrainState *st, const BkLabel *l)
+{
+	st->label_known = true;
+	st->label_kind = (int) l->kind;
+	st->text_labels = l->kind == BK_LABEL_TEXT;
+	switch ((BkTask) st->task)
+	{
+		case BK_TASK_DEFAULT:
+			st->regression = BkPgLabelKindIsReal(l->kind);
+			break;
+		case BK_TASK_CLASSIFICATION:
+			st->regression = false;
+			st->float_labels = BkPgLabelKindIsReal(l->kind);
+			break;
+		case BK_TASK_REGRESSION:
+			if (l->kind == BK_LABEL_TEXT)
+				ereport(ERROR,
+						(errcode(ERRCODE_DATATYPE_MISMATCH),
+						 errmsg("bk_train: \"task\": \"regression\" needs numeric targets, and the labels are text"),
+						 errhint("Pass the target as a number, for example target::float8.")));
+			st->regression = true;
+			break;
+		case BK_TASK_NOVELTY:
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("bk_train: \"task\": \"novelty\" trains without a label"),
+					 errhint("Leave the label out: bk_train(features, params).")));
+	}
+}
+
+/*
  * The row's label (not text) as the model learns it: a regressor's target
- * as float8 (an int8 label of bk_continue converted), a classifier's label
- * as int8 (a float8 one, from an integer column PostgreSQL cast or a
- * classifier continued with a float8 column, must be an integer)
+ * as float8, a classifier's label as int8 (a float8 or numeric one must be
+ * an integer).  Every row's label has the first one's kind: a bk_label
+ * column may mix them, a column of a type may not.
  */
 static Datum
 bk_train_label(const BkTrainState *st, FunctionCallInfo fcinfo)
 {
+	BkLabel		l;
 	double		v;
 
 	if (st->novelty)
 		return BoolGetDatum(false); /* no label: a placeholder for the rows kept */
-	if (st->text_labels)
-		return PointerGetDatum(PG_GETARG_TEXT_PP(2));
+	BkPgLabelFrom(st->label_source, PG_GETARG_DATUM(2), &l);
+	if ((l.kind == BK_LABEL_TEXT) != st->text_labels)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATATYPE_MISMATCH),
+				 errmsg("%s: the label at row %lld is %s, and %s",
+						st->fname, (long long) st->row, BkPgLabelKindName(l.kind),
+						st->regression ? "the model is a regressor, whose targets are numbers" :
+						st->text_labels ? "the model's labels are text" :
+						"the model's labels are integers"),
+				 errhint(st->text_labels ? "Pass the labels as text, for example label::text." :
+						 "Pass the labels as numbers, for example label::int8.")));
+	if (l.kind == BK_LABEL_TEXT)
+		return PointerGetDatum(l.t);
+	v = l.kind == BK_LABEL_INT ? (double) l.i : l.f;
 	if (st->regression)
 	{
-		v = st->float_labels ? PG_GETARG_FLOAT8(2) :
-			st->int4_labels ? (double) PG_GETARG_INT32(2) : (double) PG_GETARG_INT64(2);
 		if (!isfinite(v))
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -205,17 +245,14 @@ bk_train_label(const BkTrainState *st, FunctionCallInfo fcinfo)
 					 errhint("Leave such rows out (WHERE target <> 'Infinity' AND target <> '-Infinity' AND target <> 'NaN'), or give them a finite target.")));
 		return Float8GetDatum(v);
 	}
-	if (st->int4_labels)
-		return Int64GetDatum((int64) PG_GETARG_INT32(2));
-	if (!st->float_labels)
-		return PG_GETARG_DATUM(2);
-	v = PG_GETARG_FLOAT8(2);
+	if (l.kind == BK_LABEL_INT)
+		return Int64GetDatum(l.i);
 	if (v != floor(v) || fabs(v) > 9007199254740991.0)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("%s: the label %g at row %lld is not an integer, and the model is a classifier",
 						st->fname, v, (long long) st->row),
-				 errhint("A classifier's labels are integers or text; a float8 target trains a regressor with bk_train.")));
+				 errhint("A classifier's labels are integers or text; without \"task\": \"classification\" a float8 or numeric target trains a regressor with bk_train.")));
 	return Int64GetDatum((int64) v);
 }
 
@@ -303,7 +340,7 @@ bk_train_row(BkTrainState *st, FunctionCallInfo fcinfo)
 
 	if (st->text_labels)
 	{
-		text	   *t = PG_GETARG_TEXT_PP(2);
+		text	   *t = (text *) DatumGetPointer(bk_train_label(st, fcinfo));
 		size_t		len = VARSIZE_ANY_EXHDR(t);
 		const char *label = BkPgLabelIn(st->model, VARDATA_ANY(t), &len);
 
@@ -430,8 +467,23 @@ bk_train_params_trans(PG_FUNCTION_ARGS)
 	 * (a preparation to fit, the rows kept) depends on their form.  A
 	 * first row without features has its document checked all the same.
 	 */
-	if (!st->form_known && !PG_ARGISNULL(1))
+	if (!st->form_known && !PG_ARGISNULL(1) && (st->novelty || !PG_ARGISNULL(2)))
 	{
+		/* the task: the label's kind, or the one the document names */
+		st->task = (int) BkPgTaskFromJsonb(PG_GETARG_JSONB_P(AFTER_LABEL(st)));
+		if (st->novelty && st->task != BK_TASK_DEFAULT && st->task != BK_TASK_NOVELTY)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("bk_train: \"task\": \"%s\" needs a label, and bk_train(features, params) has none",
+							BkPgTaskName((BkTask) st->task)),
+					 errhint("Pass the label: bk_train(features, label, params).")));
+		if (!st->novelty)
+		{
+			BkLabel		l;
+
+			BkPgLabelFrom(st->label_source, PG_GETARG_DATUM(2), &l);
+			bk_train_know_label(st, &l);
+		}
 		bk_train_check_form(st, PointerGetDatum(PG_DETOAST_DATUM(PG_GETARG_DATUM(1))));
 		bk_train_read_params(st, fcinfo);
 	}
@@ -446,6 +498,7 @@ bk_train_params_trans(PG_FUNCTION_ARGS)
 		BkPrepSpecInit(&spec, false);
 		BkPgParamsFromJsonb(&params, PG_GETARG_JSONB_P(AFTER_LABEL(st)), &classes,
 							&class_weight, &epochs, &spec, CurrentMemoryContext);
+		(void) BkPgTaskFromJsonb(PG_GETARG_JSONB_P(AFTER_LABEL(st)));
 	}
 
 	bk_train_row(st, fcinfo);
@@ -525,12 +578,27 @@ bk_train_model_trans(PG_FUNCTION_ARGS)
 		st->params = *info.params;
 		st->dim_source = "the model's";
 		st->fname = "bk_continue";
-		/* the model says what its labels are: a float8 column may hold either */
+		/*
+		 * the model says what its labels are: a regressor's targets are
+		 * numbers, a classifier's labels text or integers (a float8 or
+		 * numeric label must then be an integer)
+		 */
 		st->regression = info.params->regression;
-		if (st->regression && st->text_labels)
-			ereport(ERROR,
-					(errcode(ERRCODE_DATATYPE_MISMATCH),
-					 errmsg("bk_continue: the model is a regressor, and its rows' targets are numbers, not text")));
+		st->text_labels = info.text_labels && !st->regression && !st->novelty;
+		st->float_labels = !st->text_labels;
+		st->label_known = true;
+		if (PG_NARGS() > model_arg + 1)
+		{
+			BkTask		task = BkPgTaskFromJsonb(PG_GETARG_JSONB_P(model_arg + 1));
+			BkTask		is = info.params->novelty ? BK_TASK_NOVELTY :
+				st->regression ? BK_TASK_REGRESSION : BK_TASK_CLASSIFICATION;
+
+			if (task != BK_TASK_DEFAULT && task != is)
+				ereport(ERROR,
+						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+						 errmsg("bk_continue: \"task\" cannot change: the model's task is %s, not %s",
+								BkPgTaskName(is), BkPgTaskName(task))));
+		}
 		/* a novelty detector continues without a label, the others with one */
 		if (st->novelty != info.params->novelty)
 			ereport(ERROR,

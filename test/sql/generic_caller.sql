@@ -72,13 +72,13 @@ BEGIN
 END $$;
 
 WITH forms(form, agg, args, serial) AS (VALUES
-	('int8 labels', 'bk_train(bk_features, int8, jsonb)', 'features, label, ''{"budget": 40, "gamma": 20}''::jsonb',
+	('int8 labels', 'bk_train(bk_features, bk_label, jsonb)', 'features, label::bk_label, ''{"budget": 40, "gamma": 20}''::jsonb',
 	 (SELECT bk_train(features, label, '{"budget": 40, "gamma": 20}' ORDER BY id) FROM pts)),
-	('int4 labels', 'bk_train(bk_features, int4, jsonb)', 'features, label::int4, ''{"budget": 40, "gamma": 20}''::jsonb',
+	('int4 labels', 'bk_train(bk_features, bk_label, jsonb)', 'features, label::int4::bk_label, ''{"budget": 40, "gamma": 20}''::jsonb',
 	 (SELECT bk_train(features, label::int4, '{"budget": 40, "gamma": 20}' ORDER BY id) FROM pts)),
-	('text labels', 'bk_train(bk_features, text, jsonb)', 'features, name, ''{"budget": 40, "gamma": 20}''::jsonb',
+	('text labels', 'bk_train(bk_features, bk_label, jsonb)', 'features, name::bk_label, ''{"budget": 40, "gamma": 20}''::jsonb',
 	 (SELECT bk_train(features, name, '{"budget": 40, "gamma": 20}' ORDER BY id) FROM pts)),
-	('regression', 'bk_train(bk_features, float8, jsonb)', 'features, target, ''{"budget": 40}''::jsonb',
+	('regression', 'bk_train(bk_features, bk_label, jsonb)', 'features, target::bk_label, ''{"budget": 40}''::jsonb',
 	 (SELECT bk_train(features, target, '{"budget": 40}' ORDER BY id) FROM pts)),
 	('novelty', 'bk_train(bk_features, jsonb)', 'features, ''{"budget": 40}''::jsonb',
 	 (SELECT bk_train(features, '{"budget": 40}' ORDER BY id) FROM pts)))
@@ -89,12 +89,12 @@ ORDER BY form;
 -- two parts, combined as a coordinator combines them: a valid merged model
 -- of the same classes, as accurate as the parallel plan's merge
 CREATE TABLE parts AS
-SELECT part, bk_caller.partial('bk_train(bk_features, int8, jsonb)'::regprocedure,
-                             features, label, '{"budget": 40, "gamma": 20}'::jsonb) AS state
+SELECT part, bk_caller.partial('bk_train(bk_features, bk_label, jsonb)'::regprocedure,
+                             features, label::bk_label, '{"budget": 40, "gamma": 20}'::jsonb) AS state
 FROM (SELECT *, id % 2 AS part FROM pts ORDER BY id) t GROUP BY part;
 SELECT bk_is_valid(m::bytea) AS valid, bk_info(m)->'classes' AS classes,
        (SELECT avg((bk_predict(m, features) = label)::int) FROM pts) > 0.85 AS accurate
-FROM (SELECT bk_caller.combine_model('bk_train(bk_features, int8, jsonb)'::regprocedure, state ORDER BY part) AS m
+FROM (SELECT bk_caller.combine_model('bk_train(bk_features, bk_label, jsonb)'::regprocedure, state ORDER BY part) AS m
       FROM parts) c;
 
 -- bk_merge over the two parts' models: a valid model, as accurate; not
@@ -105,37 +105,37 @@ SELECT bk_is_valid(m::bytea) AS valid,
        (SELECT avg((bk_predict(m, features) = label)::int) FROM pts) > 0.85 AS accurate
 FROM (SELECT bk_caller.combine_model('bk_merge(bk_model)'::regprocedure, p) AS m
       FROM (SELECT bk_caller.partial('bk_merge(bk_model)'::regprocedure, m) AS p FROM
-            (SELECT part, bk_caller.combine_model('bk_train(bk_features, int8, jsonb)'::regprocedure, state) AS m
+            (SELECT part, bk_caller.combine_model('bk_train(bk_features, bk_label, jsonb)'::regprocedure, state) AS m
              FROM parts GROUP BY part ORDER BY part) q) t) c;
 
 -- bk_metrics: text and integer labels, scores and probabilities, a
 -- regression report: the whole report equals the one PostgreSQL computes
 CREATE TABLE reports AS
 SELECT 'text labels' AS form,
-       (SELECT bk_caller.combine_jsonb('bk_metrics(text, text)'::regprocedure, p)
-        FROM (SELECT bk_caller.partial('bk_metrics(text, text)'::regprocedure, name,
-                                     CASE WHEN id % 4 = 0 THEN 'plus' ELSE name END) AS p FROM pts) t) AS generic,
+       (SELECT bk_caller.combine_jsonb('bk_metrics(bk_label, bk_label)'::regprocedure, p)
+        FROM (SELECT bk_caller.partial('bk_metrics(bk_label, bk_label)'::regprocedure, name::bk_label,
+                                     (CASE WHEN id % 4 = 0 THEN 'plus' ELSE name END)::bk_label) AS p FROM pts) t) AS generic,
        (SELECT bk_metrics(name, CASE WHEN id % 4 = 0 THEN 'plus' ELSE name END) FROM pts) AS expected
 UNION ALL
 SELECT 'int8 labels and scores',
-       (SELECT bk_caller.combine_jsonb('bk_metrics(int8, int8, float8)'::regprocedure, p)
-        FROM (SELECT bk_caller.partial('bk_metrics(int8, int8, float8)'::regprocedure, label, label, x) AS p FROM pts) t),
+       (SELECT bk_caller.combine_jsonb('bk_metrics(bk_label, bk_label, float8)'::regprocedure, p)
+        FROM (SELECT bk_caller.partial('bk_metrics(bk_label, bk_label, float8)'::regprocedure, label::bk_label, label::bk_label, x) AS p FROM pts) t),
        (SELECT bk_metrics(label, label, x) FROM pts)
 UNION ALL
 SELECT 'int8 labels and probabilities',
-       (SELECT bk_caller.combine_jsonb('bk_metrics(int8, int8, float8[])'::regprocedure, p)
-        FROM (SELECT bk_caller.partial('bk_metrics(int8, int8, float8[])'::regprocedure, label, label,
+       (SELECT bk_caller.combine_jsonb('bk_metrics(bk_label, bk_label, float8[])'::regprocedure, p)
+        FROM (SELECT bk_caller.partial('bk_metrics(bk_label, bk_label, float8[])'::regprocedure, label::bk_label, label::bk_label,
                                      ARRAY[0.3, 0.7]::float8[]) AS p FROM pts) t),
        (SELECT bk_metrics(label, label, ARRAY[0.3, 0.7]::float8[]) FROM pts)
 UNION ALL
 SELECT 'int4 labels',
-       (SELECT bk_caller.combine_jsonb('bk_metrics(int4, int4)'::regprocedure, p)
-        FROM (SELECT bk_caller.partial('bk_metrics(int4, int4)'::regprocedure, label::int4, 1) AS p FROM pts) t),
+       (SELECT bk_caller.combine_jsonb('bk_metrics(bk_label, bk_label)'::regprocedure, p)
+        FROM (SELECT bk_caller.partial('bk_metrics(bk_label, bk_label)'::regprocedure, label::int4::bk_label, 1::bk_label) AS p FROM pts) t),
        (SELECT bk_metrics(label::int4, 1) FROM pts)
 UNION ALL
 SELECT 'regression',
-       (SELECT bk_caller.combine_jsonb('bk_metrics(float8, float8)'::regprocedure, p)
-        FROM (SELECT bk_caller.partial('bk_metrics(float8, float8)'::regprocedure, target, target * 0.9) AS p FROM pts) t),
+       (SELECT bk_caller.combine_jsonb('bk_metrics(bk_label, bk_label)'::regprocedure, p)
+        FROM (SELECT bk_caller.partial('bk_metrics(bk_label, bk_label)'::regprocedure, target::bk_label, (target * 0.9)::bk_label) AS p FROM pts) t),
        (SELECT bk_metrics(target, target * 0.9) FROM pts);
 SELECT form, generic IS NOT NULL AND generic = expected AS same_report,
        coalesce(generic->'accuracy', generic->'r2') AS accuracy_or_r2, generic->'roc_auc' AS roc_auc,
@@ -162,60 +162,59 @@ EXCEPTION WHEN OTHERS THEN
 END $$;
 CREATE TABLE states AS
 SELECT (SELECT state FROM parts WHERE part = 0) AS train,
-       (SELECT bk_caller.partial('bk_metrics(int8, int8)'::regprocedure, label, label) FROM pts) AS metrics,
-       (SELECT bk_caller.partial('bk_metrics(float8, float8)'::regprocedure, target, target) FROM pts) AS regression;
+       (SELECT bk_caller.partial('bk_metrics(bk_label, bk_label)'::regprocedure, label::bk_label, label::bk_label) FROM pts) AS metrics,
+       (SELECT bk_caller.partial('bk_metrics(bk_label, bk_label)'::regprocedure, target::bk_label, target::bk_label) FROM pts) AS regression;
 -- argument counts and NULLs: the generic call against PostgreSQL's own
 SELECT form, bk_caller.outcome(generic) AS generic, bk_caller.outcome(own) AS own
 FROM (VALUES
-	('train: features only', $$SELECT md5(bk_caller.partial('bk_train(bk_features, int8, jsonb)'::regprocedure, features)) FROM pts$$, NULL),
-	('train: no params', $$SELECT md5(bk_caller.partial('bk_train(bk_features, int8, jsonb)'::regprocedure, features, label)) FROM pts$$, NULL),
+	('train: features only', $$SELECT md5(bk_caller.partial('bk_train(bk_features, bk_label, jsonb)'::regprocedure, features)) FROM pts$$, NULL),
+	('train: no params', $$SELECT md5(bk_caller.partial('bk_train(bk_features, bk_label, jsonb)'::regprocedure, features, label::bk_label)) FROM pts$$, NULL),
 	('novelty: one argument too many', $$SELECT md5(bk_caller.partial('bk_train(bk_features, jsonb)'::regprocedure, features, '{"budget": 40}'::jsonb, label)) FROM pts$$, NULL),
-	('metrics: one label only', $$SELECT md5(bk_caller.partial('bk_metrics(int8, int8)'::regprocedure, label)) FROM pts$$, NULL),
-	('train: NULL features', $$SELECT md5(bk_caller.combine_model('bk_train(bk_features, int8, jsonb)'::regprocedure, p)::bytea) FROM (SELECT bk_caller.partial('bk_train(bk_features, int8, jsonb)'::regprocedure, NULL::bk_features, label, '{"budget": 40}'::jsonb) p FROM pts) t$$,
+	('metrics: one label only', $$SELECT md5(bk_caller.partial('bk_metrics(bk_label, bk_label)'::regprocedure, label::bk_label)) FROM pts$$, NULL),
+	('train: NULL features', $$SELECT md5(bk_caller.combine_model('bk_train(bk_features, bk_label, jsonb)'::regprocedure, p)::bytea) FROM (SELECT bk_caller.partial('bk_train(bk_features, bk_label, jsonb)'::regprocedure, NULL::bk_features, label::bk_label, '{"budget": 40}'::jsonb) p FROM pts) t$$,
 	 $$SELECT md5(bk_train(NULL::bk_features, label, '{"budget": 40}')::bytea) FROM pts$$),
-	('train: NULL labels', $$SELECT md5(bk_caller.combine_model('bk_train(bk_features, int8, jsonb)'::regprocedure, p)::bytea) FROM (SELECT bk_caller.partial('bk_train(bk_features, int8, jsonb)'::regprocedure, features, NULL::int8, '{"budget": 40}'::jsonb) p FROM pts) t$$,
+	('train: NULL labels', $$SELECT md5(bk_caller.combine_model('bk_train(bk_features, bk_label, jsonb)'::regprocedure, p)::bytea) FROM (SELECT bk_caller.partial('bk_train(bk_features, bk_label, jsonb)'::regprocedure, features, NULL::bk_label, '{"budget": 40}'::jsonb) p FROM pts) t$$,
 	 $$SELECT md5(bk_train(features, NULL::int8, '{"budget": 40}')::bytea) FROM pts$$),
-	('train: NULL params', $$SELECT md5(bk_caller.combine_model('bk_train(bk_features, int8, jsonb)'::regprocedure, p)::bytea) FROM (SELECT bk_caller.partial('bk_train(bk_features, int8, jsonb)'::regprocedure, features, label, NULL::jsonb) p FROM pts) t$$,
+	('train: NULL params', $$SELECT md5(bk_caller.combine_model('bk_train(bk_features, bk_label, jsonb)'::regprocedure, p)::bytea) FROM (SELECT bk_caller.partial('bk_train(bk_features, bk_label, jsonb)'::regprocedure, features, label::bk_label, NULL::jsonb) p FROM pts) t$$,
 	 $$SELECT md5(bk_train(features, label, NULL::jsonb)::bytea) FROM pts$$),
 	('novelty: NULL params', $$SELECT md5(bk_caller.combine_model('bk_train(bk_features, jsonb)'::regprocedure, p)::bytea) FROM (SELECT bk_caller.partial('bk_train(bk_features, jsonb)'::regprocedure, features, NULL::jsonb) p FROM pts) t$$,
 	 $$SELECT md5(bk_train(features, NULL::jsonb)::bytea) FROM pts$$),
 	('merge: NULL models', $$SELECT md5(bk_caller.combine_model('bk_merge(bk_model)'::regprocedure, p)::bytea) FROM (SELECT bk_caller.partial('bk_merge(bk_model)'::regprocedure, NULL::bk_model) p FROM pts) t$$,
 	 $$SELECT md5(bk_merge(NULL::bk_model)::bytea) FROM pts$$),
-	('metrics: NULL predictions', $$SELECT bk_caller.combine_jsonb('bk_metrics(int8, int8)'::regprocedure, p) FROM (SELECT bk_caller.partial('bk_metrics(int8, int8)'::regprocedure, label, NULL::int8) p FROM pts) t$$,
+	('metrics: NULL predictions', $$SELECT bk_caller.combine_jsonb('bk_metrics(bk_label, bk_label)'::regprocedure, p) FROM (SELECT bk_caller.partial('bk_metrics(bk_label, bk_label)'::regprocedure, label::bk_label, NULL::bk_label) p FROM pts) t$$,
 	 $$SELECT bk_metrics(label, NULL::int8) FROM pts$$),
-	('regression metrics: NULL targets', $$SELECT bk_caller.combine_jsonb('bk_metrics(float8, float8)'::regprocedure, p) FROM (SELECT bk_caller.partial('bk_metrics(float8, float8)'::regprocedure, NULL::float8, target) p FROM pts) t$$,
+	('regression metrics: NULL targets', $$SELECT bk_caller.combine_jsonb('bk_metrics(bk_label, bk_label)'::regprocedure, p) FROM (SELECT bk_caller.partial('bk_metrics(bk_label, bk_label)'::regprocedure, NULL::bk_label, target::bk_label) p FROM pts) t$$,
 	 $$SELECT bk_metrics(NULL::float8, target) FROM pts$$),
-	('no function OID: train', $$SELECT md5(bk_caller.partial_nooid('bk_train(bk_features, int8, jsonb)'::regprocedure, features, label, '{"budget": 40}'::jsonb)) FROM pts$$, NULL),
-	('no function OID: metrics', $$SELECT md5(bk_caller.partial_nooid('bk_metrics(int8, int8)'::regprocedure, label, label)) FROM pts$$, NULL),
-	('no function OID: combine and final of bk_train', $$SELECT md5(bk_caller.combine_model_nooid('bk_train(bk_features, int8, jsonb)'::regprocedure, state ORDER BY part)::bytea) = md5(bk_caller.combine_model('bk_train(bk_features, int8, jsonb)'::regprocedure, state ORDER BY part)::bytea) FROM parts$$, NULL),
-	('no function OID: combine and final of bk_metrics', $$SELECT (SELECT bk_caller.combine_jsonb_nooid('bk_metrics(int8, int8)'::regprocedure, metrics) FROM states) = (SELECT bk_metrics(label, label) FROM pts)$$, NULL),
-	('combine: no state at all', $$SELECT md5(bk_caller.combine_model('bk_train(bk_features, int8, jsonb)'::regprocedure, NULL::bytea)::bytea)$$,
+	('no function OID: train', $$SELECT md5(bk_caller.partial_nooid('bk_train(bk_features, bk_label, jsonb)'::regprocedure, features, label::bk_label, '{"budget": 40}'::jsonb)) FROM pts$$, NULL),
+	('no function OID: metrics', $$SELECT md5(bk_caller.partial_nooid('bk_metrics(bk_label, bk_label)'::regprocedure, label::bk_label, label::bk_label)) FROM pts$$, NULL),
+	('no function OID: combine and final of bk_train', $$SELECT md5(bk_caller.combine_model_nooid('bk_train(bk_features, bk_label, jsonb)'::regprocedure, state ORDER BY part)::bytea) = md5(bk_caller.combine_model('bk_train(bk_features, bk_label, jsonb)'::regprocedure, state ORDER BY part)::bytea) FROM parts$$, NULL),
+	('no function OID: combine and final of bk_metrics', $$SELECT (SELECT bk_caller.combine_jsonb_nooid('bk_metrics(bk_label, bk_label)'::regprocedure, metrics) FROM states) = (SELECT bk_metrics(label, label) FROM pts)$$, NULL),
+	('combine: no state at all', $$SELECT md5(bk_caller.combine_model('bk_train(bk_features, bk_label, jsonb)'::regprocedure, NULL::bytea)::bytea)$$,
 	 $$SELECT md5(bk_train(features, label, '{}')::bytea) FROM pts WHERE false$$)
 ) f(form, generic, own) ORDER BY form;
 -- partial states that are not a state of the aggregate: each an error
 SELECT form, bk_caller.outcome(format('SELECT md5(bk_caller.%s(%L::regprocedure, %L::bytea)::text)', final, agg, state)) AS outcome
 FROM states, LATERAL (VALUES
-	('train: empty', 'combine_model', 'bk_train(bk_features, int8, jsonb)', ''::bytea),
-	('train: one byte', 'combine_model', 'bk_train(bk_features, int8, jsonb)', substr(train, 1, 1)),
-	('train: header cut', 'combine_model', 'bk_train(bk_features, int8, jsonb)', substr(train, 1, 9)),
-	('train: model cut to a byte', 'combine_model', 'bk_train(bk_features, int8, jsonb)', substr(train, 1, 11)),
-	('train: model cut in half', 'combine_model', 'bk_train(bk_features, int8, jsonb)', substr(train, 1, length(train) / 2)),
-	('train: model a byte short', 'combine_model', 'bk_train(bk_features, int8, jsonb)', substr(train, 1, length(train) - 1)),
-	('train: another version', 'combine_model', 'bk_train(bk_features, int8, jsonb)', set_byte(train, 0, 2)),
-	('train: a byte too many', 'combine_model', 'bk_train(bk_features, int8, jsonb)', train || '\x00'::bytea),
-	('train: noise', 'combine_model', 'bk_train(bk_features, int8, jsonb)', '\x01'::bytea || decode(repeat(md5('noise'), 8), 'hex')),
-	('train: a metrics state', 'combine_model', 'bk_train(bk_features, int8, jsonb)', metrics),
+	('train: empty', 'combine_model', 'bk_train(bk_features, bk_label, jsonb)', ''::bytea),
+	('train: one byte', 'combine_model', 'bk_train(bk_features, bk_label, jsonb)', substr(train, 1, 1)),
+	('train: header cut', 'combine_model', 'bk_train(bk_features, bk_label, jsonb)', substr(train, 1, 9)),
+	('train: model cut to a byte', 'combine_model', 'bk_train(bk_features, bk_label, jsonb)', substr(train, 1, 11)),
+	('train: model cut in half', 'combine_model', 'bk_train(bk_features, bk_label, jsonb)', substr(train, 1, length(train) / 2)),
+	('train: model a byte short', 'combine_model', 'bk_train(bk_features, bk_label, jsonb)', substr(train, 1, length(train) - 1)),
+	('train: another version', 'combine_model', 'bk_train(bk_features, bk_label, jsonb)', set_byte(train, 0, 2)),
+	('train: a byte too many', 'combine_model', 'bk_train(bk_features, bk_label, jsonb)', train || '\x00'::bytea),
+	('train: noise', 'combine_model', 'bk_train(bk_features, bk_label, jsonb)', '\x01'::bytea || decode(repeat(md5('noise'), 8), 'hex')),
+	('train: a metrics state', 'combine_model', 'bk_train(bk_features, bk_label, jsonb)', metrics),
 	('merge: a metrics state', 'combine_model', 'bk_merge(bk_model)', metrics),
-	('metrics: empty', 'combine_jsonb', 'bk_metrics(int8, int8)', ''::bytea),
-	('metrics: cut in half', 'combine_jsonb', 'bk_metrics(int8, int8)', substr(metrics, 1, length(metrics) / 2)),
-	('metrics: a byte short', 'combine_jsonb', 'bk_metrics(int8, int8)', substr(metrics, 1, length(metrics) - 1)),
-	('metrics: a byte too many', 'combine_jsonb', 'bk_metrics(int8, int8)', metrics || '\x00'::bytea),
-	('metrics: noise', 'combine_jsonb', 'bk_metrics(int8, int8)', decode(repeat(md5('noise'), 8), 'hex')),
-	('metrics: a regression state', 'combine_jsonb', 'bk_metrics(int8, int8)', regression),
-	('regression metrics: empty', 'combine_jsonb', 'bk_metrics(float8, float8)', ''::bytea),
-	('regression metrics: a byte short', 'combine_jsonb', 'bk_metrics(float8, float8)', substr(regression, 1, length(regression) - 1)),
-	('regression metrics: a byte too many', 'combine_jsonb', 'bk_metrics(float8, float8)', regression || '\x00'::bytea),
-	('regression metrics: a metrics state', 'combine_jsonb', 'bk_metrics(float8, float8)', metrics)
+	('metrics: empty', 'combine_jsonb', 'bk_metrics(bk_label, bk_label)', ''::bytea),
+	('metrics: cut in half', 'combine_jsonb', 'bk_metrics(bk_label, bk_label)', substr(metrics, 1, length(metrics) / 2)),
+	('metrics: a byte short', 'combine_jsonb', 'bk_metrics(bk_label, bk_label)', substr(metrics, 1, length(metrics) - 1)),
+	('metrics: a byte too many', 'combine_jsonb', 'bk_metrics(bk_label, bk_label)', metrics || '\x00'::bytea),
+	('metrics: noise', 'combine_jsonb', 'bk_metrics(bk_label, bk_label)', decode(repeat(md5('noise'), 8), 'hex')),
+	('metrics: a regression state', 'combine_jsonb', 'bk_metrics(bk_label, bk_label)', regression),
+	('regression metrics: a byte short', 'combine_jsonb', 'bk_metrics(bk_label, bk_label)', substr(regression, 1, length(regression) - 1)),
+	('regression metrics: a byte too many', 'combine_jsonb', 'bk_metrics(bk_label, bk_label)', regression || '\x00'::bytea),
+	('regression metrics: its report cut', 'combine_jsonb', 'bk_metrics(bk_label, bk_label)', substr(regression, 1, 12))
 ) c(form, final, agg, state) ORDER BY form;
 -- the backend is the same one: nothing above took it down
 SELECT count(*) AS rows_after_the_fuzz FROM pts;

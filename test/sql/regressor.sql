@@ -88,8 +88,8 @@ SELECT v AS variant, (SELECT (bk_metrics(t.y, bk_predict_value(m, t.x))->>'r2'):
 FROM unnest(ARRAY['s', 'nn', 'p']) v;
 
 -- the label's type decides: int4, int2 and int8 labels train classifiers
--- (int2 reaches the float8 form through a cast, which is seen), float8,
--- float4 and numeric targets regressors
+-- (each reaches bk_label as an integer), float8, float4 and numeric
+-- targets regressors
 SET budgetkernel.run_warnings = off;
 SELECT bk_info(bk_train(x, c4, '{}'))->>'task' AS int4_label,
        bk_info(bk_train(x, c2, '{}'))->>'task' AS int2_label,
@@ -100,6 +100,17 @@ SELECT bk_info(bk_train(x, c4, '{}'))->>'task' AS int4_label,
        bk_info(bk_train(x, y::numeric, '{}'))->>'task' AS numeric_target
 FROM wave;
 SELECT bk_info(bk_train(x, 1, '{}'))->>'task' AS integer_literal FROM wave;
+-- or the task named: {"task": "classification"} makes a float8 column of
+-- integers a classifier's labels, {"task": "regression"} an integer
+-- column a regressor's targets; as a window function an int2 label is
+-- an integer too (before 0.4.0 the float8 form took it for a target)
+SELECT bk_info(bk_train(x, c4::float8, '{"task": "classification"}'))->>'task' AS float8_classes,
+       bk_info(bk_train(x, c4::float8, '{"task": "classification"}'))->'classes' AS classes,
+       bk_info(bk_train(x, c4, '{"task": "regression"}'))->>'task' AS int4_regression,
+       bk_info(bk_train(x, y::numeric, '{"task": "regression"}'))->>'task' AS numeric_regression
+FROM wave;
+SELECT DISTINCT bk_info(m)->>'task' AS int2_window
+FROM (SELECT bk_train(x, c2, '{}') OVER (ORDER BY id) AS m FROM wave WHERE id <= 40) w;
 RESET budgetkernel.run_warnings;
 SELECT bk_metrics(a, p)->'accuracy' AS int4_columns_classify
 FROM (VALUES (1, 1), (2, 1)) v(a, p);
@@ -233,7 +244,25 @@ SELECT bk_continue(w.x, w.y, c.m) FROM wave w, (SELECT bk_train(x, c4, '{}') AS 
 SELECT bk_merge(f.m, c.m) FROM fitted f, (SELECT bk_train(x, c4::int8, '{"gamma": 1, "budget": 50}') AS m FROM wave) c;
 SELECT bk_merge(f.m, u.m) FROM fitted f, (SELECT bk_train(x, y, '{"gamma": 1, "budget": 50, "target_scale": "none"}') AS m FROM wave) u;
 CREATE TABLE int2_labels AS SELECT 1::int2 AS a, 1::int2 AS p;
-SELECT bk_metrics(a, p) FROM int2_labels;
+SELECT bk_metrics(a, p)->'accuracy' AS int2_columns_classify FROM int2_labels;
+-- a task the labels cannot take, an unknown one, a change of task
+SELECT bk_train(x, y, '{"task": "classification"}') FROM wave;
+SELECT bk_train(x, c4::text, '{"task": "regression"}') FROM wave;
+SELECT bk_train(x, c4, '{"task": "novelty"}') FROM wave;
+SELECT bk_train(x, '{"task": "regression"}') FROM wave;
+SELECT bk_train(x, c4, '{"task": "clustering"}') FROM wave;
+SELECT bk_continue(w.x, w.c4, f.m, '{"task": "classification"}') FROM wave w, fitted f GROUP BY f.m;
+-- bk_cross_validate's task: a float8 column of integers as classes
+-- (accuracy, between 0 and 1), an integer column as a target; values
+-- that are not integers, or text targets, an error
+SELECT mean BETWEEN 0 AND 1 AS accuracy_scored
+FROM bk_cross_validate('wave', 'x', 'c4::float8', 'id', '{"grid": {"gamma": 1}, "folds": 3, "task": "classification"}');
+SELECT bk_info(model)->>'task' AS refit_task
+FROM bk_cross_validate('wave', 'x', 'c4', 'id', '{"grid": {"gamma": 1}, "folds": 3, "task": "regression", "refit": true}')
+WHERE model IS NOT NULL;
+SELECT * FROM bk_cross_validate('wave', 'x', 'y', 'id', '{"grid": {"gamma": 1}, "folds": 3, "task": "classification"}');
+SELECT * FROM bk_cross_validate('wave', 'x', 'c4::text', 'id', '{"grid": {"gamma": 1}, "folds": 3, "task": "regression"}');
+SELECT * FROM bk_cross_validate('wave', 'x', 'c4', 'id', '{"task": "novelty"}');
 SELECT * FROM bk_cross_validate('wave', 'x', 'y', 'id', '{"grid": {"gamma": 1}, "folds": 3, "metric": "accuracy"}');
 SELECT * FROM bk_cross_validate('wave', 'x', 'c4', 'id', '{"grid": {"gamma": 1}, "folds": 3, "metric": "r2"}');
 \set VERBOSITY default

@@ -5,7 +5,8 @@
 -- definitions and comments of a fresh one; models stored under 0.1.0
 -- keep their bytes and scores; a
 -- view on the continuation form follows its rename to bk_continue; a view
--- on a form 0.2.0 drops stops the update with its name; before the
+-- on a form 0.2.0 drops stops the update with its name; views on the
+-- per-type label forms move onto 0.4.0's bk_label ones; before the
 -- update, the forms whose C function 0.2.0 changed say what to do (or, for
 -- float4[], just work).
 --
@@ -31,7 +32,45 @@ CREATE EXTENSION budgetkernel VERSION '0.2.0';
 \set ON_ERROR_STOP 0
 SET client_min_messages = warning;
 SELECT extversion FROM pg_extension WHERE extname = 'budgetkernel';
+-- views on the forms of one label type each (text, int4, float8 labels,
+-- text and float8 reports), which 0.4.0 replaces by one bk_label form:
+-- the update moves them onto it (the same view: its grant stays) and they
+-- give the same models and reports; a materialized view on one stops the
+-- update, named, before any change
+CREATE TABLE lbl AS
+SELECT g AS id, ARRAY[(g % 7) / 7.0, (g % 5) / 5.0]::float8[] AS x, (g % 3)::int4 AS y4,
+       (ARRAY['a', 'b', 'c'])[1 + g % 3] AS yt, ((g % 7) / 7.0)::float8 AS yf
+FROM generate_series(1, 300) g;
+CREATE VIEW lbl_models AS
+SELECT bk_train(x, yt, '{"budget": 20}' ORDER BY id) AS by_text,
+       bk_train(x, y4, '{"budget": 20}' ORDER BY id) AS by_int4,
+       bk_train(x, yf, '{"budget": 20}' ORDER BY id) AS by_float8,
+       bk_metrics(yt, yt) AS text_report, bk_metrics(yf, yf * 0.5) AS float8_report
+FROM lbl;
+GRANT SELECT ON lbl_models TO PUBLIC;
+SET budgetkernel.run_warnings = off;
+CREATE TABLE lbl_before AS
+SELECT md5(by_text::bytea) AS t, md5(by_int4::bytea) AS i, md5(by_float8::bytea) AS f,
+       text_report, float8_report
+FROM lbl_models;
+CREATE MATERIALIZED VIEW lbl_frozen AS SELECT bk_metrics(y4, y4) AS report FROM lbl;
+\set SHOW_CONTEXT never
 ALTER EXTENSION budgetkernel UPDATE;
+\set SHOW_CONTEXT errors
+SELECT extversion FROM pg_extension WHERE extname = 'budgetkernel';
+DROP MATERIALIZED VIEW lbl_frozen;
+ALTER EXTENSION budgetkernel UPDATE;
+SELECT extversion FROM pg_extension WHERE extname = 'budgetkernel';
+SELECT b.t = md5(v.by_text::bytea) AS same_text_model, b.i = md5(v.by_int4::bytea) AS same_int4_model,
+       b.f = md5(v.by_float8::bytea) AS same_float8_model,
+       b.text_report = v.text_report AS same_text_report, b.float8_report = v.float8_report AS same_float8_report
+FROM lbl_before b, lbl_models v;
+SELECT pg_get_viewdef('lbl_models') NOT LIKE '%retired%' AS calls_the_new_forms,
+       has_table_privilege('public', 'lbl_models', 'SELECT') AS grant_kept,
+       NOT EXISTS (SELECT FROM pg_depend d JOIN pg_extension e ON d.refobjid = e.oid
+                   WHERE d.objid = 'lbl_models'::regclass AND e.extname = 'budgetkernel') AS not_a_member;
+DROP VIEW lbl_models;
+DROP TABLE lbl, lbl_before;
 \i test/upgrade/verify.sql
 \set ON_ERROR_STOP 0
 
