@@ -28,7 +28,10 @@
 #                aggregates), bk_merge combines them on the coordinator;
 #   scoring      bk_predict with a model from a reference table runs on
 #                the workers;
-#   a9a, usps    real tables from ../shared/data (all their rows, read
+#   a9a, usps, covtype20k
+#                real tables from ../shared/data (all the rows of a9a's
+#                and usps' training files; covtype20k's 20,000 rows split
+#                15,000 / 5,000 by a seeded shuffle and standardised; read
 #                with bk_libsvm, distributed by id over 32 shards):
 #                bk_train over them is a distributed aggregate (EXPLAIN)
 #                and its model, scored on the set's test file, is within
@@ -234,6 +237,37 @@ EOF
 else
 	bk_err "no a9a or usps in $DATA (../shared/data): the real-table checks fail"
 fi
+# covtype20k (7 classes, one file): a seeded shuffle split 15,000 / 5,000,
+# standardised by the training rows' mean and deviation (summed in id
+# order: the same bits every run), as the scale-out bench does
+loaded_cov=no
+if [[ -f "$DATA/covtype20k" ]]; then
+	q coord <<EOF >/dev/null && loaded_cov=yes
+CREATE TABLE raw (id bigserial, line text);
+\\copy raw(line) FROM '$DATA/covtype20k'
+CREATE TABLE cov_all AS
+SELECT row_number() OVER (ORDER BY bk_shuffle_key(id, 7)) AS id, r.label, r.features
+FROM raw, LATERAL bk_libsvm(line, 54) r;
+DROP TABLE raw;
+CREATE TABLE cov_stats AS
+SELECT i, avg(v ORDER BY id) AS mu, coalesce(nullif(stddev_pop(v ORDER BY id), 0), 1) AS sd
+FROM cov_all, unnest(features) WITH ORDINALITY AS u(v, i) WHERE id <= 15000 GROUP BY i;
+CREATE TABLE covtype20k_local AS
+SELECT a.id, a.label, array_agg((u.v - s.mu) / s.sd ORDER BY u.i) AS features
+FROM cov_all a, unnest(a.features) WITH ORDINALITY AS u(v, i) JOIN cov_stats s USING (i)
+WHERE a.id <= 15000 GROUP BY a.id, a.label;
+CREATE TABLE covtype20k_test AS
+SELECT a.id, a.label, array_agg((u.v - s.mu) / s.sd ORDER BY u.i) AS features
+FROM cov_all a, unnest(a.features) WITH ORDINALITY AS u(v, i) JOIN cov_stats s USING (i)
+WHERE a.id > 15000 GROUP BY a.id, a.label;
+DROP TABLE cov_all, cov_stats;
+CREATE TABLE covtype20k (LIKE covtype20k_local);
+SELECT create_distributed_table('covtype20k', 'id');
+INSERT INTO covtype20k SELECT * FROM covtype20k_local ORDER BY id;
+EOF
+else
+	bk_err "no covtype20k in $DATA (../shared/data): its check fails"
+fi
 
 # real_check SET PARAMS: the plan of bk_train over the distributed table
 # SET, then its model against serial training of the same rows on one node
@@ -270,6 +304,12 @@ if [[ $loaded == yes ]]; then
 	real_check usps '{"algorithm": "bpa", "variant": "nn", "budget": 30, "gamma": 0.0625, "C": 1}'
 else
 	check "a9a and usps loaded and distributed" no yes
+fi
+if [[ $loaded_cov == yes ]]; then
+	# 7 classes (one-vs-rest BPA-NN), the scale-out bench's parameters
+	real_check covtype20k '{"algorithm": "bpa", "variant": "nn", "budget": 100, "gamma": 0.018518518518518517, "C": 1}'
+else
+	check "covtype20k loaded and distributed" no yes
 fi
 
 # cross-validation over a distributed source: the same fold scores as
