@@ -13,9 +13,9 @@
 -- alignments): the arrays and jsonb are cast by _bk_features, which
 -- returns its argument and which the planner removes; bk_sparse, a
 -- varlena aligned to double like bk_features, is cast WITHOUT FUNCTION.
--- A text literal has no form: bk_features' input function asks for a
--- cast to float8[], jsonb or bk_sparse.  Its output function prints a
--- value in its own form.
+-- A bare text literal ('{1,2}') has no form: bk_features' input function
+-- asks for a cast to float8[], jsonb or bk_sparse.  Its text form (0.4.0)
+-- is below.
 CREATE TYPE @extschema@.bk_features;
 
 CREATE FUNCTION @extschema@._bk_features_in(cstring)
@@ -36,12 +36,6 @@ CREATE TYPE @extschema@.bk_features (
 	STORAGE = extended
 );
 
-COMMENT ON TYPE @extschema@.bk_features IS
-	'the features argument: float8[] (or int2[], int4[], int8[], float4[], numeric[]), jsonb named features or bk_sparse, cast implicitly';
-COMMENT ON FUNCTION @extschema@._bk_features_in(cstring) IS
-	'input function of bk_features: an error (a literal must be cast to float8[], jsonb or bk_sparse)';
-COMMENT ON FUNCTION @extschema@._bk_features_out(@extschema@.bk_features) IS
-	'output function of bk_features: the value in the text form of its own type';
 
 -- the planner simplifies each call of _bk_features into a relabelling of
 -- its argument (_bk_features_support), as if the cast were binary: no
@@ -137,6 +131,49 @@ COMMENT ON CAST (jsonb AS @extschema@.bk_features) IS
 	'named features: a JSON object (free)';
 COMMENT ON CAST (@extschema@.bk_sparse AS @extschema@.bk_features) IS
 	'sparse features (free)';
+
+-- Availability: 0.4.0
+-- The text and binary forms of bk_features, in which Citus moves the
+-- arguments of an aggregate it pulls to the coordinator (bk_train with
+-- ORDER BY inside) and COPY and pg_dump move a column of it.  Text:
+-- "TYPE:TEXT", TYPE the value's own type (float8[], float4[], int2[],
+-- int4[], int8[], numeric[], jsonb, bk_sparse), TEXT that type's text form,
+-- floats printed exactly whatever extra_float_digits says (the shortest
+-- digits that read back to the same bits): 'float8[]:{1.5,0.1}',
+-- 'jsonb:{"a": 1}', 'bk_sparse:{2:0.5}/3'.  The input function reads that
+-- back into the same type and bits, and keeps refusing a bare literal
+-- ('{1,2}' could be an array, a JSON object or a sparse vector).  Binary:
+-- one byte naming the form (1 an array, 2 jsonb, 3 bk_sparse), then the
+-- binary form of that type (an array's names its element type).  A type of
+-- the same kind (a value of one of several types, as bk_features) gives
+-- its values these two forms, with its own type names and bytes.
+CREATE FUNCTION @extschema@._bk_features_recv(internal)
+	RETURNS @extschema@.bk_features
+	AS 'MODULE_PATHNAME', 'bk_features_recv'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE FUNCTION @extschema@._bk_features_send(@extschema@.bk_features)
+	RETURNS bytea
+	AS 'MODULE_PATHNAME', 'bk_features_send'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+ALTER TYPE @extschema@.bk_features SET (
+	RECEIVE = @extschema@._bk_features_recv,
+	SEND = @extschema@._bk_features_send
+);
+
+COMMENT ON TYPE @extschema@.bk_features IS
+	'the features argument: float8[] (or int2[], int4[], int8[], float4[], numeric[]), jsonb named features or bk_sparse, cast implicitly; text form TYPE:TEXT';
+COMMENT ON FUNCTION @extschema@._bk_features_in(cstring) IS
+	'input function of bk_features: TYPE:TEXT as the output prints it (a bare literal is an error: cast it to float8[], jsonb or bk_sparse)';
+COMMENT ON FUNCTION @extschema@._bk_features_out(@extschema@.bk_features) IS
+	'output function of bk_features: TYPE:TEXT, the value''s type and its text form, floats exact';
+COMMENT ON FUNCTION @extschema@._bk_features_recv(internal) IS
+	'binary input function of bk_features: a byte naming the form, then that type''s binary form';
+COMMENT ON FUNCTION @extschema@._bk_features_send(@extschema@.bk_features) IS
+	'binary output function of bk_features: a byte naming the form, then that type''s binary form';
+
+-- Availability: 0.2.0
 
 -- Named features.
 -- The features of a row as a jsonb object, for example

@@ -84,6 +84,7 @@ extern bool BkModelPlainMachines(const BkModel *m);
 typedef struct BkDistilReport
 {
 	int			points;			/* the union's distinct points, labelled */
+	int			epochs;			/* the learner's passes over them */
 	int			agree_merged;	/* on which the merged model predicts u's class */
 	int			agree_distilled;	/* on which a model distilled from half does */
 	int			agree_quarter;	/* ... and one distilled from a quarter */

@@ -65,8 +65,8 @@ BkPgMergeDistil(BkModel *m, BkModel *u, const char *fname)
 	BkModelDistil(m, u, &report);
 	error_context_stack = errcallback.previous;
 	/* in the order of the steps: the judge, the polish, the continuation */
-	elog(DEBUG1, "%s: %d points of the union labelled; the merged model agrees on %d, models distilled from a half on %d and from a quarter on %d, so one distilled from all on about %d: %s",
-		 fname, report.points, report.agree_merged, report.agree_distilled,
+	elog(DEBUG1, "%s: %d points of the union labelled, learned in %d passes; the merged model agrees on %d, models distilled from a half on %d and from a quarter on %d, so one distilled from all on about %d: %s",
+		 fname, report.points, report.epochs, report.agree_merged, report.agree_distilled,
 		 report.agree_quarter, report.agree_expected,
 		 report.distilled ? "distilled" : "merged");
 	polish_debug(fname, &report.polish);

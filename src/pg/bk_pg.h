@@ -271,8 +271,11 @@ extern BkFeatureForm BkPgFeaturesForm(Datum d);
 /* the element types of the arrays it takes (bk_features.c) */
 extern bool BkPgFeaturesElemType(Oid elemtype);
 
-/* bk_sparse.c: the text form of a bk_sparse (bk_features' output) */
+/* bk_sparse.c: the text and binary forms of a bk_sparse (bk_features' I/O) */
+extern Datum bk_sparse_in(PG_FUNCTION_ARGS);
 extern Datum bk_sparse_out(PG_FUNCTION_ARGS);
+extern Datum bk_sparse_recv(PG_FUNCTION_ARGS);
+extern Datum bk_sparse_send(PG_FUNCTION_ARGS);
 
 /* ------------------------------------------------------------------------
  * bk_prepare.c: a features argument (float8[] or a jsonb object of named

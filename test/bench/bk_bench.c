@@ -13,7 +13,7 @@
  *
  *	  bk_bench --train FILE --dim D --params 'key=value,key=value,...'
  *	           [--test FILE] [--standardize] [--stats FILE]
- *	           [--max-rows N] [--repeat N] [--merge-parts P] [--order-seed S]
+ *	           [--max-rows N] [--repeat N] [--merge-parts P [--combine]] [--order-seed S]
  *
  *	  --params      the bk_train parameters, e.g.
  *	                algorithm=bpa,variant=nn,loss=ramp,budget=100,gamma=0.5,C=1
@@ -36,6 +36,11 @@
  *	                and the serial training's CPU time (CLOCK_PROCESS_CPUTIME_ID,
  *	                robust to other processes' load) and the merged
  *	                model's accuracy, in "merge_*" keys
+ *
+ *	  --combine     with --merge-parts, also combine the parts as a
+ *	                parallel plan's (or Citus's) combine function does,
+ *	                pairwise, each step a merge and a polish: its CPU time
+ *	                by step and its accuracy, in "combine_*" keys
  *
  *	  --order-seed S  train in the order of BkShuffleKey(line number, S)
  *	                (SQL's ORDER BY bk_shuffle_key(id, S)) instead of file order
@@ -311,6 +316,69 @@ model_fnv(const BkModel *m)
 }
 
 /*
+ * --combine: the same parts combined as a parallel plan's or Citus's
+ * combine function does (bk_train_combine, src/pg/bk_merge_agg.c): at
+ * each step the union of both kept aside, the second merged into the
+ * first (BkModelMerge: the fold, projected to the budget), then the fold
+ * polished towards that union (BkModelPolish), no distillation.  Prints
+ * the "combine_*" keys: the CPU time of each step's three parts, summed.
+ */
+static bool combine_replay = false;
+
+static void
+combine_parts(BkModel **part, int parts, const Data *test)
+{
+	BkModel    *c = NULL;
+	double		t_union = 0.0,
+				t_merge = 0.0,
+				t_polish = 0.0,
+				t;
+	int			polished = 0;
+
+	for (int p = 0; p < parts; p++)
+	{
+		BkModel    *src,
+				   *u = NULL;
+
+		if (c == NULL)
+		{
+			c = copy_model(part[p]);
+			continue;
+		}
+		src = copy_model(part[p]);
+		t = cpu_now();
+		if (BkModelPolishable(c, src))
+		{
+			BkModel    *s2 = copy_model(part[p]);
+
+			u = copy_model(c);
+			BkModelMergeUnion(u, s2);
+			BkModelFree(s2);
+		}
+		t_union += cpu_now() - t;
+		t = cpu_now();
+		BkModelMerge(c, src);
+		t_merge += cpu_now() - t;
+		t = cpu_now();
+		if (u != NULL)
+		{
+			BkPolishReport pr;
+
+			BkModelPolish(c, u, &pr);
+			BkModelFree(u);
+			polished++;
+		}
+		t_polish += cpu_now() - t;
+		BkModelFree(src);
+	}
+	printf(", \"combine_cpu_s\": %.4f, \"combine_union_cpu_s\": %.4f, \"combine_merge_cpu_s\": %.4f, "
+		   "\"combine_polish_cpu_s\": %.4f, \"combine_polished\": %d, \"combine_acc\": %.4f",
+		   t_union + t_merge + t_polish, t_union, t_merge, t_polish, polished,
+		   100.0 * accuracy(c, test));
+	BkModelFree(c);
+}
+
+/*
  * --merge-parts: P parts (line number mod P), trained in file order, then
  * merged as bk_merge(m ORDER BY part): the fold (BkModelMerge) and, from
  * the second part on, the union kept whole (BkModelMergeUnion) while it
@@ -411,6 +479,8 @@ merge_parts(const BkParams *params, const Data *train, const Data *test, int par
 		   report.polish.before, report.polish.after,
 		   report.own_points, report.own_merged, report.own_refined,
 		   report.own_halves_agree, report.refined);
+	if (combine_replay)
+		combine_parts(part, parts, test);
 	for (int p = 0; p < parts; p++)
 		BkModelFree(part[p]);
 	free(part);
@@ -523,6 +593,11 @@ main(int argc, char **argv)
 			do_std = 1;
 			continue;
 		}
+		if (strcmp(a, "--combine") == 0)
+		{
+			combine_replay = true;
+			continue;
+		}
 		if (i + 1 >= argc)
 			die("missing value after", a);
 		if (strcmp(a, "--train") == 0)
@@ -548,7 +623,7 @@ main(int argc, char **argv)
 	}
 	if (!train_path || dim < 1 || !spec || repeat < 1)
 		die("usage: bk_bench --train FILE --dim D --params k=v,... [--test FILE] "
-			"[--standardize | --stats FILE] [--max-rows N] [--repeat N] [--merge-parts P] [--order-seed S]", NULL);
+			"[--standardize | --stats FILE] [--max-rows N] [--repeat N] [--merge-parts P [--combine]] [--order-seed S]", NULL);
 
 	make_params(&params, spec, dim);
 	read_libsvm(train_path, dim, max_rows, &train);

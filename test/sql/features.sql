@@ -90,7 +90,8 @@ SELECT round(bk_decision(c4, ARRAY[10, 20])::numeric, 6) AS int_literal,
        round(bk_decision(c4, ARRAY[10, 20]::float4[])::numeric, 6) AS float4_literal,
        bk_decision(c4, NULL::float8[]) AS null_features
 FROM fc;
--- bk_features' text form is the value's own
+-- bk_features' text form names the value's type, then prints it in that
+-- type's text form (test/sql/features_io.sql reads it back)
 SELECT ARRAY[1.5, 2]::float8[]::bk_features AS f8, ARRAY[1, 2]::bk_features AS i4,
        '{"a": 1}'::jsonb::bk_features AS js, '{2:0.5}/3'::bk_sparse::bk_features AS sp;
 -- a literal has no form: the error says which casts to write
