@@ -186,6 +186,8 @@ extern bool BkSvFloat4Holds(const BkMachine *mach, int dim);
 extern double BkMachineScore(const BkMachine *mach, const double *krow);
 /* ||alpha_j||^2, SV j's stored coefficients over the classes */
 extern double BkMachineCoefNorm2(const BkMachine *mach, int j);
+/* every coefficient finite, every class's sum of magnitudes (times the scale) below 2^1000 */
+extern bool BkMachineCoefSumsModest(const BkMachine *mach);
 /* argmin ||alpha_j||^2 k(x_j, x_j), paper 004 §4.1: the SV that carries the least of f */
 extern int	BkMachineSmallestSv(const BkParams *p, const BkMachine *mach);
 extern void BkMachineRemove(BkMachine *mach, int dim, int r);

@@ -483,7 +483,8 @@ BkModelCheckSums(BkModel *m, const BkMachine *mach, bool merging)
 	 * computed them: x - x is 0 for a finite x and NaN otherwise, so one
 	 * sum per array says whether all are finite.
 	 */
-	for (int c0 = 0; c0 < mach->n_coef && what == NULL; c0 += SUMS_CHUNK)
+	for (int c0 = BkMachineCoefSumsModest(mach) ? mach->n_coef : 0;
+		 c0 < mach->n_coef && what == NULL; c0 += SUMS_CHUNK)
 	{
 		int			nc = mach->n_coef - c0 < SUMS_CHUNK ? mach->n_coef - c0 : SUMS_CHUNK;
 		double		sum[SUMS_CHUNK] = {0.0},
