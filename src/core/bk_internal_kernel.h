@@ -318,9 +318,16 @@ extern double BkMergePair(double L, double kmn, double aa, double bb, double ab,
 /* a lower bound of that degradation from L and kmn alone (the pruning) */
 extern double BkMergeBound(double L, double kmn, double aa, double bb,
 						   double ab);
+/* the larger of that and, for near pairs of one sign, a tighter one (2 exp()) */
+extern double BkMergeBoundTight(double L, double kmn, double aa, double bb,
+								double ab);
 extern void BkMergeChoose(const BkEnv *env, const BkParams *p,
 						  const BkMachine *mach, int dim, int mi, double *work,
 						  BkMergeChoice *c);
+/* the same, work already holding x_mi's dots with every SV (BkMachineDots) */
+extern void BkMergeChooseDots(const BkEnv *env, const BkParams *p,
+							  const BkMachine *mach, int dim, int mi,
+							  double *work, BkMergeChoice *c);
 /* the same choice by the search of every partner, without pruning (tests) */
 extern void BkMergeChooseExhaustive(const BkEnv *env, const BkParams *p,
 									const BkMachine *mach, int dim, int mi,
