@@ -251,6 +251,7 @@ fill_row(BkModel *m, BkMachine *mach, size_t offset, const double *x,
 	row->krow = row->dots + mach->capacity + 1;
 	row->work = m->scratch + m->work_offset;
 	row->margin = 1.0;			/* a classifier's; BkModelLearnValue sets a regressor's */
+	row->dense_dots = !sparse;
 	if (sparse)
 		BkKernelRowSparse(&m->params, mach, m->dim, m->sparse.idx, m->sparse.val,
 						  m->sparse.nnz, sqx, row->dots, row->krow);
