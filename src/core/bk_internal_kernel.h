@@ -324,10 +324,15 @@ extern double BkMergeBoundTight(double L, double kmn, double aa, double bb,
 extern void BkMergeChoose(const BkEnv *env, const BkParams *p,
 						  const BkMachine *mach, int dim, int mi, double *work,
 						  BkMergeChoice *c);
-/* the same, work already holding x_mi's dots with every SV (BkMachineDots) */
+/*
+ * the same, work already holding x_mi's dots with every SV (BkMachineDots),
+ * scratch BK_MERGE_SCRATCH(n_sv) doubles (BkModelMergeScratch)
+ */
+#define BK_MERGE_SCRATCH(n) (10 * (size_t) (n))
 extern void BkMergeChooseDots(const BkEnv *env, const BkParams *p,
 							  const BkMachine *mach, int dim, int mi,
-							  double *work, BkMergeChoice *c);
+							  double *work, double *scratch, BkMergeChoice *c);
+extern double *BkModelMergeScratch(BkModel *m, size_t n);
 /* the same choice by the search of every partner, without pruning (tests) */
 extern void BkMergeChooseExhaustive(const BkEnv *env, const BkParams *p,
 									const BkMachine *mach, int dim, int mi,

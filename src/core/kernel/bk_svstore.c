@@ -275,13 +275,38 @@ BkMachineCoefSumsModest(const BkMachine *mach)
 	size_t		n = (size_t) mach->n_sv * (size_t) K,
 				i = 0;
 	const double *a = mach->coef;
-	double		s[8] = {0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
+	double		s[8],
+				s0 = 0.0,
+				s1 = 0.0,
+				s2 = 0.0,
+				s3 = 0.0,
+				s4 = 0.0,
+				s5 = 0.0,
+				s6 = 0.0,
+				s7 = 0.0;
 
 	if (K != 1 && K != 2 && K != 4 && K != 8)
 		return false;
+	/* eight named sums: in registers, where an array's stayed in memory */
 	for (; i + 8 <= n; i += 8)
-		for (int l = 0; l < 8; l++)
-			s[l] += fabs(a[i + l]);
+	{
+		s0 += fabs(a[i]);
+		s1 += fabs(a[i + 1]);
+		s2 += fabs(a[i + 2]);
+		s3 += fabs(a[i + 3]);
+		s4 += fabs(a[i + 4]);
+		s5 += fabs(a[i + 5]);
+		s6 += fabs(a[i + 6]);
+		s7 += fabs(a[i + 7]);
+	}
+	s[0] = s0;
+	s[1] = s1;
+	s[2] = s2;
+	s[3] = s3;
+	s[4] = s4;
+	s[5] = s5;
+	s[6] = s6;
+	s[7] = s7;
 	for (; i < n; i++)
 		s[i % 8] += fabs(a[i]);
 	for (int c = 0; c < K; c++)

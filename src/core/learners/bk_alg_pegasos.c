@@ -323,7 +323,8 @@ merge_sv(BkModel *m, BkMachine *mach, const BkRow *row, int mi)
 	{
 		work = row->dots;
 		work[mi] = mach->sqnorm[mi];
-		BkMergeChooseDots(&m->env, &m->params, mach, m->dim, mi, work, &c);
+		BkMergeChooseDots(&m->env, &m->params, mach, m->dim, mi, work,
+						  BkModelMergeScratch(m, BK_MERGE_SCRATCH(mach->n_sv)), &c);
 	}
 	else
 		BkMergeChoose(&m->env, &m->params, mach, m->dim, mi, work, &c);

@@ -229,6 +229,7 @@ BkModelFree(BkModel *m)
 			bk_parts[i]->free(m);
 	BkFree(&env, m->scratch);
 	BkFree(&env, m->merge_point);
+	BkFree(&env, m->merge_scratch);
 	BkFree(&env, m->float4_row);
 	BkFree(&env, m->rows);
 	BkFree(&env, m);
