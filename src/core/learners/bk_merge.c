@@ -302,16 +302,20 @@ BkMergeBound(double L, double k, double aa, double bb, double ab)
 
 #ifdef BK_VECTOR_AVX2
 /*
- * pair_bound of four partners at a time, with b = sqrt(bb) into bv: each
- * lane pair_bound's expressions in its order (the same bits; a bound
- * needs only to be a bound, but so the pruning is the same on every CPU).
+ * choose's partner sums bb and ab, L, k = exp(-L) (BkExp4: BkExp's bits)
+ * and pair_bound of four partners at a time, with b = sqrt(bb) into bv:
+ * each lane the scalar code's expressions in its order (the same bits; a
+ * bound needs only to be a bound, but so the pruning is the same on every
+ * CPU).  L and k of the partner that is SV m itself are not used.
  * Returns where it stopped, a multiple of four.
  */
 __attribute__((target("avx2")))
 static int
-pair_bounds_avx2(int n, double a1, double aa1, const double *Lv,
-				 const double *kv, const double *bbv, const double *abv,
-				 double *bv, double *bnd)
+pair_bounds_avx2(int n, double a1, double aa1, double *Lv,
+				 double *kv, double *bbv, double *abv,
+				 double *bv, double *bnd, const double *coef, int K,
+				 const double *am, const double *dots, const double *sqnorm,
+				 double sqm, double gamma)
 {
 	const bk_v4d zero = {0.0, 0.0, 0.0, 0.0},
 				one = {1.0, 1.0, 1.0, 1.0},
@@ -354,10 +358,30 @@ pair_bounds_avx2(int n, double a1, double aa1, const double *Lv,
 					nd;
 		bk_v4i		pos;
 
-		memcpy(&L, Lv + i, sizeof(L));
-		memcpy(&k, kv + i, sizeof(k));
-		memcpy(&bb, bbv + i, sizeof(bb));
-		memcpy(&ab, abv + i, sizeof(ab));
+		bk_v4d		dot,
+					sq;
+
+		/* choose's sums, distance and k_mn, each lane its expressions */
+		bb = zero;
+		ab = zero;
+		for (int q = 0; q < K; q++)
+		{
+			bk_v4d		an = {coef[(size_t) i * K + q], coef[(size_t) (i + 1) * K + q],
+				coef[(size_t) (i + 2) * K + q], coef[(size_t) (i + 3) * K + q]},
+						amq = {am[q], am[q], am[q], am[q]};
+
+			bb += an * an;
+			ab += amq * an;
+		}
+		memcpy(&dot, dots + i, sizeof(dot));
+		memcpy(&sq, sqnorm + i, sizeof(sq));
+		L = (bk_v4d) {gamma, gamma, gamma, gamma} *
+			BkDist2x4(dot, (bk_v4d) {sqm, sqm, sqm, sqm}, sq);
+		k = BkExp4(-L);
+		memcpy(bbv + i, &bb, sizeof(bb));
+		memcpy(abv + i, &ab, sizeof(ab));
+		memcpy(Lv + i, &L, sizeof(L));
+		memcpy(kv + i, &k, sizeof(k));
 		b = (bk_v4d) _mm256_sqrt_pd((__m256d) bb);
 		memcpy(bv + i, &b, sizeof(b));
 		sk = (bk_v4d) _mm256_sqrt_pd((__m256d) k);
@@ -579,7 +603,8 @@ choose(const BkEnv *env, const BkParams *p, const BkMachine *mach, int dim,
 	double	   *hx = block + 6 * nsv;
 	double	   *ex = block + 7 * nsv;
 	int		   *cand = (int *) (block + 9 * nsv);
-	int			first = -1;
+	int			first = -1,
+				lanes = 0;
 
 	c->m = mi;
 	c->n = -1;
@@ -593,7 +618,14 @@ choose(const BkEnv *env, const BkParams *p, const BkMachine *mach, int dim,
 		aa += am[k] * am[k];
 	a = sqrt(aa);
 
-	for (int n = 0; n < nsv; n++)
+	/* where the lane paths run, the pruned search takes most of this loop four at a time */
+#ifdef BK_VECTOR_AVX2
+	if (prune && BkVectorLanes())
+		lanes = pair_bounds_avx2(nsv, a, aa, pt.L, pt.k, pt.bb, pt.ab, pt.b, pt.bound,
+								 mach->coef, K, am, work, mach->sqnorm,
+								 mach->sqnorm[mi], p->gamma);
+#endif
+	for (int n = lanes; n < nsv; n++)
 	{
 		const double *an = mach->coef + (size_t) n * K;
 		double		bb = 0.0,
@@ -619,15 +651,12 @@ choose(const BkEnv *env, const BkParams *p, const BkMachine *mach, int dim,
 	else
 	{
 		int			nc = 0,
-					ne = 0,
-					i = 0;
+					ne = 0;
 
-		BkExpArray(pt.k, nsv);
-#ifdef BK_VECTOR_AVX2
-		if (BkVectorLanes())
-			i = pair_bounds_avx2(nsv, a, aa, pt.L, pt.k, pt.bb, pt.ab, pt.b, pt.bound);
-#endif
-		for (; i < nsv; i++)
+		pt.L[mi] = 0.0;
+		pt.k[mi] = -0.0;
+		BkExpArray(pt.k + lanes, nsv - lanes);
+		for (int i = lanes; i < nsv; i++)
 		{
 			pt.b[i] = sqrt(pt.bb[i]);
 			pt.bound[i] = pair_bound(pt.L[i], pt.k[i], a, aa, pt.b[i], pt.bb[i], pt.ab[i]);
