@@ -186,6 +186,8 @@ extern bool BkSvFloat4Holds(const BkMachine *mach, int dim);
 extern double BkMachineScore(const BkMachine *mach, const double *krow);
 /* ||alpha_j||^2, SV j's stored coefficients over the classes */
 extern double BkMachineCoefNorm2(const BkMachine *mach, int j);
+/* every coefficient finite, every class's sum of magnitudes (times the scale) below 2^1000 */
+extern bool BkMachineCoefSumsModest(const BkMachine *mach);
 /* argmin ||alpha_j||^2 k(x_j, x_j), paper 004 §4.1: the SV that carries the least of f */
 extern int	BkMachineSmallestSv(const BkParams *p, const BkMachine *mach);
 extern void BkMachineRemove(BkMachine *mach, int dim, int r);
@@ -316,9 +318,21 @@ extern double BkMergePair(double L, double kmn, double aa, double bb, double ab,
 /* a lower bound of that degradation from L and kmn alone (the pruning) */
 extern double BkMergeBound(double L, double kmn, double aa, double bb,
 						   double ab);
+/* the larger of that and, for near pairs of one sign, a tighter one (2 exp()) */
+extern double BkMergeBoundTight(double L, double kmn, double aa, double bb,
+								double ab);
 extern void BkMergeChoose(const BkEnv *env, const BkParams *p,
 						  const BkMachine *mach, int dim, int mi, double *work,
 						  BkMergeChoice *c);
+/*
+ * the same, work already holding x_mi's dots with every SV (BkMachineDots),
+ * scratch BK_MERGE_SCRATCH(n_sv) doubles (BkModelMergeScratch)
+ */
+#define BK_MERGE_SCRATCH(n) (10 * (size_t) (n))
+extern void BkMergeChooseDots(const BkEnv *env, const BkParams *p,
+							  const BkMachine *mach, int dim, int mi,
+							  double *work, double *scratch, BkMergeChoice *c);
+extern double *BkModelMergeScratch(BkModel *m, size_t n);
 /* the same choice by the search of every partner, without pruning (tests) */
 extern void BkMergeChooseExhaustive(const BkEnv *env, const BkParams *p,
 									const BkMachine *mach, int dim, int mi,

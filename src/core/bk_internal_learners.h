@@ -28,6 +28,13 @@ typedef struct BkRow
 	double		rho_decay;
 	double		f;				/* f_t(x) before the update */
 	double	   *dots;			/* x . sv_i */
+	/*
+	 * dots are BkMachineDots of x over the machine's SVs before the step
+	 * (a dense row; a sparse row's are summed otherwise), so the same bits
+	 * as a later BkMachineDots of x stored as an SV: Pegasos' merge of x
+	 * reuses them
+	 */
+	bool		dense_dots;
 	double	   *krow;			/* k(x, sv_i) */
 	double	   *work;			/* scratch of the model */
 	/*

@@ -359,6 +359,9 @@ typedef struct BkModel
 	size_t		work_offset;	/* of the work area in scratch */
 	double	   *merge_point;	/* dim values: the point a merge builds
 								 * (BkModelMergePoint, at the first merge) */
+	double	   *merge_scratch;	/* the partner search's arrays
+								 * (BkModelMergeScratch) */
+	size_t		merge_scratch_len;
 	double	   *float4_row;		/* dim values: a learned row rounded to
 								 * float4 ("sv_precision": "float4") */
 	void	   *rows;			/* per-machine kernel-row descriptors */

@@ -806,11 +806,15 @@ test_merge_search(void)
 }
 
 /*
- * The lower bound of a pair's degradation that prunes the partner search
- * (BkMergeBound) against the brute-force minimum, on random pairs of the
- * same kinds as above and L from 1e-4 to 30: never above it (beyond
- * rounding), and, for near pairs of one sign and similar coefficients,
- * within 10 % of it (exact to second order in L, so it prunes).
+ * The lower bounds of a pair's degradation that prune the partner search
+ * (BkMergeBound, and BkMergeBoundTight, its second filter) against the
+ * brute-force minimum, on random pairs of the same kinds as above and L
+ * from 1e-4 to 30: never above it (beyond rounding); for near pairs of one
+ * sign and similar coefficients, within 10 % of it (exact to second order
+ * in L, so it prunes); for pairs of opposite signs of one class, equal to
+ * it (the better end); and the tighter bound, for one-sign pairs at L from
+ * 0.05 to 0.35 whatever their coefficients' ratio, within 25 % of it, and
+ * within 10 % more often than the first bound.
  */
 void
 test_merge_bound(void)
@@ -819,7 +823,13 @@ test_merge_bound(void)
 	int			below = 0,
 				pairs = 0,
 				near = 0,
-				near_tight = 0;
+				near_tight = 0,
+				opposite = 0,
+				opposite_exact = 0,
+				mid = 0,
+				mid_tight = 0,
+				mid_tight10 = 0,
+				mid_cheap10 = 0;
 
 	BkRngSeed(&rng, 37);
 	for (int t = 0; t < 6000; t++)
@@ -831,22 +841,43 @@ test_merge_bound(void)
 					L = mc.L,
 					scale = mc.scale,
 					dref,
-					bound;
+					bound,
+					tight;
 
 		dref = aa + bb + 2.0 * ab * exp(-L) - merge_gain_max(L, aa, bb, ab);
 		bound = BkMergeBound(L, exp(-L), aa, bb, ab);
+		tight = BkMergeBoundTight(L, exp(-L), aa, bb, ab);
 		pairs++;
-		below += bound <= dref + 1e-13 * scale;
+		below += bound <= dref + 1e-13 * scale && tight <= dref + 1e-13 * scale &&
+			tight >= bound;
 		if (mc.kind == 0 && L < 0.1 && t % 5 != 0 && mc.a[0] > 0.25 * mc.b[0] &&
 			mc.b[0] > 0.25 * mc.a[0] && dref > 1e-9 * scale)
 		{
 			near++;
 			near_tight += bound >= 0.9 * dref;
 		}
+		if (mc.kind == 1 && ab < 0.0)
+		{
+			opposite++;
+			opposite_exact += bound >= dref - 1e-13 * scale;
+		}
+		if (mc.kind == 0 && L >= 0.05 && L <= 0.35 && dref > 1e-9 * scale)
+		{
+			mid++;
+			mid_tight += tight >= 0.75 * dref;
+			mid_tight10 += tight >= 0.9 * dref;
+			mid_cheap10 += bound >= 0.9 * dref;
+		}
 	}
-	CHECK(below == pairs, "merge bound: never above the global minimum degradation (%d of %d pairs)",
+	CHECK(below == pairs, "merge bounds: never above the global minimum degradation (%d of %d pairs)",
 		  below, pairs);
 	CHECK(near > 100 && near_tight == near,
 		  "merge bound: near pairs of one sign, within 10 %% of the minimum (%d of %d pairs)",
 		  near_tight, near);
+	CHECK(opposite > 100 && opposite_exact == opposite,
+		  "merge bound: opposite signs of one class, the minimum (%d of %d pairs)",
+		  opposite_exact, opposite);
+	CHECK(mid > 50 && mid_tight == mid && mid_tight10 > mid_cheap10,
+		  "merge bound, tighter: one sign at L 0.05 to 0.35 within 25 %% of the minimum (%d of %d pairs; within 10 %%: %d, the first bound %d)",
+		  mid_tight, mid, mid_tight10, mid_cheap10);
 }

@@ -238,10 +238,14 @@ BkMachineSmallestSv(const BkParams *p, const BkMachine *mach)
 {
 	int			best = 0;
 	double		bestv = 0.0;
+	bool		rbf = p->kernel == BK_KERNEL_RBF;	/* k(x, x) = 1: v is the norm */
 
 	for (int j = 0; j < mach->n_sv; j++)
 	{
-		double		v = BkMachineCoefNorm2(mach, j) * BkKernelSelf(p, mach->sqnorm[j]);
+		double		v = BkMachineCoefNorm2(mach, j);
+
+		if (!rbf)
+			v *= BkKernelSelf(p, mach->sqnorm[j]);
 
 		if (j == 0 || v < bestv)
 		{
@@ -250,6 +254,71 @@ BkMachineSmallestSv(const BkParams *p, const BkMachine *mach)
 		}
 	}
 	return best;
+}
+
+/*
+ * Whether every coefficient is finite and every class's sum of their
+ * magnitudes, times the scale, far from overflowing: eight partial sums
+ * over the coefficients in memory order (n_coef of 1, 2, 4 or 8, so that
+ * each sum holds one class), where the exact check (BkModelCheckSums)
+ * keeps one chain of additions per class, about four cycles a
+ * coefficient, on every row.
+ * A NaN or an infinity makes its class's sum NaN or infinite; the sums
+ * of nonnegative terms in any order agree to a relative 2 n eps, so below
+ * 2^1000 the check in j order finds them finite too.  False sends the
+ * machine to that check, which names what is wrong: the same outcome.
+ */
+bool
+BkMachineCoefSumsModest(const BkMachine *mach)
+{
+	int			K = mach->n_coef;
+	size_t		n = (size_t) mach->n_sv * (size_t) K,
+				i = 0;
+	const double *a = mach->coef;
+	double		s[8],
+				s0 = 0.0,
+				s1 = 0.0,
+				s2 = 0.0,
+				s3 = 0.0,
+				s4 = 0.0,
+				s5 = 0.0,
+				s6 = 0.0,
+				s7 = 0.0;
+
+	if (K != 1 && K != 2 && K != 4 && K != 8)
+		return false;
+	/* eight named sums: in registers, where an array's stayed in memory */
+	for (; i + 8 <= n; i += 8)
+	{
+		s0 += fabs(a[i]);
+		s1 += fabs(a[i + 1]);
+		s2 += fabs(a[i + 2]);
+		s3 += fabs(a[i + 3]);
+		s4 += fabs(a[i + 4]);
+		s5 += fabs(a[i + 5]);
+		s6 += fabs(a[i + 6]);
+		s7 += fabs(a[i + 7]);
+	}
+	s[0] = s0;
+	s[1] = s1;
+	s[2] = s2;
+	s[3] = s3;
+	s[4] = s4;
+	s[5] = s5;
+	s[6] = s6;
+	s[7] = s7;
+	for (; i < n; i++)
+		s[i % 8] += fabs(a[i]);
+	for (int c = 0; c < K; c++)
+	{
+		double		t = 0.0;
+
+		for (int l = c; l < 8; l += K)
+			t += s[l];
+		if (!(t <= 0x1p1000) || !(t * fabs(mach->scale) <= 0x1p1000))
+			return false;
+	}
+	return true;
 }
 
 /* f(x) = sum_i alpha_i k(sv_i, x) of a binary machine (eq. 5) */

@@ -47,6 +47,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 /* below this, fold the scale into the coefficients (keeps them finite) */
 #define BK_MIN_SCALE 1e-150
@@ -310,7 +311,23 @@ merge_sv(BkModel *m, BkMachine *mach, const BkRow *row, int mi)
 	double	   *az = BkAllocArray(&m->env, (size_t) K, sizeof(double));
 	BkMergeChoice c;
 
-	BkMergeChoose(&m->env, &m->params, mach, m->dim, mi, work, &c);
+	/*
+	 * Almost always (99 % of a9a's merges) the SV merged away is the row
+	 * just added, the last SV, whose dots with the others the row's kernel
+	 * row computed: the same bits as a BkMachineDots of the stored copy
+	 * (BkLinGemv sums each row's dot product in one fixed order), so the
+	 * search takes them rather than a second pass over the SV matrix
+	 */
+	if (row->dense_dots && mi == mach->n_sv - 1 && row->x != NULL &&
+		memcmp(BkSvRow(mach, mi), row->x, sizeof(double) * (size_t) m->dim) == 0)
+	{
+		work = row->dots;
+		work[mi] = mach->sqnorm[mi];
+		BkMergeChooseDots(&m->env, &m->params, mach, m->dim, mi, work,
+						  BkModelMergeScratch(m, BK_MERGE_SCRATCH(mach->n_sv)), &c);
+	}
+	else
+		BkMergeChoose(&m->env, &m->params, mach, m->dim, mi, work, &c);
 	BkMergePoint(&m->params, mach, m->dim, &c, work, zbuf, az);
 	mach->degradation += damage(c.degradation * s2);
 	if (m->params.ball_projection)

@@ -229,6 +229,7 @@ BkModelFree(BkModel *m)
 			bk_parts[i]->free(m);
 	BkFree(&env, m->scratch);
 	BkFree(&env, m->merge_point);
+	BkFree(&env, m->merge_scratch);
 	BkFree(&env, m->float4_row);
 	BkFree(&env, m->rows);
 	BkFree(&env, m);
@@ -251,6 +252,7 @@ fill_row(BkModel *m, BkMachine *mach, size_t offset, const double *x,
 	row->krow = row->dots + mach->capacity + 1;
 	row->work = m->scratch + m->work_offset;
 	row->margin = 1.0;			/* a classifier's; BkModelLearnValue sets a regressor's */
+	row->dense_dots = !sparse;
 	if (sparse)
 		BkKernelRowSparse(&m->params, mach, m->dim, m->sparse.idx, m->sparse.val,
 						  m->sparse.nnz, sqx, row->dots, row->krow);
@@ -483,7 +485,8 @@ BkModelCheckSums(BkModel *m, const BkMachine *mach, bool merging)
 	 * computed them: x - x is 0 for a finite x and NaN otherwise, so one
 	 * sum per array says whether all are finite.
 	 */
-	for (int c0 = 0; c0 < mach->n_coef && what == NULL; c0 += SUMS_CHUNK)
+	for (int c0 = BkMachineCoefSumsModest(mach) ? mach->n_coef : 0;
+		 c0 < mach->n_coef && what == NULL; c0 += SUMS_CHUNK)
 	{
 		int			nc = mach->n_coef - c0 < SUMS_CHUNK ? mach->n_coef - c0 : SUMS_CHUNK;
 		double		sum[SUMS_CHUNK] = {0.0},
