@@ -179,9 +179,6 @@ bk_train_combine(PG_FUNCTION_ARGS)
 		a = BkPgTrainStateNew(aggcontext);
 		a->fname = b->fname;
 		a->text_labels = b->text_labels;
-		a->float_labels = b->float_labels;
-		a->label_known = b->label_known;
-		a->label_kind = b->label_kind;
 		a->regression = b->regression;
 		a->novelty = b->novelty;
 		a->dim_source = b->dim_source;
@@ -193,9 +190,6 @@ bk_train_combine(PG_FUNCTION_ARGS)
 		if (a->model == NULL && b->model != NULL)
 		{
 			a->text_labels = b->text_labels;
-			a->float_labels = b->float_labels;
-			a->label_known = b->label_known;
-			a->label_kind = b->label_kind;
 			a->regression = b->regression;
 		}
 	}
@@ -241,8 +235,9 @@ bk_train_serialize(PG_FUNCTION_ARGS)
 	out = (bytea *) palloc(VARHDRSZ + PARTIAL_HEADER + mlen);
 	SET_VARSIZE(out, VARHDRSZ + PARTIAL_HEADER + mlen);
 	((uint8 *) VARDATA(out))[0] = PARTIAL_VERSION;
+	/* flags: 1 a model follows, 2 text labels, 4 regression, 16 novelty (8: unused since 0.4.0) */
 	((uint8 *) VARDATA(out))[1] = (uint8) (st->text_labels ? 2 : 0) |
-		(st->regression ? 4 : 0) | (st->float_labels ? 8 : 0) |
+		(st->regression ? 4 : 0) |
 		(st->novelty ? 16 : 0) | (m != NULL ? 1 : 0);
 	memcpy(VARDATA(out) + 2, &skipped, 8);
 	if (mlen > 0)
@@ -279,7 +274,6 @@ bk_train_deserialize(PG_FUNCTION_ARGS)
 	st->dim_source = "the first row's";
 	st->text_labels = (p[1] & 2) != 0;
 	st->regression = (p[1] & 4) != 0;
-	st->float_labels = (p[1] & 8) != 0;
 	st->novelty = (p[1] & 16) != 0;
 	memcpy(&st->skipped, p + 2, 8);
 	if (st->skipped < 0)

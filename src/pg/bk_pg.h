@@ -462,18 +462,12 @@ typedef struct BkTrainState
 	BkModel    *model;			/* NULL until the first usable row */
 	Jsonb	   *classes;		/* the "classes" parameter, or NULL */
 	Jsonb	   *class_weight;	/* the "class_weight" parameter, or NULL */
-	bool		text_labels;	/* the labels are text (else numbers) */
 	/*
-	 * The labels are float8 or numeric numbers of a classifier (the task
-	 * named, or a classifier continued): each must be an integer
+	 * The labels are text (else numbers): from the first row with a label
+	 * (bk_train_know_label), or for bk_continue from the model; every
+	 * row's label must be of that kind
 	 */
-	bool		float_labels;
-	/*
-	 * The labels' kind is known (BkPgLabelRead, from the first row with a
-	 * label; bk_continue: from the model), and the flags above with it
-	 */
-	bool		label_known;
-	int			label_kind;		/* BkLabelKind of the first label */
+	bool		text_labels;
 	int			task;			/* BkTask: the "task" parameter */
 	int			label_source;	/* BkPgLabelSource of the label argument */
 	bool		regression;		/* the model is (or will be) a regressor */

@@ -179,8 +179,6 @@ bk_train_check_form(BkTrainState *st, Datum features)
 static void
 bk_train_know_label(BkTrainState *st, const BkLabel *l)
 {
-	st->label_known = true;
-	st->label_kind = (int) l->kind;
 	st->text_labels = l->kind == BK_LABEL_TEXT;
 	switch ((BkTask) st->task)
 	{
@@ -189,7 +187,6 @@ bk_train_know_label(BkTrainState *st, const BkLabel *l)
 			break;
 		case BK_TASK_CLASSIFICATION:
 			st->regression = false;
-			st->float_labels = BkPgLabelKindIsReal(l->kind);
 			break;
 		case BK_TASK_REGRESSION:
 			if (l->kind == BK_LABEL_TEXT)
@@ -585,8 +582,6 @@ bk_train_model_trans(PG_FUNCTION_ARGS)
 		 */
 		st->regression = info.params->regression;
 		st->text_labels = info.text_labels && !st->regression && !st->novelty;
-		st->float_labels = !st->text_labels;
-		st->label_known = true;
 		if (PG_NARGS() > model_arg + 1)
 		{
 			BkTask		task = BkPgTaskFromJsonb(PG_GETARG_JSONB_P(model_arg + 1));
