@@ -196,7 +196,7 @@ bk_label_from_bpchar(PG_FUNCTION_ARGS)
  * ------------------------------------------------------------------------
  */
 
-/* the suffix of s that names a number's type, or NULL */
+/* the suffixes of a number's text form: int8, float8, numeric */
 static const char *const number_suffixes[] = {"::int8", "::float8", "::numeric"};
 
 static bool
@@ -207,41 +207,60 @@ ends_with(const char *s, size_t n, const char *suffix)
 	return n >= k && memcmp(s + n - k, suffix, k) == 0;
 }
 
-/* whether s[0..n) is a number of the suffix's type, read into *out */
+/*
+ * Whether s[0..n) is a number in the text form, "5::int8", "0.5::float8"
+ * or "2.5::numeric", read into *out.  Never an error: a string that is
+ * not one (an integer beyond int8, a float8 beyond its range, anything
+ * but a whole number before the suffix) is a text label, in the input
+ * function and in the output function's check alike.
+ */
 static bool
-read_number(const char *s, size_t n, int which, Datum *out)
+number_form(const char *s, size_t n, Datum *out)
 {
-	char	   *num = pnstrdup(s, n);
-	char	   *end;
-	size_t		i = 0;
+	for (int which = 0; which < 3; which++)
+	{
+		size_t		k = strlen(number_suffixes[which]);
+		char	   *num;
+		char	   *end;
 
-	if (n == 0)
-		return false;
-	if (which == 0)
-	{
-		/* an integer: an optional sign and digits */
-		if (num[0] == '-' || num[0] == '+')
-			i++;
-		if (i == n)
-			return false;
-		for (; i < n; i++)
-			if (num[i] < '0' || num[i] > '9')
-				return false;
-		*out = label_int(DatumGetInt64(DirectFunctionCall1(int8in, CStringGetDatum(num))));
-		return true;
-	}
-	/* a float8 or numeric: what strtod reads whole, or NaN / Infinity */
-	if (pg_strcasecmp(num, "NaN") != 0 && pg_strcasecmp(num, "Infinity") != 0 &&
-		pg_strcasecmp(num, "-Infinity") != 0)
-	{
+		if (!ends_with(s, n, number_suffixes[which]) || n == k ||
+			isspace((unsigned char) s[0]))
+			continue;
+		num = pnstrdup(s, n - k);
 		errno = 0;
-		(void) strtod(num, &end);
-		if (end == num || *end != '\0' || isspace((unsigned char) num[0]))
-			return false;
+		if (which == 0)
+		{
+			/* an integer: an optional sign and digits, within int8 */
+			int64		i;
+
+			if (!isdigit((unsigned char) num[num[0] == '-' || num[0] == '+' ? 1 : 0]))
+				return false;
+			i = strtoi64(num, &end, 10);
+			if (*end != '\0' || errno == ERANGE)
+				return false;
+			*out = label_int(i);
+			return true;
+		}
+		else
+		{
+			/* a float8 (numeric: read as its float8): what float8in reads */
+			double		f;
+
+			if (pg_strcasecmp(num, "NaN") == 0 || pg_strcasecmp(num, "Infinity") == 0 ||
+				pg_strcasecmp(num, "-Infinity") == 0)
+				f = DatumGetFloat8(DirectFunctionCall1(float8in, CStringGetDatum(num)));
+			else
+			{
+				f = strtod(num, &end);
+				if (end == num || *end != '\0' || !isfinite(f) ||
+					(errno == ERANGE && f == 0.0))
+					return false;
+			}
+			*out = label_float(which == 1 ? 'f' : 'n', f);
+			return true;
+		}
 	}
-	*out = label_float(which == 1 ? 'f' : 'n',
-					   DatumGetFloat8(DirectFunctionCall1(float8in, CStringGetDatum(num))));
-	return true;
+	return false;
 }
 
 Datum
@@ -251,10 +270,8 @@ bk_label_in(PG_FUNCTION_ARGS)
 	size_t		n = strlen(s);
 	Datum		d;
 
-	for (int which = 0; which < 3; which++)
-		if (ends_with(s, n, number_suffixes[which]) &&
-			read_number(s, n - strlen(number_suffixes[which]), which, &d))
-			PG_RETURN_DATUM(d);
+	if (number_form(s, n, &d))
+		PG_RETURN_DATUM(d);
 	if (ends_with(s, n, "::text"))
 		n -= strlen("::text");
 	PG_RETURN_TEXT_P(cstring_to_text_with_len(s, (int) n));
@@ -275,13 +292,10 @@ bk_label_out(PG_FUNCTION_ARGS)
 				char	   *s = text_to_cstring(l.t);
 				size_t		n = strlen(s);
 				Datum		ignored;
-				bool		reads_as_number = false;
 
-				for (int which = 0; which < 3 && !reads_as_number; which++)
-					reads_as_number = ends_with(s, n, number_suffixes[which]) &&
-						read_number(s, n - strlen(number_suffixes[which]), which, &ignored);
 				appendStringInfoString(&buf, s);
-				if (reads_as_number || ends_with(s, n, "::text"))
+				/* a text that would read back as a number, or lose its "::text" */
+				if (number_form(s, n, &ignored) || ends_with(s, n, "::text"))
 					appendStringInfoString(&buf, "::text");
 				break;
 			}
