@@ -474,15 +474,23 @@ BEGIN
 				       s AS params
 				FROM pg_catalog.jsonb_array_elements($1) WITH ORDINALITY AS a(s, si)
 			), models AS (
-				-- _bk_train_seconds shares bk_train's state: the time of the same training
-				SELECT st.setting, f.fold,
-				       @extschema@.bk_train(r.x::@extschema@.bk_features, r.y::@extschema@.bk_label, st.params ORDER BY r.k, r.kt) AS model,
-				       @extschema@._bk_train_seconds(r.x::@extschema@.bk_features, r.y::@extschema@.bk_label, st.params ORDER BY r.k, r.kt) AS seconds
-				FROM rows r CROSS JOIN settings st
-				     CROSS JOIN pg_catalog.generate_series(0::pg_catalog.int8,
-				                                           $3::pg_catalog.int8 OPERATOR(pg_catalog.-) 1::pg_catalog.int8) AS f(fold)
-				WHERE r.fold OPERATOR(pg_catalog.<>) f.fold
-				GROUP BY st.setting, f.fold
+				-- one aggregate a setting and fold: each sorts only its own
+				-- rows (in memory when work_mem holds them), where grouping
+				-- the cross product of rows, settings and folds sorted all
+				-- of it at once; _bk_train_seconds shares bk_train's state:
+				-- the time of the same training
+				-- the models in order of setting, then fold (progress)
+				SELECT sf.setting, sf.fold, t.model, t.seconds
+				FROM (SELECT st.setting, st.params, f.fold
+				      FROM settings st
+				           CROSS JOIN pg_catalog.generate_series(0::pg_catalog.int8,
+				                                                 $3::pg_catalog.int8 OPERATOR(pg_catalog.-) 1::pg_catalog.int8) AS f(fold)
+				      ORDER BY st.setting, f.fold) AS sf
+				     CROSS JOIN LATERAL (
+				         SELECT @extschema@.bk_train(r.x::@extschema@.bk_features, r.y::@extschema@.bk_label, sf.params ORDER BY r.k, r.kt) AS model,
+				                @extschema@._bk_train_seconds(r.x::@extschema@.bk_features, r.y::@extschema@.bk_label, sf.params ORDER BY r.k, r.kt) AS seconds
+				         FROM rows r
+				         WHERE r.fold OPERATOR(pg_catalog.<>) sf.fold) AS t
 			), scored AS (
 				-- each model's fold score, reported as the search goes (progress)
 				SELECT m.setting, m.fold, m.seconds,
