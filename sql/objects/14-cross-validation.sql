@@ -114,6 +114,7 @@ DECLARE
 	auto_mode	boolean;
 	ranked		jsonb;
 	n_rows		int8;
+	row_bytes	int8;
 	n_classes	int8;
 	smallest	int8;
 	dim			int4;
@@ -539,15 +540,28 @@ BEGIN
 			-- as expressions, whose operators and casts would resolve there)
 			probe := format($q$
 				SELECT pg_catalog.sum(c)::pg_catalog.int8, pg_catalog.count(*)::pg_catalog.int8,
-				       pg_catalog.min(c)::pg_catalog.int8
-				FROM (SELECT pg_catalog.count(*) AS c
+				       pg_catalog.min(c)::pg_catalog.int8, pg_catalog.sum(b)::pg_catalog.int8
+				FROM (SELECT pg_catalog.count(*) AS c,
+				             pg_catalog.sum(pg_catalog.pg_column_size(q.x)::pg_catalog.int8) AS b
 				      FROM (SELECT ((%1$s))::%4$s AS x, ((%2$s))::%5$s AS y FROM (%3$s) AS s) AS q
 				      WHERE q.y IS NOT NULL AND q.x IS NOT NULL
 				      GROUP BY q.y) AS per_class
 			$q$, features, label, source, x_cast, y_cast);
 			PERFORM pg_catalog.set_config('search_path', caller_search_path, true);
-			EXECUTE probe INTO n_rows, n_classes, smallest;
+			EXECUTE probe INTO n_rows, n_classes, smallest, row_bytes;
 			PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
+			-- The rows the search keeps, and each model's sort of its
+			-- rows, spill to temporary files beyond work_mem: on a9a's
+			-- 13,000 rows the search took 1.4 to 1.5 times the CPU at
+			-- 4 MB that it took at 64 MB (doc/functions.md).  About 64
+			-- bytes a row besides the features: its key, fold and label.
+			row_bytes := coalesce(row_bytes, 0) + 64 * coalesce(n_rows, 0);
+			IF row_bytes > pg_catalog.pg_size_bytes(pg_catalog.current_setting('work_mem')) THEN
+				RAISE NOTICE 'bk_cross_validate: its % rows take about %, more than work_mem (%): they and each model''s sort are read from temporary files',
+					n_rows, pg_catalog.pg_size_pretty(row_bytes), pg_catalog.current_setting('work_mem')
+					USING HINT = format('SET work_mem = %L before the search (in this session) makes it cheaper.',
+						(ceil(row_bytes * 1.25 / 1048576.0))::int8 || 'MB');
+			END IF;
 			IF coalesce(n_classes, 0) < 2 THEN
 				RAISE EXCEPTION 'the search needs rows of at least two %, found %',
 					CASE WHEN regression THEN 'distinct targets' ELSE 'classes' END, coalesce(n_classes, 0)

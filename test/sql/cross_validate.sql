@@ -252,6 +252,10 @@ ORDER BY gamma_times;
 -- the chosen setting is the best of all nine, and at 4,050
 SELECT params->>'budget' AS budget, mean = (SELECT max(mean) FROM cv_board) AS best
 FROM cv_board LIMIT 1;
+-- a search whose rows exceed work_mem says so, and what to set
+SET work_mem = '64kB';
+SELECT count(*) AS settings FROM bk_cross_validate('cv_rows', 'features', 'label', 'id', '{"samples": 3, "folds": 2}');
+RESET work_mem;
 -- errors of the search without a grid
 SELECT * FROM bk_cross_validate('cv_rows', 'features', 'label', 'id', '{"samples": 2}');
 SELECT * FROM bk_cross_validate('SELECT * FROM cv_rows WHERE label = 1', 'features', 'label', 'id');
