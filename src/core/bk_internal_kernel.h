@@ -280,6 +280,13 @@ extern void BkGramBorder(const BkEnv *env, BkGramInverse *g, const double *a,
 /* remove index r by the Schur complement, moving the last index into r */
 extern void BkGramRemove(const BkEnv *env, BkGramInverse *g, int r);
 /*
+ * BkGramBorder then BkGramRemove(r) in one pass, the same bits; col (n + 1)
+ * gets column r of the bordered matrix
+ */
+extern void BkGramBorderRemove(const BkEnv *env, BkGramInverse *g,
+							   const double *a, double s, double ktt, int r,
+							   double *col);
+/*
  * The SV of mach whose projection onto the others degrades its function
  * least, paper 004 §4.2 eq. 17: argmin ||alpha_p||^2 / G_pp (G = g's
  * inverse), the first on a tie; -1 if no G_pp is positive

@@ -78,8 +78,8 @@ typedef struct BkBoxQp
 	int			n;
 	double	   *K;				/* n x n kernel matrix */
 	double	   *G;				/* n x n, K^-1 */
-	double	   *HS;				/* n x n: columns of H for the fixed set */
-	double	   *M;				/* n x n: H_SS, factorised */
+	double	   *HS;				/* n x n: row k = column k of H, once computed */
+	double	   *M;				/* n x n: H_SS (upper), its factor (lower) */
 	double	   *a;				/* candidate's coefficient changes */
 	double	   *abest;
 	double	   *astar;
@@ -89,6 +89,7 @@ typedef struct BkBoxQp
 	double	   *Ka;
 	int		   *state;			/* 0 free, -1 at lo, +1 at hi, 2 = j */
 	int		   *fixed;			/* indices of the fixed set */
+	int		   *have;			/* have[k]: HS's row k computed */
 } BkBoxQp;
 
 /* scratch for n SVs: returns the block of doubles (free it and w->state) */

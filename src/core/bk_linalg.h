@@ -51,6 +51,14 @@ extern void BkLinSyrkUpper(int n, int dim, const double *a, int lda, double *c,
  */
 extern bool BkLinCholesky(const double *a, int lda, double *l, int ldl, int n);
 /*
+ * BkLinCholesky with rows 0 .. first - 1 of l already the factor of A's
+ * leading first x first block (as a call on that block, or on any A with
+ * the same block, left them): only the rows from first on are computed,
+ * the same bits as the whole factorisation
+ */
+extern bool BkLinCholeskyFrom(const double *a, int lda, double *l, int ldl,
+							  int n, int first);
+/*
  * A^-1 from the factor L in the lower triangle of m (n x n, row-major):
  * both triangles of m get A^-1, exactly symmetric; work holds n x n.
  */

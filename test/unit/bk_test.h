@@ -144,6 +144,7 @@ extern void test_nearest_rbf(void);
 extern void test_sv_stride(void);
 extern void test_first_non_finite(void);
 extern void test_gram(void);
+extern void test_gram_border_remove(void);
 extern void test_libsvm(void);
 
 /* ---- test_parts.c ---- */

@@ -186,6 +186,7 @@ test_linalg_cholesky(void)
 				ok_solve = 1,
 				ok_lanes = 1,
 				ok_sym = 1,
+				ok_from = 1,
 				ok_fail = 1;
 	double		worst_inv = 0.0;
 
@@ -281,6 +282,56 @@ test_linalg_cholesky(void)
 				ok_solve &= fabs(y[i] - yb[i]) <= 1e-9 * (1.0 + fabs(yb[i]));
 		}
 
+		/*
+		 * The factor, lanes on and off: each entry the row-by-row
+		 * (Banachiewicz) entry of BkDot, bit for bit, whatever order the
+		 * entries are computed in.  Then a matrix that shares K's leading
+		 * p x p block, factorised from row p on over K's factor's first
+		 * rows: the bits of its whole factorisation.
+		 */
+		for (int lanes = 0; lanes <= 1; lanes++)
+		{
+			int			p = n / 2;
+
+			BkVectorLanesEnable(lanes);
+			memcpy(C, K, sizeof(double) * nn);
+			memcpy(ref, K, sizeof(double) * nn);
+			if (!BkLinCholesky(C, n, C, n, n))
+				ok_from = 0;
+			for (int i = 0; i < n; i++)
+			{
+				double	   *li = ref + (size_t) i * n;
+
+				for (int j = 0; j < i; j++)
+					li[j] = (K[(size_t) j * n + i] - BkDot(li, ref + (size_t) j * n, j)) /
+						ref[(size_t) j * n + j];
+				li[i] = sqrt(K[(size_t) i * n + i] - BkDot(li, li, i));
+			}
+			for (int i = 0; i < n; i++)
+				ok_from &= same_bits(C + (size_t) i * n, ref + (size_t) i * n, i + 1);
+
+			/* K2: K with its rows and columns from p on replaced */
+			memcpy(Cp, K, sizeof(double) * nn);
+			for (int i = 0; i < n; i++)
+				for (int j = i; j < n; j++)
+					if (j >= p)
+					{
+						double		v = j == i ? (double) n + 1.0 :
+							0.5 * (2.0 * BkRngUniform(&rng) - 1.0) / (double) n;
+
+						Cp[(size_t) i * n + j] = v;
+						Cp[(size_t) j * n + i] = v;
+					}
+			memcpy(ref, Cp, sizeof(double) * nn);
+			for (int i = 0; i < p; i++)
+				memcpy(Cp + (size_t) i * n, C + (size_t) i * n, sizeof(double) * (i + 1));
+			if (!BkLinCholeskyFrom(Cp, n, Cp, n, n, p) || !BkLinCholesky(ref, n, ref, n, n))
+				ok_from = 0;
+			for (int i = 0; i < n; i++)
+				ok_from &= same_bits(Cp + (size_t) i * n, ref + (size_t) i * n, i + 1);
+		}
+		BkVectorLanesEnable(true);
+
 		/* a matrix that is not positive definite fails */
 		if (n >= 2)
 		{
@@ -309,6 +360,7 @@ test_linalg_cholesky(void)
 	CHECK(ok_sym, "the Cholesky inverse is exactly symmetric");
 	CHECK(ok_solve, "BkLinCholSolve within 1e-9 (relative) of LAPACKE dposv");
 	CHECK(ok_lanes, "symv, syrk, Cholesky and inverse: the same bits with and without the AVX2 paths");
+	CHECK(ok_from, "BkLinCholesky: the row-by-row factor's bits; BkLinCholeskyFrom extends a factor's leading rows to the whole one's bits");
 	CHECK(ok_fail, "BkLinCholesky fails on a matrix that is not positive definite");
 }
 

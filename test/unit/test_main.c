@@ -39,6 +39,7 @@ main(void)
 	test_sv_stride();
 	test_first_non_finite();
 	test_gram();
+	test_gram_border_remove();
 	test_linalg_order();
 	test_linalg_cholesky();
 	test_refit_solve();

@@ -554,6 +554,68 @@ test_gram(void)
 	BkModelFree(m);
 }
 
+/*
+ * BPA-P's update at a full budget in one pass (BkGramBorderRemove) is
+ * BkGramBorder and then BkGramRemove bit for bit, with the column it
+ * returns that of the bordered matrix: orders 1-13 (every remainder of
+ * the lanes), every index removed, a matrix with two triangles that
+ * differ (as the rank-one updates leave them), lanes on and off.
+ */
+void
+test_gram_border_remove(void)
+{
+	BkRng		rng;
+	int			ok = 1,
+				cases = 0;
+
+	BkRngSeed(&rng, 41);
+	for (int lanes = 0; lanes <= 1; lanes++)
+	{
+		BkVectorLanesEnable(lanes);
+		for (int n = 1; n <= 13; n++)
+			for (int r = 0; r < n; r++)
+			{
+				BkGramInverse g1,
+							g2;
+				double		a[16],
+							col[16],
+							col2[16];
+				double		s = 0.5 + BkRngUniform(&rng);
+
+				BkGramInit(&bk_std_env, &g1, n + 1);
+				BkGramInit(&bk_std_env, &g2, n + 1);
+				g1.ridge = g2.ridge = 1e-6;
+				for (int i = 0; i < n; i++)
+				{
+					a[i] = 2.0 * BkRngUniform(&rng) - 1.0;
+					for (int j = 0; j < n; j++)
+						g1.m[(size_t) i * g1.cap + j] = i == j ? 2.0 + BkRngUniform(&rng) :
+							0.3 * (2.0 * BkRngUniform(&rng) - 1.0);
+				}
+				memcpy(g2.m, g1.m, sizeof(double) * (size_t) g1.cap * g1.cap);
+				g1.n = g2.n = n;
+
+				BkGramBorder(&bk_std_env, &g1, a, s, 1.0);
+				for (int i = 0; i <= n; i++)
+					col[i] = g1.m[(size_t) i * g1.cap + r];
+				BkGramRemove(&bk_std_env, &g1, r);
+				BkGramBorderRemove(&bk_std_env, &g2, a, s, 1.0, r, col2);
+
+				ok &= g1.n == n && g2.n == n;
+				ok &= memcmp(col, col2, sizeof(double) * (size_t) (n + 1)) == 0;
+				for (int i = 0; i < n; i++)
+					ok &= memcmp(g1.m + (size_t) i * g1.cap, g2.m + (size_t) i * g2.cap,
+								 sizeof(double) * n) == 0;
+				cases++;
+				BkFree(&bk_std_env, g1.m);
+				BkFree(&bk_std_env, g2.m);
+			}
+	}
+	BkVectorLanesEnable(true);
+	CHECK(ok, "BkGramBorderRemove: BkGramBorder then BkGramRemove bit for bit, and the bordered column (%d cases)",
+		  cases);
+}
+
 /* BkParseLibsvm: labels, indices, values, comments; each malformed kind */
 void
 test_libsvm(void)

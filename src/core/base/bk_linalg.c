@@ -25,8 +25,9 @@
  *	  (doc/maintainers.md, Determinism); the unit tests check these
  *	  functions against them within rounding.
  *
- *	  The Cholesky factor is Cholesky-Banachiewicz (row by row, each entry
- *	  one dot product of two rows of L); the inverse is (L^-1)^T L^-1 with
+ *	  The Cholesky factor's entries are each one dot product of two rows
+ *	  of L (Cholesky-Banachiewicz), taken column by column (one gemv a
+ *	  column); the inverse is (L^-1)^T L^-1 with
  *	  L^-1 by columns, each entry again one dot product of contiguous rows
  *	  (Golub and Van Loan, Matrix Computations, 4th ed., Algorithm 4.2.1
  *	  and section 3.1): n^3 / 3 + n^3 / 6 multiplications, as LAPACK's
@@ -252,28 +253,46 @@ lin_syrk_upper(int n, int dim, const double *a, int lda, double *c, int ldc)
 }
 
 /*
- * Cholesky-Banachiewicz: L_ij = (A_ij - L_i[0:j] . L_j[0:j]) / L_jj for
- * j < i, then L_ii = sqrt(A_ii - L_i[0:i] . L_i[0:i]); A_ij (j < i) read
- * from the upper triangle, a[j][i].
+ * Cholesky: L_ij = (A_ij - L_i[0:j] . L_j[0:j]) / L_jj for j < i, and
+ * L_ii = sqrt(A_ii - L_i[0:i] . L_i[0:i]); A_ij (j < i) read from the
+ * upper triangle, a[j][i].  The entries are those of the row-by-row
+ * (Cholesky-Banachiewicz) order, each one dot product, but taken column
+ * by column (Cholesky-Crout): column j's entries below the diagonal are
+ * independent dot products of rows of L with the same L_j[0:j], one
+ * gemv (whose rows are BkDot's, bit for bit), where the row order chains
+ * every entry to the one before it through its division.  Rows before
+ * "first" are taken as already factorised (their entries are left as
+ * they are): a factor whose leading rows have not changed is extended.
  */
+#define LIN_CHOL_CHUNK 64
+
 LIN_INLINE bool
-lin_cholesky(const double *a, int lda, double *l, int ldl, int n)
+lin_cholesky_from(const double *a, int lda, double *l, int ldl, int n,
+				  int first)
 {
-	for (int i = 0; i < n; i++)
+	for (int j = 0; j < n; j++)
 	{
-		double	   *li = l + (size_t) i * ldl;
-		double		d;
+		double	   *lj = l + (size_t) j * ldl;
+		int			i0 = j + 1 > first ? j + 1 : first;
 
-		for (int j = 0; j < i; j++)
+		if (j >= first)
 		{
-			const double *lj = l + (size_t) j * ldl;
+			double		d = a[(size_t) j * lda + j] - lin_dot(lj, lj, j);
 
-			li[j] = (a[(size_t) j * lda + i] - lin_dot(li, lj, j)) / lj[j];
+			if (!(d > 0.0) || !isfinite(d))
+				return false;
+			lj[j] = sqrt(d);
 		}
-		d = a[(size_t) i * lda + i] - lin_dot(li, li, i);
-		if (!(d > 0.0) || !isfinite(d))
-			return false;
-		li[i] = sqrt(d);
+		for (int i = i0; i < n; i += LIN_CHOL_CHUNK)
+		{
+			double		t[LIN_CHOL_CHUNK];
+			int			m = n - i < LIN_CHOL_CHUNK ? n - i : LIN_CHOL_CHUNK;
+
+			lin_gemv(m, j, l + (size_t) i * ldl, ldl, lj, t);
+			for (int r = 0; r < m; r++)
+				l[(size_t) (i + r) * ldl + j] =
+					(a[(size_t) j * lda + i + r] - t[r]) / lj[j];
+		}
 	}
 	return true;
 }
@@ -718,24 +737,34 @@ lin_syrk_upper_avx2(int n, int dim, const double *a, int lda, double *c,
 					  c + (size_t) i * ldc + i);
 }
 
+/* lin_cholesky_from with lin_gemv_v4_of and lin_dot_v4 */
 LIN_AVX2 static bool
-lin_cholesky_avx2(const double *a, int lda, double *l, int ldl, int n)
+lin_cholesky_avx2(const double *a, int lda, double *l, int ldl, int n,
+				  int first)
 {
-	for (int i = 0; i < n; i++)
+	for (int j = 0; j < n; j++)
 	{
-		double	   *li = l + (size_t) i * ldl;
-		double		d;
+		double	   *lj = l + (size_t) j * ldl;
+		int			i0 = j + 1 > first ? j + 1 : first;
 
-		for (int j = 0; j < i; j++)
+		if (j >= first)
 		{
-			const double *lj = l + (size_t) j * ldl;
+			double		d = a[(size_t) j * lda + j] - lin_dot_v4(lj, lj, j);
 
-			li[j] = (a[(size_t) j * lda + i] - lin_dot_v4(li, lj, j)) / lj[j];
+			if (!(d > 0.0) || !isfinite(d))
+				return false;
+			lj[j] = sqrt(d);
 		}
-		d = a[(size_t) i * lda + i] - lin_dot_v4(li, li, i);
-		if (!(d > 0.0) || !isfinite(d))
-			return false;
-		li[i] = sqrt(d);
+		for (int i = i0; i < n; i += LIN_CHOL_CHUNK)
+		{
+			double		t[LIN_CHOL_CHUNK];
+			int			m = n - i < LIN_CHOL_CHUNK ? n - i : LIN_CHOL_CHUNK;
+
+			lin_gemv_v4_of(m, j, l + (size_t) i * ldl, false, ldl, lj, t);
+			for (int r = 0; r < m; r++)
+				l[(size_t) (i + r) * ldl + j] =
+					(a[(size_t) j * lda + i + r] - t[r]) / lj[j];
+		}
 	}
 	return true;
 }
@@ -813,8 +842,15 @@ BkLinSyrkUpper(int n, int dim, const double *a, int lda, double *c, int ldc)
 bool
 BkLinCholesky(const double *a, int lda, double *l, int ldl, int n)
 {
-	LIN_DISPATCH(true, lin_cholesky_avx2(a, lda, l, ldl, n));
-	return lin_cholesky(a, lda, l, ldl, n);
+	return BkLinCholeskyFrom(a, lda, l, ldl, n, 0);
+}
+
+bool
+BkLinCholeskyFrom(const double *a, int lda, double *l, int ldl, int n,
+				  int first)
+{
+	LIN_DISPATCH(true, lin_cholesky_avx2(a, lda, l, ldl, n, first));
+	return lin_cholesky_from(a, lda, l, ldl, n, first);
 }
 
 void

@@ -26,14 +26,26 @@ BkBoxQpInvert(const BkEnv *env, BkBoxQp *w)
 	return BkSpdInverse(env, w->K, w->G, w->n, 4);
 }
 
-/* H_ik = (K without j)^-1 = G_ik - G_ij G_jk / G_jj */
-static inline double
-h_entry(const BkBoxQp *w, int j, int i, int k)
+/*
+ * Column k of H = (K without j)^-1 into h (h_i for every i, h_j = 0):
+ * H_ik = G_ik - G_ij G_jk / G_jj.  G is exactly symmetric (BkLinCholInverse
+ * writes both triangles with one value), so G_ik and G_ij are read from
+ * rows k and j, contiguous: the same values, the same bits.  A column
+ * depends on j and k alone, so a solve computes it once, when k first
+ * joins the fixed set.
+ */
+static void
+h_column(const BkBoxQp *w, int j, int k, double *h)
 {
 	int			n = w->n;
+	const double *gk = w->G + (size_t) k * n;
+	const double *gj = w->G + (size_t) j * n;
+	const double gjk = gj[k];
+	const double gjj = gj[j];
 
-	return w->G[(size_t) i * n + k] -
-		w->G[(size_t) i * n + j] * w->G[(size_t) j * n + k] / w->G[(size_t) j * n + j];
+	for (int i = 0; i < n; i++)
+		h[i] = gk[i] - gj[i] * gjk / gjj;
+	h[j] = 0.0;
 }
 
 /*
@@ -59,6 +71,7 @@ BkBoxQpSolve(const BkEnv *env, BkBoxQp *w, int j)
 	double	   *a = w->a;
 	double	   *au = w->astar;	/* a* of the current fixed set */
 	int			max_iter = 4 * n + 10;
+	int			factored = 0;	/* members of the fixed set M's factor holds */
 
 	/* start: the clipped unconstrained solution, clipped ones fixed */
 	for (int i = 0; i < n; i++)
@@ -82,18 +95,34 @@ BkBoxQpSolve(const BkEnv *env, BkBoxQp *w, int j)
 			w->state[i] = 0;
 	}
 
+	for (int i = 0; i < n; i++)
+		w->have[i] = 0;
 	for (int iter = 0; iter < max_iter; iter++)
 	{
 		int			s = 0;
+		int			same = 0;
 		double		step = 1.0;
 		int			block = -1;
 
 		BkCheckInterrupts(env);
+		/*
+		 * The fixed set in index order; its first "same" members are those
+		 * of the last factorisation, whose rows of the factor of H_SS stay
+		 * valid (row q depends on the leading q + 1 members alone)
+		 */
 		for (int i = 0; i < n; i++)
 			if (w->state[i] == -1 || w->state[i] == 1)
+			{
+				if (s == same && s < factored && w->fixed[s] == i)
+					same++;
 				w->fixed[s++] = i;
+			}
 
-		/* a* = a_u + H_PS mu, mu = H_SS^-1 (v_S - a_u,S); a_u = -c_j G_Pj / G_jj is in a_unc */
+		/*
+		 * a* = a_u + H_PS mu, mu = H_SS^-1 (v_S - a_u,S); a_u = -c_j G_Pj / G_jj
+		 * is in Ka.  H's column k is HS[k][.] (h_column); H_SS in M, stride n,
+		 * its factor in M's lower triangle.
+		 */
 		for (int i = 0; i < n; i++)
 			au[i] = w->Ka[i];	/* Ka holds a_u during the solve */
 		if (s > 0)
@@ -102,28 +131,64 @@ BkBoxQpSolve(const BkEnv *env, BkBoxQp *w, int j)
 			{
 				int			k = w->fixed[q];
 
-				for (int i = 0; i < n; i++)
-					w->HS[(size_t) i * s + q] = i == j ? 0.0 : h_entry(w, j, i, k);
+				if (!w->have[k])
+				{
+					h_column(w, j, k, w->HS + (size_t) k * n);
+					w->have[k] = 1;
+				}
 				w->mu[q] = a[k] - w->Ka[k];
 			}
+			/* H_SS's upper triangle: M[q][r] = H_(fixed q)(fixed r), r >= q */
 			for (int q = 0; q < s; q++)
-				for (int r = 0; r < s; r++)
-					w->M[(size_t) q * s + r] = w->HS[(size_t) w->fixed[q] * s + r];
-			/* mu = H_SS^-1 mu by Cholesky (bk_linalg.c) */
-			if (!BkLinCholesky(w->M, s, w->M, s, s))
+				for (int r = q > same ? q : same; r < s; r++)
+					w->M[(size_t) q * n + r] =
+						w->HS[(size_t) w->fixed[r] * n + w->fixed[q]];
+			/* mu = H_SS^-1 mu by Cholesky (bk_linalg.c), rows < same kept */
+			factored = 0;
+			if (!BkLinCholeskyFrom(w->M, n, w->M, n, s, same))
 				return false;
-			BkLinCholSolve(w->M, s, s, w->mu);
-			for (int i = 0; i < n; i++)
+			factored = s;
+			BkLinCholSolve(w->M, n, s, w->mu);
+			/*
+			 * au_i += H_ik mu_q in order of q, for every i (H_jk = 0), four
+			 * i at a time in registers
+			 */
 			{
-				if (i == j)
-					continue;
-				for (int q = 0; q < s; q++)
-					au[i] += w->HS[(size_t) i * s + q] * w->mu[q];
+				int			i = 0;
+
+				for (; i + 4 <= n; i += 4)
+				{
+					double		u0 = au[i],
+								u1 = au[i + 1],
+								u2 = au[i + 2],
+								u3 = au[i + 3];
+
+					for (int q = 0; q < s; q++)
+					{
+						const double *h = w->HS + (size_t) w->fixed[q] * n + i;
+						const double m = w->mu[q];
+
+						u0 += h[0] * m;
+						u1 += h[1] * m;
+						u2 += h[2] * m;
+						u3 += h[3] * m;
+					}
+					au[i] = u0;
+					au[i + 1] = u1;
+					au[i + 2] = u2;
+					au[i + 3] = u3;
+				}
+				for (; i < n; i++)
+					for (int q = 0; q < s; q++)
+						au[i] += w->HS[(size_t) w->fixed[q] * n + i] * w->mu[q];
 			}
+			au[j] = w->Ka[j];
 			/* exactly at the bounds */
 			for (int q = 0; q < s; q++)
 				au[w->fixed[q]] = a[w->fixed[q]];
 		}
+		else
+			factored = 0;
 
 		/* the longest step towards a* that stays in the box */
 		for (int i = 0; i < n; i++)
@@ -217,8 +282,9 @@ BkBoxQpAlloc(const BkEnv *env, BkBoxQp *w, int n)
 	w->hi = w->lo + n;
 	w->mu = w->hi + n;
 	w->Ka = w->mu + n;
-	w->state = BkAllocArray(env, 2 * (size_t) n, sizeof(int));
+	w->state = BkAllocArray(env, 3 * (size_t) n, sizeof(int));
 	w->fixed = w->state + n;
+	w->have = w->fixed + n;
 	return block;
 }
 

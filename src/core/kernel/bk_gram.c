@@ -260,6 +260,145 @@ BkGramRemove(const BkEnv *env, BkGramInverse *g, int r)
 }
 
 /*
+ * Two rank-one updates of one row in one sweep: row[j] gets BkGramBorder's
+ * update, row[j] - f1 a[j], then BkGramRemove's, - f2 v[j], each rounded
+ * as there (four lanes at a time under AVX2, no FMA: the same bits).
+ */
+#ifdef BK_VECTOR_AVX2
+__attribute__((target("avx2")))
+static int
+row_minus_two_avx2(double *restrict row, const double *restrict a, double f1,
+				   const double *restrict v, double f2, int n)
+{
+	const bk_v4d vf1 = {f1, f1, f1, f1};
+	const bk_v4d vf2 = {f2, f2, f2, f2};
+	int			j = 0;
+
+	for (; j + 4 <= n; j += 4)
+	{
+		bk_v4d		r,
+					x,
+					y;
+
+		memcpy(&r, row + j, sizeof(r));
+		memcpy(&x, a + j, sizeof(x));
+		memcpy(&y, v + j, sizeof(y));
+		r -= vf1 * x;
+		r -= vf2 * y;
+		memcpy(row + j, &r, sizeof(r));
+	}
+	return j;
+}
+#endif
+
+static void
+row_minus_two(double *restrict row, const double *restrict a, double f1,
+			  const double *restrict v, double f2, int n)
+{
+	int			j = 0;
+
+#ifdef BK_VECTOR_AVX2
+	if (BkVectorLanes())
+		j = row_minus_two_avx2(row, a, f1, v, f2, n);
+#endif
+	for (; j < n; j++)
+	{
+		double		t = row[j] - f1 * a[j];
+
+		row[j] = t - f2 * v[j];
+	}
+}
+
+/*
+ * BkGramBorder(a, s, ktt) and then BkGramRemove(r), in one pass over the
+ * matrix instead of two: BPA-P's update at a full budget (x_t joins, SV r
+ * leaves).  Row r and column r of the bordered matrix come first, O(n);
+ * then each row gets the border's update and the Schur complement's in one
+ * sweep, every entry the same operations in the same order as the two
+ * calls, so the same bits.  col (n + 1 values) gets column r of the
+ * bordered matrix, which BPA-P reads between the two.
+ */
+void
+BkGramBorderRemove(const BkEnv *env, BkGramInverse *g, const double *a,
+				   double s, double ktt, int r, double *col)
+{
+	int			n = g->n;
+	double	   *m = g->m;
+	const size_t cap = (size_t) g->cap;
+	double		amax = max_abs(a, n, 1);
+	double	   *rr;
+	double		ar,
+				grr,
+				rmax;
+
+	/* BkGramBorder's checks */
+	s += g->ridge * ktt;
+	if (!(s > 0.0) || !isfinite(1.0 / s) || !isfinite(amax / s * amax))
+		singular(env);
+
+	/* row r and column r of the bordered matrix (order n + 1) */
+	rr = BkAllocArray(env, (size_t) n + 1, sizeof(double));
+	ar = a[r] / s;
+	for (int j = 0; j < n; j++)
+		rr[j] = m[(size_t) r * cap + j] - (-ar) * a[j];
+	rr[n] = -ar;
+	for (int i = 0; i < n; i++)
+		col[i] = m[(size_t) i * cap + r] - (-(a[i] / s)) * a[r];
+	col[n] = -ar;
+
+	/* BkGramRemove's checks, on the bordered matrix */
+	grr = rr[r];
+	rmax = max_abs(rr, n + 1, 1);
+	if (!(fabs(grr) > 0.0) || !isfinite(rmax / fabs(grr) * rmax))
+	{
+		BkFree(env, rr);
+		singular(env);
+	}
+
+	/*
+	 * rows other than r: bordered, then the Schur complement.  Column r and
+	 * column n of these rows are not kept (BkGramRemove restores column r,
+	 * and the move below then writes row n's values there), nor is row r.
+	 */
+	for (int i = 0; i < n; i++)
+	{
+		double	   *row = m + (size_t) i * cap;
+		double		ai = a[i] / s;
+		double		f = rr[i] / grr;
+
+		if (i == r)
+			continue;
+		row_minus_two(row, a, -ai, rr, f, n);
+	}
+	/*
+	 * the new row n: bordered (-a_i / s, 1 / s), then the Schur complement
+	 * (its column r is not kept either)
+	 */
+	{
+		double	   *row = m + (size_t) n * cap;
+		double		f = rr[n] / grr;
+
+		for (int j = 0; j < n; j++)
+			row[j] = -(a[j] / s) - f * rr[j];
+		row[n] = 1.0 / s - f * rr[n];
+	}
+	BkFree(env, rr);
+
+	/* the last index (n) takes r's place, as in BkGramRemove */
+	for (int j = 0; j < n; j++)
+	{
+		double		v;
+
+		if (j == r)
+			continue;
+		v = m[(size_t) n * cap + j];
+		m[(size_t) r * cap + j] = v;
+		m[(size_t) j * cap + r] = v;
+	}
+	m[(size_t) r * cap + r] = m[(size_t) n * cap + n];
+}
+
+/*
  * Recompute K^-1 from the SVs: K's dot products (BkLinSyrkUpper) and the
  * kernel function, then the Cholesky factor and inverse (bk_linalg.c).
  * Returns false, leaving g unchanged, if K is not numerically positive

@@ -448,6 +448,7 @@ bpa_p_full(BkModel *m, BkMachine *mach, const BkRow *row, double loss)
 	double		alpha,
 				grr,
 				beta;
+	double	   *col;
 
 	/* r = t: project x_t onto all SVs, beta = tau y_t K^-1 k_t (eq. 9) */
 	bestq = step_objective(p->C * row->weight, loss, q, ktt, &taut);
@@ -492,13 +493,18 @@ bpa_p_full(BkModel *m, BkMachine *mach, const BkRow *row, double loss)
 	 * complement.  O(B^2) in all.
 	 */
 	alpha = mach->coef[best];
-	BkGramBorder(&m->env, g, a, s, ktt);	/* G, x_t at index n */
-	grr = g->m[(size_t) best * g->cap + best];
+	/*
+	 * G (x_t at index n), then r removed and x_t moved into slot best, in
+	 * one pass; col = G's column best
+	 */
+	col = BkAllocArray(&m->env, (size_t) n + 1, sizeof(double));
+	BkGramBorderRemove(&m->env, g, a, s, ktt, best, col);
+	grr = col[best];
 	for (int i = 0; i < n; i++)
 		if (i != best)
-			mach->coef[i] -= alpha * g->m[(size_t) i * g->cap + best] / grr;
-	beta = -alpha * g->m[(size_t) n * g->cap + best] / grr + tau * row->y;
-	BkGramRemove(&m->env, g, best);		/* x_t moves into slot best */
+			mach->coef[i] -= alpha * col[i] / grr;
+	beta = -alpha * col[n] / grr + tau * row->y;
+	BkFree(&m->env, col);
 	BkMachineReplace(mach, m->dim, best, row->x, row->sqx, beta);
 	BkGramNoteUpdate(&m->env, &mach->ginv, &m->params, mach, m->dim);
 	return true;
