@@ -379,16 +379,19 @@ combine_parts(BkModel **part, int parts, const Data *test)
 }
 
 /*
- * --merge-parts: P parts (line number mod P), trained in file order, then
- * merged as bk_merge(m ORDER BY part): the fold (BkModelMerge) and, from
- * the second part on, the union kept whole (BkModelMergeUnion) while it
- * is distillable, then BkModelDistil on a copy of the fold.  Prints the
- * "merge_*" keys of the JSON line.
+ * --merge-parts: P parts (line number mod P), trained in file order and
+ * encoded (untimed: the table of stored models), then merged as
+ * bk_merge(m ORDER BY part) does: each part decoded for the fold
+ * (BkModelMerge) and, from the second part on, again for the union kept
+ * whole (BkModelMergeUnion) while it is distillable, then BkModelDistil
+ * on a copy of the fold.  Prints the "merge_*" keys of the JSON line.
  */
 static void
 merge_parts(const BkParams *params, const Data *train, const Data *test, int parts)
 {
 	BkModel   **part = calloc(parts, sizeof(BkModel *));
+	uint8_t   **bytes = calloc(parts, sizeof(uint8_t *));
+	size_t	   *bytes_len = calloc(parts, sizeof(size_t));
 	BkModel    *fold = NULL,
 			   *uni = NULL,
 			   *serial;
@@ -418,13 +421,26 @@ merge_parts(const BkParams *params, const Data *train, const Data *test, int par
 	}
 	t_parts = cpu_now() - t0;
 
+	/* the parts as stored, their bytes (untimed): bk_merge decodes them */
+	for (int p = 0; p < parts; p++)
+	{
+		if (!BkModelEncodedSize(part[p], SIZE_MAX, &bytes_len[p], NULL, 0))
+			die("the model cannot be encoded", NULL);
+		bytes[p] = malloc(bytes_len[p]);
+		if (!bytes[p])
+			die("out of memory", NULL);
+		BkModelEncode(part[p], bytes[p], bytes_len[p]);
+	}
+
 	memset(&report, 0, sizeof(report));
 	t0 = cpu_now();
 	for (int p = 0; p < parts; p++)
 	{
+		BkModel    *c;
+
 		if (fold == NULL)
 		{
-			fold = copy_model(part[p]);
+			fold = BkModelDecode(&bk_std_env, bytes[p], bytes_len[p], true);
 			continue;
 		}
 		/* once dropped, the union is not kept again (it would not be the average of all) */
@@ -432,8 +448,7 @@ merge_parts(const BkParams *params, const Data *train, const Data *test, int par
 			uni = copy_model(fold);
 		if (uni != NULL)
 		{
-			BkModel    *c = copy_model(part[p]);
-
+			c = BkModelDecode(&bk_std_env, bytes[p], bytes_len[p], true);
 			BkModelMergeUnion(uni, c);
 			BkModelFree(c);
 			if (!BkModelDistillable(uni))
@@ -443,12 +458,9 @@ merge_parts(const BkParams *params, const Data *train, const Data *test, int par
 				dropped = true;
 			}
 		}
-		{
-			BkModel    *c = copy_model(part[p]);
-
-			BkModelMerge(fold, c);
-			BkModelFree(c);
-		}
+		c = BkModelDecode(&bk_std_env, bytes[p], bytes_len[p], true);
+		BkModelMerge(fold, c);
+		BkModelFree(c);
 	}
 	t_merge = cpu_now() - t0;
 	/* the union's and the fold's accuracy, untimed */
@@ -482,8 +494,13 @@ merge_parts(const BkParams *params, const Data *train, const Data *test, int par
 	if (combine_replay)
 		combine_parts(part, parts, test);
 	for (int p = 0; p < parts; p++)
+	{
 		BkModelFree(part[p]);
+		free(bytes[p]);
+	}
 	free(part);
+	free(bytes);
+	free(bytes_len);
 	if (uni)
 		BkModelFree(uni);
 	BkModelFree(fold);
