@@ -135,3 +135,33 @@ FROM weak, weak_test t GROUP BY merged;
 -- it continues like any other model
 SELECT bk_is_valid(bk_continue(t.features, t.label, w.merged ORDER BY t.id)::bytea) AS continued_valid
 FROM weak w, weak_train t WHERE t.id <= 500 GROUP BY w.merged;
+
+-- a parallel bk_merge (a Partial Aggregate in the workers, whose states
+-- are serialized): a part whose fold stopped (its union more than 8
+-- budgets a machine) continues the fold before its state leaves the
+-- worker, so the leader merges whole models; here 8 copies of BPA-NN's
+-- 16 parts (58,328 rows), which score as the ordered aggregate of the
+-- 16 (measured: the same 87.64 %)
+-- (a table of its own: the workers cannot read temporary tables)
+CREATE TABLE many_copies AS
+SELECT p.m FROM parts p, generate_series(1, 8) g WHERE p.learner = 'bpa nn';
+ANALYZE many_copies;
+SET parallel_setup_cost = 0;
+SET parallel_tuple_cost = 0;
+SET min_parallel_table_scan_size = 0;
+SET max_parallel_workers_per_gather = 2;
+SET debug_parallel_query = on;
+CREATE TEMP TABLE par AS SELECT bk_merge(m) AS m FROM many_copies;
+RESET debug_parallel_query;
+RESET max_parallel_workers_per_gather;
+RESET min_parallel_table_scan_size;
+RESET parallel_tuple_cost;
+RESET parallel_setup_cost;
+SET max_parallel_workers_per_gather = 0;
+SELECT bk_is_valid(p.m::bytea) AS valid, bk_info(p.m)->'rows_seen' AS rows_seen,
+       bk_info(p.m)->'merged_models' AS merged_models,
+       (bk_info(p.m)->>'n_sv')::int <= 30 * 10 AS within_budget,
+       avg((bk_predict(p.m, t.features) = t.label)::int)
+         >= avg((bk_predict(m.agg, t.features) = t.label)::int) - 0.01 AS near_the_aggregate
+FROM par p, merged m, many_test t WHERE m.learner = 'bpa nn' GROUP BY p.m;
+DROP TABLE many_copies;
