@@ -27,6 +27,13 @@ extern void BkModelMerge(BkModel *dst, BkModel *src);
  */
 extern void BkModelMergeUnion(BkModel *dst, BkModel *src);
 /*
+ * The same merge without the machines: dst's counts, classes, parts and
+ * preparation become those of the merge, its machines stay as they were
+ * (but for their counts of updates).  For a fold that stopped
+ * (BkModelFoldStops) whose machines BkModelRetrain replaces.
+ */
+extern void BkModelMergeCounts(BkModel *dst, BkModel *src);
+/*
  * Move the support vectors of each machine of m, a merge of Gaussian-kernel
  * models reduced to the budget, towards the union u of the same models
  * (their exact average, as for BkModelDistil): a few steps of gradient
@@ -95,6 +102,7 @@ typedef struct BkDistilReport
 	int			own_refined;	/* ... and m continued over the other half */
 	int			own_halves_agree;	/* on which the two continued agree */
 	bool		refined;		/* m then continued over all of them */
+	bool		retrained;		/* BkModelRetrain: the stopped fold continued */
 	BkPolishReport polish;		/* m's SVs moved towards u (BkModelPolish...) */
 } BkDistilReport;
 extern bool BkModelDistil(BkModel *m, BkModel *u, BkDistilReport *report);
@@ -105,5 +113,23 @@ extern bool BkModelDistil(BkModel *m, BkModel *u, BkDistilReport *report);
  * of at most 65,536 SVs in all
  */
 extern bool BkModelDistillable(const BkModel *m);
+/* whether u with m's SVs added would still be distillable (65,536 SVs) */
+extern bool BkModelDistillableWith(const BkModel *u, const BkModel *m);
+/*
+ * Whether the fold of a merge of many parts stops at the union u of the
+ * parts merged so far: u holds more than 8 budgets of SVs per machine, of
+ * a learner whose SVs are rows learned with their labels (a budgeted
+ * classifier of binary or one-vs-rest machines, plain machines, no class
+ * weights).  From there on the parts are merged into the fold by
+ * BkModelMergeCounts only, and the merge's machines are BkModelRetrain's.
+ */
+extern bool BkModelFoldStops(const BkModel *u);
+/*
+ * m, the fold as it stopped (its counts those of all the parts), continued
+ * for two passes, each in a seeded shuffle, over the distinct points of u
+ * that carry the label a part learned them with (bk_model_distil.c).
+ * False, m unchanged, unless BkModelFoldStops(u) and u has such points.
+ */
+extern bool BkModelRetrain(BkModel *m, BkModel *u, BkDistilReport *report);
 
 #endif							/* BK_CORE_MERGE_H */

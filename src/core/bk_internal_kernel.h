@@ -67,6 +67,13 @@ extern int	BkLanesFirstMin(bk_v4d v, bk_v4i at, double *best)
 extern bool BkCpuHasAvx2(void);
 extern bool BkVectorLanes(void);
 extern void BkVectorLanesEnable(bool on);
+/*
+ * Whether the lane paths are on (BkVectorLanesEnable), whatever the CPU;
+ * and whether it has the SHA extensions, which BkSha256 then runs on
+ * (bk_sha256.c: the same digest)
+ */
+extern bool BkVectorLanesOn(void);
+extern bool BkCpuHasSha(void);
 
 /*
  * ---- bk_fmath.c: exp, log and log1p of the project's own ----

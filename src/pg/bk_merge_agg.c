@@ -59,6 +59,20 @@ merge_models(BkModel *dst, BkModel *src, const char *fname, bool whole)
 	error_context_stack = errcallback.previous;
 }
 
+/* BkModelMergeCounts, its errors saying which SQL function merged */
+static void
+merge_counts(BkModel *dst, BkModel *src, const char *fname)
+{
+	ErrorContextCallback errcallback;
+
+	errcallback.callback = merge_context;
+	errcallback.arg = (void *) (fname ? fname : "bk_merge");
+	errcallback.previous = error_context_stack;
+	error_context_stack = &errcallback;
+	BkModelMergeCounts(dst, src);
+	error_context_stack = errcallback.previous;
+}
+
 /* A copy of m in cxt (through its bytes: the model is opaque). */
 static BkModel *
 copy_model_in(const BkModel *m, const char *fname, MemoryContext cxt)
@@ -95,10 +109,24 @@ merge_polished(BkModel *dst, BkModel *src, const char *fname)
 	}
 }
 
+/*
+ * A state whose fold stopped gets its machines now, retrained from its
+ * union (as the final function does), before it is combined
+ */
+static void
+settle_fold(BkTrainState *st)
+{
+	if (st->fold_stopped && st->union_model != NULL && st->model != NULL)
+		BkPgMergeRetrain(st->model, st->union_model, st->fname);
+	st->fold_stopped = false;
+}
+
 /* the state keeps no union any more (it would not be the average of all) */
 static void
 drop_union(BkTrainState *st)
 {
+	if (st->fold_stopped)
+		settle_fold(st);
 	if (st->union_model != NULL)
 		BkModelFree(st->union_model);
 	st->union_model = NULL;
@@ -117,6 +145,8 @@ merge_states(BkTrainState *dst, BkTrainState *src)
 
 	if (dst->deferred)
 		elog(ERROR, "budgetkernel: combining into a state that is still fitting its preparation");
+	settle_fold(dst);
+	settle_fold(src);
 	/* a part fitting a preparation (not serialized): its model now */
 	if (src->deferred)
 	{
@@ -213,6 +243,12 @@ bk_train_serialize(PG_FUNCTION_ARGS)
 	st = (BkTrainState *) PG_GETARG_POINTER(0);
 	m = st->model;
 	skipped = st->skipped;
+	/* a bk_merge whose fold stopped: its machines retrained, on a copy */
+	if (st->fold_stopped && st->union_model != NULL && m != NULL)
+	{
+		m = copy_model_in(m, st->fname, CurrentMemoryContext);
+		BkPgMergeRetrain(m, st->union_model, st->fname);
+	}
 	/*
 	 * A part that fits a preparation trains on its own rows with its own
 	 * statistics; the merge pools them (bk_model_merge.c).
@@ -338,7 +374,11 @@ bk_merge_trans(PG_FUNCTION_ARGS)
 		 * the union of all the models, kept whole beside the fold, for the
 		 * final function to distil: from the second model on, while the
 		 * core can distil it and its SVs fit BK_UNION_MAX_BYTES (a merge
-		 * changes the model merged in: one decoded copy for each)
+		 * changes the model merged in: one decoded copy for each).  Once
+		 * the union outgrows the fold (BkModelFoldStops) the fold stops:
+		 * the models are merged into it by their counts only, and the
+		 * final function retrains its machines from the union, which is
+		 * then never dropped but stops growing at those bounds.
 		 */
 		if (st->union_model == NULL && !BkModelDistillable(st->model))
 			drop_union(st);
@@ -349,15 +389,27 @@ bk_merge_trans(PG_FUNCTION_ARGS)
 												  st->mcxt, true);
 			m = BkPgDecodeDatum(PG_GETARG_DATUM(1), tmp, true);
 			BkPgCheckLegacyLabels(m);
-			merge_models(st->union_model, m, st->fname, true);
-			if (!BkModelDistillable(st->union_model) ||
-				(double) BkModelSvTotal(st->union_model) * BkModelDim(st->union_model) *
-				sizeof(double) > BK_UNION_MAX_BYTES)
-				drop_union(st);
+			if (!st->fold_stopped ||
+				(BkModelDistillableWith(st->union_model, m) &&
+				 (double) (BkModelSvTotal(st->union_model) + BkModelSvTotal(m)) *
+				 BkModelDim(st->union_model) * sizeof(double) <= BK_UNION_MAX_BYTES))
+				merge_models(st->union_model, m, st->fname, true);
+			if (!st->fold_stopped)
+			{
+				if (!BkModelDistillable(st->union_model) ||
+					(double) BkModelSvTotal(st->union_model) * BkModelDim(st->union_model) *
+					sizeof(double) > BK_UNION_MAX_BYTES)
+					drop_union(st);
+				else if (BkModelFoldStops(st->union_model))
+					st->fold_stopped = true;
+			}
 		}
 		m = BkPgDecodeDatum(PG_GETARG_DATUM(1), tmp, true);
 		BkPgCheckLegacyLabels(m);
-		merge_models(st->model, m, st->fname, false);
+		if (st->fold_stopped)
+			merge_counts(st->model, m, st->fname);
+		else
+			merge_models(st->model, m, st->fname, false);
 		BkPgFingerprint(PG_GETARG_DATUM(1), fp);
 		BkModelAddParent(st->model, fp);
 		MemoryContextDelete(tmp);

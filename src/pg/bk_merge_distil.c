@@ -4,7 +4,9 @@
  *	  (bk_merge_agg.c): the merged model, distilled from that union when
  *	  that keeps more of their average, or else moved towards it (the
  *	  core's BkModelDistil); and a merge of two moved towards their union
- *	  (BkModelPolish), with the decisions at DEBUG1.
+ *	  (BkModelPolish), with the decisions at DEBUG1; where the fold
+ *	  stopped, the stopped fold continued over the union's
+ *	  points (BkModelRetrain).
  */
 #include "postgres.h"
 
@@ -53,6 +55,20 @@ BkPgMergePolish(BkModel *m, const BkModel *u, const char *fname)
 	BkModelPolish(m, u, &report);
 	error_context_stack = errcallback.previous;
 	polish_debug(fname, &report);
+}
+
+void
+BkPgMergeRetrain(BkModel *m, BkModel *u, const char *fname)
+{
+	BkDistilReport report;
+	ErrorContextCallback errcallback;
+
+	push_context(&errcallback, distil_context, fname);
+	BkModelRetrain(m, u, &report);
+	error_context_stack = errcallback.previous;
+	elog(DEBUG1, "%s: the union outgrew the fold, which stopped: %d of its %d points with the labels the parts learned them with, the fold continued over them in %d passes: %s",
+		 fname, report.own_points, report.points, report.epochs,
+		 report.retrained ? "retrained" : "merged");
 }
 
 void

@@ -505,6 +505,12 @@ typedef struct BkTrainState
 	 */
 	BkModel    *union_model;
 	bool		union_dropped;
+	/*
+	 * the fold stopped (BkModelFoldStops): the models after it merged
+	 * into the state's model by their counts only, its machines retrained
+	 * from the union (BkPgMergeRetrain) by the final function
+	 */
+	bool		fold_stopped;
 } BkTrainState;
 
 /*
@@ -525,6 +531,11 @@ extern void BkPgCheckNargs(FunctionCallInfo fcinfo, const char *fname);
  * (BkModelDistil); errors say that fname was distilling
  */
 extern void BkPgMergeDistil(BkModel *m, BkModel *u, const char *fname);
+/*
+ * ... or, where the fold stopped (BkTrainState.fold_stopped), m's machines
+ * learned afresh from the union's points (BkModelRetrain)
+ */
+extern void BkPgMergeRetrain(BkModel *m, BkModel *u, const char *fname);
 /* m, merged, moved towards u, the union of what was merged (BkModelPolish) */
 extern void BkPgMergePolish(BkModel *m, const BkModel *u, const char *fname);
 

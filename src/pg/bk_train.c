@@ -735,7 +735,10 @@ bk_train_final(PG_FUNCTION_ARGS)
 		trained = BkPgEpochsReplay(first, st->rows, st->epochs, st->fname,
 								   &st->progress, replay);
 	}
-	/* bk_merge of parts whose union outgrew the budget: distilled, on a copy */
+	/*
+	 * bk_merge of parts whose union outgrew the budget: distilled, on a
+	 * copy; or, where the union outgrew the fold, retrained from it
+	 */
 	if (st->union_model != NULL)
 	{
 		if (replay == NULL)
@@ -743,7 +746,10 @@ bk_train_final(PG_FUNCTION_ARGS)
 										   "budgetkernel distil", ALLOCSET_DEFAULT_SIZES);
 		trained = BkPgDecodeDatum(PointerGetDatum(BkPgEncodeModel(st->model, st->fname)),
 								  replay, true);
-		BkPgMergeDistil(trained, st->union_model, st->fname);
+		if (st->fold_stopped)
+			BkPgMergeRetrain(trained, st->union_model, st->fname);
+		else
+			BkPgMergeDistil(trained, st->union_model, st->fname);
 	}
 
 	result = BkPgEncodeModel(trained, st->fname);

@@ -379,16 +379,20 @@ combine_parts(BkModel **part, int parts, const Data *test)
 }
 
 /*
- * --merge-parts: P parts (line number mod P), trained in file order, then
- * merged as bk_merge(m ORDER BY part): the fold (BkModelMerge) and, from
- * the second part on, the union kept whole (BkModelMergeUnion) while it
- * is distillable, then BkModelDistil on a copy of the fold.  Prints the
- * "merge_*" keys of the JSON line.
+ * --merge-parts: P parts (line number mod P), trained in file order and
+ * encoded (untimed: the table of stored models), then merged as
+ * bk_merge(m ORDER BY part) does: each part decoded for the fold
+ * (BkModelMerge) and, from the second part on, again for the union kept
+ * whole (BkModelMergeUnion) while it is distillable, until the fold
+ * stops (BkModelFoldStops: then BkModelMergeCounts); then BkModelDistil,
+ * or BkModelRetrain where the fold stopped, on a copy of the fold.  Prints the "merge_*" keys of the JSON line.
  */
 static void
 merge_parts(const BkParams *params, const Data *train, const Data *test, int parts)
 {
 	BkModel   **part = calloc(parts, sizeof(BkModel *));
+	uint8_t   **bytes = calloc(parts, sizeof(uint8_t *));
+	size_t	   *bytes_len = calloc(parts, sizeof(size_t));
 	BkModel    *fold = NULL,
 			   *uni = NULL,
 			   *serial;
@@ -400,7 +404,8 @@ merge_parts(const BkParams *params, const Data *train, const Data *test, int par
 				acc_union,
 				acc_fold;
 	int			dim = train->dim;
-	bool		dropped = false;
+	bool		dropped = false,
+				stopped = false;
 
 	t0 = cpu_now();
 	serial = BkModelCreate(&bk_std_env, params, dim);
@@ -418,13 +423,26 @@ merge_parts(const BkParams *params, const Data *train, const Data *test, int par
 	}
 	t_parts = cpu_now() - t0;
 
+	/* the parts as stored, their bytes (untimed): bk_merge decodes them */
+	for (int p = 0; p < parts; p++)
+	{
+		if (!BkModelEncodedSize(part[p], SIZE_MAX, &bytes_len[p], NULL, 0))
+			die("the model cannot be encoded", NULL);
+		bytes[p] = malloc(bytes_len[p]);
+		if (!bytes[p])
+			die("out of memory", NULL);
+		BkModelEncode(part[p], bytes[p], bytes_len[p]);
+	}
+
 	memset(&report, 0, sizeof(report));
 	t0 = cpu_now();
 	for (int p = 0; p < parts; p++)
 	{
+		BkModel    *c;
+
 		if (fold == NULL)
 		{
-			fold = copy_model(part[p]);
+			fold = BkModelDecode(&bk_std_env, bytes[p], bytes_len[p], true);
 			continue;
 		}
 		/* once dropped, the union is not kept again (it would not be the average of all) */
@@ -432,23 +450,26 @@ merge_parts(const BkParams *params, const Data *train, const Data *test, int par
 			uni = copy_model(fold);
 		if (uni != NULL)
 		{
-			BkModel    *c = copy_model(part[p]);
-
-			BkModelMergeUnion(uni, c);
+			c = BkModelDecode(&bk_std_env, bytes[p], bytes_len[p], true);
+			/* a stopped fold's union stops growing at the bound instead */
+			if (!stopped || BkModelDistillableWith(uni, c))
+				BkModelMergeUnion(uni, c);
 			BkModelFree(c);
-			if (!BkModelDistillable(uni))
+			if (!stopped && !BkModelDistillable(uni))
 			{
 				BkModelFree(uni);
 				uni = NULL;
 				dropped = true;
 			}
+			else if (!stopped && BkModelFoldStops(uni))
+				stopped = true;
 		}
-		{
-			BkModel    *c = copy_model(part[p]);
-
+		c = BkModelDecode(&bk_std_env, bytes[p], bytes_len[p], true);
+		if (stopped)
+			BkModelMergeCounts(fold, c);
+		else
 			BkModelMerge(fold, c);
-			BkModelFree(c);
-		}
+		BkModelFree(c);
 	}
 	t_merge = cpu_now() - t0;
 	/* the union's and the fold's accuracy, untimed */
@@ -459,7 +480,10 @@ merge_parts(const BkParams *params, const Data *train, const Data *test, int par
 	{
 		BkModel    *d = copy_model(fold);
 
-		BkModelDistil(d, uni, &report);
+		if (stopped)
+			BkModelRetrain(d, uni, &report);
+		else
+			BkModelDistil(d, uni, &report);
 		BkModelFree(fold);
 		fold = d;
 	}
@@ -469,7 +493,7 @@ merge_parts(const BkParams *params, const Data *train, const Data *test, int par
 		   "\"merge_cpu_s\": %.4f, \"merge_ratio\": %.3f, \"merge_serial_acc\": %.4f, "
 		   "\"merge_part0_acc\": %.4f, \"merge_acc\": %.4f, \"merge_union_acc\": %.4f, \"merge_fold_acc\": %.4f, \"merge_fnv1a\": \"%016llx\", "
 		   "\"merge_distil\": [%d, %d, %d, %d, %d, %d], \"merge_polish\": [%d, %d, %d, %.6g, %.6g], "
-		   "\"merge_refine\": [%d, %d, %d, %d, %d]",
+		   "\"merge_refine\": [%d, %d, %d, %d, %d], \"merge_retrained\": %d",
 		   parts, t_serial, t_parts, t_merge, t_merge / t_serial,
 		   100.0 * accuracy(serial, test), 100.0 * accuracy(part[0], test),
 		   100.0 * accuracy(fold, test), acc_union, acc_fold, (unsigned long long) model_fnv(fold),
@@ -478,12 +502,17 @@ merge_parts(const BkParams *params, const Data *train, const Data *test, int par
 		   report.polish.machines, report.polish.steps, report.polish.points,
 		   report.polish.before, report.polish.after,
 		   report.own_points, report.own_merged, report.own_refined,
-		   report.own_halves_agree, report.refined);
+		   report.own_halves_agree, report.refined, report.retrained);
 	if (combine_replay)
 		combine_parts(part, parts, test);
 	for (int p = 0; p < parts; p++)
+	{
 		BkModelFree(part[p]);
+		free(bytes[p]);
+	}
 	free(part);
+	free(bytes);
+	free(bytes_len);
 	if (uni)
 		BkModelFree(uni);
 	BkModelFree(fold);

@@ -56,6 +56,36 @@ test_sha256(void)
 		CHECK(strcmp(hex, cases[c].hex) == 0, "sha256 case %zu: %s", c, hex);
 		free(buf);
 	}
+	/*
+	 * The SHA extensions' path (where the CPU has them) and the portable
+	 * code give the same digest, at every length from 0 to 300 bytes and
+	 * of 1 MB, of seeded bytes; the FIPS cases above ran on the first
+	 */
+	{
+		size_t		big = (size_t) 1 << 20;
+		uint8_t    *buf = malloc(big);
+		uint8_t		d1[BK_DIGEST_LEN],
+					d2[BK_DIGEST_LEN];
+		BkRng		rng;
+		bool		same = true;
+
+		BkRngSeed(&rng, 256);
+		for (size_t i = 0; i < big; i++)
+			buf[i] = (uint8_t) BkRngNext(&rng);
+		for (size_t len = 0; len <= 300 + 1; len++)
+		{
+			size_t		n = len <= 300 ? len : big;
+
+			BkSha256(buf, n, d1);
+			BkVectorLanesEnable(false);
+			BkSha256(buf, n, d2);
+			BkVectorLanesEnable(true);
+			same &= memcmp(d1, d2, BK_DIGEST_LEN) == 0;
+		}
+		CHECK(same, "sha256: the same digests with and without the SHA extensions (CPU has them: %d)",
+			  (int) BkCpuHasSha());
+		free(buf);
+	}
 }
 
 void

@@ -34,6 +34,12 @@ BkVectorLanes(void)
 	return !lanes_off && BkCpuHasAvx2();
 }
 
+bool
+BkVectorLanesOn(void)
+{
+	return !lanes_off;
+}
+
 void
 BkVectorLanesEnable(bool on)
 {

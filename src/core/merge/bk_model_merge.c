@@ -840,8 +840,20 @@ merge_machine(BkModel *dst, const BkModel *src, int k, double wa, double wb,
 		free_points(dst, &pts);
 }
 
+/*
+ * What merge() does with the machines: reduce the union to the budget
+ * (BkModelMerge), keep it whole (BkModelMergeUnion), or leave dst's as
+ * they are (BkModelMergeCounts)
+ */
+typedef enum
+{
+	MERGE_FOLD,
+	MERGE_KEEP,
+	MERGE_COUNTS
+} MergeMode;
+
 static void
-merge(BkModel *dst, BkModel *src, bool keep)
+merge(BkModel *dst, BkModel *src, MergeMode mode)
 {
 	BkBase		shared = {{0}, 0, 0, 0, 0, 0, 0};
 	bool		have_shared = false;
@@ -903,9 +915,16 @@ merge(BkModel *dst, BkModel *src, bool keep)
 	t += shared.rows_seen;
 	for (int k = 0; k < dst->n_machines; k++)
 	{
-		merge_machine(dst, src, k, wa, wb, wmax, keep);
+		if (mode == MERGE_COUNTS)
+		{
+			/* the SVs stay; the machine's counts add up as in a fold */
+			dst->machines[k].updates += src->machines[k].updates;
+			dst->machines[k].maintenance += src->machines[k].maintenance;
+			continue;
+		}
+		merge_machine(dst, src, k, wa, wb, wmax, mode == MERGE_KEEP);
 		/* what learning checks after a step: the sums a merge rebuilt */
-		if (!keep)
+		if (mode == MERGE_FOLD)
 			BkModelCheckSums(dst, &dst->machines[k], true);
 	}
 
@@ -935,11 +954,17 @@ merge(BkModel *dst, BkModel *src, bool keep)
 void
 BkModelMerge(BkModel *dst, BkModel *src)
 {
-	merge(dst, src, false);
+	merge(dst, src, MERGE_FOLD);
 }
 
 void
 BkModelMergeUnion(BkModel *dst, BkModel *src)
 {
-	merge(dst, src, true);
+	merge(dst, src, MERGE_KEEP);
+}
+
+void
+BkModelMergeCounts(BkModel *dst, BkModel *src)
+{
+	merge(dst, src, MERGE_COUNTS);
 }
