@@ -9,6 +9,8 @@
 #   bash test/bench/run.sh --only features  doc/performance-features.md only
 #   bash test/bench/run.sh --only curves    doc/learning-curves.md and .svg (gnuplot) only
 #   bash test/bench/run.sh --only svc       doc/comparison-svc.md (scikit-learn's SVC beside) only
+#   bash test/bench/run.sh --only classes   doc/comparison-classes.md (the search on three classes
+#                                           and more, SVC() beside) only
 #   bash test/bench/run.sh --only regression  doc/comparison-regression.md (scikit-learn's SVR
 #                                           beside, on test/bench/data) only
 #   bash test/bench/run.sh --only novelty   doc/comparison-novelty.md (scikit-learn's OneClassSVM
@@ -50,6 +52,7 @@ only_modes=(
 	"features features Feature forms (doc/performance-features.md)"
 	"curves curves Learning curves (doc/learning-curves.md)"
 	"svc svc Beside scikit-learn's SVC (doc/comparison-svc.md)"
+	"classes classes Many classes beside scikit-learn's SVC (doc/comparison-classes.md)"
 	"regression regression Regression beside scikit-learn's SVR (doc/comparison-regression.md)"
 	"novelty novelty Novelty detection beside scikit-learn's OneClassSVM (doc/comparison-novelty.md)"
 	"weights weights Class weights against oversampling (doc/class-weights.md)"
@@ -78,7 +81,7 @@ while [[ $# -gt 0 ]]; do
 		--smoke) smoke=1; shift ;;
 		--tune) tune=1; shift ;;
 		--report) report=1; shift ;;
-		-h|--help) sed -n '3,31p' "${BASH_SOURCE[0]}"; exit 0 ;;
+		-h|--help) sed -n '3,33p' "${BASH_SOURCE[0]}"; exit 0 ;;
 		*) extra+=("$1"); shift ;;
 	esac
 done
