@@ -2266,7 +2266,10 @@ def svc_mode(args):
          "database), one run each, measured one after the other in the same run. The search's "
          "design (every round on every row; Pegasos on more than two classes) was chosen on a9a "
          "and usps, and its wider round (on two classes, when more passes win) on covtype20k; "
-         "the other four tables played no part in it, and on them the wider round did not run.\n"
+         "the other four tables played no part in it, and on them the wider round did not run."
+         " One search is one draw: on covtype20k whether its wider rounds run depends on the search's "
+         "seed and on the split, so its accuracy there varies by several points from seed to seed "
+         "([functions.md](functions.md#the-search-without-a-grid) gives measured cases).\n"
          % sklearn.__version__,
          "| data set | train / test rows | SVC accuracy | SVC fit s | SVC predict s | HGB accuracy "
          "| HGB fit s | budgetkernel accuracy | search + refit s | score s | search / SVC fit "
