@@ -28,7 +28,7 @@
 #include "utils/tuplesort.h"
 #include "utils/tuplestore.h"
 
-#include "bk_pg.h"
+#include "bk_pg_train.h"
 
 struct BkEpochRows
 {

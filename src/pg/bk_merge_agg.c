@@ -17,7 +17,7 @@
 #include "utils/builtins.h"
 #include "utils/memutils.h"
 
-#include "bk_pg.h"
+#include "bk_pg_train.h"
 
 PG_FUNCTION_INFO_V1(bk_train_combine);
 PG_FUNCTION_INFO_V1(bk_train_serialize);
@@ -343,6 +343,7 @@ bk_merge_trans(PG_FUNCTION_ARGS)
 		elog(ERROR, "bk_merge_trans called in non-aggregate context");
 	if (PG_ARGISNULL(0))
 	{
+		BkPgCheckNargs(fcinfo, "bk_merge_trans");
 		st = BkPgTrainStateNew(aggcontext);
 		st->fname = "bk_merge";
 		st->dim_source = "the first model's";

@@ -11,7 +11,7 @@
 #include "fmgr.h"
 #include "utils/guc.h"
 
-#include "bk_pg.h"
+#include "bk_pg_train.h"
 
 BK_MODULE_MAGIC;
 

@@ -16,7 +16,7 @@
 #include "utils/builtins.h"
 #include "utils/jsonb.h"
 
-#include "bk_pg.h"
+#include "bk_pg_train.h"
 
 void
 BkPgOverridesFromJsonb(Jsonb *jb, BkOverrides *o, BkModel *m)

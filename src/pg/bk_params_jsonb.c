@@ -14,7 +14,7 @@
 #include "utils/jsonb.h"
 #include "utils/numeric.h"
 
-#include "bk_pg.h"
+#include "bk_pg_train.h"
 
 /*
  * A jsonb number as a double.  Numbers beyond the double range become

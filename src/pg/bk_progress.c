@@ -10,7 +10,7 @@
 
 #include "utils/timestamp.h"
 
-#include "bk_pg.h"
+#include "bk_pg_train.h"
 
 int			bk_progress_interval = 0;
 

@@ -24,7 +24,7 @@
 #include "utils/memutils.h"
 #include "utils/timestamp.h"
 
-#include "bk_pg.h"
+#include "bk_pg_train.h"
 #include "bk_label.h"
 
 PG_FUNCTION_INFO_V1(bk_train_params_trans);
