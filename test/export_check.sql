@@ -71,7 +71,7 @@ SELECT 'regression_' || a, 'x', true, true,
 FROM unnest(ARRAY['pa', 'pa_random', 'bpa', 'ogd', 'bogd', 'pegasos']) a;
 INSERT INTO bk_xc.models
 SELECT 'novelty_' || a, 'x', true, true,
-       (SELECT bk_train(x, p::jsonb ORDER BY bk_shuffle_key(id, 4)) FROM bk_xc.train)
+       (SELECT bk_train(x, NULL, p::jsonb || '{"task": "novelty"}' ORDER BY bk_shuffle_key(id, 4)) FROM bk_xc.train)
 FROM (VALUES ('ogd', '{"algorithm": "ogd"}'), ('bogd', '{"algorithm": "bogd", "budget": 60}'),
              ('pegasos', '{"algorithm": "pegasos", "budget": 60}')) v(a, p);
 -- kernels, float4 support vectors, sparse rows
@@ -125,7 +125,7 @@ SELECT 'jsonb_' || k, 'j', true, false, m FROM (
 	UNION ALL
 	SELECT 'regression_pa', bk_train(j, bk_xc.t(x), '{"algorithm": "pa"}' ORDER BY bk_shuffle_key(id, 12)) FROM bk_xc.train
 	UNION ALL
-	SELECT 'novelty_pegasos', bk_train(j, '{"budget": 60}'::jsonb ORDER BY bk_shuffle_key(id, 13)) FROM bk_xc.train) s;
+	SELECT 'novelty_pegasos', bk_train(j, NULL, '{"task": "novelty", "budget": 60}' ORDER BY bk_shuffle_key(id, 13)) FROM bk_xc.train) s;
 
 -- a model imported from LIBSVM text with a bias (rho), and that model
 -- continued with a third class (one-vs-rest machines with a bias)

@@ -94,9 +94,9 @@ CREATE AGGREGATE @extschema@.bk_continue(features @extschema@.bk_features, label
 );
 
 COMMENT ON AGGREGATE @extschema@.bk_train(@extschema@.bk_features, @extschema@.bk_label, jsonb) IS
-	'trains a model on the rows in stream order: a classifier of integer or text labels, a regressor of float8 or numeric targets (or the "task" the params name); params: a JSON object of learner parameters';
+	'trains a model on the rows in stream order: a classifier of integer or text labels, a regressor of float8 or numeric targets, or the "task" the params name (a novelty detector: "task": "novelty" and a NULL label); params: a JSON object of learner parameters';
 COMMENT ON AGGREGATE @extschema@.bk_continue(@extschema@.bk_features, @extschema@.bk_label, @extschema@.bk_model) IS
-	'continues training a classifier or regressor on the rows in stream order, with the model''s parameters';
+	'continues training a model on the rows in stream order, with the model''s parameters (a novelty detector''s rows have a NULL label)';
 
 -- bk_train over jsonb rows (availability: 0.2.0; one label form: 0.4.0) runs serially: a
 -- preparation fitted to named rows knows its keys and text values only

@@ -1014,88 +1014,11 @@ COMMENT ON AGGREGATE @extschema@._bk_train_seconds(@extschema@.bk_features, @ext
 	'the seconds bk_train of the same arguments took in the same query (bk_cross_validate)';
 
 -- Availability: 0.2.0
--- Novelty detection (availability: 0.2.0): bk_train without a label
--- trains a novelty detector (doc/novelty.md), bk_continue without one
--- continues it, bk_novelty scores a row.  The same transition functions,
--- which tell these forms by their second argument (params or a model
--- where the others have a label).
-CREATE FUNCTION @extschema@._bk_train_trans(internal, @extschema@.bk_features, jsonb)
-	RETURNS internal
-	AS 'MODULE_PATHNAME', 'bk_train_params_trans'
-	LANGUAGE C IMMUTABLE PARALLEL SAFE;
-
-CREATE FUNCTION @extschema@._bk_train_trans(internal, jsonb, jsonb)
-	RETURNS internal
-	AS 'MODULE_PATHNAME', 'bk_train_params_trans'
-	LANGUAGE C IMMUTABLE PARALLEL SAFE;
-
-CREATE FUNCTION @extschema@._bk_continue_trans(internal, @extschema@.bk_features, @extschema@.bk_model)
-	RETURNS internal
-	AS 'MODULE_PATHNAME', 'bk_train_model_trans'
-	LANGUAGE C IMMUTABLE PARALLEL UNSAFE;
-
-CREATE FUNCTION @extschema@._bk_continue_trans(internal, @extschema@.bk_features, @extschema@.bk_model, jsonb)
-	RETURNS internal
-	AS 'MODULE_PATHNAME', 'bk_train_model_trans'
-	LANGUAGE C IMMUTABLE PARALLEL UNSAFE;
-
-COMMENT ON FUNCTION @extschema@._bk_train_trans(internal, @extschema@.bk_features, jsonb) IS
-	'transition function of bk_train(bk_features, jsonb)';
-COMMENT ON FUNCTION @extschema@._bk_train_trans(internal, jsonb, jsonb) IS
-	'transition function of bk_train(jsonb, jsonb)';
-COMMENT ON FUNCTION @extschema@._bk_continue_trans(internal, @extschema@.bk_features, @extschema@.bk_model) IS
-	'transition function of bk_continue(bk_features, bk_model)';
-COMMENT ON FUNCTION @extschema@._bk_continue_trans(internal, @extschema@.bk_features, @extschema@.bk_model, jsonb) IS
-	'transition function of bk_continue(bk_features, bk_model, jsonb)';
-
-CREATE AGGREGATE @extschema@.bk_train(features @extschema@.bk_features, params jsonb) (
-	SFUNC = @extschema@._bk_train_trans,
-	STYPE = internal,
-	SSPACE = 1048576,
-	FINALFUNC = @extschema@._bk_train_final,
-	FINALFUNC_MODIFY = READ_ONLY,
-	COMBINEFUNC = @extschema@._bk_train_combine,
-	SERIALFUNC = @extschema@._bk_train_serialize,
-	DESERIALFUNC = @extschema@._bk_train_deserialize,
-	PARALLEL = SAFE
-);
-
-CREATE AGGREGATE @extschema@.bk_train(features jsonb, params jsonb) (
-	SFUNC = @extschema@._bk_train_trans,
-	STYPE = internal,
-	SSPACE = 1048576,
-	FINALFUNC = @extschema@._bk_train_final,
-	FINALFUNC_MODIFY = READ_ONLY,
-	PARALLEL = SAFE
-);
-
-CREATE AGGREGATE @extschema@.bk_continue(features @extschema@.bk_features, model @extschema@.bk_model) (
-	SFUNC = @extschema@._bk_continue_trans,
-	STYPE = internal,
-	SSPACE = 1048576,
-	FINALFUNC = @extschema@._bk_train_final,
-	FINALFUNC_MODIFY = READ_ONLY,
-	PARALLEL = UNSAFE
-);
-
-CREATE AGGREGATE @extschema@.bk_continue(features @extschema@.bk_features, model @extschema@.bk_model, overrides jsonb) (
-	SFUNC = @extschema@._bk_continue_trans,
-	STYPE = internal,
-	SSPACE = 1048576,
-	FINALFUNC = @extschema@._bk_train_final,
-	FINALFUNC_MODIFY = READ_ONLY,
-	PARALLEL = UNSAFE
-);
-
-COMMENT ON AGGREGATE @extschema@.bk_train(@extschema@.bk_features, jsonb) IS
-	'trains a kernel novelty detector on rows without a label, in stream order; params: a JSON object of learner parameters (nu: the share of rows flagged)';
-COMMENT ON AGGREGATE @extschema@.bk_train(jsonb, jsonb) IS
-	'trains a kernel novelty detector on rows of named features (a JSON object: numbers standardised, text one-hot, nulls imputed, kept in the model), serially';
-COMMENT ON AGGREGATE @extschema@.bk_continue(@extschema@.bk_features, @extschema@.bk_model) IS
-	'continues training a stored novelty detector on more rows';
-COMMENT ON AGGREGATE @extschema@.bk_continue(@extschema@.bk_features, @extschema@.bk_model, jsonb) IS
-	'continues training a stored novelty detector on more rows with some parameters changed (overrides)';
-
+-- Novelty detection (availability: 0.2.0): bk_train with "task":
+-- "novelty" and a NULL label trains a novelty detector (doc/novelty.md),
+-- bk_continue with a NULL label continues it, bk_novelty scores a row.
+-- (0.2.0 and 0.3.0 had label-less forms of bk_train and bk_continue for
+-- them, which 0.4.0 dropped: one form per concept, the task named.)
 CREATE FUNCTION @extschema@.bk_novelty(model @extschema@.bk_model, features @extschema@.bk_features)
 	RETURNS float8
 	AS 'MODULE_PATHNAME', 'bk_novelty'

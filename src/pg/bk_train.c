@@ -49,8 +49,14 @@ BkPgTrainStateNew(MemoryContext parent)
 	return st;
 }
 
-/* the argument after the features and the label: params, or the model */
-#define AFTER_LABEL(st) ((st)->novelty ? 2 : 3)
+/*
+ * the argument after the features and the label: params, or the model
+ * (argument 2 in the label-less forms of a catalogue older than 0.4.0)
+ */
+#define HAS_LABEL_ARG(st) ((st)->label_source != BK_LABEL_SOURCE_NONE)
+#define AFTER_LABEL(st) (HAS_LABEL_ARG(st) ? 3 : 2)
+/* the state is bk_continue's (its model decides the task), not bk_train's */
+#define IS_CONTINUE(st) (strcmp((st)->fname, "bk_continue") == 0)
 
 /*
  * The state of this aggregate call, created on the first call
@@ -72,7 +78,8 @@ bk_train_get_state(FunctionCallInfo fcinfo, const char *fname, bool *created)
 	st = BkPgTrainStateNew(aggcontext);
 	/*
 	 * the same C functions serve the forms with a label (bk_label: its
-	 * kind is read from the first row with one) and the forms without
+	 * kind is read from the first row with one; a novelty detector's is
+	 * NULL) and, for a catalogue older than 0.4.0, the forms without
 	 * (novelty: a jsonb or bk_model second argument)
 	 */
 	st->label_source = BkPgLabelSource(BkPgArgType(fcinfo, 2));
@@ -197,10 +204,8 @@ bk_train_know_label(BkTrainState *st, const BkLabel *l)
 			st->regression = true;
 			break;
 		case BK_TASK_NOVELTY:
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("bk_train: \"task\": \"novelty\" trains without a label"),
-					 errhint("Leave the label out: bk_train(features, params).")));
+			/* st->novelty is set from the task before any label is read */
+			elog(ERROR, "bk_train: a novelty detector's label was read");
 	}
 }
 
@@ -267,15 +272,28 @@ bk_train_row(BkTrainState *st, FunctionCallInfo fcinfo)
 
 	st->row++;
 
+	/* a novelty detector learns from the features alone */
+	if (st->novelty && HAS_LABEL_ARG(st) && !PG_ARGISNULL(2))
+		ereport(ERROR,
+				(errcode(IS_CONTINUE(st) ? ERRCODE_DATATYPE_MISMATCH : ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("%s: the label at row %lld is not NULL, and a novelty detector learns without labels",
+						st->fname, (long long) st->row),
+				 errhint(IS_CONTINUE(st) ?
+						 "The model is a novelty detector: pass NULL as the label, bk_continue(features, NULL, model)." :
+						 "Pass NULL as the label, bk_train(features, NULL, '{\"task\": \"novelty\"}'); for a classifier or a regressor, leave \"task\": \"novelty\" out.")));
+
 	/* NULL label or NULL features: skipped and counted */
 	if (PG_ARGISNULL(1) || (!st->novelty && PG_ARGISNULL(2)))
 	{
+		if (!PG_ARGISNULL(1))
+			st->unlabelled++;
 		if (!st->deferred && st->model != NULL)
 			BkModelSkip(st->model, 1);
 		else
 			st->skipped++;
 		return;
 	}
+	st->labelled++;
 
 	/* per-row data (detoasted features, copies) stays in the tuple context */
 	BkPgPrefetchNextRow(PG_GETARG_DATUM(1));
@@ -388,7 +406,7 @@ bk_train_check_task(const BkTrainState *st)
 	if (st->novelty && (st->classes != NULL || st->class_weight != NULL))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("parameter \"%s\" applies to classifiers, and bk_train without a label trains a novelty detector",
+				 errmsg("parameter \"%s\" applies to classifiers, and \"task\": \"novelty\" trains a novelty detector",
 						st->classes != NULL ? "classes" : "class_weight")));
 }
 
@@ -457,6 +475,10 @@ bk_train_params_trans(PG_FUNCTION_ARGS)
 	{
 		st->fname = "bk_train";
 		st->dim_source = "the first row's";
+		/* a novelty detector's rows have no label: known before any row */
+		if (HAS_LABEL_ARG(st) &&
+			BkPgTaskFromJsonb(PG_GETARG_JSONB_P(AFTER_LABEL(st))) == BK_TASK_NOVELTY)
+			st->novelty = true;
 	}
 
 	/*
@@ -468,7 +490,7 @@ bk_train_params_trans(PG_FUNCTION_ARGS)
 	{
 		/* the task: the label's kind, or the one the document names */
 		st->task = (int) BkPgTaskFromJsonb(PG_GETARG_JSONB_P(AFTER_LABEL(st)));
-		if (st->novelty && st->task != BK_TASK_DEFAULT && st->task != BK_TASK_NOVELTY)
+		if (!HAS_LABEL_ARG(st) && st->task != BK_TASK_DEFAULT && st->task != BK_TASK_NOVELTY)
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 					 errmsg("bk_train: \"task\": \"%s\" needs a label, and bk_train(features, params) has none",
@@ -581,6 +603,9 @@ bk_train_model_trans(PG_FUNCTION_ARGS)
 		 * numeric label must then be an integer)
 		 */
 		st->regression = info.params->regression;
+		/* a detector's rows have a NULL label (or, before 0.4.0, none) */
+		if (HAS_LABEL_ARG(st))
+			st->novelty = info.params->novelty;
 		st->text_labels = info.text_labels && !st->regression && !st->novelty;
 		if (PG_NARGS() > model_arg + 1)
 		{
@@ -594,17 +619,13 @@ bk_train_model_trans(PG_FUNCTION_ARGS)
 						 errmsg("bk_continue: \"task\" cannot change: the model's task is %s, not %s",
 								BkPgTaskName(is), BkPgTaskName(task))));
 		}
-		/* a novelty detector continues without a label, the others with one */
+		/* the label-less form of a catalogue older than 0.4.0 */
 		if (st->novelty != info.params->novelty)
 			ereport(ERROR,
 					(errcode(ERRCODE_DATATYPE_MISMATCH),
-					 errmsg(st->novelty ?
-							"bk_continue without a label continues a novelty detector, and the model is a %s" :
-							"bk_continue with a label continues a classifier or a regressor, and the model is a %s",
-							info.params->novelty ? "novelty detector" :
+					 errmsg("bk_continue without a label continues a novelty detector, and the model is a %s",
 							info.params->regression ? "regressor" : "classifier"),
-					 errhint(st->novelty ? "Pass the rows' labels: bk_continue(features, label, model)." :
-							 "Leave the label out: bk_continue(features, model).")));
+					 errhint("Pass the rows' labels: bk_continue(features, label, model).")));
 		st->epochs = overrides.epochs;
 		if (st->epochs > 1)
 			st->rows = BkPgEpochRowsBegin(fcinfo, st->mcxt, bk_train_label_type(st),
@@ -714,11 +735,19 @@ bk_train_final(PG_FUNCTION_ARGS)
 									   "budgetkernel prepared training", ALLOCSET_DEFAULT_SIZES);
 		first = BkPgTrainPrepared(st, replay);
 	}
-	if (first == NULL)
+	if (first != NULL)
+		BkModelGetInfo(first, &info);
+	if (first == NULL || info.rows_seen == 0)
+	{
+		if (context == AGG_CONTEXT_AGGREGATE && st->unlabelled > 0 && st->labelled == 0)
+			ereport(WARNING,
+					(errmsg("%s: every row with features had a NULL label, so no model was trained",
+							st->fname),
+					 errhint("A classifier or a regressor learns from labelled rows; a novelty detector learns without labels: pass \"task\": \"novelty\" in the params.")));
+		if (replay != NULL)
+			MemoryContextDelete(replay);
 		PG_RETURN_NULL();
-	BkModelGetInfo(first, &info);
-	if (info.rows_seen == 0)
-		PG_RETURN_NULL();
+	}
 
 	/*
 	 * More passes ("epochs", only in a plain aggregate call) train a copy,
@@ -760,6 +789,11 @@ bk_train_final(PG_FUNCTION_ARGS)
 	 */
 	if (context == AGG_CONTEXT_AGGREGATE)
 	{
+		if (st->unlabelled > 0 && st->labelled == 0)
+			ereport(WARNING,
+					(errmsg("%s: every row with features had a NULL label, so the model learned no row",
+							st->fname),
+					 errhint("A classifier or a regressor learns from labelled rows; only a novelty detector's rows have a NULL label.")));
 		BkPgWarnKeys(&st->tally, st->fname);
 		BkPgWarnRun(first, trained, st->fname);
 	}

@@ -3430,7 +3430,7 @@ def precision_mode(args):
 
 
 # ---- novelty detection: scikit-learn's OneClassSVM and IsolationForest
-# beside bk_train without a label (doc/comparison-novelty.md) ----
+# beside bk_train with "task": "novelty" (doc/comparison-novelty.md) ----
 
 # (title, training file, test file or None for a seeded split, dimension,
 # the normal class, training rows of a split): a detector learns the
@@ -3448,7 +3448,7 @@ NOV_AUC_GAP = 0.02
 
 def novelty_mode(args):
     """scikit-learn's OneClassSVM (nu 0.1, gamma 'scale') and
-    IsolationForest beside bk_train without a label (the one-class SVM on
+    IsolationForest beside bk_train with "task": "novelty" (the one-class SVM on
     a budget, one pass, the same nu and gamma), on the same rows: the AUC
     of each score against the classes the detector never saw, the fit's
     seconds, the share of normal test rows flagged.  Needs python3-sklearn."""
@@ -3495,9 +3495,9 @@ def novelty_mode(args):
         copy_rows("n_train", [(int(normal), ["%.17g" % v for v in N[i]]) for i in range(N.shape[0])])
         copy_rows("n_test", [(int(novel[i]), ["%.17g" % v for v in Xte[i]]) for i in range(Xte.shape[0])])
         for b in NOV_BUDGETS:
-            p = {"budget": b, "nu": NOV_NU, "gamma": gamma, "scale": "standard"}
+            p = {"task": "novelty", "budget": b, "nu": NOV_NU, "gamma": gamma, "scale": "standard"}
             t_fit, _ = timed("DROP TABLE IF EXISTS bench.n_model; CREATE TABLE bench.n_model AS "
-                             "SELECT bk_train(features, '%s' ORDER BY bk_shuffle_key(id, 7)) AS model "
+                             "SELECT bk_train(features, NULL, '%s' ORDER BY bk_shuffle_key(id, 7)) AS model "
                              "FROM bench.n_train" % json.dumps(p))
             r = json.loads(psql(
                 "SELECT json_build_object('auc', (bk_metrics(t.label, (bk_novelty(m.model, t.features) > 0)::int::int8, "
@@ -3525,7 +3525,7 @@ def novelty_mode(args):
          "the ROC curve of its score against them. **One-class SVM**: scikit-learn's `OneClassSVM("
          "nu=%g, gamma=G)`, G = its `gamma='scale'` on the standardised normal rows, after "
          "`StandardScaler` fitted on them. **IsolationForest**: its defaults (`random_state=0`) on "
-         "the same rows. **budgetkernel**: `bk_train(features, '{\"budget\": B, \"nu\": %g, "
+         "the same rows. **budgetkernel**: `bk_train(features, NULL, '{\"task\": \"novelty\", \"budget\": B, \"nu\": %g, "
          "\"gamma\": G, \"scale\": \"standard\"}' ORDER BY bk_shuffle_key(id, 7))`: the one-class "
          "SVM on a budget (Pegasos' steps, merging), one pass over the rows, the features "
          "standardised by the model; its AUC is `bk_metrics`' `roc_auc` of `bk_novelty`. **flags "

@@ -35,7 +35,7 @@ SELECT 'pegasos2', bk_train(x, y, '{"algorithm": "pegasos", "budget": 20}' ORDER
 UNION ALL
 SELECT 'regressor', bk_train(x, t, '{"algorithm": "pa", "kernel": "linear"}' ORDER BY id) FROM ex_rows
 UNION ALL
-SELECT 'novelty', bk_train(x, '{"budget": 20}'::jsonb ORDER BY id) FROM ex_rows;
+SELECT 'novelty', bk_train(x, NULL, '{"task": "novelty", "budget": 20}' ORDER BY id) FROM ex_rows;
 
 -- the LIBSVM header of each (the support vectors follow "SV")
 SELECT kind, regexp_replace(split_part(convert_from(bk_export(m, 'libsvm'), 'UTF8'), E'\nSV\n', 1),

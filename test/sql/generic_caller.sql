@@ -80,8 +80,8 @@ WITH forms(form, agg, args, serial) AS (VALUES
 	 (SELECT bk_train(features, name, '{"budget": 40, "gamma": 20}' ORDER BY id) FROM pts)),
 	('regression', 'bk_train(bk_features, bk_label, jsonb)', 'features, target::bk_label, ''{"budget": 40}''::jsonb',
 	 (SELECT bk_train(features, target, '{"budget": 40}' ORDER BY id) FROM pts)),
-	('novelty', 'bk_train(bk_features, jsonb)', 'features, ''{"budget": 40}''::jsonb',
-	 (SELECT bk_train(features, '{"budget": 40}' ORDER BY id) FROM pts)))
+	('novelty', 'bk_train(bk_features, bk_label, jsonb)', 'features, NULL::bk_label, ''{"task": "novelty", "budget": 40}''::jsonb',
+	 (SELECT bk_train(features, NULL, '{"task": "novelty", "budget": 40}' ORDER BY id) FROM pts)))
 SELECT form, md5(m::bytea) = md5(serial::bytea) AS same_bytes, bk_is_valid(m::bytea) AS valid
 FROM forms, LATERAL (SELECT bk_caller.one_part(agg::regprocedure, args) AS m) p
 ORDER BY form;
@@ -169,7 +169,7 @@ SELECT form, bk_caller.outcome(generic) AS generic, bk_caller.outcome(own) AS ow
 FROM (VALUES
 	('train: features only', $$SELECT md5(bk_caller.partial('bk_train(bk_features, bk_label, jsonb)'::regprocedure, features)) FROM pts$$, NULL),
 	('train: no params', $$SELECT md5(bk_caller.partial('bk_train(bk_features, bk_label, jsonb)'::regprocedure, features, label::bk_label)) FROM pts$$, NULL),
-	('novelty: one argument too many', $$SELECT md5(bk_caller.partial('bk_train(bk_features, jsonb)'::regprocedure, features, '{"budget": 40}'::jsonb, label)) FROM pts$$, NULL),
+	('merge: one argument too many', $$SELECT md5(bk_caller.partial('bk_merge(bk_model)'::regprocedure, NULL::bk_model, label)) FROM pts$$, NULL),
 	('metrics: one label only', $$SELECT md5(bk_caller.partial('bk_metrics(bk_label, bk_label)'::regprocedure, label::bk_label)) FROM pts$$, NULL),
 	('train: NULL features', $$SELECT md5(bk_caller.combine_model('bk_train(bk_features, bk_label, jsonb)'::regprocedure, p)::bytea) FROM (SELECT bk_caller.partial('bk_train(bk_features, bk_label, jsonb)'::regprocedure, NULL::bk_features, label::bk_label, '{"budget": 40}'::jsonb) p FROM pts) t$$,
 	 $$SELECT md5(bk_train(NULL::bk_features, label, '{"budget": 40}')::bytea) FROM pts$$),
@@ -177,8 +177,8 @@ FROM (VALUES
 	 $$SELECT md5(bk_train(features, NULL::int8, '{"budget": 40}')::bytea) FROM pts$$),
 	('train: NULL params', $$SELECT md5(bk_caller.combine_model('bk_train(bk_features, bk_label, jsonb)'::regprocedure, p)::bytea) FROM (SELECT bk_caller.partial('bk_train(bk_features, bk_label, jsonb)'::regprocedure, features, label::bk_label, NULL::jsonb) p FROM pts) t$$,
 	 $$SELECT md5(bk_train(features, label, NULL::jsonb)::bytea) FROM pts$$),
-	('novelty: NULL params', $$SELECT md5(bk_caller.combine_model('bk_train(bk_features, jsonb)'::regprocedure, p)::bytea) FROM (SELECT bk_caller.partial('bk_train(bk_features, jsonb)'::regprocedure, features, NULL::jsonb) p FROM pts) t$$,
-	 $$SELECT md5(bk_train(features, NULL::jsonb)::bytea) FROM pts$$),
+	('novelty: NULL params', $$SELECT md5(bk_caller.combine_model('bk_train(bk_features, bk_label, jsonb)'::regprocedure, p)::bytea) FROM (SELECT bk_caller.partial('bk_train(bk_features, bk_label, jsonb)'::regprocedure, features, NULL::bk_label, NULL::jsonb) p FROM pts) t$$,
+	 $$SELECT md5(bk_train(features, NULL, NULL::jsonb)::bytea) FROM pts$$),
 	('merge: NULL models', $$SELECT md5(bk_caller.combine_model('bk_merge(bk_model)'::regprocedure, p)::bytea) FROM (SELECT bk_caller.partial('bk_merge(bk_model)'::regprocedure, NULL::bk_model) p FROM pts) t$$,
 	 $$SELECT md5(bk_merge(NULL::bk_model)::bytea) FROM pts$$),
 	('metrics: NULL predictions', $$SELECT bk_caller.combine_jsonb('bk_metrics(bk_label, bk_label)'::regprocedure, p) FROM (SELECT bk_caller.partial('bk_metrics(bk_label, bk_label)'::regprocedure, label::bk_label, NULL::bk_label) p FROM pts) t$$,

@@ -71,6 +71,6 @@ FROM lc_reg, bk_learning_curve(bk_merge(part, part)) c;
 -- share flagged, near nu once the threshold has settled
 SELECT (array_agg(mistake_rate ORDER BY rows DESC))[1] BETWEEN 0.01 AND 0.2 AS flagged_share,
        bool_and(rmse IS NULL) AS no_rmse
-FROM (SELECT bk_train(x, '{"nu": 0.1, "gamma": 1}' ORDER BY bk_shuffle_key(id, 1)) AS m FROM lc_wave) s,
+FROM (SELECT bk_train(x, NULL, '{"task": "novelty", "nu": 0.1, "gamma": 1}' ORDER BY bk_shuffle_key(id, 1)) AS m FROM lc_wave) s,
      bk_learning_curve(s.m) c;
 DROP TABLE lc_rows, lc_models, lc_wave, lc_reg;

@@ -1,7 +1,7 @@
 --
--- Novelty detection (doc/novelty.md): bk_train without a label trains a
--- novelty detector (NORMA's with ogd and bogd, the one-class SVM on a
--- budget with pegasos, the default); bk_novelty scores a row, above 0
+-- Novelty detection (doc/novelty.md): bk_train with "task": "novelty"
+-- and a NULL label trains a novelty detector (NORMA's with ogd and bogd,
+-- the one-class SVM on a budget with pegasos, the default); bk_novelty scores a row, above 0
 -- for a row it flags; it continues, merges, dumps and trains in parallel
 -- like a classifier.
 --
@@ -26,7 +26,7 @@ FROM generate_series(1, 100) g;
 -- training rows and of fresh normal ones
 CREATE TABLE detectors AS
 SELECT a AS algorithm,
-       (SELECT bk_train(x, p::jsonb ORDER BY bk_shuffle_key(id, 3)) FROM normal_rows) AS m
+       (SELECT bk_train(x, NULL, p::jsonb || '{"task": "novelty"}' ORDER BY bk_shuffle_key(id, 3)) FROM normal_rows) AS m
 FROM (VALUES ('pegasos', '{"budget": 50}'), ('bogd', '{"algorithm": "bogd", "budget": 50}'),
              ('ogd', '{"algorithm": "ogd"}')) v(a, p);
 SELECT d.algorithm,
@@ -45,7 +45,7 @@ FROM (SELECT bk_info(m) AS i FROM detectors WHERE algorithm = 'pegasos') t;
 
 -- nu bounds the share flagged
 CREATE TABLE by_nu AS
-SELECT nu, (SELECT bk_train(x, jsonb_build_object('budget', 50, 'nu', nu) ORDER BY bk_shuffle_key(id, 3))
+SELECT nu, (SELECT bk_train(x, NULL, jsonb_build_object('task', 'novelty', 'budget', 50, 'nu', nu) ORDER BY bk_shuffle_key(id, 3))
             FROM normal_rows) AS m
 FROM unnest(ARRAY[0.05, 0.1, 0.3]) nu;
 SELECT nu, (SELECT round(avg((bk_novelty(m, x) > 0)::int), 2) FROM normal_rows) AS flagged
@@ -54,10 +54,10 @@ FROM by_nu ORDER BY nu;
 -- continue (with an override of nu), and an unbudgeted detector's merge:
 -- the weighted average of the two scores, exactly
 SELECT bk_info(k)->'rows_seen' AS rows_seen, bk_info(k)->'params'->'nu' AS nu
-FROM (SELECT bk_continue(n.x, d.m, '{"nu": 0.2}') AS k
+FROM (SELECT bk_continue(n.x, NULL, d.m, '{"nu": 0.2}') AS k
       FROM normal_rows n, detectors d WHERE d.algorithm = 'pegasos' GROUP BY d.m) c;
 CREATE TABLE halves AS
-SELECT id % 2 AS half, bk_train(x, '{"algorithm": "ogd", "max_sv": 5000}' ORDER BY id) AS m
+SELECT id % 2 AS half, bk_train(x, NULL, '{"task": "novelty", "algorithm": "ogd", "max_sv": 5000}' ORDER BY id) AS m
 FROM normal_rows WHERE id <= 1200 GROUP BY id % 2;
 SELECT max(abs(bk_novelty(mm, t.x)
                - (a.n * bk_novelty(a.m, t.x) + b.n * bk_novelty(b.m, t.x)) / (a.n + b.n))) < 1e-9
@@ -74,9 +74,9 @@ SET max_parallel_workers_per_gather = 2;
 SET parallel_setup_cost = 0;
 SET parallel_tuple_cost = 0;
 SET min_parallel_table_scan_size = 0;
-EXPLAIN (COSTS OFF) SELECT bk_train(x, '{"budget": 50}') FROM normal_big;
+EXPLAIN (COSTS OFF) SELECT bk_train(x, NULL, '{"task": "novelty", "budget": 50}') FROM normal_big;
 SELECT (bk_metrics(novel::int8, (bk_novelty(m, x) > 0)::int::int8, bk_novelty(m, x))->>'roc_auc')::float8 >= 0.95 AS parallel_separates
-FROM test_rows, (SELECT bk_train(x, '{"budget": 50}') AS m FROM normal_big) p;
+FROM test_rows, (SELECT bk_train(x, NULL, '{"task": "novelty", "budget": 50}') AS m FROM normal_big) p;
 RESET max_parallel_workers_per_gather;
 RESET parallel_setup_cost;
 RESET parallel_tuple_cost;
@@ -88,27 +88,27 @@ SELECT bk_novelty(m::text::bk_model, ARRAY[0.1, 0.2]) = bk_novelty(m, ARRAY[0.1,
        bk_is_valid(m::bytea) AS valid
 FROM detectors WHERE algorithm = 'pegasos';
 SELECT (bk_metrics(novel::int8, (bk_novelty(m, x) > 0)::int::int8, bk_novelty(m, x))->>'roc_auc')::float8 >= 0.95 AS epochs_separate
-FROM test_rows, (SELECT bk_train(x, '{"budget": 30, "epochs": 3}' ORDER BY bk_shuffle_key(id, 3)) AS m FROM normal_rows) e;
+FROM test_rows, (SELECT bk_train(x, NULL, '{"task": "novelty", "budget": 30, "epochs": 3}' ORDER BY bk_shuffle_key(id, 3)) AS m FROM normal_rows) e;
 SELECT (bk_metrics(novel::int8, (bk_novelty(m, jsonb_build_object('a', x[1], 'b', x[2])) > 0)::int::int8,
                    bk_novelty(m, jsonb_build_object('a', x[1], 'b', x[2])))->>'roc_auc')::float8 >= 0.95 AS named_separate
-FROM test_rows, (SELECT bk_train(jsonb_build_object('a', x[1], 'b', x[2]), '{"budget": 50}' ORDER BY bk_shuffle_key(id, 3)) AS m
+FROM test_rows, (SELECT bk_train(jsonb_build_object('a', x[1], 'b', x[2]), NULL, '{"task": "novelty", "budget": 50}' ORDER BY bk_shuffle_key(id, 3)) AS m
                  FROM normal_rows) j;
 
 -- a kernel too narrow for the rows: the finished detector flags none of
 -- them, and the run says so
-SELECT bk_info(bk_train(x, '{"budget": 10, "gamma": 100000}'))->'n_sv' AS n_sv FROM normal_rows;
+SELECT bk_info(bk_train(x, NULL, '{"task": "novelty", "budget": 10, "gamma": 100000}'))->'n_sv' AS n_sv FROM normal_rows;
 
 -- bad input: each a clear error
 SET budgetkernel.run_warnings = off;
 \set VERBOSITY terse
-SELECT bk_train(x, '{"algorithm": "bpa"}') FROM normal_rows;
+SELECT bk_train(x, NULL, '{"task": "novelty", "algorithm": "bpa"}') FROM normal_rows;
 \echo :LAST_ERROR_SQLSTATE
-SELECT bk_train(x, '{"epsilon": 0.1}') FROM normal_rows;
-SELECT bk_train(x, '{"loss": "hinge"}') FROM normal_rows;
-SELECT bk_train(x, '{"nu": 0}') FROM normal_rows;
-SELECT bk_train(x, '{"nu": 1.5}') FROM normal_rows;
-SELECT bk_train(x, '{"classes": [0, 1]}') FROM normal_rows;
-SELECT bk_train(x, '{"target_scale": "none"}') FROM normal_rows;
+SELECT bk_train(x, NULL, '{"task": "novelty", "epsilon": 0.1}') FROM normal_rows;
+SELECT bk_train(x, NULL, '{"task": "novelty", "loss": "hinge"}') FROM normal_rows;
+SELECT bk_train(x, NULL, '{"task": "novelty", "nu": 0}') FROM normal_rows;
+SELECT bk_train(x, NULL, '{"task": "novelty", "nu": 1.5}') FROM normal_rows;
+SELECT bk_train(x, NULL, '{"task": "novelty", "classes": [0, 1]}') FROM normal_rows;
+SELECT bk_train(x, NULL, '{"task": "novelty", "target_scale": "none"}') FROM normal_rows;
 SELECT bk_train(x, id::int8, '{"nu": 0.1}') FROM normal_rows;
 SELECT bk_predict(m, ARRAY[0.1, 0.2]) FROM detectors WHERE algorithm = 'pegasos';
 \echo :LAST_ERROR_SQLSTATE
@@ -117,7 +117,18 @@ SELECT bk_decision(m, ARRAY[0.1, 0.2]) FROM detectors WHERE algorithm = 'pegasos
 SELECT bk_novelty(bk_train(x, (id % 2)::int8, '{}'), ARRAY[0.1, 0.2]) FROM normal_rows;
 SELECT bk_continue(n.x, (n.id % 2)::int8, d.m) FROM normal_rows n, detectors d WHERE d.algorithm = 'pegasos' GROUP BY d.m;
 \echo :LAST_ERROR_SQLSTATE
-SELECT bk_continue(n.x, c.m) FROM normal_rows n, (SELECT bk_train(x, (id % 2)::int8, '{}') AS m FROM normal_rows) c GROUP BY c.m;
+-- a NULL label for a classifier: no row to learn, and a WARNING that
+-- names the task (bk_train gives NULL, bk_continue a model that learned no row)
+SET client_min_messages = notice;
+SELECT bk_train(x, NULL, '{"nu": 0.1}') IS NULL AS no_model FROM normal_rows;
+SELECT bk_info(k)->'rows_seen' = bk_info(c.m)->'rows_seen' AS no_row_learned
+FROM (SELECT bk_train(x, (id % 2)::int8, '{}') AS m FROM normal_rows) c,
+     LATERAL (SELECT bk_continue(n.x, NULL, c.m) AS k FROM normal_rows n) k;
+SET client_min_messages = warning;
+-- a label with "task": "novelty" (22023); the label-less form of 0.3.0 is gone
+SELECT bk_train(x, (id % 2)::int8, '{"task": "novelty"}') FROM normal_rows;
+\echo :LAST_ERROR_SQLSTATE
+SELECT bk_train(x, '{"budget": 50}'::jsonb) FROM normal_rows;
 SELECT bk_merge(d.m, r.m) FROM detectors d, (SELECT bk_train(x, x[1], '{}') AS m FROM normal_rows) r WHERE d.algorithm = 'pegasos';
 SELECT bk_calibrate(d.m, n.x, (n.id % 2)::int8) FROM normal_rows n, detectors d WHERE d.algorithm = 'pegasos' GROUP BY d.m;
 \set VERBOSITY default

@@ -120,7 +120,7 @@ SELECT bk_refit(NULL::bk_model, x, y, NULL) FROM fr;
 -- predicts with its averaged expansion), a novelty detector
 CREATE TABLE other AS
 SELECT (SELECT bk_train(x, label, '{"algorithm": "spa", "gamma": 1}' ORDER BY id) FROM fc) AS spa,
-       (SELECT bk_train(x, '{"budget": 20, "gamma": 1}'::jsonb ORDER BY id) FROM fc) AS novelty;
+       (SELECT bk_train(x, NULL, '{"task": "novelty", "budget": 20, "gamma": 1}' ORDER BY id) FROM fc) AS novelty;
 SELECT bk_refit(spa, x, label, NULL) FROM fc, other GROUP BY spa;
 SELECT bk_refit(novelty, x, label, NULL) FROM fc, other GROUP BY novelty;
 -- a refit beyond the memory limit (54000), refused before allocating:

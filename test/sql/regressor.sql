@@ -249,7 +249,7 @@ SELECT bk_metrics(a, p)->'accuracy' AS int2_columns_classify FROM int2_labels;
 SELECT bk_train(x, y, '{"task": "classification"}') FROM wave;
 SELECT bk_train(x, c4::text, '{"task": "regression"}') FROM wave;
 SELECT bk_train(x, c4, '{"task": "novelty"}') FROM wave;
-SELECT bk_train(x, '{"task": "regression"}') FROM wave;
+SELECT bk_train(x, NULL, '{"task": "regression"}') FROM wave;
 SELECT bk_train(x, c4, '{"task": "clustering"}') FROM wave;
 SELECT bk_continue(w.x, w.c4, f.m, '{"task": "classification"}') FROM wave w, fitted f GROUP BY f.m;
 -- bk_cross_validate's task: a float8 column of integers as classes

@@ -121,7 +121,17 @@ ALTER EXTENSION budgetkernel UPDATE;
 \set SHOW_CONTEXT errors
 SELECT extversion FROM pg_extension WHERE extname = 'budgetkernel';
 DROP VIEW cache_before;
+-- and the label-less forms of bk_train and bk_continue (novelty
+-- detection) that it drops: a view on one stops it too, naming the call
+-- that replaces it
+CREATE VIEW detector_before AS SELECT bk_train(features, '{"nu": 0.1}'::jsonb) AS model FROM pts;
+\set SHOW_CONTEXT never
 ALTER EXTENSION budgetkernel UPDATE;
+\set SHOW_CONTEXT errors
+DROP VIEW detector_before;
+ALTER EXTENSION budgetkernel UPDATE;
+-- the detector with the call that replaces it
+SELECT bk_info(bk_train(features, NULL, '{"nu": 0.1, "task": "novelty"}'))->>'task' AS task FROM pts;
 -- the view again, over the new form
 CREATE VIEW cache_after AS SELECT lookups FROM bk_model_cache;
 DROP VIEW cache_after;

@@ -547,7 +547,7 @@ applies(const ParamDesc *d, const BkParams *p, char *why, size_t whylen)
 	{
 		if (why != NULL)
 			snprintf(why, whylen, d->id == BK_P_NU ?
-					 "parameter \"nu\" applies to novelty detection only (bk_train without a label)" :
+					 "parameter \"nu\" applies to novelty detection only (\"task\": \"novelty\")" :
 					 "parameter \"loss\" does not apply to novelty detection (set \"nu\", the share of rows flagged)");
 		return false;
 	}

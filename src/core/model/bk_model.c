@@ -657,7 +657,7 @@ BkModelLearnClass(BkModel *m, const double *x, int cls, bool is_new)
 					"the model is a regressor, not a classifier");
 	if (m->novelty != NULL)
 		BkRaiseHint(&m->env, BK_ERR_PARAM, NULL,
-					"Its rows have no label: bk_continue(features, model).",
+					"Its rows have a NULL label: bk_continue(features, NULL, model).",
 					"the model is a novelty detector, not a classifier");
 	x = begin_row(m, x);
 
@@ -741,7 +741,7 @@ BkModelLearnValue(BkModel *m, const double *x, double t)
 
 	if (tg == NULL)
 		BkRaiseHint(&m->env, BK_ERR_PARAM, NULL,
-					m->novelty ? "Its rows have no label: bk_continue(features, model)." :
+					m->novelty ? "Its rows have a NULL label: bk_continue(features, NULL, model)." :
 					"Its rows take a class label: an integer (int8) or text.",
 					"the model is a %s, not a regressor",
 					m->novelty ? "novelty detector" : "classifier");
@@ -829,7 +829,7 @@ BkModelNoveltyScore(BkModel *m, const double *x)
 
 	if (m->novelty == NULL)
 		BkRaiseHint(&m->env, BK_ERR_PARAM, NULL,
-					"bk_novelty scores a novelty detector, trained by bk_train(features, params) without a label.",
+					"bk_novelty scores a novelty detector, trained by bk_train(features, NULL, params) with \"task\": \"novelty\".",
 					"the model is not a novelty detector");
 	score_all(m, x, rows, true);
 	v = m->novelty->rho - rows[0].f;
