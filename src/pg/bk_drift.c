@@ -22,7 +22,7 @@
 #include "utils/jsonb.h"
 #include "utils/memutils.h"
 
-#include "bk_pg.h"
+#include "bk_pg_train.h"
 
 PG_FUNCTION_INFO_V1(bk_drift_trans);
 PG_FUNCTION_INFO_V1(bk_drift_final);

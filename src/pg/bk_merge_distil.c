@@ -12,7 +12,7 @@
 
 #include "fmgr.h"
 
-#include "bk_pg.h"
+#include "bk_pg_train.h"
 
 /* the error contexts of a polish and of a distillation */
 static void

@@ -24,7 +24,7 @@
 #include "utils/jsonb.h"
 #include "utils/memutils.h"
 
-#include "bk_pg.h"
+#include "bk_pg_train.h"
 #include "bk_label.h"
 #include "bk_refit.h"
 
