@@ -246,16 +246,36 @@ append_side(BkMachine *u, int dim, const BkMachine *src, double w,
 	}
 }
 
-/* FNV-1a over a row's bytes: equal rows, equal hashes */
+/*
+ * A hash of a row's bytes, 8 at a time (FNV-1a's steps on words, four
+ * streams, then mixed): equal rows, equal hashes.  Only the table's
+ * slots depend on it, never the order of what it finds.  Byte by byte it
+ * was most of labelling a union of many parts (32,000 rows of 2 KB).
+ */
 static uint64_t
 row_hash(const double *x, int dim)
 {
-	const unsigned char *b = (const unsigned char *) x;
-	uint64_t	h = UINT64_C(14695981039346656037);
+	uint64_t	h[4] = {UINT64_C(14695981039346656037), UINT64_C(0x9e3779b97f4a7c15),
+	UINT64_C(0xbf58476d1ce4e5b9), UINT64_C(0x94d049bb133111eb)};
+	uint64_t	v;
+	int			j = 0;
 
-	for (size_t i = 0; i < sizeof(double) * (size_t) dim; i++)
-		h = (h ^ b[i]) * UINT64_C(1099511628211);
-	return h;
+	for (; j + 4 <= dim; j += 4)
+		for (int l = 0; l < 4; l++)
+		{
+			memcpy(&v, x + j + l, 8);
+			h[l] = (h[l] ^ v) * UINT64_C(1099511628211);
+		}
+	for (; j < dim; j++)
+	{
+		memcpy(&v, x + j, 8);
+		h[0] = (h[0] ^ v) * UINT64_C(1099511628211);
+	}
+	v = h[0] ^ (h[1] << 1 | h[1] >> 63) ^ (h[2] << 2 | h[2] >> 62) ^ (h[3] << 3 | h[3] >> 61);
+	/* the finaliser of splitmix64: every bit of v reaches the low ones */
+	v = (v ^ (v >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+	v = (v ^ (v >> 27)) * UINT64_C(0x94d049bb133111eb);
+	return v ^ (v >> 31);
 }
 
 int *
