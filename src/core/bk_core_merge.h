@@ -27,6 +27,16 @@ extern void BkModelMerge(BkModel *dst, BkModel *src);
  */
 extern void BkModelMergeUnion(BkModel *dst, BkModel *src);
 /*
+ * BkModelMergeUnion for the union of a fold that stopped (BkModelFoldStops),
+ * which BkModelRetrain only labels by the parts' own labels: of
+ * one-vs-rest machines it keeps src's SVs of a positive coefficient only
+ * (the others label no point), of one binary machine all.  src is changed
+ * as BkModelMergeCounts would change it: without a preparation
+ * (BkModelPrep NULL), the same decoded src can then be merged into the
+ * stopped fold by BkModelMergeCounts.
+ */
+extern void BkModelMergeUnionOwn(BkModel *dst, BkModel *src);
+/*
  * The same merge without the machines: dst's counts, classes, parts and
  * preparation become those of the merge, its machines stay as they were
  * (but for their counts of updates).  For a fold that stopped
