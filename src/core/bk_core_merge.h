@@ -127,7 +127,7 @@ extern bool BkModelDistillable(const BkModel *m);
 extern bool BkModelDistillableWith(const BkModel *u, const BkModel *m);
 /*
  * Whether the fold of a merge of many parts stops at the union u of the
- * parts merged so far: u holds more than 8 budgets of SVs per machine, of
+ * parts merged so far: u holds more than 2 budgets of SVs per machine, of
  * a learner whose SVs are rows learned with their labels (a budgeted
  * classifier of binary or one-vs-rest machines, plain machines, no class
  * weights).  From there on the parts are merged into the fold by
@@ -136,7 +136,7 @@ extern bool BkModelDistillableWith(const BkModel *u, const BkModel *m);
 extern bool BkModelFoldStops(const BkModel *u);
 /*
  * m, the fold as it stopped (its counts those of all the parts), continued
- * for two passes, each in a seeded shuffle, over the distinct points of u
+ * for one pass, in a seeded shuffle, over the distinct points of u
  * that carry the label a part learned them with (bk_model_distil.c).
  * False, m unchanged, unless BkModelFoldStops(u) and u has such points.
  */

@@ -596,27 +596,29 @@ BkModelDistillableWith(const BkModel *u, const BkModel *m)
 
 /*
  * The fold stops at a union of more than FOLD_MAX_BUDGETS budgets of SVs
- * per machine (more than 8 full parts), of a learner that refine() can
+ * per machine (more than 2 full parts), of a learner that refine() can
  * continue: its SVs are rows it learned, with their labels.  From there,
  * the union's distinct points are many of the rows the parts saw, those
  * they found hard (usps one-vs-rest, 32 parts of B = 100: 6,060 of
  * 7,291), and the fold as it stopped, continued over them for
  * RETRAIN_EPOCHS passes with the labels the parts learned them with, is
  * as good as the whole fold distilled and continued, at a fraction of the
- * CPU: the later parts' projections, the labels, the judging, the
- * distillation and the continuation made twenty times serial training's
- * CPU on usps.  Measured (bk_bench --merge-parts, serial 92.68 % and
- * 84.32 %): usps BPA-NN at 32 parts 93.62 % (before 92.92 %; learned
- * afresh, 92.92 % in one pass and 93.27 % in two; the stopped fold
- * continued once 92.97 %); a9a 84.09 % (84.24 %; afresh 83.86 %); usps
- * at 16 parts of B = 30 87.64 % (88.74 %, serial 86.70 %).  At 8 parts
- * and fewer the union is too small to learn from (usps 8 parts, afresh:
- * 92.28 % against 92.87 %; 2 parts 90.13 % against 92.68 %), and the
- * merge is as before.
+ * CPU (issue 57 asks at most twice serial training's).  Measured on usps
+ * BPA-NN at 32 parts (bk_bench --merge-parts 32, four orders of the rows,
+ * the gap to serial in points and the merge's CPU over serial
+ * training's): stopped past 8 budgets and continued twice, +0.56 and
+ * 2.7-3.5 times; once, +0.01 and 2.1-2.5; past 4 budgets, twice +0.59
+ * and 2.8-3.0, once -0.03 and 1.9-2.1; past 2 budgets, twice +0.38 and
+ * 2.5, once +0.05 and 1.8 (kept; a9a -0.39, 0.6 times).  Merges of 3 to 8
+ * parts then stop too, at about serial training's CPU instead of 2 to 11
+ * times (usps at 8 parts: -0.18 against -0.05 for the distillation; at 4,
+ * -0.53 against +0.33; a9a at 8 parts -0.61 against -0.62).  Learned
+ * afresh instead of continued, the union's points lost where they are few
+ * (usps at 16 parts of B = 30, merge_many.sql: 86.95 % against 88.74 %).
  */
-#define FOLD_MAX_BUDGETS 8
-/* the stopped fold's passes over the union's points (1: 92.97 % on usps) */
-#define RETRAIN_EPOCHS 2
+#define FOLD_MAX_BUDGETS 2
+/* the stopped fold's passes over the union's points (2: see above) */
+#define RETRAIN_EPOCHS 1
 
 bool
 BkModelFoldStops(const BkModel *u)
