@@ -27,6 +27,16 @@ extern void BkModelMerge(BkModel *dst, BkModel *src);
  */
 extern void BkModelMergeUnion(BkModel *dst, BkModel *src);
 /*
+ * BkModelMergeUnion for the union of a fold that stopped (BkModelFoldStops),
+ * which BkModelRetrain only labels by the parts' own labels: of
+ * one-vs-rest machines it keeps src's SVs of a positive coefficient only
+ * (the others label no point), of one binary machine all.  src is changed
+ * as BkModelMergeCounts would change it: without a preparation
+ * (BkModelPrep NULL), the same decoded src can then be merged into the
+ * stopped fold by BkModelMergeCounts.
+ */
+extern void BkModelMergeUnionOwn(BkModel *dst, BkModel *src);
+/*
  * The same merge without the machines: dst's counts, classes, parts and
  * preparation become those of the merge, its machines stay as they were
  * (but for their counts of updates).  For a fold that stopped
@@ -117,7 +127,7 @@ extern bool BkModelDistillable(const BkModel *m);
 extern bool BkModelDistillableWith(const BkModel *u, const BkModel *m);
 /*
  * Whether the fold of a merge of many parts stops at the union u of the
- * parts merged so far: u holds more than 8 budgets of SVs per machine, of
+ * parts merged so far: u holds more than 2 budgets of SVs per machine, of
  * a learner whose SVs are rows learned with their labels (a budgeted
  * classifier of binary or one-vs-rest machines, plain machines, no class
  * weights).  From there on the parts are merged into the fold by
@@ -126,7 +136,7 @@ extern bool BkModelDistillableWith(const BkModel *u, const BkModel *m);
 extern bool BkModelFoldStops(const BkModel *u);
 /*
  * m, the fold as it stopped (its counts those of all the parts), continued
- * for two passes, each in a seeded shuffle, over the distinct points of u
+ * for one pass, in a seeded shuffle, over the distinct points of u
  * that carry the label a part learned them with (bk_model_distil.c).
  * False, m unchanged, unless BkModelFoldStops(u) and u has such points.
  */

@@ -19,6 +19,9 @@ extern int *BkRowTableNew(const BkEnv *env, size_t n, size_t *cap);
  */
 extern size_t BkRowSlot(const int *table, size_t cap, const BkMachine *rows,
 						const double *x, int dim, bool *found);
+/* ... of rows given by pointer (table: indices into rows) */
+extern size_t BkRowSlotOf(const int *table, size_t cap, const double *const *rows,
+						  const double *x, int dim, bool *found);
 /*
  * Machine k of m takes u's SVs and coefficients (times u's scale), and its
  * learner's bookkeeping is rebuilt from them, as after a merge; not for a

@@ -73,6 +73,20 @@ merge_counts(BkModel *dst, BkModel *src, const char *fname)
 	error_context_stack = errcallback.previous;
 }
 
+/* BkModelMergeUnionOwn, its errors saying which SQL function merged */
+static void
+merge_union_own(BkModel *dst, BkModel *src, const char *fname)
+{
+	ErrorContextCallback errcallback;
+
+	errcallback.callback = merge_context;
+	errcallback.arg = (void *) (fname ? fname : "bk_merge");
+	errcallback.previous = error_context_stack;
+	error_context_stack = &errcallback;
+	BkModelMergeUnionOwn(dst, src);
+	error_context_stack = errcallback.previous;
+}
+
 /* A copy of m in cxt (through its bytes: the model is opaque). */
 static BkModel *
 copy_model_in(const BkModel *m, const char *fname, MemoryContext cxt)
@@ -381,21 +395,25 @@ bk_merge_trans(PG_FUNCTION_ARGS)
 		 * final function retrains its machines from the union, which is
 		 * then never dropped but stops growing at those bounds.
 		 */
+		m = NULL;
 		if (st->union_model == NULL && !BkModelDistillable(st->model))
 			drop_union(st);
 		if (!st->union_dropped)
 		{
+			bool		stopped = st->fold_stopped;
+
 			if (st->union_model == NULL)
 				st->union_model = BkPgDecodeDatum(PointerGetDatum(BkPgEncodeModel(st->model, st->fname)),
 												  st->mcxt, true);
 			m = BkPgDecodeDatum(PG_GETARG_DATUM(1), tmp, true);
 			BkPgCheckLegacyLabels(m);
-			if (!st->fold_stopped ||
-				(BkModelDistillableWith(st->union_model, m) &&
-				 (double) (BkModelSvTotal(st->union_model) + BkModelSvTotal(m)) *
-				 BkModelDim(st->union_model) * sizeof(double) <= BK_UNION_MAX_BYTES))
+			if (!stopped)
 				merge_models(st->union_model, m, st->fname, true);
-			if (!st->fold_stopped)
+			else if (BkModelDistillableWith(st->union_model, m) &&
+					 (double) (BkModelSvTotal(st->union_model) + BkModelSvTotal(m)) *
+					 BkModelDim(st->union_model) * sizeof(double) <= BK_UNION_MAX_BYTES)
+				merge_union_own(st->union_model, m, st->fname);
+			if (!stopped)
 			{
 				if (!BkModelDistillable(st->union_model) ||
 					(double) BkModelSvTotal(st->union_model) * BkModelDim(st->union_model) *
@@ -404,9 +422,19 @@ bk_merge_trans(PG_FUNCTION_ARGS)
 				else if (BkModelFoldStops(st->union_model))
 					st->fold_stopped = true;
 			}
+			/*
+			 * merged into a stopped fold's union, a model without a
+			 * preparation is changed only as the fold's merge would change
+			 * it: the same decoded copy serves (BkModelMergeUnionOwn)
+			 */
+			if (!stopped || BkModelPrep(m) != NULL)
+				m = NULL;
 		}
-		m = BkPgDecodeDatum(PG_GETARG_DATUM(1), tmp, true);
-		BkPgCheckLegacyLabels(m);
+		if (m == NULL)
+		{
+			m = BkPgDecodeDatum(PG_GETARG_DATUM(1), tmp, true);
+			BkPgCheckLegacyLabels(m);
+		}
 		if (st->fold_stopped)
 			merge_counts(st->model, m, st->fname);
 		else

@@ -404,7 +404,12 @@ merge_parts(const BkParams *params, const Data *train, const Data *test, int par
 				t_parts,
 				t_merge,
 				acc_union,
-				acc_fold;
+				acc_fold,
+				t_decode = 0.0,
+				t_union = 0.0,
+				t_fold = 0.0,
+				t_final,
+				t1;
 	int			dim = train->dim;
 	bool		dropped = false,
 				stopped = false;
@@ -440,7 +445,8 @@ merge_parts(const BkParams *params, const Data *train, const Data *test, int par
 	t0 = cpu_now();
 	for (int p = 0; p < parts; p++)
 	{
-		BkModel    *c;
+		BkModel    *c,
+				   *kept = NULL;
 
 		if (fold == NULL)
 		{
@@ -452,11 +458,21 @@ merge_parts(const BkParams *params, const Data *train, const Data *test, int par
 			uni = copy_model(fold);
 		if (uni != NULL)
 		{
+			t1 = cpu_now();
 			c = BkModelDecode(&bk_std_env, bytes[p], bytes_len[p], true);
+			t_decode += cpu_now() - t1;
+			t1 = cpu_now();
 			/* a stopped fold's union stops growing at the bound instead */
-			if (!stopped || BkModelDistillableWith(uni, c))
+			if (!stopped)
 				BkModelMergeUnion(uni, c);
-			BkModelFree(c);
+			else if (BkModelDistillableWith(uni, c))
+				BkModelMergeUnionOwn(uni, c);
+			/* one decoded copy serves both once the fold stopped (bk_merge_agg.c) */
+			if (stopped && BkModelPrep(c) == NULL)
+				kept = c;
+			else
+				BkModelFree(c);
+			t_union += cpu_now() - t1;
 			if (!stopped && !BkModelDistillable(uni))
 			{
 				BkModelFree(uni);
@@ -466,12 +482,16 @@ merge_parts(const BkParams *params, const Data *train, const Data *test, int par
 			else if (!stopped && BkModelFoldStops(uni))
 				stopped = true;
 		}
-		c = BkModelDecode(&bk_std_env, bytes[p], bytes_len[p], true);
+		t1 = cpu_now();
+		c = kept != NULL ? kept : BkModelDecode(&bk_std_env, bytes[p], bytes_len[p], true);
+		t_decode += cpu_now() - t1;
+		t1 = cpu_now();
 		if (stopped)
 			BkModelMergeCounts(fold, c);
 		else
 			BkModelMerge(fold, c);
 		BkModelFree(c);
+		t_fold += cpu_now() - t1;
 	}
 	t_merge = cpu_now() - t0;
 	/* the union's and the fold's accuracy, untimed */
@@ -489,8 +509,11 @@ merge_parts(const BkParams *params, const Data *train, const Data *test, int par
 		BkModelFree(fold);
 		fold = d;
 	}
-	t_merge += cpu_now() - t0;
+	t_final = cpu_now() - t0;
+	t_merge += t_final;
 
+	printf(", \"merge_decode_cpu_s\": %.4f, \"merge_union_cpu_s\": %.4f, \"merge_fold_cpu_s\": %.4f, "
+		   "\"merge_final_cpu_s\": %.4f", t_decode, t_union, t_fold, t_final);
 	printf(", \"merge_parts\": %d, \"merge_serial_cpu_s\": %.4f, \"merge_parts_cpu_s\": %.4f, "
 		   "\"merge_cpu_s\": %.4f, \"merge_ratio\": %.3f, \"merge_serial_acc\": %.4f, "
 		   "\"merge_part0_acc\": %.4f, \"merge_acc\": %.4f, \"merge_union_acc\": %.4f, \"merge_fold_acc\": %.4f, \"merge_fnv1a\": \"%016llx\", "

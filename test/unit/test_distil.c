@@ -354,7 +354,7 @@ distil_refined(bool two_classes, const char *C, double gain, const char *want)
 }
 
 /*
- * The fold stops at a union of more than 8 budgets of SVs per machine
+ * The fold stops at a union of more than 2 budgets of SVs per machine
  * (BkModelFoldStops), as bk_merge's transition function stops it: the
  * later parts go into the fold by their counts only (BkModelMergeCounts),
  * and BkModelRetrain continues the stopped fold over the union's points
@@ -423,11 +423,23 @@ retrained(bool two_classes, const char *want)
 		u[t] = copy_model(parts[0]);
 		for (int p = 1; p < RT_PARTS; p++)
 		{
-			BkModel    *a = copy_model(parts[p]),
-					   *c = copy_model(parts[p]);
+			BkModel    *c = copy_model(parts[p]),
+					   *a;
 
+			/*
+			 * as the aggregate: once stopped, the union of the own points
+			 * only, and one decoded copy of the part for both
+			 */
+			if (stopped)
+			{
+				BkModelMergeUnionOwn(u[t], c);
+				BkModelMergeCounts(fold[t], c);
+				BkModelFree(c);
+				continue;
+			}
+			a = copy_model(parts[p]);
 			BkModelMergeUnion(u[t], c);
-			if (!stopped && BkModelFoldStops(u[t]))
+			if (BkModelFoldStops(u[t]))
 			{
 				stopped = true;
 				stop_at = p;
@@ -442,8 +454,8 @@ retrained(bool two_classes, const char *want)
 		BkModelRetrain(fold[t], u[t], &r[t]);
 		b[t] = encode(fold[t], &len[t]);
 	}
-	/* full parts of 20 SVs a machine: the ninth part takes the union past 8 budgets */
-	CHECK(stop_at == 8 && r[0].retrained && r[0].epochs == 2 &&
+	/* full parts of 20 SVs a machine: the third part takes the union past 2 budgets */
+	CHECK(stop_at == 2 && r[0].retrained && r[0].epochs == 1 &&
 		  r[0].own_points > 0 && r[0].own_points <= r[0].points,
 		  "%s: the fold stops at part %d, %d of %d points learned", name, stop_at + 1,
 		  r[0].own_points, r[0].points);
@@ -453,10 +465,11 @@ retrained(bool two_classes, const char *want)
 		  (unsigned long long) fold[0]->rows_seen);
 	acc = accuracy_mc(fold[0], x + 2 * DP_TRAIN, y + DP_TRAIN, DP_TEST);
 	/*
-	 * measured: two classes 93.1 %, three 89.7 %, the whole fold 87.4 %
-	 * both (distilling and continuing the whole fold, distil_refined's
-	 * data: 93.6 % and 91.7 %); learned afresh in one pass instead, 84.7 %
-	 * and 89.6 %
+	 * measured: two classes 89.4 %, three 89.8 %, the whole fold 87.4 %
+	 * both (stopped at 8 budgets and continued twice: 93.1 % and 89.7 %;
+	 * distilling and continuing the whole fold, distil_refined's data:
+	 * 93.6 % and 91.7 %); learned afresh in one pass instead, 84.7 % and
+	 * 89.6 %
 	 */
 	CHECK(acc >= acc_full + 0.01,
 		  "%s: retrained %.4f, the whole fold %.4f on held-out rows", name, acc, acc_full);
@@ -530,8 +543,8 @@ test_distil(void)
 				   "54ac1de01f24fad419338132b6bac33882d7af3e39532a03fbf306a5aef89212");
 	distil_refined(false, "0.02", 0.03,
 				   "00612ff6a96529e897697024e9694597a28d56b5bc406eff81fb0c02440e8e84");
-	retrained(true, "4b200a5c79456d2d1658ac6cf39ca76042cd530645c011daf20439709d409d61");
-	retrained(false, "2dc0a58feb6753c03f6eb526e4f1d7ad78fb8aa7a892c08574188140c0d241fc");
+	retrained(true, "d8352eed346212a25f96e3646fc4add206a9c45349e23185f03640f9dcb0c506");
+	retrained(false, "de94af820512de3abd4679c320e5624e0ac9a590376eb6d16f9db583463a2333");
 	free(x);
 	free(y);
 }

@@ -226,16 +226,23 @@ stretch(uint64_t s, uint64_t t_side, uint64_t t)
 	return (uint64_t) v;
 }
 
-/* Append the SVs of src to u, their coefficients times w (and src's scale). */
+/*
+ * Append the SVs of src to u, their coefficients times w (and src's
+ * scale); with positive_only, those of a positive coefficient only.
+ */
 static void
 append_side(BkMachine *u, int dim, const BkMachine *src, double w,
-			uint64_t t_side, uint64_t t)
+			uint64_t t_side, uint64_t t, bool positive_only)
 {
 	int			K = src->n_coef;
 
 	for (int j = 0; j < src->n_sv; j++)
 	{
-		int			slot = u->n_sv++;
+		int			slot;
+
+		if (positive_only && !(src->scale * src->coef[(size_t) j * K] > 0.0))
+			continue;
+		slot = u->n_sv++;
 
 		memcpy(BkSvRow(u, slot), BkSvRow(src, j), sizeof(double) * dim);
 		u->sqnorm[slot] = src->sqnorm[j];
@@ -244,48 +251,6 @@ append_side(BkMachine *u, int dim, const BkMachine *src, double w,
 		if (u->born)
 			u->born[slot] = stretch(src->born[j], t_side, t);
 	}
-}
-
-/* FNV-1a over a row's bytes: equal rows, equal hashes */
-static uint64_t
-row_hash(const double *x, int dim)
-{
-	const unsigned char *b = (const unsigned char *) x;
-	uint64_t	h = UINT64_C(14695981039346656037);
-
-	for (size_t i = 0; i < sizeof(double) * (size_t) dim; i++)
-		h = (h ^ b[i]) * UINT64_C(1099511628211);
-	return h;
-}
-
-int *
-BkRowTableNew(const BkEnv *env, size_t n, size_t *cap)
-{
-	int		   *table;
-
-	*cap = 1;
-	while (*cap < 2 * n)
-		*cap *= 2;
-	table = BkAllocArray(env, *cap, sizeof(int));
-	for (size_t i = 0; i < *cap; i++)
-		table[i] = -1;
-	return table;
-}
-
-size_t
-BkRowSlot(const int *table, size_t cap, const BkMachine *rows, const double *x,
-		  int dim, bool *found)
-{
-	size_t		h = (size_t) (row_hash(x, dim) & (uint64_t) (cap - 1));
-
-	for (; table[h] >= 0; h = (h + 1) & (cap - 1))
-		if (memcmp(BkSvRow(rows, table[h]), x, sizeof(double) * (size_t) dim) == 0)
-		{
-			*found = true;
-			return h;
-		}
-	*found = false;
-	return h;
 }
 
 /*
@@ -756,11 +721,12 @@ scoring_only(const BkEnv *env, BkMachine *mach)
 /*
  * Machine k of dst becomes the merge of itself and machine k of src; kept
  * whole (keep: no reduction to the budget, no bookkeeping rebuilt) for the
- * union that a distilling merge labels (bk_model_distil.c).
+ * union that a distilling merge labels (bk_model_distil.c), of src's SVs
+ * of a positive coefficient only with positive_only.
  */
 static void
 merge_machine(BkModel *dst, const BkModel *src, int k, double wa, double wb,
-			  double wmax, bool keep)
+			  double wmax, bool keep, bool positive_only)
 {
 	const BkParams *p = &dst->params;
 	BkMachine  *a = &dst->machines[k];
@@ -787,8 +753,9 @@ merge_machine(BkModel *dst, const BkModel *src, int k, double wa, double wb,
 		for (size_t i = 0; i < (size_t) a->n_sv * a->n_coef; i++)
 			a->coef[i] *= wa * a->scale;
 		a->scale = 1.0;
-		append_side(a, dst->dim, b, wb, tb, ta + tb);
-		BkSvSync(a, dst->dim, a->n_sv - b->n_sv, b->n_sv);
+		n = a->n_sv;
+		append_side(a, dst->dim, b, wb, tb, ta + tb, positive_only);
+		BkSvSync(a, dst->dim, n, a->n_sv - n);
 		return;
 	}
 	for (size_t i = 0; i < (size_t) a->n_sv * a->n_coef; i++)
@@ -798,8 +765,8 @@ merge_machine(BkModel *dst, const BkModel *src, int k, double wa, double wb,
 	BkMachineInit(&dst->env, &u, dst->dim, a->n_coef, n > 0 ? n : 1);
 	if (a->born)
 		u.born = BkAllocArray(&dst->env, (size_t) (n > 0 ? n : 1), sizeof(uint64_t));
-	append_side(&u, dst->dim, a, wa, ta, ta + tb);
-	append_side(&u, dst->dim, b, wb, tb, ta + tb);
+	append_side(&u, dst->dim, a, wa, ta, ta + tb, false);
+	append_side(&u, dst->dim, b, wb, tb, ta + tb, false);
 	combine_identical(dst, &u);
 	if (!BkParamsBudgeted(p) && u.n_sv > limit)
 		BkRaiseHint(&dst->env, BK_ERR_LIMIT, NULL,
@@ -842,13 +809,15 @@ merge_machine(BkModel *dst, const BkModel *src, int k, double wa, double wb,
 
 /*
  * What merge() does with the machines: reduce the union to the budget
- * (BkModelMerge), keep it whole (BkModelMergeUnion), or leave dst's as
- * they are (BkModelMergeCounts)
+ * (BkModelMerge), keep it whole (BkModelMergeUnion) or of the SVs that
+ * label a point only (BkModelMergeUnionOwn), or leave dst's as they are
+ * (BkModelMergeCounts)
  */
 typedef enum
 {
 	MERGE_FOLD,
 	MERGE_KEEP,
+	MERGE_OWN,
 	MERGE_COUNTS
 } MergeMode;
 
@@ -922,7 +891,8 @@ merge(BkModel *dst, BkModel *src, MergeMode mode)
 			dst->machines[k].maintenance += src->machines[k].maintenance;
 			continue;
 		}
-		merge_machine(dst, src, k, wa, wb, wmax, mode == MERGE_KEEP);
+		merge_machine(dst, src, k, wa, wb, wmax, mode == MERGE_KEEP || mode == MERGE_OWN,
+					  mode == MERGE_OWN && dst->n_machines > 1);
 		/* what learning checks after a step: the sums a merge rebuilt */
 		if (mode == MERGE_FOLD)
 			BkModelCheckSums(dst, &dst->machines[k], true);
@@ -961,6 +931,12 @@ void
 BkModelMergeUnion(BkModel *dst, BkModel *src)
 {
 	merge(dst, src, MERGE_KEEP);
+}
+
+void
+BkModelMergeUnionOwn(BkModel *dst, BkModel *src)
+{
+	merge(dst, src, MERGE_OWN);
 }
 
 void

@@ -9,6 +9,7 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 bool
 BkReadReals(Reader *r, double *out, size_t n, size_t width, const char *what)
@@ -17,6 +18,35 @@ BkReadReals(Reader *r, double *out, size_t n, size_t width, const char *what)
 
 	if (!BkMulSize(n, width, &bytes) || !need(r, bytes, what))
 		return false;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	/*
+	 * doubles on a little-endian machine are their own bytes: copied
+	 * whole, then checked by their exponents (all ones: not finite), the
+	 * same values and the same refusals as the loop below (a decode of
+	 * bk_merge's parts spent a third of its time in that loop)
+	 */
+	if (width == 8)
+	{
+		const uint8_t *at = r->buf + r->pos;
+		uint64_t	bad = 0;
+
+		for (size_t i = 0; r->numeric && i < n; i++)
+		{
+			uint64_t	b;
+
+			memcpy(&b, at + 8 * i, 8);
+			bad |= (uint64_t) ((b & UINT64_C(0x7ff0000000000000)) == UINT64_C(0x7ff0000000000000));
+		}
+		/* a value not finite: the loop below says which */
+		if (!bad)
+		{
+			if (out)
+				memcpy(out, at, bytes);
+			r->pos += bytes;
+			return true;
+		}
+	}
+#endif
 	for (size_t i = 0; i < n; i++)
 	{
 		double		v = get_real(r->buf + r->pos, i, width);
