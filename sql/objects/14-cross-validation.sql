@@ -60,7 +60,7 @@ CREATE TYPE @extschema@.bk_cross_validation AS (
 COMMENT ON TYPE @extschema@.bk_cross_validation IS
 	'a row of bk_cross_validate: a setting, its mean, standard deviation and per-fold scores, its models'' training seconds, and with refit the best setting''s model';
 
--- Availability: 0.2.0, changed 0.4.0 (it reports to bk_training_progress; its options are one jsonb; its Pegasos budget grows with the classes)
+-- Availability: 0.2.0, changed 0.4.0 (it reports to bk_training_progress; its options are one jsonb; its Pegasos budget grows with the classes; no JIT)
 CREATE OR REPLACE FUNCTION @extschema@._bk_cross_validate(
 	caller_search_path text,
 	source text, features text, label text, key text, options jsonb)
@@ -73,6 +73,11 @@ CREATE OR REPLACE FUNCTION @extschema@._bk_cross_validate(
 	-- float8 values through jsonb (the drawn settings, the rounds' rows)
 	-- in their shortest exact text, whatever the caller's setting
 	SET extra_float_digits = 3
+	-- no JIT: the rounds' queries cost enough to be compiled, and
+	-- compiling them took about a tenth of the search's CPU (covtype20k,
+	-- 15,000 rows of named features, PostgreSQL 17) for expressions that
+	-- only feed C aggregates
+	SET jit = off
 AS $fn$
 DECLARE
 	-- the options (a JSON null, or a key left out: the default)
