@@ -127,7 +127,8 @@ extern bool BkModelDistillable(const BkModel *m);
 extern bool BkModelDistillableWith(const BkModel *u, const BkModel *m);
 /*
  * Whether the fold of a merge of many parts stops at the union u of the
- * parts merged so far: u holds more than 2 budgets of SVs per machine, of
+ * parts merged so far: u holds more than 2 budgets of SVs per machine, and at least one of
+ * the rows in 16 (its rows_seen), of
  * a learner whose SVs are rows learned with their labels (a budgeted
  * classifier of binary or one-vs-rest machines, plain machines, no class
  * weights).  From there on the parts are merged into the fold by
