@@ -42,9 +42,14 @@ merge_context(void *arg)
 	errcontext("%s, merging two models", (const char *) arg);
 }
 
-/* BkModelMerge (or kept whole: BkModelMergeUnion), its errors saying which SQL function merged */
+/*
+ * One of the core's merges (BkModelMerge, BkModelMergeUnion,
+ * BkModelMergeUnionOwn, BkModelMergeCounts), its errors saying which SQL
+ * function merged
+ */
 static void
-merge_models(BkModel *dst, BkModel *src, const char *fname, bool whole)
+merge_with(void (*merge) (BkModel *, BkModel *), BkModel *dst, BkModel *src,
+		   const char *fname)
 {
 	ErrorContextCallback errcallback;
 
@@ -52,38 +57,7 @@ merge_models(BkModel *dst, BkModel *src, const char *fname, bool whole)
 	errcallback.arg = (void *) (fname ? fname : "bk_merge");
 	errcallback.previous = error_context_stack;
 	error_context_stack = &errcallback;
-	if (whole)
-		BkModelMergeUnion(dst, src);
-	else
-		BkModelMerge(dst, src);
-	error_context_stack = errcallback.previous;
-}
-
-/* BkModelMergeCounts, its errors saying which SQL function merged */
-static void
-merge_counts(BkModel *dst, BkModel *src, const char *fname)
-{
-	ErrorContextCallback errcallback;
-
-	errcallback.callback = merge_context;
-	errcallback.arg = (void *) (fname ? fname : "bk_merge");
-	errcallback.previous = error_context_stack;
-	error_context_stack = &errcallback;
-	BkModelMergeCounts(dst, src);
-	error_context_stack = errcallback.previous;
-}
-
-/* BkModelMergeUnionOwn, its errors saying which SQL function merged */
-static void
-merge_union_own(BkModel *dst, BkModel *src, const char *fname)
-{
-	ErrorContextCallback errcallback;
-
-	errcallback.callback = merge_context;
-	errcallback.arg = (void *) (fname ? fname : "bk_merge");
-	errcallback.previous = error_context_stack;
-	error_context_stack = &errcallback;
-	BkModelMergeUnionOwn(dst, src);
+	merge(dst, src);
 	error_context_stack = errcallback.previous;
 }
 
@@ -113,9 +87,9 @@ merge_polished(BkModel *dst, BkModel *src, const char *fname)
 		tmp = AllocSetContextCreate(CurrentMemoryContext, "budgetkernel merged union",
 									ALLOCSET_DEFAULT_SIZES);
 		u = copy_model_in(dst, fname, tmp);
-		merge_models(u, copy_model_in(src, fname, tmp), fname, true);
+		merge_with(BkModelMergeUnion, u, copy_model_in(src, fname, tmp), fname);
 	}
-	merge_models(dst, src, fname, false);
+	merge_with(BkModelMerge, dst, src, fname);
 	if (u != NULL)
 	{
 		BkPgMergePolish(dst, u, fname);
@@ -408,11 +382,11 @@ bk_merge_trans(PG_FUNCTION_ARGS)
 			m = BkPgDecodeDatum(PG_GETARG_DATUM(1), tmp, true);
 			BkPgCheckLegacyLabels(m);
 			if (!stopped)
-				merge_models(st->union_model, m, st->fname, true);
+				merge_with(BkModelMergeUnion, st->union_model, m, st->fname);
 			else if (BkModelDistillableWith(st->union_model, m) &&
 					 (double) (BkModelSvTotal(st->union_model) + BkModelSvTotal(m)) *
 					 BkModelDim(st->union_model) * sizeof(double) <= BK_UNION_MAX_BYTES)
-				merge_union_own(st->union_model, m, st->fname);
+				merge_with(BkModelMergeUnionOwn, st->union_model, m, st->fname);
 			if (!stopped)
 			{
 				if (!BkModelDistillable(st->union_model) ||
@@ -436,9 +410,9 @@ bk_merge_trans(PG_FUNCTION_ARGS)
 			BkPgCheckLegacyLabels(m);
 		}
 		if (st->fold_stopped)
-			merge_counts(st->model, m, st->fname);
+			merge_with(BkModelMergeCounts, st->model, m, st->fname);
 		else
-			merge_models(st->model, m, st->fname, false);
+			merge_with(BkModelMerge, st->model, m, st->fname);
 		BkPgFingerprint(PG_GETARG_DATUM(1), fp);
 		BkModelAddParent(st->model, fp);
 		MemoryContextDelete(tmp);
