@@ -85,61 +85,15 @@
 #define DISTIL_MAX_SVS ((int64_t) 1 << 16)
 
 /*
- * The points of u's machines, each once (their bytes), into the machine
- * pts (one coefficient, unused); at[k][j]: the point of SV j of machine k.
- */
-static void
-distinct_points(BkModel *u, BkMachine *pts, int **at)
-{
-	size_t		total = 0,
-				cap;
-	int		   *table;
-
-	for (int k = 0; k < u->n_machines; k++)
-		total += (size_t) u->machines[k].n_sv;
-	BkMachineInit(&u->env, pts, u->dim, 1, total > 0 ? (int) total : 1);
-	table = BkRowTableNew(&u->env, total, &cap);
-	for (int k = 0; k < u->n_machines; k++)
-	{
-		const BkMachine *mach = &u->machines[k];
-
-		at[k] = BkAllocArray(&u->env, (size_t) (mach->n_sv > 0 ? mach->n_sv : 1), sizeof(int));
-		for (int j = 0; j < mach->n_sv; j++)
-		{
-			const double *x = BkSvRow(mach, j);
-			bool		found;
-			size_t		h = BkRowSlot(table, cap, pts, x, u->dim, &found);
-
-			if (!found)
-				table[h] = BkMachineAppend(pts, u->dim, x, mach->sqnorm[j], 0.0);
-			at[k][j] = table[h];
-		}
-		BkCheckInterrupts(&u->env);
-	}
-	BkFree(&u->env, table);
-}
-
-/* the rows of pts, by pointer (what learned() reads) */
-static const double **
-rows_of(const BkModel *m, const BkMachine *pts)
-{
-	const double **row = BkAllocArray(&m->env, (size_t) (pts->n_sv > 0 ? pts->n_sv : 1),
-									  sizeof(double *));
-
-	for (int i = 0; i < pts->n_sv; i++)
-		row[i] = BkSvRow(pts, i);
-	return row;
-}
-
-/*
- * The distinct rows of u's machines, as distinct_points() finds them and
- * in its order, but by pointer into u's machines (not copied: 12 MB for
- * usps one-vs-rest at 32 parts, whose pages were most of the copy's
- * time); *n_out of them, at as there.  u must not change while they are
+ * The distinct rows of u's machines (their bytes), in the order they are
+ * first met, by pointer into u's machines (not copied: 12 MB for usps
+ * one-vs-rest at 32 parts, whose pages were most of a copy's time);
+ * *n_out of them; at[k][j]: the row of SV j of machine k; and, when sq is
+ * not NULL, *sq their squared norms.  u must not change while they are
  * used.
  */
 static const double **
-distinct_rows(BkModel *u, int *n_out, int **at)
+distinct_rows(BkModel *u, int *n_out, int **at, double **sq)
 {
 	size_t		total = 0,
 				cap;
@@ -150,6 +104,8 @@ distinct_rows(BkModel *u, int *n_out, int **at)
 	for (int k = 0; k < u->n_machines; k++)
 		total += (size_t) u->machines[k].n_sv;
 	row = BkAllocArray(&u->env, total > 0 ? total : 1, sizeof(double *));
+	if (sq != NULL)
+		*sq = BkAllocArray(&u->env, total > 0 ? total : 1, sizeof(double));
 	table = BkRowTableNew(&u->env, total, &cap);
 	for (int k = 0; k < u->n_machines; k++)
 	{
@@ -164,6 +120,8 @@ distinct_rows(BkModel *u, int *n_out, int **at)
 
 			if (!found)
 			{
+				if (sq != NULL)
+					(*sq)[n] = mach->sqnorm[j];
 				row[n] = x;
 				table[h] = n++;
 			}
@@ -173,6 +131,36 @@ distinct_rows(BkModel *u, int *n_out, int **at)
 	}
 	BkFree(&u->env, table);
 	*n_out = n;
+	return row;
+}
+
+/*
+ * The points of u's machines, each once, copied into the machine pts (one
+ * coefficient, unused), in distinct_rows()'s order; at as there.
+ */
+static void
+distinct_points(BkModel *u, BkMachine *pts, int **at)
+{
+	int			n;
+	double	   *sq;
+	const double **row = distinct_rows(u, &n, at, &sq);
+
+	BkMachineInit(&u->env, pts, u->dim, 1, n > 0 ? n : 1);
+	for (int i = 0; i < n; i++)
+		BkMachineAppend(pts, u->dim, row[i], sq[i], 0.0);
+	BkFree(&u->env, row);
+	BkFree(&u->env, sq);
+}
+
+/* the rows of pts, by pointer (what learned() reads) */
+static const double **
+rows_of(const BkModel *m, const BkMachine *pts)
+{
+	const double **row = BkAllocArray(&m->env, (size_t) (pts->n_sv > 0 ? pts->n_sv : 1),
+									  sizeof(double *));
+
+	for (int i = 0; i < pts->n_sv; i++)
+		row[i] = BkSvRow(pts, i);
 	return row;
 }
 
@@ -684,7 +672,7 @@ BkModelRetrain(BkModel *m, BkModel *u, BkDistilReport *report)
 		u->n_machines != m->n_machines || u->n_classes != m->n_classes || u->dim != m->dim)
 		return false;
 	at = BkAllocArray(&m->env, (size_t) u->n_machines, sizeof(int *));
-	row = distinct_rows(u, &n_pts, at);
+	row = distinct_rows(u, &n_pts, at, NULL);
 	own = BkAllocArray(&m->env, (size_t) (n_pts > 0 ? n_pts : 1), sizeof(int));
 	order = BkAllocArray(&m->env, (size_t) (n_pts > 0 ? n_pts : 1), sizeof(int));
 	own_labels(u, n_pts, at, own);
