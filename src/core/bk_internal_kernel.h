@@ -68,6 +68,14 @@ extern bool BkCpuHasAvx2(void);
 extern bool BkVectorLanes(void);
 extern void BkVectorLanesEnable(bool on);
 /*
+ * Whether the AVX-512F paths run (the lane paths are on and the CPU has
+ * it): eight doubles a register, each lane the scalar code's, never FMA
+ * (target "avx512f" does not include it), so the same bits again;
+ * BkVectorWideEnable(false) leaves the AVX2 paths, for the tests.
+ */
+extern bool BkVectorWide(void);
+extern void BkVectorWideEnable(bool on);
+/*
  * Whether the lane paths are on (BkVectorLanesEnable), whatever the CPU;
  * and whether it has the SHA extensions, which BkSha256 then runs on
  * (bk_sha256.c: the same digest)
@@ -253,10 +261,18 @@ extern int	BkNearestOf(const BkMachine *mach, const double *dots, double sqx,
  */
 #define BK_GRAM_RIDGE 1e-6
 extern void BkGramInit(const BkEnv *env, BkGramInverse *g, int capacity);
+extern void BkGramFree(const BkEnv *env, BkGramInverse *g);
 /* room for a larger order, the values kept */
 extern void BkGramGrow(const BkEnv *env, BkGramInverse *g, int capacity);
-/* a = K^-1 k for the current order n (whole stored rows); returns k . a */
+/* a = K^-1 k for the current order n (the upper triangle); returns k . a */
 extern double BkGramApply(const BkGramInverse *g, const double *k, double *a);
+
+/* the entry (i, j) of K^-1: the updates keep the upper triangle alone */
+static inline double
+BkGramAt(const BkGramInverse *g, int i, int j)
+{
+	return i <= j ? g->m[(size_t) i * g->cap + j] : g->m[(size_t) j * g->cap + i];
+}
 
 /*
  * A vector closer than this (relative squared feature-space distance,

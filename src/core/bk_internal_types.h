@@ -31,8 +31,10 @@ typedef struct BkNearest
 typedef struct BkGramInverse
 {
 	int			n;				/* order (== n_sv between rows) */
-	int			cap;			/* allocated order */
-	double	   *m;				/* cap x cap, row-major, upper n x n used */
+	int			cap;			/* allocated order, a multiple of 8: the stride */
+	double	   *m;				/* cap x cap, row-major, upper n x n used;
+								 * 64-byte aligned, within block */
+	void	   *block;			/* the allocation m lies in (BkGramFree) */
 	uint64_t	since_refresh;	/* updates since the last refactorisation */
 	double		ridge;			/* inverse of K + ridge diag(K); from the params */
 } BkGramInverse;

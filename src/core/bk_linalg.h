@@ -63,6 +63,13 @@ extern bool BkLinCholeskyFrom(const double *a, int lda, double *l, int ldl,
  * both triangles of m get A^-1, exactly symmetric; work holds n x n.
  */
 extern void BkLinCholInverse(double *m, int n, double *work);
+/*
+ * The upper triangle of A^-1 into out (n x n, ldo; out may not overlap l)
+ * from the factor L in the lower triangle of l (n x n, ldl), the same bits
+ * as BkLinCholInverse; out's lower triangle is not written.
+ */
+extern void BkLinCholInverseUpper(const double *l, int ldl, int n,
+								  double *out, int ldo);
 /* b = A^-1 b from the factor L in the lower triangle of l (n x n, ldl) */
 extern void BkLinCholSolve(const double *l, int ldl, int n, double *b);
 /*

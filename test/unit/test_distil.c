@@ -543,8 +543,8 @@ test_distil(void)
 				   "54ac1de01f24fad419338132b6bac33882d7af3e39532a03fbf306a5aef89212");
 	distil_refined(false, "0.02", 0.03,
 				   "00612ff6a96529e897697024e9694597a28d56b5bc406eff81fb0c02440e8e84");
-	retrained(true, "d8352eed346212a25f96e3646fc4add206a9c45349e23185f03640f9dcb0c506");
-	retrained(false, "de94af820512de3abd4679c320e5624e0ac9a590376eb6d16f9db583463a2333");
+	retrained(true, "8ab21e45f7b98e54b2e0762d20332745b38761e2196fe5739091ce8b9e008689");
+	retrained(false, "f44397b53faefdacefa74f503b46ea36461b6adecd909e319b8bfe6723becc1e");
 	free(x);
 	free(y);
 }

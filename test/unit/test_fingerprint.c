@@ -426,38 +426,38 @@ static const char *const expected[] = {
 	"fccc0dc12c005550aefa67b35c378a5ef575570049f6da9f6f12b0afc1d4a79c",	/* 10: bpa, two classes */
 	"7c3272d5389d700492703f081e686bb3bd316302579d75843d3537f43a3003d5",	/* 11: bpa, three classes */
 	"a6694c471d04181d10c297ffe60d5f39802ff4da29741a4ac042207396e00243",	/* 12: bpa, two classes, continued, second pass */
-	"0e2465e9b79db30a5ff92ee76e42d0747243cb5a97b600373fd9ef3a409d4316",	/* 13: bpa, two classes, merged */
-	"c438b9c06dfb51387b69b4ab67474ae16a2d5065582ac83197f65fcf74c69047",	/* 14: bpa, three classes, merged */
+	"82d239bc0cee79dec9f596bb998dda109ebc648298605eea978caf6574a7149f",	/* 13: bpa, two classes, merged */
+	"03a951d49a94e314aeb796e4516dc0c1b3a6e4959f567b5b954888b67efcd1d5",	/* 14: bpa, three classes, merged */
 	"9b0e25a843cc2b6de1c916b2536fb7bd819b888df015bdd421140f8307984ab3",	/* 15: pegasos, two classes */
 	"b9bad1556e7bbcba114bfe534f93bfde66ca949d3677a8b4674e7bebed77f9f6",	/* 16: pegasos, three classes */
 	"120795d008850d9a211361117ac266bf7a6918f019d1f5e0db7ae9c4200f4273",	/* 17: pegasos, two classes, continued, second pass */
-	"74e57e2891dc7bed6f99945959d53a0f737983324941f846d8a9d6dfd986a755",	/* 18: pegasos, two classes, merged */
-	"cfb376c589adbd38da046f8b54a712cd810f9c6c03d05782641df3ed5f1d92be",	/* 19: pegasos, three classes, merged */
+	"d7ac94b3231a2f67cdca3fa648f1dc581868fe415ea11982a0f4a007240b15da",	/* 18: pegasos, two classes, merged */
+	"a614542521ac1b8eb4e22b0e98b0d182fb86f51e226ab3ae3eba3d9e6bd51966",	/* 19: pegasos, three classes, merged */
 	"8853d1d2c825fcddc65db9b05d7c3726794f5266adcd73d3bf9643863d437962",	/* 20: stoptron, two classes */
 	"e3bca8011802521f8963cbc62b5692db417e91c20f4f5abe829e91170e70bc6b",	/* 21: stoptron, three classes */
 	"619c75ebbfc9970f478b2ec8538799ce6bc67693ff2546cf52789d278e320817",	/* 22: stoptron, two classes, continued, second pass */
-	"f13b1767195f020c4fdf9bd36409f4c633a59b49e532095c2f803bb0a2558560",	/* 23: stoptron, two classes, merged */
-	"0cb168dd7f49ed6d0a6e30ba6acc7a3a44fc50fec8e4a1467de6630bbdc00313",	/* 24: stoptron, three classes, merged */
+	"44e5f54f32979a31ef75e94320c6602f6039c7374891c702907c0a67134de1b3",	/* 23: stoptron, two classes, merged */
+	"4c11a5134f5278d542dc157ac501fe56df29816029190d9ae28c3a04c279f204",	/* 24: stoptron, three classes, merged */
 	"01ca82902522bdde077f416ae8c14f90cca4643cf1536da5ab2aa6d6c76d02a4",	/* 25: rbp, two classes */
 	"89d91a31d45244993ec853dc1d053fa9be106b04f757284bc795f86102491fee",	/* 26: rbp, three classes */
 	"1257543abada28ac9711f9aaed834aab5a27336a596b6f3f5960f0e79ca66662",	/* 27: rbp, two classes, continued, second pass */
-	"bdaa650e82efd63b443238db8f3b8a6d2660a6b05012c79f8528b3c6f8012a69",	/* 28: rbp, two classes, merged */
-	"d36e439133651a456a89ff790ad6403add7735d74a50162f76b2575750851562",	/* 29: rbp, three classes, merged */
+	"91226139e549b7357334454c03f020cc07baf6636a800992b981010c6a0c4ce3",	/* 28: rbp, two classes, merged */
+	"fc724a0260bf677044954c8a8b71c77f7490940300324fce4af68584b39d2db5",	/* 29: rbp, three classes, merged */
 	"135e9d239bd662bf74865de2468cf84458730a335a0a849e439e2b5cf8246797",	/* 30: pa_random, two classes */
 	"74896d56746bd4d3c9a72adf64121240c85eeecdd41fcb40c4cd47450619f879",	/* 31: pa_random, three classes */
 	"12e7ee2f384ba90baf41da3352361b28f5f122b6a20fbfa44c9c3a3aa31a9f50",	/* 32: pa_random, two classes, continued, second pass */
-	"f0f07a3ba399d9a02286ce053f513142f4c0667448c13c1a949030aaa550c33f",	/* 33: pa_random, two classes, merged */
-	"87ec8c928dff3e8874d7ca215d069e75a9865a096264ec73e0c9bb82ae8a6058",	/* 34: pa_random, three classes, merged */
+	"65bd13370c376ecdb38d01a7e2914b89a7d45ae41467b57e93a60a5ed6400d01",	/* 33: pa_random, two classes, merged */
+	"b73075e7da7fd9f51d92eba2de6282a00929f4b3c4d4470fdfb3c17f61320b41",	/* 34: pa_random, three classes, merged */
 	"436595d617106a925dfd68d127e7e8cc30cb17d234631aa148f72b1e1bb37d4b",	/* 35: budget_perceptron, two classes */
 	"53459debdbdadbd1a4be56787772453df744d52fb2b0c17d4be64bc00dd70041",	/* 36: budget_perceptron, three classes */
 	"15a88f5f318af9bdce154237fa6afbba917e33dac8752ed786c5b2dedad89292",	/* 37: budget_perceptron, two classes, continued, second pass */
-	"6cb64006cfeb9a817bd618c48cf070d29c0b68eab154537a36f08819da012225",	/* 38: budget_perceptron, two classes, merged */
-	"6d0ccaa46f93eeb7e19722f640867ee9a94c5eba9c6f7c646cef7c56fd5d392f",	/* 39: budget_perceptron, three classes, merged */
+	"ec4ed083b9648c862fdde5245da8c1b5d283a759b353c07dc4fd27829999a51d",	/* 38: budget_perceptron, two classes, merged */
+	"db21305d943bbc20a9cc7791e0527a4bef64542f9740af8853db79264a03f010",	/* 39: budget_perceptron, three classes, merged */
 	"1ab2eb28759bcd768195f200f99168371b517f26c5a3e8865418cbb21385f086",	/* 40: tighter_budget_perceptron, two classes */
 	"a12ffdf46e8ed79f551d4e8fbca57a6938cca1297181993b15accef0f75052e3",	/* 41: tighter_budget_perceptron, three classes */
 	"10975c9ddcd27a133814d697f6507a0f578577f8a494c4a14808e6909102cf93",	/* 42: tighter_budget_perceptron, two classes, continued, second pass */
-	"40477ab8706f33f678bae6172bac59891333f9606ce4c80b5f19ad8ca4d9e587",	/* 43: tighter_budget_perceptron, two classes, merged */
-	"c80f400a1b8ca8ce1983f7aec0e3867035bad59f0f79d2e2d0d7f865bf317b1a",	/* 44: tighter_budget_perceptron, three classes, merged */
+	"69ee4acc12281b2f0ab457da9d9b718942529a1e8c4e61d544307023fab7aaaa",	/* 43: tighter_budget_perceptron, two classes, merged */
+	"f134f9cdb15b12b3b8c54b6faff030eff25effb4ad9c4ac41210b034e32cf66a",	/* 44: tighter_budget_perceptron, three classes, merged */
 	"e5247f926e8dd0a8af42d16615f8b049e2e88cd8c797ad66ab29ec6171c1bbd0",	/* 45: spa, two classes */
 	"159eb39087d86a11cd3bd8ad7886083b4b3f36e82d5ea8b9846e680125e0daf0",	/* 46: spa, three classes */
 	"cf52c4b1028e6d4442e416edfe4b729cd3d4361d7c531517fc9648af07e5630d",	/* 47: spa, two classes, continued, second pass */
@@ -476,82 +476,82 @@ static const char *const expected[] = {
 	"fb73d3254bfae90af21761d227777946366c3f011d50acb037ddb3dc874abe61",	/* 60: bduol, two classes */
 	"a84eee170a7684c3509e0241d144e9f1eaface83dd88612f32b80b382a6ead7e",	/* 61: bduol, three classes */
 	"a6eb08ead244008ea09685ab3336689408ca7ed2af22024319100b7bf979f4d8",	/* 62: bduol, two classes, continued, second pass */
-	"03d650a4b394f5b63ed51ff7b431287477d29e178190c3bb51904af317164892",	/* 63: bduol, two classes, merged */
-	"ff54c18d4aee84d7a9d9535c6feb79c0315b8a1451e8a2dc71f964898c48229d",	/* 64: bduol, three classes, merged */
+	"3722539366790d4b517a815b51aa8af979eb83b4da3f635b2fabb08183e6c9a4",	/* 63: bduol, two classes, merged */
+	"8859c69b7233025eec28bc3e668d9d1d70348d465ac54e5bfcbc1acd32480155",	/* 64: bduol, three classes, merged */
 	"55d04d4d2f8ae0cbb96abd404994d49e6306778c8060009572d569ca2b57e155",	/* 65: bogd, two classes */
 	"8c60f8cc9f2ad0c5ec7f810ad28b90cc5b3577327ecd41f27a9a21b8e4b045f6",	/* 66: bogd, three classes */
 	"55b71adf84656a1b0c0bdb8c742c68c78271c7d9de1494327205ec0755188660",	/* 67: bogd, two classes, continued, second pass */
-	"ed89163d1ef4fa252ee7899d1ac597b2f014d95113702088fc7a32341ad77706",	/* 68: bogd, two classes, merged */
-	"a41757bf8eb89a3417bc45d7fd4050c72fb9e55a2f3cb9e052b6eecec45ef5b2",	/* 69: bogd, three classes, merged */
+	"6b10f15279ef4519449aaf720a355d47ecafa1106c27b24cab354569810dd6b6",	/* 68: bogd, two classes, merged */
+	"c89e265abbaab7468a54e2a17667d426ee795c2a61cad3905ad7178327349c10",	/* 69: bogd, three classes, merged */
 	"0ee5edc3c17c7b3c1f2b8d70ea62b9f45b6d19a6c496f0f6ed5c4ff9885a23ce",	/* 70: forgetron, two classes */
 	"e88b88d41da4be005ee4f51aacfa616117b4f2b5661ff54273fabc67689e91b4",	/* 71: forgetron, three classes */
 	"f3aee5eaa28a215f16eb3e3c13a5ac378aad73f527fde38177981d9f4ec7f2fc",	/* 72: forgetron, two classes, continued, second pass */
-	"60ff2947a27992591fcb8fe288de6cbc37e8a34b79131b22b22948cb10779d41",	/* 73: forgetron, two classes, merged */
-	"dd16a52b7641977b9f6a814f0ee37a8eeff80fb32dbc3a6dec036f62aa409faa",	/* 74: forgetron, three classes, merged */
-	"69128a3a3cf7e885f585dd019b3e762b5e2a1e95f78e0979ddca5903e5263897",	/* 75: projectron, two classes */
-	"1e7e4220fefefc01e14918303c9672f4e4d6838e50596ee0831d777ceff1dfe8",	/* 76: projectron, three classes */
-	"b98d7ed488c6eae94203cdfadaaf7c87500485dc75e8ad7f92aa79f4ba7657f3",	/* 77: projectron, two classes, continued, second pass */
-	"c081fc4640aea52128ea75b8da4a28b28a5932b336af4f3ed6225905fc131092",	/* 78: projectron, two classes, merged */
-	"14b6d98dfbbc70be4466e0618968c0ae97a70604184d03fab72dc52df279160a",	/* 79: projectron, three classes, merged */
-	"28a455624552cb7c07119fc331e6da4d88d3ca8c7077e0b267f0a52b7fccb8ca",	/* 80: projectron_pp, two classes */
-	"f0109509bf15b5a2a241cdfce001b824b98fa5e85895d429ceff58376bdc3caf",	/* 81: projectron_pp, three classes */
-	"141f88c85d89dc461a23d53092fd048537ad84a94f157ee4c03ec6fe117bb2de",	/* 82: projectron_pp, two classes, continued, second pass */
-	"d1296f93fe699df45a776145d7bf86e02d69acad1ab9a53ccb932abdcbc784de",	/* 83: projectron_pp, two classes, merged */
-	"116e3bbe415cefcb9c9212e3cacf0f4490a71af69d7d5ea7a7ca7b16ffd51a81",	/* 84: projectron_pp, three classes, merged */
+	"7e5547c3cde3d22fff11cfe24abf207a791aa3722e77668c497e6116919f6583",	/* 73: forgetron, two classes, merged */
+	"0142bd434715bc9a2fd0141179b24ec8d2ec1c5af4231025a174f3e733f6a89d",	/* 74: forgetron, three classes, merged */
+	"0a8ead73d00d4f83bce10bef7e68da13d689fe414e2bfed5cfa78018124ca41d",	/* 75: projectron, two classes */
+	"b622e32be3728d4f1a98238bb199a9093785df70d26b8a3d27bf2e2326bf825e",	/* 76: projectron, three classes */
+	"1b3f36f16b1d455357bd9774f5b599dc98ab84759d550f396f6a1254a9dd3a70",	/* 77: projectron, two classes, continued, second pass */
+	"5cb1e10325774222cf849fa8b01ac2edfbe0ce271622eea387d260792c7351ac",	/* 78: projectron, two classes, merged */
+	"ba280915daf327ad71a06f470b1b3707ff3d621632362497b1afdc0f91e90628",	/* 79: projectron, three classes, merged */
+	"9179b99193b4b6eeefcfc3fb62c31f331076c5bc6893b279db63dad0e7496062",	/* 80: projectron_pp, two classes */
+	"9e522897303b9e74ea376c5b28cd384c2f379a2f62aa3cb1d0a9b25ecca34a02",	/* 81: projectron_pp, three classes */
+	"8aaeb7cf33aba39aede2c050625fdaf838d298fc6b8101f07de7bcb6ffc56510",	/* 82: projectron_pp, two classes, continued, second pass */
+	"a52f1d4827e777a5e9ba1e56c7737fa16e3c3629c79d5b31463e0f9949b10762",	/* 83: projectron_pp, two classes, merged */
+	"985ed969db47d57238787dd6f42f481f762517ebb81aee83cd08fc60caf7d15d",	/* 84: projectron_pp, three classes, merged */
 	"fccc0dc12c005550aefa67b35c378a5ef575570049f6da9f6f12b0afc1d4a79c",	/* 85: bpa variant=nn, two classes */
 	"7c3272d5389d700492703f081e686bb3bd316302579d75843d3537f43a3003d5",	/* 86: bpa variant=nn, three classes */
-	"99669a4b749cf476d307dd6fff08279d7b43521581d26c69bd90e43be5db5f5a",	/* 87: bpa variant=p, two classes */
-	"d4f4b1d4d18c5eb1f1043d7d637e2d220e21ad81f24fcc2952a1600c5a14244c",	/* 88: bpa variant=p, three classes */
+	"a0550f771c7a8d8523128dcc17528c4fbf37e5fb4924e46bf3afe9375ca66dc4",	/* 87: bpa variant=p, two classes */
+	"e28c0889db97df38751d74b40a8a8044e934c452a0acd106fe23d8e828937533",	/* 88: bpa variant=p, three classes */
 	"1bd03011cc3fe0f4067b9dc6ffcd230218d63d1be62df495fdc2d0cb39e7a430",	/* 89: bpa variant=s kernel, two classes */
 	"42270ab20b12c41e5642d53bd4cfb5a62740ef4a1bf5b2fd31446840a1f818d0",	/* 90: bpa variant=s kernel, three classes */
 	"796a783b9f0d640190552fb3d17b8c67836dcfddb3d5eba1a6f2e3621c386d58",	/* 91: bpa variant=nn loss, two classes */
 	"bd5b7eb6e3d646d607b8d36146f35de1ea441e3e1c36e803207787b7e4da3be1",	/* 92: bpa variant=nn loss, three classes */
 	"9b0e25a843cc2b6de1c916b2536fb7bd819b888df015bdd421140f8307984ab3",	/* 93: pegasos maintenance=merge, two classes */
 	"b9bad1556e7bbcba114bfe534f93bfde66ca949d3677a8b4674e7bebed77f9f6",	/* 94: pegasos maintenance=merge, three classes */
-	"12af47f6d5d4aca2c3c516696208cbe777b1536ab84d7729193630fc967fd2c3",	/* 95: pegasos maintenance=projection, two classes */
-	"a30828716d085e0b3958a026da517213b8e8fb5777d2672c8cb457e56e7dac66",	/* 96: pegasos maintenance=projection, three classes */
-	"154313fa0aefb41c5a4852d3d40f2ff0cc873959227a97ec58c935714dcdc4a8",	/* 97: pegasos maintenance=projection_best, two classes */
-	"7a2aee8f45e4d2623a2d80cf3871355cae586f2067d415b93fa6429dbf9076e2",	/* 98: pegasos maintenance=projection_best, three classes */
+	"4b337d3730e0dd877ae1902797e95a097cf9d9e12ee2c2d5673efeb7543923e1",	/* 95: pegasos maintenance=projection, two classes */
+	"00e9994c88a283ea1fed687178dcc2818347d79a1ac6734d93139545740d769f",	/* 96: pegasos maintenance=projection, three classes */
+	"4965d26121846afe590cde9595ac329d31dd767debc7b21ca2599e7c3446d9a3",	/* 97: pegasos maintenance=projection_best, two classes */
+	"a3f596c81f738243dce20b20c159a2471bf4f614c110a74a174cac74e019af58",	/* 98: pegasos maintenance=projection_best, three classes */
 	"7b0496eac9e4e80e4a7db5ecbc1cc2cd5641b3e8c73a0af1885a24def312f870",	/* 99: bduol maintenance=projection, two classes */
 	"cae68d531e382483d730c60e866ba4253c6c4979ef9db1e1d37c4f5fc20de26a",	/* 100: bduol maintenance=projection, three classes */
 	"0c00b3c1daf7ba16722e422ddd9fc6e9ef6af57a046e31f05fd807d3c47d7ba7",	/* 101: bduol maintenance=approx_projection, two classes */
 	"c05d1e4b4195fb876c457d004a16f8c7b28f408a03031c35aa1dfcfa20a5cd96",	/* 102: bduol maintenance=approx_projection, three classes */
 	"5313ce1c2039a20ac64099badff2804a40955c135c855162acb0e0e7e3fbcd1e",	/* 103: pa kernel=linear, two classes */
 	"d20106d5a01127a3f1d85d6b2880be3c16400801c986292843b95ea1f5d54f37",	/* 104: pa kernel=linear, three classes */
-	"00cc885563148964c9a740fab1d04c91d3ce0692008034cc8fe8d4839b924ddd",	/* 105: projectron_pp kernel=poly degree, two classes */
-	"212777421f63ba8e68f6e156a7c613a3ed3335160e4e67e2f2451a93369fd99b",	/* 106: projectron_pp kernel=poly degree, three classes */
+	"064af12f1d8a38c42aedb8f12ca6f1d7e5918600037ffd6b65d378833e11949a",	/* 105: projectron_pp kernel=poly degree, two classes */
+	"0f7468f8e33f38b91d5d2dfa620969a49230d6db562238460c1fe2fd3edf2bb6",	/* 106: projectron_pp kernel=poly degree, three classes */
 	"c6c8e33febeeec25535f4ef1ad62845e1bec3da0b99c69a3247f7e6fab60c6c7",	/* 107: bpa variant=nn, two classes, standardised */
 	"a0b62322f6715f6d9874777fd5bd23ef75dd949a7fbf7521c469007fcc23bbd6",	/* 108: pegasos maintenance=merge, three classes, standardised */
-	"e187d102f2f7efe5f2586800500c24593c510cbc87dc720f7baf6fb21878b033",	/* 109: bpa variant=p, two classes, calibrated */
+	"6f81a2bb7149e9d7c742b9edb01bfa4381360bfdbac1e94e78dfde80a2842ca4",	/* 109: bpa variant=p, two classes, calibrated */
 	"c676087547706cec34b21ffc3020cdf0433fc4182450010c1465687724e8927d",	/* 110: bpa variant=nn, three classes, calibrated */
 	"b6bdabca0e1c6e8ab100c03e5d356f13b5301efa83a0a8629218c9b330721418",	/* 111: bpa variant=nn, three classes, balanced weights */
-	"eceec5a08605457f315ad77307b814426b3b285280a62ac3c295fc234fa087b5",	/* 112: bpa variant=p, three classes, merged */
+	"72e4e6629354007793a1fdd1f859e169d34f4199c935932279f7a9d36b377189",	/* 112: bpa variant=p, three classes, merged */
 	"af60dad00c9bbc7f662056201df49feff6b991354d4634fb823253f2c33caaea",	/* 113: pegasos maintenance=merge, three classes, continued, second pass */
-	"cbd91c3b0fe56c73d29475aa376ccb76d4cd66c2b8972f8e15fe7387700bd5af",	/* 114: bduol maintenance=projection, two classes, merged */
+	"fc10b80bb6e6401db13b3ab9f4f3be74d34ab9c62c7c27974de05fa6cd4d3d9f",	/* 114: bduol maintenance=projection, two classes, merged */
 	"834e8f08e95af45cd6db4807703fe81b3fbf11560f540be581a911d669a84f9e",	/* 115: pa, regression */
 	"a62d6e55437d7891d1f99f77928bf80383a88e434c7e1ba9b7eae87649ff8e50",	/* 116: pa, regression, continued, second pass */
 	"fd0854869d1b9bfe1aeacbd81b1c16aaca00ca74f3a8700bcb9f030a95f0d4ce",	/* 117: pa, regression, merged */
 	"e2eab6fdd8d5258fb5e59a5d32f57468391f473c85e0c2402189c03ff19824f9",	/* 118: bpa variant=nn, regression */
 	"eddb90d11e87896e2309e393e6b35ce3c9d2f192efeda69b79a73642a031a14a",	/* 119: bpa variant=nn, regression, continued, second pass */
-	"bc67019952d42d3de504585e7337953e96a7fcb1b2111547754dbae9d46746f5",	/* 120: bpa variant=nn, regression, merged */
+	"fb7281274a1e8e01f714b950a8cbdf735ade12a18b1273229e09fbf61e88aee0",	/* 120: bpa variant=nn, regression, merged */
 	"be2259b801f646ca61b36b2b6ba1d3a6557f8ff878ff9cfd544c8f44378544cc",	/* 121: bpa variant=s, regression */
 	"02cb3129841bed87bb9ef9bbee20b6c52ccd28937e03514c1aad623d5bf61ba1",	/* 122: bpa variant=s, regression, continued, second pass */
-	"3d4d41c82c85491673de148918cf1d6a92a8156e53801c64958b101798a94f60",	/* 123: bpa variant=s, regression, merged */
-	"523f7ce6f61ff72fc9deb656cf17f5647f68966545aa21dab86905c0293098ce",	/* 124: bpa variant=p, regression */
-	"8bcd10d504f4d0c16619fa6b7613ceef2938dbdd67ebea3af192e166ae16488a",	/* 125: bpa variant=p, regression, continued, second pass */
-	"3779b05ac86a7e02cd74bdee293cff20122e5fbd373dd70fa1d290b63d01fc8f",	/* 126: bpa variant=p, regression, merged */
+	"308e8623f51a2dde4dcfe12b5778aa6019db9b57a013ed791a1e9eadc8fa552a",	/* 123: bpa variant=s, regression, merged */
+	"66c5fbdc221a1d0f006850a1b35286d4f00977bd3e7dc2fca071d8811b7d2cdc",	/* 124: bpa variant=p, regression */
+	"3e51997a84f518ff48410302ad25862ab81e339cd7694e474e04b2dfa40d4631",	/* 125: bpa variant=p, regression, continued, second pass */
+	"de7044f9a3bec2ec6ca1110c65e3338851591ab276246353873234f82648127b",	/* 126: bpa variant=p, regression, merged */
 	"1fec4d3643779008dc5189f6a931c48ea1964e4fe39d1fb53e1d98a2c7a5d3b8",	/* 127: pegasos, regression */
 	"4f93c5278982867c40caba559e33c0080bf692a5f93c70952ee82b6c412e2165",	/* 128: pegasos, regression, continued, second pass */
-	"1ec0cd2da543af0fdf811d64722fb2c0b8e74495ee4b9c0cb82d060706eca2bb",	/* 129: pegasos, regression, merged */
+	"82dfbb38cd888344bed224771a9e276610fe209585f4953c4a70821348856e24",	/* 129: pegasos, regression, merged */
 	"b02fdf38fbcbb3917a48551fdf73d0dd24f394ffe353be3453049c75c80d1e7d",	/* 130: pa_random, regression */
 	"94227834f72a9818dbffc5891acc0f2092108ccab953720e3e814d3e693eb84e",	/* 131: pa_random, regression, continued, second pass */
-	"70b7c9653c6b13572457102ed75df9c06854f2b33cf70e46633e9b896b2603fa",	/* 132: pa_random, regression, merged */
+	"be0252562d8fc59456f5b6b7a007d3200dd7ec87e0f6e1001009c6961c4599d8",	/* 132: pa_random, regression, merged */
 	"227a99d37b465f0dca746d028f5c52b2c46cf9e150713611ce8650cb45a482e7",	/* 133: ogd, regression */
 	"cd53b4205779425ff54a1ce3d609d685d4686037576f0d37b9ec47243db9bbd9",	/* 134: ogd, regression, continued, second pass */
 	"51326d045c7f9e042473cadbc23b698b269d95567bbd9695381e308e94fbecab",	/* 135: ogd, regression, merged */
 	"4cf6dadfa8730ebdab0e4275f30981fc3adc909d62330927d41c701447306880",	/* 136: bogd, regression */
 	"b9cd66706d83067e17d6c4eb84e0d6f07e7ed8e636169c5899ae8101d8c7e820",	/* 137: bogd, regression, continued, second pass */
-	"139d344b214437971b6da6e40459c53d6bd1a911becb437a0ddf42c71881c42f",	/* 138: bogd, regression, merged */
+	"424f521c671b8e9446100afc98a5e7ab6b4def2b64803d7e82399418a27eb427",	/* 138: bogd, regression, merged */
 	"f509bdd76df7e2485793513131a95a1f53a2b3d5aa0fef0235e5d43c5b926ffc",	/* 139: pegasos, novelty */
 	"e3388bc03ad77d6afb7a7d813350844e664585013dcaf5c4591bb880842aba0d",	/* 140: pegasos, novelty, continued, second pass */
 	"13b974af0f17863f21b7312f342fbc588ec9a9dc07f681022af0aad0c02ab004",	/* 141: pegasos, novelty, merged */
@@ -566,11 +566,11 @@ static const char *const expected[] = {
 	"2e0c72a46cfea5ba3cb8008bb3118c0b5b24c180bcb62dbb85bb2e7153c215a4",	/* 150: bpa variant=nn sv_precision=float4, three classes */
 	"35f86cbba741a60164a3ef757d69f80013712267fcf224cd00f560676c819ea1",	/* 151: bpa variant=nn sv_precision=float4, two classes, standardised */
 	"c311617b1c7034261c51404a6c763c49857154f0b5fef7067511f7d5d3622e7d",	/* 152: pegasos maintenance=merge sv_precision=float4, three classes */
-	"8317185ce304a6c50ad080f61128287d35e97fb2dec05fbe1447fa8e808abb76",	/* 153: pegasos maintenance=merge sv_precision=float4, three classes, merged */
+	"2ba44a4108293beef3b23eadb6ec705c95ea5e044dd3ca24b727e5aeedb8713d",	/* 153: pegasos maintenance=merge sv_precision=float4, three classes, merged */
 	"c620e39b7bb5cd242e88a1aff2590c3bc694d9de683ca8526d681c1de89db070",	/* 154: pegasos maintenance=merge sv_precision=float4, two classes, continued, second pass */
-	"cd012b0c4b7eed2a00a2280fe71f6894baf0fabbbb8d3ebdc58c7af651166825",	/* 155: tighter_budget_perceptron eval_set=svs sv_precision=float4, two classes, merged */
+	"31c1177fa1d2af4b329f447ea8f3fccc44ee38ccfe87f4e978b0604107f8d016",	/* 155: tighter_budget_perceptron eval_set=svs sv_precision=float4, two classes, merged */
 	"8d01d994060b01b7b7ab578a1b0414c40bb9c3bfaa56503adf4af05fff5cb45e",	/* 156: pegasos maintenance=merge sv_precision=float4, three classes, 8 parts distilled */
-	"6d3e2474178a2d0d6fca42c6bc6a5b3dffd79ae3d4004c198d79de5585fce4ba",	/* 157: the scores of every model */
+	"7f3c44ed6a05bf83b99f7a9706d63474e8b1cf00903da343971472b95891468f",	/* 157: the scores of every model */
 };
 
 #define N_EXPECTED ((int) (sizeof(expected) / sizeof(expected[0])))

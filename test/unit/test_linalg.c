@@ -186,6 +186,7 @@ test_linalg_cholesky(void)
 				ok_solve = 1,
 				ok_lanes = 1,
 				ok_sym = 1,
+				ok_upper = 1,
 				ok_from = 1,
 				ok_fail = 1;
 	double		worst_inv = 0.0;
@@ -223,6 +224,11 @@ test_linalg_cholesky(void)
 		cblas_dsymv(CblasRowMajor, CblasUpper, n, 1.0, K, n, x, 1, 0.0, yb, 1);
 		for (int i = 0; i < n; i++)
 			ok_symv &= fabs(y[i] - yb[i]) <= 1e-12;
+		ok_lanes &= same_bits(y, yp, n);
+		/* the AVX2 clone too, where the AVX-512 one ran above */
+		BkVectorWideEnable(false);
+		BkLinSymvUpper(n, ref, n, x, yp);
+		BkVectorWideEnable(true);
 		ok_lanes &= same_bits(y, yp, n);
 
 		/* syrk of n rows of 11 values, 13 apart */
@@ -266,6 +272,30 @@ test_linalg_cholesky(void)
 					worst_inv = e;
 				ok_sym &= memcmp(&inv[(size_t) i * n + j], &inv[(size_t) j * n + i], sizeof(double)) == 0;
 			}
+
+		/*
+		 * the upper triangle alone, into a wider stride (the inverse
+		 * kernel matrix's storage): BkLinCholInverse's bits, the lower
+		 * triangle untouched
+		 */
+		{
+			int			ld = n + 3;
+			double	   *up = malloc(sizeof(double) * (size_t) n * ld);
+
+			for (int i = 0; i < n * ld; i++)
+				up[i] = -7.0;
+			memcpy(C, K, sizeof(double) * nn);
+			if (!BkLinCholesky(C, n, C, n, n))
+				ok_upper = 0;
+			else
+				BkLinCholInverseUpper(C, n, n, up, ld);
+			for (int i = 0; i < n; i++)
+				for (int j = 0; j < ld; j++)
+					ok_upper &= j >= i && j < n ?
+						memcmp(&up[(size_t) i * ld + j], &inv[(size_t) i * n + j], sizeof(double)) == 0 :
+						up[(size_t) i * ld + j] == -7.0;
+			free(up);
+		}
 
 		/* solve against LAPACKE dposv */
 		memcpy(ref, K, sizeof(double) * nn);
@@ -358,8 +388,52 @@ test_linalg_cholesky(void)
 		  "BkLinCholesky + BkLinCholInverse within 1e-9 of LAPACKE dpotrf + dpotri (worst %.3g)",
 		  worst_inv);
 	CHECK(ok_sym, "the Cholesky inverse is exactly symmetric");
+	CHECK(ok_upper, "BkLinCholInverseUpper: BkLinCholInverse's upper triangle bit for bit, into a wider stride, nothing else written");
 	CHECK(ok_solve, "BkLinCholSolve within 1e-9 (relative) of LAPACKE dposv");
-	CHECK(ok_lanes, "symv, syrk, Cholesky and inverse: the same bits with and without the AVX2 paths");
+	CHECK(ok_lanes, "symv, syrk, Cholesky and inverse: the same bits with and without the AVX2 paths (and symv's AVX-512 path)");
+
+	/*
+	 * symv at the inverse kernel matrix's orders and strides (a row every
+	 * multiple of 8 doubles, the lower triangle garbage): the plain code,
+	 * the AVX2 and the AVX-512 clones, the same bits
+	 */
+	{
+		int			ok_wide = 1;
+
+		for (int n = 95; n <= 505; n += 41)
+		{
+			int			ld = (n + 8) & ~7;
+			double	   *M = malloc(sizeof(double) * (size_t) n * ld);
+			double	   *x = malloc(sizeof(double) * n),
+					   *y0 = malloc(sizeof(double) * n),
+					   *y1 = malloc(sizeof(double) * n),
+					   *y2 = malloc(sizeof(double) * n);
+
+			for (int i = 0; i < n; i++)
+			{
+				x[i] = 2.0 * BkRngUniform(&rng) - 1.0;
+				for (int j = 0; j < ld; j++)
+					M[(size_t) i * ld + j] = j >= i ? 2.0 * BkRngUniform(&rng) - 1.0 : NAN;
+			}
+			BkLinSymvUpper(n, M, ld, x, y0);
+			BkVectorWideEnable(false);
+			BkLinSymvUpper(n, M, ld, x, y1);
+			BkVectorLanesEnable(false);
+			BkLinSymvUpper(n, M, ld, x, y2);
+			BkVectorLanesEnable(true);
+			BkVectorWideEnable(true);
+			ok_wide &= same_bits(y0, y1, n) && same_bits(y0, y2, n);
+			for (int i = 0; i < n; i++)
+				ok_wide &= isfinite(y0[i]);
+			free(M);
+			free(x);
+			free(y0);
+			free(y1);
+			free(y2);
+		}
+		CHECK(ok_wide, "BkLinSymvUpper at orders 95-505, strides of 8: the AVX-512, AVX2 and plain paths give the same bits%s",
+			  BkVectorWide() ? "" : " (this CPU has no AVX-512F: two paths)");
+	}
 	CHECK(ok_from, "BkLinCholesky: the row-by-row factor's bits; BkLinCholeskyFrom extends a factor's leading rows to the whole one's bits");
 	CHECK(ok_fail, "BkLinCholesky fails on a matrix that is not positive definite");
 }

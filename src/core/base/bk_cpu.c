@@ -1,8 +1,8 @@
 /*
  * bk_cpu.c
- *	  Which vector paths run: whether the CPU runs AVX2 (asked once),
- *	  and the switch the tests use to compare the lane paths with the
- *	  scalar code (bk_internal.h says what the lane paths promise).  The
+ *	  Which vector paths run: whether the CPU runs AVX2 and AVX-512F
+ *	  (asked once), and the switches the tests use to compare the lane
+ *	  paths with the scalar code (bk_internal.h says what the lane paths promise).  The
  *	  lowest layer: everything that has a lane path asks here.
  */
 #include "bk_internal.h"
@@ -13,8 +13,11 @@
  * clone is compiled for it (doc/maintainers.md, Determinism, rule 4).
  */
 static int	cpu_avx2 = -1;
+/* the same for AVX-512F (with the OS's support of its registers) */
+static int	cpu_avx512 = -1;
 #endif
 static bool lanes_off = false;
+static bool wide_off = false;
 
 bool
 BkCpuHasAvx2(void)
@@ -32,6 +35,24 @@ bool
 BkVectorLanes(void)
 {
 	return !lanes_off && BkCpuHasAvx2();
+}
+
+bool
+BkVectorWide(void)
+{
+#ifdef BK_VECTOR_AVX2
+	if (cpu_avx512 < 0)
+		cpu_avx512 = __builtin_cpu_supports("avx512f");
+	return !wide_off && cpu_avx512 != 0 && BkVectorLanes();
+#else
+	return false;
+#endif
+}
+
+void
+BkVectorWideEnable(bool on)
+{
+	wide_off = !on;
 }
 
 bool

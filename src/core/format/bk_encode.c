@@ -123,8 +123,16 @@ BkModelEncode(const BkModel *m, uint8_t *buf, size_t size)
 			w_f64s(&w, mach->nearest.dist2, n);
 		}
 		if (aux & AUX_GINV)
+			/*
+			 * whole rows, as the format has them: left of the diagonal the
+			 * upper triangle's entries, which are all the updates keep
+			 */
 			for (size_t i = 0; i < n; i++)
-				w_f64s(&w, mach->ginv.m + i * mach->ginv.cap, n);
+			{
+				for (size_t j = 0; j < i; j++)
+					w_f64s(&w, mach->ginv.m + j * mach->ginv.cap + i, 1);
+				w_f64s(&w, mach->ginv.m + i * mach->ginv.cap + i, n - i);
+			}
 		if (aux & AUX_SCORES)
 			w_f64s(&w, mach->sv_scores, n);
 		if (aux & AUX_BORN)

@@ -21,8 +21,10 @@
  *	  With a ridge r > 0 (the Projectrons: see bk_internal.h), what is
  *	  kept is G = (K + r diag(K))^-1, and the learner uses it for K^-1.
  *
- *	  Storage: cap x cap row-major, the leading n x n block used, both
- *	  triangles kept.
+ *	  Storage: cap x cap row-major, the leading n x n block used, its upper
+ *	  triangle (j >= i) kept: the entry (i, j) below the diagonal is the
+ *	  one at (j, i) (BkGramAt).  The refresh writes both triangles; the
+ *	  updates and every reader use the upper one alone.
  */
 #include "bk_internal.h"
 
@@ -31,51 +33,73 @@
 
 #define M(g, i, j) ((g)->m[(size_t) (i) * (g)->cap + (j)])
 
+/*
+ * The matrix's storage: order capacity rounded up to a multiple of 8, so
+ * that every row starts on a 64-byte boundary of a 64-byte aligned block
+ * (the product's and the updates' loads then never straddle two cache
+ * lines: about 15 % of the product's time at order 500).  Values as the
+ * allocator leaves them (zero).
+ */
+static void
+gram_alloc(const BkEnv *env, BkGramInverse *g, int capacity)
+{
+	size_t		cells;
+	int			cap;
+
+	if (capacity > INT32_MAX - 8)
+		BkRaise(env, BK_ERR_LIMIT, NULL, "kernel matrix too large");
+	cap = (capacity + 7) & ~7;
+	if (!BkMulSize((size_t) cap, (size_t) cap, &cells) || cells > SIZE_MAX / 2)
+		BkRaise(env, BK_ERR_LIMIT, NULL, "kernel matrix too large");
+	g->block = BkAllocArray(env, cells + 8, sizeof(double));
+	g->m = (double *) (((uintptr_t) g->block + 63) & ~(uintptr_t) 63);
+	g->cap = cap;
+}
+
 void
 BkGramInit(const BkEnv *env, BkGramInverse *g, int capacity)
 {
-	size_t		cells;
-
-	if (!BkMulSize((size_t) capacity, (size_t) capacity, &cells))
-		BkRaise(env, BK_ERR_LIMIT, NULL, "kernel matrix too large");
+	gram_alloc(env, g, capacity);
 	g->n = 0;
-	g->cap = capacity;
-	g->m = BkAllocArray(env, cells, sizeof(double));
 	g->since_refresh = 0;
+}
+
+void
+BkGramFree(const BkEnv *env, BkGramInverse *g)
+{
+	BkFree(env, g->block);
+	g->block = NULL;
+	g->m = NULL;
 }
 
 /* Room for order capacity (more than now); the matrix keeps its values. */
 void
 BkGramGrow(const BkEnv *env, BkGramInverse *g, int capacity)
 {
-	size_t		cells;
-	double	   *m;
+	BkGramInverse old = *g;
 
-	if (!BkMulSize((size_t) capacity, (size_t) capacity, &cells))
-		BkRaise(env, BK_ERR_LIMIT, NULL, "kernel matrix too large");
-	m = BkAllocArray(env, cells, sizeof(double));
-	for (int i = 0; i < g->cap; i++)
-		memcpy(m + (size_t) i * capacity, g->m + (size_t) i * g->cap,
-			   sizeof(double) * (size_t) g->cap);
-	BkFree(env, g->m);
-	g->m = m;
-	g->cap = capacity;
+	gram_alloc(env, g, capacity);
+	for (int i = 0; i < old.cap; i++)
+		memcpy(g->m + (size_t) i * g->cap, old.m + (size_t) i * old.cap,
+			   sizeof(double) * (size_t) old.cap);
+	BkFree(env, old.block);
 }
 
 /*
- * a = K^-1 k over the stored rows, both triangles (the rank-one updates
- * keep whole rows): the rows' fixed-order dot products, four rows a pass.
- * At B = 100 on a9a that took 60 % of the time of reading the upper
- * triangle only with the column terms added into a (BkLinSymvUpper), which
- * pays for its half of the memory with a dependent update of a per term;
- * at B = 500 the two took the same time.
+ * a = K^-1 k: one pass over the upper triangle (BkLinSymvUpper), which is
+ * all the updates below keep; the lower triangle's entries are the upper
+ * one's (BkGramAt).  K^-1 is symmetric, and keeping one triangle makes it
+ * so to the bit, where updating both left them apart in their last bits:
+ * the product reads half the memory (2 MB at B = 500, where the whole
+ * rows' product ran at the cache's bandwidth) and the updates do half the
+ * work.
  */
 double
 BkGramApply(const BkGramInverse *g, const double *k, double *a)
 {
 	if (g->n == 0)
 		return 0.0;
-	BkLinGemv(g->n, g->n, g->m, g->cap, k, a);
+	BkLinSymvUpper(g->n, g->m, g->cap, k, a);
 	return BkDot(k, a, g->n);
 }
 
@@ -179,11 +203,12 @@ BkGramBorder(const BkEnv *env, BkGramInverse *g, const double *a, double s,
 		singular(env);
 
 	/*
-	 * K^-1 + a a^T / s on the old block.  The matrix and its stride are
-	 * locals, and a does not overlap it: the compiler keeps them in
-	 * registers whatever the aliasing rules of the build (PostgreSQL
-	 * compiles with -fno-strict-aliasing).  row + ai a is row - (-ai) a
-	 * to the bit: negation is exact and rounding symmetric.
+	 * K^-1 + a a^T / s on the old block's upper triangle: row i from its
+	 * diagonal on.  The matrix and its stride are locals, and a does not
+	 * overlap it: the compiler keeps them in registers whatever the
+	 * aliasing rules of the build (PostgreSQL compiles with
+	 * -fno-strict-aliasing).  row + ai a is row - (-ai) a to the bit:
+	 * negation is exact and rounding symmetric.
 	 */
 	{
 		double	   *m = g->m;
@@ -194,13 +219,42 @@ BkGramBorder(const BkEnv *env, BkGramInverse *g, const double *a, double s,
 			double	   *row = m + (size_t) i * cap;
 			double		ai = a[i] / s;
 
-			row_minus_multiple(row, a, -ai, n);
+			row_minus_multiple(row + i, a + i, -ai, n - i);
 			row[n] = -ai;
-			m[(size_t) n * cap + i] = -ai;
 		}
 		m[(size_t) n * cap + n] = 1.0 / s;
 	}
 	g->n = n + 1;
+}
+
+/* rr[j] = the entry (r, j) for j < n, from the upper triangle */
+static void
+gram_row(const BkGramInverse *g, int r, int n, double *rr)
+{
+	const double *m = g->m;
+	const size_t cap = (size_t) g->cap;
+
+	for (int j = 0; j < r; j++)
+		rr[j] = m[(size_t) j * cap + r];
+	memcpy(rr + r, m + (size_t) r * cap + r, sizeof(double) * (size_t) (n - r));
+}
+
+/*
+ * Index last takes r's place: the entries (r, j) become the values v[j]
+ * (j < last, j != r), written where the upper triangle keeps them, and
+ * (r, r) becomes vrr
+ */
+static void
+gram_move_into(BkGramInverse *g, int r, int last, const double *v, double vrr)
+{
+	double	   *m = g->m;
+	const size_t cap = (size_t) g->cap;
+
+	for (int j = 0; j < r; j++)
+		m[(size_t) j * cap + r] = v[j];
+	for (int j = r + 1; j < last; j++)
+		m[(size_t) r * cap + j] = v[j];
+	m[(size_t) r * cap + r] = vrr;
 }
 
 void
@@ -209,53 +263,41 @@ BkGramRemove(const BkEnv *env, BkGramInverse *g, int r)
 	int			n = g->n;
 	int			last = n - 1;
 	double		grr = M(g, r, r);
-	double		rmax = max_abs(&M(g, r, 0), n, 1);
+	double	   *m = g->m;
+	const size_t cap = (size_t) g->cap;
+	double	   *rr = BkAllocArray(env, (size_t) n, sizeof(double));
+	double		rmax;
 
+	gram_row(g, r, n, rr);
+	rmax = max_abs(rr, n, 1);
 	/* every change is at most rmax^2 / |G_rr|: finite, or an error */
 	if (!(fabs(grr) > 0.0) || !isfinite(rmax / fabs(grr) * rmax))
-		singular(env);
-
-	/*
-	 * Schur complement; row r stays untouched until the move below.  Each
-	 * row is updated over all its columns, then its column r put back as it
-	 * was (one branch-free loop over the row; the other columns get the
-	 * same operations as before).
-	 */
 	{
-		double	   *m = g->m;
-		const size_t cap = (size_t) g->cap;
-		const double *rr = m + (size_t) r * cap;
-
-		for (int i = 0; i < n; i++)
-		{
-			double	   *row = m + (size_t) i * cap;
-			double		f,
-						keep;
-
-			if (i == r)
-				continue;
-			f = rr[i] / grr;
-			keep = row[r];
-			row_minus_multiple(row, rr, f, n);
-			row[r] = keep;
-		}
+		BkFree(env, rr);
+		singular(env);
 	}
 
-	/* the last index takes r's place */
+	/*
+	 * Schur complement on the upper triangle of the rows other than r (its
+	 * entries in column r are overwritten by the move below, or lie past
+	 * the new order when r is the last index)
+	 */
+	for (int i = 0; i < n; i++)
+	{
+		if (i == r)
+			continue;
+		row_minus_multiple(m + (size_t) i * cap + i, rr + i, rr[i] / grr,
+						   n - i);
+	}
+
+	/* the last index takes r's place: its entries (j, last) */
 	if (r != last)
 	{
 		for (int j = 0; j < last; j++)
-		{
-			double		v;
-
-			if (j == r)
-				continue;
-			v = M(g, last, j);
-			M(g, r, j) = v;
-			M(g, j, r) = v;
-		}
-		M(g, r, r) = M(g, last, last);
+			rr[j] = m[(size_t) j * cap + last];
+		gram_move_into(g, r, last, rr, M(g, last, last));
 	}
+	BkFree(env, rr);
 	g->n = last;
 }
 
@@ -336,15 +378,19 @@ BkGramBorderRemove(const BkEnv *env, BkGramInverse *g, const double *a,
 	if (!(s > 0.0) || !isfinite(1.0 / s) || !isfinite(amax / s * amax))
 		singular(env);
 
-	/* row r and column r of the bordered matrix (order n + 1) */
+	/*
+	 * row r of the bordered matrix (order n + 1), each entry (i, j), i <= j,
+	 * as BkGramBorder computes it: G_ij - (-a_i / s) a_j
+	 */
 	rr = BkAllocArray(env, (size_t) n + 1, sizeof(double));
 	ar = a[r] / s;
-	for (int j = 0; j < n; j++)
+	for (int j = 0; j < r; j++)
+		rr[j] = m[(size_t) j * cap + r] - (-(a[j] / s)) * a[r];
+	for (int j = r; j < n; j++)
 		rr[j] = m[(size_t) r * cap + j] - (-ar) * a[j];
 	rr[n] = -ar;
-	for (int i = 0; i < n; i++)
-		col[i] = m[(size_t) i * cap + r] - (-(a[i] / s)) * a[r];
-	col[n] = -ar;
+	/* its column r: the same entries */
+	memcpy(col, rr, sizeof(double) * ((size_t) n + 1));
 
 	/* BkGramRemove's checks, on the bordered matrix */
 	grr = rr[r];
@@ -356,51 +402,36 @@ BkGramBorderRemove(const BkEnv *env, BkGramInverse *g, const double *a,
 	}
 
 	/*
-	 * rows other than r: bordered, then the Schur complement.  Column r and
-	 * column n of these rows are not kept (BkGramRemove restores column r,
-	 * and the move below then writes row n's values there), nor is row r.
+	 * the upper triangle of the rows other than r: bordered, then the Schur
+	 * complement (their entries in column r are overwritten by the move)
 	 */
 	for (int i = 0; i < n; i++)
 	{
-		double	   *row = m + (size_t) i * cap;
-		double		ai = a[i] / s;
-		double		f = rr[i] / grr;
-
 		if (i == r)
 			continue;
-		row_minus_two(row, a, -ai, rr, f, n);
+		row_minus_two(m + (size_t) i * cap + i, a + i, -(a[i] / s), rr + i,
+					  rr[i] / grr, n - i);
 	}
+
 	/*
-	 * the new row n: bordered (-a_i / s, 1 / s), then the Schur complement
-	 * (its column r is not kept either)
+	 * the new index n: its entries (j, n) bordered (-a_j / s, 1 / s), then
+	 * the Schur complement of row j (BkGramRemove's f of that row); they
+	 * take r's place
 	 */
 	{
-		double	   *row = m + (size_t) n * cap;
-		double		f = rr[n] / grr;
+		double		vnn = 1.0 / s - rr[n] / grr * rr[n];
 
 		for (int j = 0; j < n; j++)
-			row[j] = -(a[j] / s) - f * rr[j];
-		row[n] = 1.0 / s - f * rr[n];
+			rr[j] = -(a[j] / s) - rr[j] / grr * rr[n];
+		gram_move_into(g, r, n, rr, vnn);
 	}
 	BkFree(env, rr);
-
-	/* the last index (n) takes r's place, as in BkGramRemove */
-	for (int j = 0; j < n; j++)
-	{
-		double		v;
-
-		if (j == r)
-			continue;
-		v = m[(size_t) n * cap + j];
-		m[(size_t) r * cap + j] = v;
-		m[(size_t) j * cap + r] = v;
-	}
-	m[(size_t) r * cap + r] = m[(size_t) n * cap + n];
 }
 
 /*
- * Recompute K^-1 from the SVs: K's dot products (BkLinSyrkUpper) and the
- * kernel function, then the Cholesky factor and inverse (bk_linalg.c).
+ * Recompute K^-1 from the SVs: the upper triangle of K, its dot products
+ * (BkLinSyrkUpper) and the kernel function, then the Cholesky factor and
+ * inverse (bk_linalg.c), which read that triangle alone.
  * Returns false, leaving g unchanged, if K is not numerically positive
  * definite.
  */
@@ -428,18 +459,21 @@ BkGramRefresh(const BkEnv *env, BkGramInverse *g, const BkParams *p,
 											mach->sqnorm[i], mach->sqnorm[j]);
 
 			k[(size_t) i * n + j] = v;
-			k[(size_t) j * n + i] = v;
 		}
 	}
 	BkCheckInterrupts(env);
 
-	if (!BkSpdInverse(env, k, k, n, 0))
+	/*
+	 * BkSpdInverse's factor and inverse, the inverse's upper triangle
+	 * written straight into g (the same bits, without its n x n work
+	 * array and copy)
+	 */
+	if (!BkLinCholesky(k, n, k, n, n))
 	{
 		BkFree(env, k);
 		return false;
 	}
-	for (int i = 0; i < n; i++)
-		memcpy(&M(g, i, 0), k + (size_t) i * n, sizeof(double) * n);
+	BkLinCholInverseUpper(k, n, n, g->m, g->cap);
 	g->n = n;
 	BkFree(env, k);
 	return true;

@@ -115,7 +115,7 @@ BkMachineFree(const BkEnv *env, BkMachine *mach)
 		BkFree(env, mach->nearest.rbf);
 	}
 	if (mach->has_ginv)
-		BkFree(env, mach->ginv.m);
+		BkGramFree(env, &mach->ginv);
 	BkFree(env, mach->sv_scores);
 	BkFree(env, mach->born);
 	BkEvalFree(env, mach);

@@ -242,7 +242,7 @@ project_out(BkModel *m, BkMachine *mach, int pi)
 
 			if (j == pi)
 				continue;
-			a = -g->m[(size_t) j * g->cap + pi] / gpp;
+			a = -BkGramAt(g, j, pi) / gpp;
 			dj = BkKernelSelf(&m->params, mach->sqnorm[j]);
 			res2 -= r * dj * a * a;
 			for (int c = 0; c < K; c++)
@@ -267,7 +267,7 @@ project_out(BkModel *m, BkMachine *mach, int pi)
 
 		if (j == pi)
 			continue;
-		f = -g->m[(size_t) j * g->cap + pi] / gpp;
+		f = -BkGramAt(g, j, pi) / gpp;
 		for (int c = 0; c < K; c++)
 			mach->coef[(size_t) j * K + c] += ap[c] * f;
 	}

@@ -363,7 +363,7 @@ reduce_by_projection(BkModel *m, BkMachine *u, int limit)
 	g.ridge = BK_GRAM_RIDGE;
 	if (!BkGramRefresh(&m->env, &g, &m->params, u, m->dim))
 	{
-		BkFree(&m->env, g.m);
+		BkGramFree(&m->env, &g);
 		return false;
 	}
 	while (u->n_sv > limit)
@@ -384,7 +384,7 @@ reduce_by_projection(BkModel *m, BkMachine *u, int limit)
 
 			if (j == r)
 				continue;
-			a = -g.m[(size_t) j * g.cap + r] / grr;
+			a = -BkGramAt(&g, j, r) / grr;
 			for (int c = 0; c < K; c++)
 				u->coef[(size_t) j * K + c] += a * u->coef[(size_t) r * K + c];
 		}
@@ -392,7 +392,7 @@ reduce_by_projection(BkModel *m, BkMachine *u, int limit)
 		BkMachineRemove(u, m->dim, r);
 		BkCheckInterrupts(&m->env);
 	}
-	BkFree(&m->env, g.m);
+	BkGramFree(&m->env, &g);
 	return true;
 }
 
@@ -710,7 +710,7 @@ scoring_only(const BkEnv *env, BkMachine *mach)
 	}
 	if (mach->has_ginv)
 	{
-		BkFree(env, mach->ginv.m);
+		BkGramFree(env, &mach->ginv);
 		memset(&mach->ginv, 0, sizeof(mach->ginv));
 		mach->has_ginv = false;
 	}
