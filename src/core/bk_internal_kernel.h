@@ -75,6 +75,12 @@ extern void BkVectorLanesEnable(bool on);
  */
 extern bool BkVectorWide(void);
 extern void BkVectorWideEnable(bool on);
+#ifdef BK_VECTOR_AVX2
+/* BkLinSymvUpper's AVX-512F clone (bk_linalg_avx512.c): the same bits */
+extern void BkLinSymvUpperAvx512(int n, const double *a, int lda,
+								 const double *x, double *y)
+			__attribute__((target("avx512f")));
+#endif
 /*
  * Whether the lane paths are on (BkVectorLanesEnable), whatever the CPU;
  * and whether it has the SHA extensions, which BkSha256 then runs on
