@@ -189,7 +189,7 @@ numeric_decimal(Numeric n, bool *neg, uint64 *m, int *exp10)
  * (BkDecimalDouble: the correctly rounded double of the number's exact
  * value, which strtod gives too), else numeric_out's text read by
  * BkParseDouble.  Out of float8's range is an error naming the key.
- * test/sql/features.sql compares the two ways, bit for bit.
+ * test/sql/json_numbers.sql compares the two ways, bit for bit.
  */
 static double
 json_number(const JsonbValue *v, const char *key, int keylen, int64 row)
