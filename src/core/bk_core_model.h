@@ -338,6 +338,13 @@ extern bool BkValidUtf8(const char *s, size_t len);
 extern double BkParseDouble(const char *s, char **end);
 
 /*
+ * (neg ? -1 : 1) * m * 10^exp10 as the correctly rounded double when the
+ * fast path gives it exactly (m <= 2^53, |exp10| <= 22); false otherwise
+ * (bk_number.c)
+ */
+extern bool BkDecimalDouble(bool neg, uint64_t m, int exp10, double *out);
+
+/*
  * The natural logarithm every result of the extension uses (bk_fmath.c):
  * the same bits on every CPU, unlike the C library's log, whose variant
  * depends on the CPU (doc/maintainers.md, Determinism).

@@ -87,19 +87,124 @@ utf8_of(const char *s, int len, size_t *outlen)
 }
 
 /*
- * A JSON number as a double: numeric_out's text read by BkParseDouble,
- * the value of numeric's cast to float8 (which reads the same text with
- * strtod), without strtod's general algorithm for short decimals.  Out of
- * float8's range is an error naming the key.
+ * numeric's varlena, as PostgreSQL stores it on disk (numeric.c's
+ * NumericData: pg_upgrade keeps it, so it does not change between
+ * majors): a 4-byte length, then a 16-bit header -- the short form
+ * (flag bits 10) packs sign, display scale and weight into it, the long
+ * form (00 positive, 01 negative) the sign and display scale, followed by
+ * a 16-bit weight; 11 is NaN or an infinity -- then the digits, base
+ * 10,000, the first of them weighing 10000^weight.
+ */
+#define BK_NUMERIC_FLAGS		0xC000
+#define BK_NUMERIC_NEG			0x4000
+#define BK_NUMERIC_SHORT		0x8000
+#define BK_NUMERIC_SPECIAL		0xC000
+#define BK_NUMERIC_DSCALE_MASK	0x3FFF
+#define BK_NUMERIC_SHORT_SIGN	0x2000
+#define BK_NUMERIC_SHORT_DSCALE_MASK 0x1F80
+#define BK_NUMERIC_SHORT_DSCALE_SHIFT 7
+#define BK_NUMERIC_SHORT_WEIGHT_SIGN 0x0040
+#define BK_NUMERIC_SHORT_WEIGHT_MASK 0x003F
+
+/*
+ * The finite numeric n as sign, significand and power of ten, when the
+ * significand fits in 64 bits; false for anything else.  The value is
+ * the digits' exact value, the text numeric_out prints: its integer part,
+ * then exactly dscale fractional digits -- so a number with a non-zero
+ * digit beyond its display scale (numeric.c makes none) is refused, as
+ * it would print otherwise.
+ */
+static bool
+numeric_decimal(Numeric n, bool *neg, uint64 *m, int *exp10)
+{
+	const char *p = (const char *) n;
+	uint16		header;
+	int			weight,
+				dscale,
+				ndigits,
+				frac;
+	const uint16 *digits;
+	uint64		v = 0;
+	int			e;
+
+	if (VARATT_IS_EXTENDED(n))
+		return false;
+	memcpy(&header, p + VARHDRSZ, sizeof(header));
+	if ((header & BK_NUMERIC_FLAGS) == BK_NUMERIC_SPECIAL)
+		return false;
+	if ((header & BK_NUMERIC_FLAGS) == BK_NUMERIC_SHORT)
+	{
+		*neg = (header & BK_NUMERIC_SHORT_SIGN) != 0;
+		dscale = (header & BK_NUMERIC_SHORT_DSCALE_MASK) >> BK_NUMERIC_SHORT_DSCALE_SHIFT;
+		weight = (header & BK_NUMERIC_SHORT_WEIGHT_MASK) |
+			((header & BK_NUMERIC_SHORT_WEIGHT_SIGN) ? ~BK_NUMERIC_SHORT_WEIGHT_MASK : 0);
+		digits = (const uint16 *) (p + VARHDRSZ + sizeof(uint16));
+	}
+	else
+	{
+		int16		w;
+
+		*neg = (header & BK_NUMERIC_FLAGS) == BK_NUMERIC_NEG;
+		dscale = header & BK_NUMERIC_DSCALE_MASK;
+		memcpy(&w, p + VARHDRSZ + sizeof(uint16), sizeof(w));
+		weight = w;
+		digits = (const uint16 *) (p + VARHDRSZ + 2 * sizeof(uint16));
+	}
+	ndigits = (int) ((VARSIZE(n) - ((const char *) digits - p)) / sizeof(uint16));
+	/* trailing zero digits (numeric.c strips them) */
+	while (ndigits > 0 && digits[ndigits - 1] == 0)
+		ndigits--;
+	if (ndigits == 0)
+	{
+		/* zero: numeric_out prints "0", or "-0" with the sign set */
+		*m = 0;
+		*exp10 = 0;
+		return true;
+	}
+	for (int i = 0; i < ndigits; i++)
+	{
+		/* not a base-10,000 digit, or more digits than 64 bits hold */
+		if (digits[i] > 9999 || v > (PG_UINT64_MAX - 9999) / 10000)
+			return false;
+		v = v * 10000 + digits[i];
+	}
+	e = 4 * (weight - ndigits + 1);
+	while (v % 10 == 0)
+	{
+		v /= 10;
+		e++;
+	}
+	frac = e < 0 ? -e : 0;
+	if (frac > dscale)
+		return false;
+	*m = v;
+	*exp10 = e;
+	return true;
+}
+
+/*
+ * A JSON number as a double, the value of numeric's cast to float8 (its
+ * numeric_out text read by strtod): straight from the numeric's digits
+ * when the significand and the power of ten give it exactly
+ * (BkDecimalDouble: the correctly rounded double of the number's exact
+ * value, which strtod gives too), else numeric_out's text read by
+ * BkParseDouble.  Out of float8's range is an error naming the key.
+ * test/sql/json_numbers.sql compares the two ways, bit for bit.
  */
 static double
 json_number(const JsonbValue *v, const char *key, int keylen, int64 row)
 {
-	char	   *text = DatumGetCString(DirectFunctionCall1(numeric_out,
-														   NumericGetDatum(v->val.numeric)));
+	char	   *text;
 	char	   *end;
 	double		d;
+	bool		neg;
+	uint64		m;
+	int			e;
 
+	if (numeric_decimal(v->val.numeric, &neg, &m, &e) && BkDecimalDouble(neg, m, e, &d))
+		return d;
+	text = DatumGetCString(DirectFunctionCall1(numeric_out,
+											   NumericGetDatum(v->val.numeric)));
 	errno = 0;
 	d = BkParseDouble(text, &end);
 	/* as float8's input: out of range, not rounded to 0 or infinity */

@@ -128,6 +128,7 @@ extern void test_merge_bound(void);
 extern void test_pegasos_scores(void);
 extern void test_legacy_ridge(void);
 extern void test_parse_double(void);
+extern void test_decimal_double(void);
 extern void test_new_learner_params(void);
 
 /* ---- test_prep_union.c ---- */

@@ -32,6 +32,7 @@ main(void)
 	test_merge_bound();
 	test_legacy_ridge();
 	test_parse_double();
+	test_decimal_double();
 	test_kernels();
 	test_kernel_row();
 	test_vector_paths();

@@ -398,3 +398,68 @@ test_parse_double(void)
 	}
 	CHECK(same == n, "BkParseDouble equals strtod on %d of %d strings", same, n);
 }
+
+/*
+ * BkDecimalDouble, the fast path the JSON numbers of named features take
+ * from a numeric's digits: where it answers, strtod's bits for the same
+ * decimal printed as text ("-12345e-7"), negative zero included; outside
+ * its domain (a significand above 2^53, a power of ten beyond 10^22) it
+ * declines.  Significands of 1 to 17 digits and the edges 2^53 - 1, 2^53,
+ * 2^53 + 1, exponents -30 to 30.
+ */
+void
+test_decimal_double(void)
+{
+	BkRng		rng;
+	int			same = 0,
+				n = 0,
+				declined = 0,
+				wrong_domain = 0;
+	const uint64_t edges[] = {0, 1, 9, 10, 4503599627370496, 9007199254740991,
+		9007199254740992, 9007199254740993, 99999999999999999ULL};
+
+	BkRngSeed(&rng, 1957);
+	for (int t = 0; t < 400000; t++)
+	{
+		char		buf[64];
+		uint64_t	m;
+		int			e = (int) BkRngBelow(&rng, 61) - 30;
+		bool		neg = BkRngBelow(&rng, 2) == 0;
+		double		a,
+					b = 0.0;
+		bool		fast;
+
+		if (t < (int) (sizeof(edges) / sizeof(edges[0])) * 61)
+		{
+			m = edges[t / 61];
+			e = t % 61 - 30;
+		}
+		else
+		{
+			int			nd = 1 + (int) BkRngBelow(&rng, 17);
+
+			m = 0;
+			for (int d = 0; d < nd; d++)
+				m = m * 10 + BkRngBelow(&rng, 10);
+		}
+		snprintf(buf, sizeof(buf), "%s%llue%d", neg ? "-" : "", (unsigned long long) m, e);
+		a = strtod(buf, NULL);
+		fast = BkDecimalDouble(neg, m, e, &b);
+		if (fast != (m <= (UINT64_C(1) << 53) && e >= -22 && e <= 22))
+			wrong_domain++;
+		if (!fast)
+		{
+			declined++;
+			continue;
+		}
+		n++;
+		if (memcmp(&a, &b, sizeof(a)) == 0)
+			same++;
+		else if (n - same < 5)
+			printf("# BkDecimalDouble(%s) = %.17g, strtod %.17g\n", buf, b, a);
+	}
+	CHECK(same == n && n > 200000, "BkDecimalDouble equals strtod on %d of %d decimals", same, n);
+	CHECK(wrong_domain == 0 && declined > 0,
+		  "BkDecimalDouble declines exactly outside m <= 2^53, |e| <= 22 (%d declined, %d wrong)",
+		  declined, wrong_domain);
+}

@@ -8,9 +8,11 @@
  *	  represented doubles, which rounds once, correctly: the value strtod
  *	  returns (Clinger, "How to read floating point numbers accurately",
  *	  PLDI 1990, the "fast path").  Anything else goes to strtod.  This is
- *	  the path of JSON numbers of named features (numeric_out's text) and
- *	  of LIBSVM values, where strtod's general algorithm was the largest
- *	  cost of a row.
+ *	  the path of LIBSVM values, where strtod's general algorithm was the
+ *	  largest cost of a row, and of the JSON numbers of named features:
+ *	  the PostgreSQL layer hands the decimal's significand and exponent to
+ *	  BkDecimalDouble straight from the number's digits, and prints the
+ *	  number for BkParseDouble only when the fast path does not apply.
  */
 #include "bk_internal.h"
 
@@ -20,6 +22,27 @@ static const double pow10_exact[23] = {
 	1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
 	1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22
 };
+
+/*
+ * (neg ? -1 : 1) * m * 10^exp10 as the correctly rounded double, in *out,
+ * when Clinger's fast path gives it: m at most 2^53 and exp10 within
+ * [-22, 22] (m and 10^|exp10| are then exact doubles, and one IEEE
+ * multiplication or division rounds the exact value once).  false, *out
+ * untouched, otherwise: the caller reads the number the general way.
+ * m = 0 is a zero of the sign neg, as strtod reads "-0".
+ */
+bool
+BkDecimalDouble(bool neg, uint64_t m, int exp10, double *out)
+{
+	double		v;
+
+	if (m > (UINT64_C(1) << 53) || exp10 < -22 || exp10 > 22)
+		return false;
+	v = (double) m;
+	v = exp10 < 0 ? v / pow10_exact[-exp10] : v * pow10_exact[exp10];
+	*out = neg ? -v : v;
+	return true;
+}
 
 double
 BkParseDouble(const char *s, char **end)
@@ -91,13 +114,12 @@ BkParseDouble(const char *s, char **end)
 		exp10 += eneg ? -e : e;
 		p = q;
 	}
-	if (m > (UINT64_C(1) << 53) || exp10 < -22 || exp10 > 22)
-		return strtod(s, end);
-	*end = (char *) p;
 	{
-		double		v = (double) m;
+		double		v;
 
-		v = exp10 < 0 ? v / pow10_exact[-exp10] : v * pow10_exact[exp10];
-		return neg ? -v : v;
+		if (!BkDecimalDouble(neg, m, exp10, &v))
+			return strtod(s, end);
+		*end = (char *) p;
+		return v;
 	}
 }
