@@ -362,12 +362,14 @@ extern void BkMergeChoose(const BkEnv *env, const BkParams *p,
 						  BkMergeChoice *c);
 /*
  * the same, work already holding x_mi's dots with every SV (BkMachineDots),
- * scratch BK_MERGE_SCRATCH(n_sv) doubles (BkModelMergeScratch)
+ * krow NULL or the rbf kernel row of those dots (n < mi), scratch
+ * BK_MERGE_SCRATCH(n_sv) doubles (BkModelMergeScratch)
  */
 #define BK_MERGE_SCRATCH(n) (10 * (size_t) (n))
 extern void BkMergeChooseDots(const BkEnv *env, const BkParams *p,
 							  const BkMachine *mach, int dim, int mi,
-							  double *work, double *scratch, BkMergeChoice *c);
+							  double *work, const double *krow,
+							  double *scratch, BkMergeChoice *c);
 extern double *BkModelMergeScratch(BkModel *m, size_t n);
 /* the same choice by the search of every partner, without pruning (tests) */
 extern void BkMergeChooseExhaustive(const BkEnv *env, const BkParams *p,

@@ -316,7 +316,8 @@ merge_sv(BkModel *m, BkMachine *mach, const BkRow *row, int mi)
 	 * just added, the last SV, whose dots with the others the row's kernel
 	 * row computed: the same bits as a BkMachineDots of the stored copy
 	 * (BkLinGemv sums each row's dot product in one fixed order), so the
-	 * search takes them rather than a second pass over the SV matrix
+	 * search takes them rather than a second pass over the SV matrix, and
+	 * the kernel values of those dots rather than an exp each
 	 */
 	if (row->dense_dots && mi == mach->n_sv - 1 && row->x != NULL &&
 		memcmp(BkSvRow(mach, mi), row->x, sizeof(double) * (size_t) m->dim) == 0)
@@ -324,6 +325,7 @@ merge_sv(BkModel *m, BkMachine *mach, const BkRow *row, int mi)
 		work = row->dots;
 		work[mi] = mach->sqnorm[mi];
 		BkMergeChooseDots(&m->env, &m->params, mach, m->dim, mi, work,
+						  row->krow,
 						  BkModelMergeScratch(m, BK_MERGE_SCRATCH(mach->n_sv)), &c);
 	}
 	else

@@ -306,7 +306,9 @@ BkMergeBound(double L, double k, double aa, double bb, double ab)
  * and pair_bound of four partners at a time, with b = sqrt(bb) into bv:
  * each lane the scalar code's expressions in its order (the same bits; a
  * bound needs only to be a bound, but so the pruning is the same on every
- * CPU).  L and k of the partner that is SV m itself are not used.
+ * CPU).  L and k of the partner that is SV m itself are not used.  The
+ * first n_known values of k may be given (known_k: the row's kernel row,
+ * the same bits as BkExp4 here, see choose); the rest are computed.
  * Returns where it stopped, a multiple of four.
  */
 __attribute__((target("avx2")))
@@ -315,7 +317,7 @@ pair_bounds_avx2(int n, double a1, double aa1, double *Lv,
 				 double *kv, double *bbv, double *abv,
 				 double *bv, double *bnd, const double *coef, int K,
 				 const double *am, const double *dots, const double *sqnorm,
-				 double sqm, double gamma)
+				 double sqm, double gamma, const double *known_k, int n_known)
 {
 	const bk_v4d zero = {0.0, 0.0, 0.0, 0.0},
 				one = {1.0, 1.0, 1.0, 1.0},
@@ -377,7 +379,10 @@ pair_bounds_avx2(int n, double a1, double aa1, double *Lv,
 		memcpy(&sq, sqnorm + i, sizeof(sq));
 		L = (bk_v4d) {gamma, gamma, gamma, gamma} *
 			BkDist2x4(dot, (bk_v4d) {sqm, sqm, sqm, sqm}, sq);
-		k = BkExp4(-L);
+		if (i + 4 <= n_known)
+			memcpy(&k, known_k + i, sizeof(k));
+		else
+			k = BkExp4(-L);
 		memcpy(bbv + i, &bb, sizeof(bb));
 		memcpy(abv + i, &ab, sizeof(ab));
 		memcpy(Lv + i, &L, sizeof(L));
@@ -584,7 +589,7 @@ search_partner(const Partners *q, int n, double aa, BkMergeChoice *c)
 static void
 choose(const BkEnv *env, const BkParams *p, const BkMachine *mach, int dim,
 	   int mi, double *work, BkMergeChoice *c, bool prune, bool dots_known,
-	   double *scratch)
+	   const double *known_k, double *scratch)
 {
 	int			K = mach->n_coef;
 	int			nsv = mach->n_sv;
@@ -623,7 +628,8 @@ choose(const BkEnv *env, const BkParams *p, const BkMachine *mach, int dim,
 	if (prune && BkVectorLanes())
 		lanes = pair_bounds_avx2(nsv, a, aa, pt.L, pt.k, pt.bb, pt.ab, pt.b, pt.bound,
 								 mach->coef, K, am, work, mach->sqnorm,
-								 mach->sqnorm[mi], p->gamma);
+								 mach->sqnorm[mi], p->gamma, known_k,
+								 known_k != NULL ? mi : 0);
 #endif
 	for (int n = lanes; n < nsv; n++)
 	{
@@ -722,7 +728,7 @@ void
 BkMergeChoose(const BkEnv *env, const BkParams *p, const BkMachine *mach,
 			  int dim, int mi, double *work, BkMergeChoice *c)
 {
-	choose(env, p, mach, dim, mi, work, c, true, false, NULL);
+	choose(env, p, mach, dim, mi, work, c, true, false, NULL, NULL);
 }
 
 /*
@@ -730,14 +736,19 @@ BkMergeChoose(const BkEnv *env, const BkParams *p, const BkMachine *mach,
  * SV as BkMachineDots computes them (a kernel row of the row that became
  * SV mi): one BkLinGemv less, the same choice; its arrays in scratch
  * (BK_MERGE_SCRATCH(n_sv) doubles), which a learner keeps from merge to
- * merge.
+ * merge.  krow, if not NULL, holds that kernel row's rbf values k(x_mi,
+ * sv_n) for n < mi, from the same dots and ||x_mi||^2 = sqnorm[mi]: the
+ * bounds take them instead of an exp each (the same bits: rbf_of_dots
+ * computes exp(-gamma d2) of the same d2, whose sum of norms is
+ * commutative, and -gamma d2 is -(gamma d2) to the bit).
  */
 void
 BkMergeChooseDots(const BkEnv *env, const BkParams *p, const BkMachine *mach,
-				  int dim, int mi, double *work, double *scratch,
-				  BkMergeChoice *c)
+				  int dim, int mi, double *work, const double *krow,
+				  double *scratch, BkMergeChoice *c)
 {
-	choose(env, p, mach, dim, mi, work, c, true, true, scratch);
+	choose(env, p, mach, dim, mi, work, c, true, true,
+		   p->kernel == BK_KERNEL_RBF ? krow : NULL, scratch);
 }
 
 void
@@ -745,7 +756,7 @@ BkMergeChooseExhaustive(const BkEnv *env, const BkParams *p,
 						const BkMachine *mach, int dim, int mi, double *work,
 						BkMergeChoice *c)
 {
-	choose(env, p, mach, dim, mi, work, c, false, false, NULL);
+	choose(env, p, mach, dim, mi, work, c, false, false, NULL, NULL);
 }
 
 /*
