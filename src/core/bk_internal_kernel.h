@@ -267,6 +267,12 @@ extern int	BkNearestOf(const BkMachine *mach, const double *dots, double sqx,
  */
 #define BK_GRAM_RIDGE 1e-6
 extern void BkGramInit(const BkEnv *env, BkGramInverse *g, int capacity);
+/*
+ * The storage of order capacity: its stride (capacity rounded up to a
+ * multiple of 8) and the doubles allocated (stride^2 and the alignment's
+ * 8); false if too large
+ */
+extern bool BkGramCells(int capacity, int *stride, size_t *cells);
 extern void BkGramFree(const BkEnv *env, BkGramInverse *g);
 /* room for a larger order, the values kept */
 extern void BkGramGrow(const BkEnv *env, BkGramInverse *g, int capacity);

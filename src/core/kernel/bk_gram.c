@@ -40,18 +40,29 @@
  * lines: about 15 % of the product's time at order 500).  Values as the
  * allocator leaves them (zero).
  */
+bool
+BkGramCells(int capacity, int *stride, size_t *cells)
+{
+	size_t		c;
+
+	if (capacity < 0 || capacity > INT32_MAX - 8)
+		return false;
+	*stride = (capacity + 7) & ~7;
+	if (!BkMulSize((size_t) *stride, (size_t) *stride, &c) || c > SIZE_MAX / 16)
+		return false;
+	*cells = c + 8;
+	return true;
+}
+
 static void
 gram_alloc(const BkEnv *env, BkGramInverse *g, int capacity)
 {
 	size_t		cells;
 	int			cap;
 
-	if (capacity > INT32_MAX - 8)
+	if (!BkGramCells(capacity, &cap, &cells))
 		BkRaise(env, BK_ERR_LIMIT, NULL, "kernel matrix too large");
-	cap = (capacity + 7) & ~7;
-	if (!BkMulSize((size_t) cap, (size_t) cap, &cells) || cells > SIZE_MAX / 2)
-		BkRaise(env, BK_ERR_LIMIT, NULL, "kernel matrix too large");
-	g->block = BkAllocArray(env, cells + 8, sizeof(double));
+	g->block = BkAllocArray(env, cells, sizeof(double));
 	g->m = (double *) (((uintptr_t) g->block + 63) & ~(uintptr_t) 63);
 	g->cap = cap;
 }

@@ -142,7 +142,10 @@ machine_bytes(const BkParams *p, int dim, int n_coef, size_t *out)
 	ok &= BkAddSize(total, part, &total);
 	if (BkModelNeedsGram(p))
 	{
-		ok &= BkMulSize(cap + 1, cap + 1, &part);
+		int			stride;
+
+		/* K^-1 of order cap + 1, as BkGramInit allocates it */
+		ok &= cap < INT32_MAX && BkGramCells((int) cap + 1, &stride, &part);
 		ok &= BkMulSize(part, sizeof(double), &part);
 		ok &= BkAddSize(total, part, &total);
 	}
