@@ -3313,6 +3313,13 @@ def search_mode(args):
          "**one model, warnings on** = the same model with the run warnings on, `bk_train`'s default "
          "(each finished model then scores the last 1,000 rows it kept, doc/training.md). "
          "The server's `work_mem` is %s. "
+         "One scan can take longer than the whole search, for a reason outside both: on the "
+         "development machine (PostgreSQL 17, covtype20k, glibc's malloc) its query took 2.4-2.6 s "
+         "with 128,000 minor page faults in the backend and 0.7 s of system time, the search's own "
+         "query 1.2 s with 16,000 faults and 0.1 s: between its models the one-scan query gave the "
+         "memory a model had freed (its sort's 8 MB among it) back to the kernel, and the next model "
+         "faulted it in again. With the server started under `MALLOC_TRIM_THRESHOLD_=1073741824 "
+         "MALLOC_MMAP_THRESHOLD_=33554432` the one-scan query took 0.85-1.1 s with 11,500 faults. "
          "Wall-clock seconds from psql's `\\timing`, the median of %d runs each, interleaved.\n"
          % (psql("SHOW work_mem").strip(), reps),
          "| data set | rows | S x k | bk_cross_validate s | its train_seconds | one scan s | one GROUP BY s | "
