@@ -3635,6 +3635,8 @@ def main():
         report_mode(args.paper, args)
         return 0
     ensure_db()
+    # the scratch files' directory (ignored by git): absent from a fresh clone
+    os.makedirs(OUT, exist_ok=True)
     if args.mode == "table":
         if args.quick:
             args.perms = min(args.perms, 2)
