@@ -5,10 +5,13 @@
 -- bk_cross_validate: every setting of a parameter grid, k-fold
 -- cross-validated in one query: the folds are stratified by class (within
 -- each class, rows in the order of a seeded shuffle of their key are dealt
--- to the folds in turn), every (setting, fold) model is trained in one
--- GROUP BY over the source, each in the shuffle's order, and scored on its
--- held-out fold with bk_metrics.  Written in PL/pgSQL over the aggregates:
--- it is the GROUP BY-over-a-grid pattern of the reference, packaged.
+-- to the folds in turn), the source is read once into the rows the query
+-- keeps, every (setting, fold) model is trained in a LATERAL aggregate
+-- over those rows, each sorting its own rows into the shuffle's order
+-- (until 0.4.0: one GROUP BY over the cross product of rows, settings and
+-- folds, whose sort spilled), and scored on its held-out fold with
+-- bk_metrics.  Written in PL/pgSQL over the aggregates: the
+-- aggregate-over-a-grid pattern of the reference, packaged.
 
 -- Availability: 0.2.0
 --
