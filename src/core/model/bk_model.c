@@ -239,11 +239,13 @@ BkModelFree(BkModel *m)
 
 /*
  * The kernel row of x against machine mach, into the scratch at offset
- * (the machine's part); k(x, x) = ktt.
+ * (the machine's part); k(x, x) = ktt; and f = sum_i alpha_i k(sv_i, x)
+ * of its first coefficients when with_f (a multi-class learner's scores
+ * take every class's column instead: f would be a sum it never reads).
  */
 static void
 fill_row(BkModel *m, BkMachine *mach, size_t offset, const double *x,
-		 double sqx, double ktt, bool sparse, BkRow *row)
+		 double sqx, double ktt, bool sparse, bool with_f, BkRow *row)
 {
 	row->x = x;
 	row->sqx = sqx;
@@ -258,7 +260,7 @@ fill_row(BkModel *m, BkMachine *mach, size_t offset, const double *x,
 						  m->sparse.nnz, sqx, row->dots, row->krow);
 	else
 		BkKernelRow(&m->params, mach, m->dim, x, sqx, row->dots, row->krow);
-	row->f = BkMachineScore(mach, row->krow);
+	row->f = with_f ? BkMachineScore(mach, row->krow) : 0.0;
 }
 
 void
@@ -348,6 +350,8 @@ score_all(BkModel *m, const double *x, BkRow *rows, bool predicting)
 	double		sqx;
 	double		ktt;
 	size_t		offset = 0;
+	/* class_scores reads a multi-class classifier's scores, not f */
+	bool		with_f = !L->multiclass || m->target != NULL || m->novelty != NULL;
 
 	if (!sparse)
 		check_dense(m, x);
@@ -372,7 +376,7 @@ score_all(BkModel *m, const double *x, BkRow *rows, bool predicting)
 	ensure_scratch(m);
 	for (int k = 0; k < m->n_machines; k++)
 	{
-		fill_row(m, &m->machines[k], offset, x, sqx, ktt, sparse, &rows[k]);
+		fill_row(m, &m->machines[k], offset, x, sqx, ktt, sparse, with_f, &rows[k]);
 		offset += 2 * ((size_t) m->machines[k].capacity + 1);
 		/* some learners predict with another classifier than they learn */
 		if (predicting && L->predict_score)
