@@ -354,9 +354,14 @@ typedef struct BkMergeChoice
 	int			searched;		/* partners whose h was searched */
 } BkMergeChoice;
 
+/* ---- bk_merge_pair.c: where to merge one pair ---- */
 /* one pair's best h and degradation at L = gamma d2, kmn = exp(-L) */
 extern double BkMergePair(double L, double kmn, double aa, double bb, double ab,
 						  double *h);
+/* the same for n <= 4 partners of one SV, in lanes where they run: the same bits */
+extern void BkMergePairs(int n, const double *L, const double *kmn, double aa,
+						 const double *bb, const double *ab, double *d,
+						 double *h);
 /* a lower bound of that degradation from L and kmn alone (the pruning) */
 extern double BkMergeBound(double L, double kmn, double aa, double bb,
 						   double ab);

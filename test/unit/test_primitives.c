@@ -746,12 +746,18 @@ test_merge_pruning(void)
 				for (int mi = 0; mi < 150; mi += 3)
 				{
 					BkMergeChoice a,
+								a0,
 								b;
 
 					BkMergeChoose(&bk_std_env, &p, &mach, dim, mi, work, &a);
+					/* and without the lane paths (bounds, Newton's method in lanes) */
+					BkVectorLanesEnable(false);
+					BkMergeChoose(&bk_std_env, &p, &mach, dim, mi, work, &a0);
+					BkVectorLanesEnable(true);
 					BkMergeChooseExhaustive(&bk_std_env, &p, &mach, dim, mi, work, &b);
 					trials++;
-					same += a.n == b.n && a.h == b.h && a.degradation == b.degradation;
+					same += a.n == b.n && a.h == b.h && a.degradation == b.degradation &&
+						a0.n == b.n && a0.h == b.h && a0.degradation == b.degradation;
 					if (K == 1)
 					{
 						searched[g][one_sign] += a.searched;
@@ -760,7 +766,7 @@ test_merge_pruning(void)
 				}
 				BkMachineFree(&bk_std_env, &mach);
 			}
-	CHECK(same == trials, "merge partner search with bounds = exhaustive search in %d of %d choices",
+	CHECK(same == trials, "merge partner search with bounds, with and without lanes = exhaustive search in %d of %d choices",
 		  same, trials);
 	CHECK(partners[0][1] == 50 * 149 && 5 * searched[0][1] < partners[0][1],
 		  "merge partner search: near pairs of one sign, %ld of %ld partners searched",
@@ -921,6 +927,58 @@ test_merge_search(void)
 		  unimodal_ok, unimodal);
 	printf("# merge search: %d of %d random pairs short of the global minimum by more than 1e-12, by at most %.3g of the coefficients' scale\n",
 		   short_of, pairs, worst);
+
+	/*
+	 * BkMergePairs, n = 1 to 4 partners of one SV (the first case's
+	 * coefficients, with each case's partner and L), against BkMergePair
+	 * one by one: the same bits, Newton's method in lanes or not
+	 */
+	{
+		int			groups = 0,
+					equal = 0;
+
+		for (int t = 0; t + 12 <= 6000; t += 12)
+		{
+			MergeCase	mc[4];
+			double		L[4],
+						k[4],
+						bb[4],
+						ab[4],
+						d[4],
+						h[4],
+						aa;
+			int			n = 1 + (t / 12) % 4;
+			bool		ok = true;
+
+			/* cases t, t + 3, t + 6, t + 9: one kind, so one number of classes */
+			for (int i = 0; i < 4; i++)
+				mc[i] = random_merge_pair(&rng, t + 3 * i);
+			aa = mc[0].aa;
+			for (int i = 0; i < n; i++)
+			{
+				L[i] = mc[i].L;
+				k[i] = BkExp(-mc[i].L);
+				bb[i] = mc[i].bb;
+				ab[i] = 0.0;
+				for (int c = 0; c < 3; c++)
+					ab[i] += mc[0].a[c] * mc[i].b[c];
+			}
+			BkMergePairs(n, L, k, aa, bb, ab, d, h);
+			for (int i = 0; i < n; i++)
+			{
+				double		h1,
+							d1 = BkMergePair(L[i], k[i], aa, bb[i], ab[i], &h1);
+
+				ok = ok && memcmp(&d1, &d[i], sizeof(double)) == 0 &&
+					memcmp(&h1, &h[i], sizeof(double)) == 0;
+			}
+			groups++;
+			equal += ok;
+		}
+		CHECK(equal == groups,
+			  "merge search of up to four partners at once (BkMergePairs) = one by one, bit for bit, in %d of %d groups",
+			  equal, groups);
+	}
 }
 
 /*
