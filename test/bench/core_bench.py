@@ -18,9 +18,7 @@ of the rounds' ratios, with their range.
   (bk_bench --merge-parts 32: the merge's CPU, decoding included, over
   the serial training's; the bar: at most 2x) on usps and a9a.
 """
-import json
 import os
-import resource
 import statistics
 import subprocess
 
@@ -69,46 +67,31 @@ MERGE_SETTINGS = [
 ]
 
 
-def run_bench(binary, data_dir, train, dim, params, repeat=1, standardise=False,
+def run_bench(h, binary, data_dir, train, dim, params, repeat=1, standardise=False,
               max_rows=None, extra=(), cpu=None):
-    cmd = [binary, "--train", os.path.join(data_dir, train), "--dim", str(dim),
-           "--params", params, "--repeat", str(repeat)]
-    if standardise:
-        cmd.append("--standardize")
-    if max_rows:
-        cmd += ["--max-rows", str(max_rows)]
-    cmd += list(extra)
-    env = dict(os.environ, OPENBLAS_NUM_THREADS="1")
-    r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
-    # pinned to one CPU: on a shared virtual machine two vCPUs can run the
-    # same training 25 % apart for minutes, so the two sides of a ratio
-    # run on the same one
-    pin = (lambda: os.sched_setaffinity(0, {cpu})) if cpu is not None else None
-    p = subprocess.run(cmd, capture_output=True, text=True, env=env, preexec_fn=pin)
-    r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
-    if p.returncode != 0:
-        raise RuntimeError("bk_bench failed: %s\n%s" % (" ".join(cmd), p.stderr))
-    out = json.loads(p.stdout.strip().splitlines()[-1])
-    out["process_cpu_s"] = (r1.ru_utime - r0.ru_utime) + (r1.ru_stime - r0.ru_stime)
-    return out
+    """harness.bare on a file of data_dir, pinned to cpu: on a shared virtual
+    machine two vCPUs can run the same training 25 % apart for minutes, so
+    the two sides of a ratio run on the same one"""
+    return h.bare(os.path.join(data_dir, train), None, dim, params, repeat, max_rows,
+                  binary=binary, standardise=standardise, extra=extra, cpu=cpu)
 
 
-def train_cpu(binary, data_dir, train, dim, params, n, standardise=False, max_rows=None,
+def train_cpu(h, binary, data_dir, train, dim, params, n, standardise=False, max_rows=None,
               cpu=None):
     """A training's CPU seconds: (--repeat n+1) - (--repeat 1), over n;
     and the last run's output"""
-    one = run_bench(binary, data_dir, train, dim, params, 1, standardise, max_rows, cpu=cpu)
-    more = run_bench(binary, data_dir, train, dim, params, n + 1, standardise, max_rows,
+    one = run_bench(h, binary, data_dir, train, dim, params, 1, standardise, max_rows, cpu=cpu)
+    more = run_bench(h, binary, data_dir, train, dim, params, n + 1, standardise, max_rows,
                      cpu=cpu)
     return (more["process_cpu_s"] - one["process_cpu_s"]) / n, more
 
 
-def own_train_cpu(binary, data_dir, train, dim, params, n, standardise, cpu):
+def own_train_cpu(h, binary, data_dir, train, dim, params, n, standardise, cpu):
     """A training's CPU seconds as bk_bench times it: the median of n
     trainings' process CPU clock, around the training loop alone (the
     14dc29f build has no such clock; the two sides of the Pegasos ratio
     are both this build)"""
-    return run_bench(binary, data_dir, train, dim, params, n, standardise, cpu=cpu)["train_cpu_s"]
+    return run_bench(h, binary, data_dir, train, dim, params, n, standardise, cpu=cpu)["train_cpu_s"]
 
 
 def round_cpu(r):
@@ -157,15 +140,15 @@ def core_mode(h, args):
         order = range(len(RATE_SETTINGS)) if r % 2 == 0 else reversed(range(len(RATE_SETTINGS)))
         for i in order:
             _, f, dim, std, params, _rep = RATE_SETTINGS[i]
-            rate[i].append(own_train_cpu(now, data, f, dim, params, RATE_REPEAT, std, pin))
+            rate[i].append(own_train_cpu(h, now, data, f, dim, params, RATE_REPEAT, std, pin))
         for i, (_, f, dim, mx, params, rep) in enumerate(REF_SETTINGS):
             order = [("ref", ref), ("now", now)] if r % 2 == 0 else [("now", now), ("ref", ref)]
             for name, binary in order:
-                cpu, out = train_cpu(binary, data, f, dim, params, rep, max_rows=mx, cpu=pin)
+                cpu, out = train_cpu(h, binary, data, f, dim, params, rep, max_rows=mx, cpu=pin)
                 refc[i][name].append(cpu)
                 refc[i]["mist_" + name] = out["online_mistakes"]
         for i, (_, f, test, dim, params) in enumerate(MERGE_SETTINGS):
-            out = run_bench(now, data, f, dim, params, 1,
+            out = run_bench(h, now, data, f, dim, params, 1,
                             extra=["--test", os.path.join(data, test), "--merge-parts", "32"])
             merge[i].append(out)
 

@@ -26,6 +26,7 @@ import math
 import os
 import platform
 import re
+import resource
 import shutil
 import statistics
 import subprocess
@@ -765,18 +766,32 @@ def write_params(paper, mod, hps):
 # performance
 # ---------------------------------------------------------------------------
 
-def bare(train_file, test_file, dim, params, repeat=1, max_rows=None):
-    spec = ",".join("%s=%s" % (k, v) for k, v in params.items())
-    cmd = [BK_BENCH, "--train", train_file, "--dim", str(dim), "--params", spec, "--repeat", str(repeat)]
+def bare(train_file, test_file, dim, params, repeat=1, max_rows=None, binary=None,
+         standardise=False, extra=(), cpu=None):
+    """One run of bk_bench (binary, this build's by default): its JSON line,
+    with the process's user and system CPU seconds as process_cpu_s.
+    params: a dict, or bk_bench's "key=value,..." string.  cpu: pin the run
+    to that CPU."""
+    spec = params if isinstance(params, str) else ",".join("%s=%s" % (k, v) for k, v in params.items())
+    cmd = [binary or BK_BENCH, "--train", train_file, "--dim", str(dim), "--params", spec,
+           "--repeat", str(repeat)]
     if test_file:
         cmd += ["--test", test_file]
+    if standardise:
+        cmd.append("--standardize")
     if max_rows:
         cmd += ["--max-rows", str(max_rows)]
+    cmd += list(extra)
     env = dict(os.environ, OPENBLAS_NUM_THREADS="1")
-    p = subprocess.run(cmd, capture_output=True, text=True, env=env)
+    pin = (lambda: os.sched_setaffinity(0, {cpu})) if cpu is not None else None
+    r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    p = subprocess.run(cmd, capture_output=True, text=True, env=env, preexec_fn=pin)
+    r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
     if p.returncode != 0:
         raise RuntimeError("bk_bench failed: %s %s" % (" ".join(cmd), p.stderr))
-    return json.loads(p.stdout.strip().splitlines()[-1])
+    out = json.loads(p.stdout.strip().splitlines()[-1])
+    out["process_cpu_s"] = (r1.ru_utime - r0.ru_utime) + (r1.ru_stime - r0.ru_stime)
+    return out
 
 
 def indb_stream(tbl, test_tbl, params, scans=1):
