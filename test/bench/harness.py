@@ -3630,7 +3630,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("mode", choices=["table", "tune", "perf", "scaleout", "features", "curves", "svc", "classes",
                                      "regression", "novelty", "weights", "targets", "search", "precision", "drift",
-                                     "core", "smoke", "report"])
+                                     "core", "workers", "smoke", "report"])
     ap.add_argument("--paper", default="000")
     ap.add_argument("--perms", type=int, default=5)
     ap.add_argument("--jobs", type=int, default=max(1, min(2, os.cpu_count() or 1)))
@@ -3688,6 +3688,9 @@ def main():
     elif args.mode == "core":
         import core_bench
         core_bench.core_mode(sys.modules[__name__], args)
+    elif args.mode == "workers":
+        import workers_bench
+        workers_bench.workers_mode(sys.modules[__name__], args)
     else:
         return smoke_mode(args)
     return 0

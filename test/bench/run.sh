@@ -24,6 +24,8 @@
 #   bash test/bench/run.sh --only core      doc/performance-core.md (the bare core against issue 57's
 #                                           bars: Pegasos-merge / BPA-S, the OpenBLAS build 14dc29f,
 #                                           32-part merges) only
+#   bash test/bench/run.sh --only workers   doc/performance-workers.md (serial against two parallel
+#                                           workers, training and scoring, 10 million rows) only
 #   bash test/bench/run.sh --tune           choose C / gamma -> test/bench/params-000.tsv
 #   bash test/bench/run.sh --quick          fewer permutations / sizes (a first look)
 #   bash test/bench/run.sh --smoke          a few seconds; checks the harness (CI)
@@ -64,6 +66,7 @@ only_modes=(
 	"precision precision Support vectors as float4 (doc/performance-float4.md)"
 	"drift drift Streams with known drift (doc/drift-benchmarks.md)"
 	"core core The bare core against its bars (doc/performance-core.md)"
+	"workers workers Two workers on 10 million rows (doc/performance-workers.md)"
 )
 only_names=""
 for m in "${only_modes[@]}"; do
@@ -85,7 +88,7 @@ while [[ $# -gt 0 ]]; do
 		--smoke) smoke=1; shift ;;
 		--tune) tune=1; shift ;;
 		--report) report=1; shift ;;
-		-h|--help) sed -n '3,36p' "${BASH_SOURCE[0]}"; exit 0 ;;
+		-h|--help) sed -n '3,38p' "${BASH_SOURCE[0]}"; exit 0 ;;
 		*) extra+=("$1"); shift ;;
 	esac
 done
