@@ -48,12 +48,37 @@ def learner_params(h, base):
     return p
 
 
+# a CPU's speed: bk_bench's CPU seconds of one training, pinned to it
+CALIBRATION = ("a9a.train", 123, "algorithm=bpa,variant=s,loss=hinge,C=1,kernel=rbf,budget=100,"
+               "gamma=0.0002541")
+
+
+def cpu_speeds(h, args):
+    """{cpu: seconds of one BPA-S training on a9a, standardised, pinned to
+    it (bk_bench's CPU clock, the median of 5 in one run)}: on a virtual
+    machine the vCPUs need not be equally fast, which bounds what two
+    workers can give"""
+    f, dim, params = CALIBRATION
+    return {c: h.bare(os.path.join(args.data_dir, f), None, dim, params, 5, standardise=True,
+                      cpu=c)["train_cpu_s"]
+            for c in sorted(os.sched_getaffinity(0))}
+
+
+def speeds_md(label, sp):
+    t = sorted(sp.values())
+    return ("%s: %s; two workers, the scan's blocks shared as each worker asks for them, can "
+            "give at most %.2f times a serial run on the faster CPU, %.2f on the slower." % (
+                label, ", ".join("CPU %d %.4f s" % (c, v) for c, v in sorted(sp.items())),
+                1 + t[0] / t[-1], 1 + t[-1] / t[0]))
+
+
 def workers_mode(h, args):
     mi = h.machine_info()
     os.makedirs(h.OUT, exist_ok=True)
     repeat = 1 if args.quick else 3
     n = args.limit or 10000000
     load0 = os.getloadavg()
+    speeds0 = cpu_speeds(h, args)
     h.log("== workers: %d rows of the noisy checkerboard" % n)
     tmp = tempfile.mkdtemp(prefix="bk_workers.")
     gz = os.path.join(tmp, "ncheckerboard.train.gz")
@@ -123,4 +148,8 @@ def workers_mode(h, args):
            "bench.w_ncb_stream")
     L.append("\nLoad average %.2f / %.2f / %.2f at the start, %.2f / %.2f / %.2f at the end.\n"
              % (load0 + os.getloadavg()))
+    L.append("The CPUs' speeds, as one BPA-S training on a9a (standardised, B = 100) takes "
+             "bk_bench's CPU clock pinned to each, the median of 5:\n")
+    L.append("- " + speeds_md("at the start", speeds0))
+    L.append("- " + speeds_md("at the end", cpu_speeds(h, args)) + "\n")
     h.write_doc("performance-workers.md", L)
