@@ -17,7 +17,7 @@
  *	      - sum_i (alpha_m^(i) k_mn^((1-h)^2) + alpha_n^(i) k_mn^(h^2))^2,
  *	  so h maximises the second sum on [0, 1]: found by Newton's method
  *	  where the gain has a single maximum there, by golden-section search
- *	  otherwise (BkMergePair).  (Eq. 21 as printed first normalises each class by
+ *	  otherwise (BkMergePair, bk_merge_pair.c).  (Eq. 21 as printed first normalises each class by
  *	  alpha_m^(i) + alpha_n^(i), which is undefined when the two cancel, as
  *	  they do for SVs of opposite classes; minimising eq. 14 directly gives
  *	  the same z when one class dominates and stays defined otherwise.)
