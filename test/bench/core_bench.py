@@ -26,22 +26,14 @@ import subprocess
 # them by the fixed-order arithmetic of src/core/base/bk_linalg.c)
 REF_COMMIT = "14dc29f"
 
-RATE_SETTINGS = [
-    # (label, data file, dim, standardise, params, repeat)
-    ("BPA-S, a9a standardised, B = 100, gamma 0.0002541", "a9a.train", 123, True,
-     "algorithm=bpa,variant=s,loss=hinge,C=1,kernel=rbf,budget=100,gamma=0.0002541", 3),
-    ("Pegasos-merge, a9a standardised, B = 100, gamma 0.0002541", "a9a.train", 123, True,
-     "algorithm=pegasos,maintenance=merge,kernel=rbf,budget=100,gamma=0.0002541", 3),
-    ("BPA-S, a9a raw, B = 100, gamma 0.0002541", "a9a.train", 123, False,
-     "algorithm=bpa,variant=s,loss=hinge,C=1,kernel=rbf,budget=100,gamma=0.0002541", 3),
-    ("Pegasos-merge, a9a raw, B = 100, gamma 0.0002541", "a9a.train", 123, False,
-     "algorithm=pegasos,maintenance=merge,kernel=rbf,budget=100,gamma=0.0002541", 3),
-    ("BPA-S, a9a raw, B = 100, gamma 0.0625", "a9a.train", 123, False,
-     "algorithm=bpa,variant=s,loss=hinge,C=1,kernel=rbf,budget=100,gamma=0.0625", 3),
-    ("Pegasos-merge, a9a raw, B = 100, gamma 0.0625", "a9a.train", 123, False,
-     "algorithm=pegasos,maintenance=merge,kernel=rbf,budget=100,gamma=0.0625", 3),
+# Pegasos-merge against BPA-S on a9a at B = 100: (setting, standardise, gamma)
+PEGASOS_CASES = [
+    ("a9a standardised, B = 100, gamma 0.0002541", True, "0.0002541"),
+    ("a9a raw, B = 100, gamma 0.0002541", False, "0.0002541"),
+    ("a9a raw, B = 100, gamma 0.0625", False, "0.0625"),
 ]
-PEGASOS_PAIRS = [(1, 0), (3, 2), (5, 4)]
+BPA_S = "algorithm=bpa,variant=s,loss=hinge,C=1,kernel=rbf,budget=100,gamma=%s"
+PEGASOS_MERGE = "algorithm=pegasos,maintenance=merge,kernel=rbf,budget=100,gamma=%s"
 # trainings per run for the Pegasos ratio, of which bk_bench gives the median
 RATE_REPEAT = 9
 
@@ -131,16 +123,19 @@ def core_mode(h, args):
     mi = h.machine_info()
     load0 = os.getloadavg()
 
-    rate = {i: [] for i in range(len(RATE_SETTINGS))}
+    # rate[case] = ([BPA-S CPU s by round], [Pegasos-merge CPU s by round])
+    rate = {i: ([], []) for i in range(len(PEGASOS_CASES))}
     refc = {i: {"now": [], "ref": [], "mist": None} for i in range(len(REF_SETTINGS))}
     merge = {i: [] for i in range(len(MERGE_SETTINGS))}
     for r in range(rounds):
         h.log("== core: round %d of %d" % (r + 1, rounds))
         pin = round_cpu(r)
-        order = range(len(RATE_SETTINGS)) if r % 2 == 0 else reversed(range(len(RATE_SETTINGS)))
-        for i in order:
-            _, f, dim, std, params, _rep = RATE_SETTINGS[i]
-            rate[i].append(own_train_cpu(h, now, data, f, dim, params, RATE_REPEAT, std, pin))
+        runs = [(i, k) for i in range(len(PEGASOS_CASES)) for k in (0, 1)]
+        for i, k in (runs if r % 2 == 0 else reversed(runs)):
+            _, std, gamma = PEGASOS_CASES[i]
+            params = (BPA_S, PEGASOS_MERGE)[k] % gamma
+            rate[i][k].append(own_train_cpu(h, now, data, "a9a.train", 123, params, RATE_REPEAT,
+                                            std, pin))
         for i, (_, f, dim, mx, params, rep) in enumerate(REF_SETTINGS):
             order = [("ref", ref), ("now", now)] if r % 2 == 0 else [("now", now), ("ref", ref)]
             for name, binary in order:
@@ -178,11 +173,11 @@ def core_mode(h, args):
          "lie too far for the merge search's tight bounds (doc/benchmarks.md).\n",
          "| setting | BPA-S CPU s | Pegasos-merge CPU s | Pegasos-merge / BPA-S |",
          "| --- | ---: | ---: | ---: |"]
-    for pi, bi in PEGASOS_PAIRS:
-        ratios = [p / b for p, b in zip(rate[pi], rate[bi])]
-        label = RATE_SETTINGS[pi][0].split(", ", 1)[1]
-        L.append("| %s | %.3f | %.3f | %s |" % (label, statistics.median(rate[bi]),
-                                                statistics.median(rate[pi]), spread(ratios)))
+    for i, (label, _std, _gamma) in enumerate(PEGASOS_CASES):
+        bpa_s, pegasos = rate[i]
+        ratios = [p / b for p, b in zip(pegasos, bpa_s)]
+        L.append("| %s | %.3f | %.3f | %s |" % (label, statistics.median(bpa_s),
+                                                statistics.median(pegasos), spread(ratios)))
     L += ["\n## Against the OpenBLAS build\n",
           "Issue 57's bar: BPA-P at B = 500 on a9a and BDUOL with projection no slower than "
           "the last build whose core called OpenBLAS 0.3.21 and LAPACKE (commit %s, built here "

@@ -38,14 +38,11 @@ LEARNERS = [
 
 
 def learner_params(h, base):
-    """the scale-out page's parameters: the gamma (and C) of the paper-000
-    table's BPA-NN cell of the noisy checkerboard at B = 100"""
+    """the scale-out page's parameters: the gamma (and C, for the learners
+    that take one) of the paper-000 table's BPA-NN cell of the noisy
+    checkerboard at B = 100"""
     hp = h.read_params("000").get(("ncheckerboard", "BPA-NN", 100)) or h.default_params(2)
-    p = h.make_params(base, hp, True, 100, 2)
-    if base["algorithm"] == "pegasos":
-        for k in ("C", "loss", "variant"):
-            p.pop(k, None)
-    return p
+    return h.make_params(base, hp, True, 100, 2)
 
 
 # a CPU's speed: bk_bench's CPU seconds of one training, pinned to it
