@@ -4,7 +4,8 @@
  *	  z = h x_m + (1 - h) x_n that keeps the most of the two SVs' weight,
  *	  for the Gaussian kernel.  bk_merge.c chooses the partner and applies
  *	  the merge; this file searches h for one pair, or for four pairs at a
- *	  time in AVX2 lanes with the same bits (BkMergePairs).
+ *	  time in AVX2 lanes with the same bits (BkMergePairs): Newton's
+ *	  method where it is safe, the golden-section search elsewhere.
  *
  *	  The gain of merging at h is S(h) = aa e1^2 + bb e2^2 + 2 ab e1 e2,
  *	  e1 = k(x_m, z) = exp(-L (1-h)^2), e2 = k(x_n, z) = exp(-L h^2),
@@ -98,6 +99,32 @@ newton_start(double aa, double bb, double ab)
 }
 
 /*
+ * The golden-section search's outcome, x of gain g, against the two ends,
+ * whose gains need no exp(): returns the degradation and sets *h
+ */
+static double
+golden_ends(double L, double kmn, double aa, double bb, double ab, double x, double g,
+			double *h)
+{
+	double		g0 = aa * kmn * kmn + bb + 2.0 * ab * kmn,
+				g1 = aa + bb * kmn * kmn + 2.0 * ab * kmn,
+				best = g;
+
+	if (g0 > best && g0 >= g1)
+	{
+		x = 0.0;
+		best = g0;
+	}
+	else if (g1 > best)
+	{
+		x = 1.0;
+		best = g1;
+	}
+	*h = x;
+	return aa + bb + 2.0 * ab * kmn - best;
+}
+
+/*
  * Best h for merging two SVs whose coefficient sums are aa = sum a^2,
  * bb = sum b^2, ab = sum a b, at L = gamma ||x_m - x_n||^2 (kmn =
  * exp(-L)); returns the degradation and sets *h.
@@ -130,22 +157,8 @@ BkMergePair(double L, double kmn, double aa, double bb, double ab, double *h)
 
 	if (!newton_applies(L, kmn, aa, bb, ab))
 	{
-		/* the search, and the two ends, whose gains need no exp() */
-		double		g0 = aa * kmn * kmn + bb + 2.0 * ab * kmn,
-					g1 = aa + bb * kmn * kmn + 2.0 * ab * kmn;
-
 		x = golden(L, aa, bb, ab, lo, hi);
-		best = gain(L, aa, bb, ab, x);
-		if (g0 > best && g0 >= g1)
-		{
-			x = 0.0;
-			best = g0;
-		}
-		else if (g1 > best)
-		{
-			x = 1.0;
-			best = g1;
-		}
+		return golden_ends(L, kmn, aa, bb, ab, x, gain(L, aa, bb, ab, x), h);
 	}
 	else
 	{
@@ -253,6 +266,82 @@ newton_lanes(const double *L4, double aa1, const double *bb4, const double *ab4,
 	memcpy(h4, &x, sizeof(x));
 	memcpy(gain4, &best, sizeof(best));
 }
+
+/* gain() in four lanes, in its order of operations */
+__attribute__((target("avx2")))
+static inline bk_v4d
+gain_lanes(bk_v4d L, bk_v4d aa, bk_v4d bb, bk_v4d ab, bk_v4d h)
+{
+	const bk_v4d one = {1.0, 1.0, 1.0, 1.0},
+				two = {2.0, 2.0, 2.0, 2.0};
+	bk_v4d		e1 = BkExp4(-L * (one - h) * (one - h));
+	bk_v4d		e2 = BkExp4(-L * h * h);
+
+	return e1 * e1 * aa + two * e1 * e2 * ab + e2 * e2 * bb;
+}
+
+/*
+ * golden() on [0, 1] in four lanes, each the scalar loop's steps in its
+ * order (the branch a blend: both new points computed, the lane's
+ * taken), every lane GOLDEN_STEPS of them as the scalar loop takes; sets
+ * each lane's h and its gain there
+ */
+__attribute__((target("avx2")))
+static void
+golden_lanes(const double *L4, double aa1, const double *bb4, const double *ab4,
+			 double *h4, double *gain4)
+{
+	const bk_v4d zero = {0.0, 0.0, 0.0, 0.0},
+				half = {0.5, 0.5, 0.5, 0.5},
+				one = {1.0, 1.0, 1.0, 1.0};
+	const double invphi1 = 0.6180339887498949;
+	const bk_v4d invphi = {invphi1, invphi1, invphi1, invphi1};
+	const bk_v4d aa = {aa1, aa1, aa1, aa1};
+	bk_v4d		L,
+				bb,
+				ab,
+				lo = zero,
+				hi = one,
+				x1,
+				x2,
+				g1,
+				g2,
+				h;
+
+	memcpy(&L, L4, sizeof(L));
+	memcpy(&bb, bb4, sizeof(bb));
+	memcpy(&ab, ab4, sizeof(ab));
+	x1 = hi - invphi * (hi - lo);
+	x2 = lo + invphi * (hi - lo);
+	g1 = gain_lanes(L, aa, bb, ab, x1);
+	g2 = gain_lanes(L, aa, bb, ab, x2);
+	for (int it = 0; it < GOLDEN_STEPS; it++)
+	{
+		/* left: the maximum lies in [lo, x2]; else in [x1, hi] */
+		bk_v4i		left = g1 >= g2;
+		bk_v4d		nhi = BK_BLEND4(left, x2, hi),
+					nlo = BK_BLEND4(left, lo, x1),
+					at = BK_BLEND4(left, nhi - invphi * (nhi - nlo),
+							   nlo + invphi * (nhi - nlo)),
+					g = gain_lanes(L, aa, bb, ab, at),
+					nx1 = BK_BLEND4(left, at, x2),
+					ng1 = BK_BLEND4(left, g, g2),
+					nx2 = BK_BLEND4(left, x1, at),
+					ng2 = BK_BLEND4(left, g1, g);
+
+		hi = nhi;
+		lo = nlo;
+		x1 = nx1;
+		g1 = ng1;
+		x2 = nx2;
+		g2 = ng2;
+	}
+	h = half * (lo + hi);
+	g1 = gain_lanes(L, aa, bb, ab, h);
+	memcpy(h4, &h, sizeof(h));
+	memcpy(gain4, &g1, sizeof(g1));
+}
+
 #endif
 
 /*
@@ -260,7 +349,9 @@ newton_lanes(const double *L4, double aa1, const double *bb4, const double *ab4,
  * sums bb[i], ab[i] at L[i], kmn[i]: d[i] and h[i] the same bits as
  * BkMergePair's.  Where the lane paths run, the pairs that take Newton's
  * method take it together in AVX2 lanes (two exp() a step for four
- * pairs instead of one); the rest take BkMergePair.
+ * pairs instead of one), and so do those that take the golden-section
+ * search, two or more of them (golden_lanes); a single one takes
+ * BkMergePair.
  */
 void
 BkMergePairs(int n, const double *L, const double *kmn, double aa,
@@ -274,7 +365,8 @@ BkMergePairs(int n, const double *L, const double *kmn, double aa,
 					bv[4] = {0.0, 0.0, 0.0, 0.0},
 					av[4] = {0.0, 0.0, 0.0, 0.0};
 		long long	lv[4] = {0, 0, 0, 0};
-		int			lanes = 0;
+		int			lanes = 0,
+					searched = 0;
 
 		for (int i = 0; i < n; i++)
 			if (newton_applies(L[i], kmn[i], aa, bb[i], ab[i]))
@@ -287,7 +379,34 @@ BkMergePairs(int n, const double *L, const double *kmn, double aa,
 				lanes++;
 			}
 			else
-				d[i] = BkMergePair(L[i], kmn[i], aa, bb[i], ab[i], &h[i]);
+				searched++;
+		if (searched == 1)
+		{
+			for (int i = 0; i < n; i++)
+				if (!lv[i])
+					d[i] = BkMergePair(L[i], kmn[i], aa, bb[i], ab[i], &h[i]);
+		}
+		else if (searched > 1)
+		{
+			/* the golden-section searches together (lanes of Newton's idle) */
+			double		Lg[4] = {0.0, 0.0, 0.0, 0.0},
+						bg[4] = {0.0, 0.0, 0.0, 0.0},
+						ag[4] = {0.0, 0.0, 0.0, 0.0},
+						hg[4],
+						gg[4];
+
+			for (int i = 0; i < n; i++)
+				if (!lv[i])
+				{
+					Lg[i] = L[i];
+					bg[i] = bb[i];
+					ag[i] = ab[i];
+				}
+			golden_lanes(Lg, aa, bg, ag, hg, gg);
+			for (int i = 0; i < n; i++)
+				if (!lv[i])
+					d[i] = golden_ends(L[i], kmn[i], aa, bb[i], ab[i], hg[i], gg[i], &h[i]);
+		}
 		if (lanes > 0)
 		{
 			double		hv[4],
