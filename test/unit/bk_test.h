@@ -124,6 +124,7 @@ extern void test_params(void);
 extern void test_platt_fit(void);
 extern void test_merge_pruning(void);
 extern void test_merge_search(void);
+extern void test_coef_sums_modest(void);
 extern void test_merge_bound(void);
 extern void test_pegasos_scores(void);
 extern void test_legacy_ridge(void);

@@ -29,6 +29,7 @@ main(void)
 	test_platt_fit();
 	test_merge_pruning();
 	test_merge_search();
+	test_coef_sums_modest();
 	test_merge_bound();
 	test_legacy_ridge();
 	test_parse_double();

@@ -1057,3 +1057,52 @@ test_merge_bound(void)
 		  "merge bound, tighter: one sign at L 0.05 to 0.35 within 25 %% of the minimum (%d of %d pairs; within 10 %%: %d, the first bound %d)",
 		  mid_tight, mid, mid_tight10, mid_cheap10);
 }
+
+/*
+ * BkMachineCoefSumsModest, the check that lets a learning step skip the
+ * exact per-class sums: for every number of classes (1 to 9, so 3, 5, 6,
+ * 7 and 9 take the bound of the sum of all classes), modest coefficients
+ * pass, and a NaN, an infinity, or a sum past 2^1000 (alone or times the
+ * scale) send the machine to the exact check.
+ */
+void
+test_coef_sums_modest(void)
+{
+	BkRng		rng;
+	int			cases = 0,
+				right = 0;
+
+	BkRngSeed(&rng, 47);
+	for (int K = 1; K <= 9; K++)
+		for (int n_sv = 0; n_sv <= 13; n_sv += 13)
+			for (int bad = 0; bad < 5; bad++)
+			{
+				BkMachine	mach;
+				double		coef[13 * 9];
+				bool		want,
+							got;
+
+				memset(&mach, 0, sizeof(mach));
+				mach.n_sv = n_sv;
+				mach.n_coef = K;
+				mach.coef = coef;
+				mach.scale = bad == 4 ? 0x1p60 : 0.5;
+				for (int i = 0; i < n_sv * K; i++)
+					coef[i] = (BkRngUniform(&rng) - 0.5) * 1e3;
+				if (n_sv > 0 && bad == 1)
+					coef[(n_sv * K) / 2] = NAN;
+				if (n_sv > 0 && bad == 2)
+					coef[n_sv * K - 1] = -INFINITY;
+				if (n_sv > 0 && bad == 3)
+					coef[0] = 0x1p1001;
+				if (n_sv > 0 && bad == 4)
+					coef[0] = 0x1p950;
+				want = n_sv == 0 || bad == 0;
+				got = BkMachineCoefSumsModest(&mach);
+				cases++;
+				right += got == want;
+			}
+	CHECK(right == cases,
+		  "coefficient sums: modest ones pass, a NaN, an infinity or a sum past 2^1000 does not, for 1 to 9 classes (%d of %d)",
+		  right, cases);
+}

@@ -259,10 +259,10 @@ BkMachineSmallestSv(const BkParams *p, const BkMachine *mach)
 /*
  * Whether every coefficient is finite and every class's sum of their
  * magnitudes, times the scale, far from overflowing: eight partial sums
- * over the coefficients in memory order (n_coef of 1, 2, 4 or 8, so that
- * each sum holds one class), where the exact check (BkModelCheckSums)
- * keeps one chain of additions per class, about four cycles a
- * coefficient, on every row.
+ * over the coefficients in memory order (n_coef of 1, 2, 4 or 8: each
+ * sum holds one class; other n_coef: the sum of every class's, which
+ * bounds each), where the exact check (BkModelCheckSums) keeps one chain
+ * of additions per class, about four cycles a coefficient, on every row.
  * A NaN or an infinity makes its class's sum NaN or infinite; the sums
  * of nonnegative terms in any order agree to a relative 2 n eps, so below
  * 2^1000 the check in j order finds them finite too.  False sends the
@@ -285,8 +285,6 @@ BkMachineCoefSumsModest(const BkMachine *mach)
 				s6 = 0.0,
 				s7 = 0.0;
 
-	if (K != 1 && K != 2 && K != 4 && K != 8)
-		return false;
 	/* eight named sums: in registers, where an array's stayed in memory */
 	for (; i + 8 <= n; i += 8)
 	{
@@ -309,6 +307,13 @@ BkMachineCoefSumsModest(const BkMachine *mach)
 	s[7] = s7;
 	for (; i < n; i++)
 		s[i % 8] += fabs(a[i]);
+	if (K != 1 && K != 2 && K != 4 && K != 8)
+	{
+		/* every class's sum is at most the sum of all (terms >= 0) */
+		double		t = ((s[0] + s[1]) + (s[2] + s[3])) + ((s[4] + s[5]) + (s[6] + s[7]));
+
+		return t <= 0x1p1000 && t * fabs(mach->scale) <= 0x1p1000;
+	}
 	for (int c = 0; c < K; c++)
 	{
 		double		t = 0.0;
