@@ -6,11 +6,11 @@
 -- cross-validated in one query: the folds are stratified by class (within
 -- each class, rows in the order of a seeded shuffle of their key are dealt
 -- to the folds in turn), the source is read once into the rows the query
--- keeps, every (setting, fold) model is trained in a LATERAL aggregate
--- over those rows, each sorting its own rows into the shuffle's order
--- (until 0.4.0: one GROUP BY over the cross product of rows, settings and
--- folds, whose sort spilled), and scored on its held-out fold with
--- bk_metrics.  Written in PL/pgSQL over the aggregates: the
+-- keeps, every (setting, fold) model is trained by one aggregate over
+-- those rows sorted once into the shuffle's order (_bk_train_folds: the
+-- rows and their preparation kept once a fold; until 0.4.0: one GROUP
+-- BY over the cross product of rows, settings and folds, whose sort
+-- spilled), and scored on its held-out fold with bk_metrics.  Written in PL/pgSQL over the aggregates: the
 -- aggregate-over-a-grid pattern of the reference, packaged.
 
 -- Availability: 0.2.0
@@ -486,23 +486,17 @@ BEGIN
 				       s AS params
 				FROM pg_catalog.jsonb_array_elements($1) WITH ORDINALITY AS a(s, si)
 			), models AS (
-				-- one aggregate a setting and fold: each sorts only its own
-				-- rows (in memory when work_mem holds them), where grouping
-				-- the cross product of rows, settings and folds sorted all
-				-- of it at once; _bk_train_seconds shares bk_train's state:
-				-- the time of the same training
-				-- the models in order of setting, then fold (progress)
-				SELECT sf.setting, sf.fold, t.model, t.seconds
-				FROM (SELECT st.setting, st.params, f.fold
-				      FROM settings st
-				           CROSS JOIN pg_catalog.generate_series(0::pg_catalog.int8,
-				                                                 $3::pg_catalog.int8 OPERATOR(pg_catalog.-) 1::pg_catalog.int8) AS f(fold)
-				      ORDER BY st.setting, f.fold) AS sf
-				     CROSS JOIN LATERAL (
-				         SELECT @extschema@.bk_train(r.x::@extschema@.bk_features, r.y::@extschema@.bk_label, sf.params ORDER BY r.k, r.kt) AS model,
-				                @extschema@._bk_train_seconds(r.x::@extschema@.bk_features, r.y::@extschema@.bk_label, sf.params ORDER BY r.k, r.kt) AS seconds
-				         FROM rows r
-				         WHERE r.fold OPERATOR(pg_catalog.<>) sf.fold) AS t
+				-- every (setting, fold) model in one aggregate over the rows,
+				-- sorted once: each learns the rows outside its fold, as
+				-- bk_train of its setting over them (until 0.4.0: an
+				-- aggregate a setting and fold, each sorting, keeping and
+				-- preparing its own rows); in order of setting, then fold
+				-- (progress)
+				SELECT m.setting, m.fold::pg_catalog.int8 AS fold, m.model, m.seconds
+				FROM (SELECT @extschema@._bk_train_folds(r.x::@extschema@.bk_features, r.y::@extschema@.bk_label,
+				                 r.fold, $1, $3::pg_catalog.int4 ORDER BY r.k, r.kt) AS a
+				      FROM rows r) AS t
+				     CROSS JOIN LATERAL pg_catalog.unnest(t.a) WITH ORDINALITY AS m(setting, fold, model, seconds, n)
 			), scored AS (
 				-- each model's fold score, reported as the search goes (progress)
 				SELECT m.setting, m.fold, m.seconds,
@@ -513,8 +507,9 @@ BEGIN
 				              FROM rows r WHERE r.fold OPERATOR(pg_catalog.=) m.fold) AS sc
 			), result AS (
 				SELECT st.setting, st.params,
-				       pg_catalog.avg(sc.score::pg_catalog.float8) AS mean,
-				       pg_catalog.stddev_samp(sc.score::pg_catalog.float8) AS stddev,
+				       -- in fold order: a float sum's last bit depends on its order
+				       pg_catalog.avg(sc.score::pg_catalog.float8 ORDER BY sc.fold) AS mean,
+				       pg_catalog.stddev_samp(sc.score::pg_catalog.float8 ORDER BY sc.fold) AS stddev,
 				       pg_catalog.array_agg(sc.score::pg_catalog.float8 ORDER BY sc.fold) AS fold_scores,
 				       pg_catalog.sum(sc.seconds) AS train_seconds
 				FROM scored sc JOIN settings st ON sc.setting OPERATOR(pg_catalog.=) st.setting
@@ -981,20 +976,7 @@ CREATE OR REPLACE FUNCTION @extschema@.bk_learning_curve(model @extschema@.bk_mo
 COMMENT ON FUNCTION @extschema@.bk_learning_curve(@extschema@.bk_model) IS
 	'the online mistakes of the training stream after 1, 2, 4, ... rows and after all of them: the rate so far and over each doubling window; for a regressor also its online RMSE';
 
--- _bk_train_seconds (availability: 0.2.0; one label form: 0.4.0): the
--- seconds a bk_train call of the same arguments took in the same query
--- (bk_cross_validate's train_seconds).  Same transition function and
--- state as bk_train, both final functions read-only: PostgreSQL shares
--- the state, so the model is trained once.
 -- Availability: 0.2.0
-CREATE FUNCTION @extschema@._bk_train_seconds_final(internal)
-	RETURNS float8
-	AS 'MODULE_PATHNAME', 'bk_train_seconds_final'
-	LANGUAGE C VOLATILE PARALLEL SAFE;
-
-COMMENT ON FUNCTION @extschema@._bk_train_seconds_final(internal) IS
-	'final function of _bk_train_seconds: the seconds since the training state took its first row';
-
 -- Regression (availability: 0.2.0): a float8 or numeric target trains a
 -- regressor (doc/regression.md), through the same aggregates as the
 -- classifiers' (bk_label); bk_predict_value gives its prediction.
@@ -1006,20 +988,46 @@ CREATE FUNCTION @extschema@.bk_predict_value(model @extschema@.bk_model, feature
 COMMENT ON FUNCTION @extschema@.bk_predict_value(@extschema@.bk_model, @extschema@.bk_features) IS
 	'a regressor''s prediction of the row, in its target''s units';
 
+-- _bk_train_folds (availability: 0.4.0): every (setting, fold) model of
+-- one round of the search in one aggregate over the rows, read and
+-- sorted once for the round: each model learns the rows outside its
+-- fold in the call's order, the same bytes as bk_train of its setting
+-- over those rows; the rows and the preparation's fit are kept once a
+-- fold, and prepared once for all its settings (bk_train_folds.c).
+-- (Until 0.4.0 the search trained each model with bk_train and timed it
+-- with _bk_train_seconds, an aggregate of bk_train's state.)
 -- Availability: 0.4.0
-CREATE AGGREGATE @extschema@._bk_train_seconds(features @extschema@.bk_features, label @extschema@.bk_label, params jsonb) (
-	SFUNC = @extschema@._bk_train_trans,
+CREATE TYPE @extschema@._bk_fold_model AS (setting int4, fold int4, model @extschema@.bk_model, seconds float8);
+
+COMMENT ON TYPE @extschema@._bk_fold_model IS
+	'a model of bk_cross_validate''s search: its setting (from 0), its held-out fold, the model, the seconds of its training';
+
+CREATE FUNCTION @extschema@._bk_train_folds_trans(internal, @extschema@.bk_features, @extschema@.bk_label, int8, jsonb, int4)
+	RETURNS internal
+	AS 'MODULE_PATHNAME', 'bk_train_folds_trans'
+	LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE FUNCTION @extschema@._bk_train_folds_final(internal)
+	RETURNS @extschema@._bk_fold_model[]
+	AS 'MODULE_PATHNAME', 'bk_train_folds_final'
+	LANGUAGE C VOLATILE PARALLEL SAFE;
+
+COMMENT ON FUNCTION @extschema@._bk_train_folds_trans(internal, @extschema@.bk_features, @extschema@.bk_label, int8, jsonb, int4) IS
+	'transition function of _bk_train_folds';
+COMMENT ON FUNCTION @extschema@._bk_train_folds_final(internal) IS
+	'final function of _bk_train_folds: every (setting, fold) model, setting-major; reads the state only';
+
+CREATE AGGREGATE @extschema@._bk_train_folds(features @extschema@.bk_features, label @extschema@.bk_label,
+                                             fold int8, settings jsonb, folds int4) (
+	SFUNC = @extschema@._bk_train_folds_trans,
 	STYPE = internal,
 	SSPACE = 1048576,
-	FINALFUNC = @extschema@._bk_train_seconds_final,
+	FINALFUNC = @extschema@._bk_train_folds_final,
 	FINALFUNC_MODIFY = READ_ONLY,
-	COMBINEFUNC = @extschema@._bk_train_combine,
-	SERIALFUNC = @extschema@._bk_train_serialize,
-	DESERIALFUNC = @extschema@._bk_train_deserialize,
 	PARALLEL = SAFE
 );
-COMMENT ON AGGREGATE @extschema@._bk_train_seconds(@extschema@.bk_features, @extschema@.bk_label, jsonb) IS
-	'the seconds bk_train of the same arguments took in the same query (bk_cross_validate)';
+COMMENT ON AGGREGATE @extschema@._bk_train_folds(@extschema@.bk_features, @extschema@.bk_label, int8, jsonb, int4) IS
+	'bk_cross_validate''s round: the model of every setting (a JSON array of parameters) on every fold (0 to folds - 1) from the rows outside it, in the call''s order';
 
 -- Availability: 0.2.0
 -- Novelty detection (availability: 0.2.0): bk_train with "task":

@@ -117,18 +117,15 @@ replay_error_context(void *arg)
 			   (long long) pos->row);
 }
 
-/* Learn one kept row */
+/* Learn one row, x prepared, label of label_type (BkPgEpochRowsBegin) */
 static void
-learn_row(BkModel *m, BkEpochRows *r, Datum features, Datum label,
-		  ReplayPosition *pos, BkProgress *progress)
+learn_x(BkModel *m, Oid label_type, const double *x, Datum label)
 {
-	const double *x = BkPgModelRow(m, features, r->form, pos->row, "the model's", NULL);
-
-	if (r->label_type == BOOLOID)
+	if (label_type == BOOLOID)
 		BkModelLearnNovel(m, x);	/* no label: a novelty detector */
-	else if (r->label_type == FLOAT8OID)
+	else if (label_type == FLOAT8OID)
 		BkModelLearnValue(m, x, DatumGetFloat8(label));
-	else if (r->label_type == TEXTOID)
+	else if (label_type == TEXTOID)
 	{
 		text	   *t = DatumGetTextPP(label);
 		size_t		len = VARSIZE_ANY_EXHDR(t);
@@ -138,6 +135,15 @@ learn_row(BkModel *m, BkEpochRows *r, Datum features, Datum label,
 	}
 	else
 		BkModelLearn(m, x, DatumGetInt64(label));
+}
+
+/* Learn one kept row */
+static void
+learn_row(BkModel *m, BkEpochRows *r, Datum features, Datum label,
+		  ReplayPosition *pos, BkProgress *progress)
+{
+	learn_x(m, r->label_type, BkPgModelRow(m, features, r->form, pos->row, "the model's", NULL),
+			label);
 	BkPgProgress(progress, m, pos->fname, pos->pass);
 }
 
@@ -208,20 +214,14 @@ replay_pass(BkModel *m, BkEpochRows *r, uint64 seed, ReplayPosition *pos,
 }
 
 BkModel *
-BkPgEpochsReplay(const BkModel *m, BkEpochRows *r, int epochs,
-				 const char *fname, const BkProgress *from, MemoryContext cxt)
+BkPgModelCopy(const BkModel *m, MemoryContext cxt)
 {
-	BkProgress	progress;
 	char		err[BK_ERRMSG_LEN];
 	size_t		size;
 	uint8_t    *bytes;
 	BkModel    *copy;
-	BkModelInfo info;
-	ReplayPosition pos;
-	ErrorContextCallback errcallback;
 	MemoryContext old;
 
-	/* the model after the first pass, copied through its bytes */
 	err[0] = '\0';
 	if (!BkModelEncodedSize(m, BK_MAX_MODEL_BYTES, &size, err, sizeof(err)))
 		ereport(ERROR,
@@ -238,6 +238,21 @@ BkPgEpochsReplay(const BkModel *m, BkEpochRows *r, int epochs,
 	}
 	pfree(bytes);
 	MemoryContextSwitchTo(old);
+	return copy;
+}
+
+BkModel *
+BkPgEpochsReplay(const BkModel *m, BkEpochRows *r, int epochs,
+				 const char *fname, const BkProgress *from, MemoryContext cxt)
+{
+	BkProgress	progress;
+	BkModel    *copy;
+	BkModelInfo info;
+	ReplayPosition pos;
+	ErrorContextCallback errcallback;
+
+	/* the model after the first pass, copied through its bytes */
+	copy = BkPgModelCopy(m, cxt);
 	BkModelGetInfo(copy, &info);
 	BkPgProgressStart(&progress, copy);
 	/* the run's start, and its record of bk_training_progress */
@@ -291,4 +306,131 @@ BkPgRowsLearnInOrder(BkModel *m, BkEpochRows *r, const char *fname,
 	error_context_stack = errcallback.previous;
 	MemoryContextDelete(rowcxt);
 	ExecDropSingleTupleTableSlot(in);
+}
+
+/*
+ * Rows prepared once for many models of one preparation (a search's
+ * settings on one fold): each row as the model's preparation gives it,
+ * in the order kept, and its label.
+ */
+struct BkPreparedRows
+{
+	int64		n;
+	int			dim;
+	double	   *x;				/* n rows of dim */
+	Datum	   *labels;			/* copies, in the context of the rows */
+	Oid			label_type;
+};
+
+BkPreparedRows *
+BkPgEpochRowsPrepare(BkEpochRows *r, BkModel *m, const char *fname, Size limit,
+					 MemoryContext cxt)
+{
+	int			dim = BkModelDim(m);
+	BkPreparedRows *pr;
+	TupleTableSlot *in;
+	MemoryContext rowcxt;
+	ReplayPosition pos;
+	ErrorContextCallback errcallback;
+	bool		byval = r->label_type != TEXTOID;
+
+	if (r->n == 0 || (Size) r->n > limit / sizeof(double) / (Size) dim)
+		return NULL;
+	pr = MemoryContextAllocZero(cxt, sizeof(BkPreparedRows));
+	pr->n = r->n;
+	pr->dim = dim;
+	pr->label_type = r->label_type;
+	pr->x = MemoryContextAllocHuge(cxt, (Size) r->n * (Size) dim * sizeof(double));
+	pr->labels = MemoryContextAllocHuge(cxt, (Size) r->n * sizeof(Datum));
+
+	in = MakeSingleTupleTableSlot(r->desc, &TTSOpsMinimalTuple);
+	rowcxt = AllocSetContextCreate(CurrentMemoryContext, "budgetkernel prepared row",
+								   ALLOCSET_SMALL_SIZES);
+	pos.fname = fname;
+	pos.pass = 1;
+	pos.row = 0;
+	errcallback.callback = replay_error_context;
+	errcallback.arg = (void *) &pos;
+	errcallback.previous = error_context_stack;
+	error_context_stack = &errcallback;
+	tuplestore_rescan(r->store);
+	while (tuplestore_gettupleslot(r->store, true, false, in))
+	{
+		MemoryContext old = MemoryContextSwitchTo(rowcxt);
+		const double *x;
+
+		CHECK_FOR_INTERRUPTS();
+		slot_getallattrs(in);
+		x = BkPgModelRow(m, in->tts_values[0], r->form, pos.row + 1, "the model's", NULL);
+		memcpy(pr->x + (Size) pos.row * (Size) dim, x, sizeof(double) * (Size) dim);
+		MemoryContextSwitchTo(cxt);
+		pr->labels[pos.row] = byval ? in->tts_values[1] :
+			PointerGetDatum(PG_DETOAST_DATUM_COPY(in->tts_values[1]));
+		MemoryContextSwitchTo(old);
+		MemoryContextReset(rowcxt);
+		pos.row++;
+	}
+	error_context_stack = errcallback.previous;
+	MemoryContextDelete(rowcxt);
+	ExecDropSingleTupleTableSlot(in);
+	return pr;
+}
+
+/* a row's position and its key in a pass's order */
+typedef struct KeyedRow
+{
+	int64		key;
+	int64		row;
+} KeyedRow;
+
+static int
+keyed_row_cmp(const void *a, const void *b)
+{
+	int64		ka = ((const KeyedRow *) a)->key,
+				kb = ((const KeyedRow *) b)->key;
+
+	return ka < kb ? -1 : ka > kb ? 1 : 0;
+}
+
+void
+BkPgPreparedPass(BkModel *m, const BkPreparedRows *pr, int pass, uint64 seed,
+				 const char *fname, BkProgress *progress)
+{
+	KeyedRow   *order = NULL;
+	ReplayPosition pos;
+	ErrorContextCallback errcallback;
+
+	/*
+	 * pass 1 in the order kept; pass p in that of bk_shuffle_key(position,
+	 * seed) as a signed int8, as replay_pass sorts it (the keys of distinct
+	 * positions differ: the shuffle is a bijection)
+	 */
+	if (pass > 1)
+	{
+		order = palloc_extended(sizeof(KeyedRow) * (Size) pr->n, MCXT_ALLOC_HUGE);
+		for (int64 i = 0; i < pr->n; i++)
+		{
+			order[i].key = (int64) BkShuffleKey((uint64) (i + 1), seed);
+			order[i].row = i;
+		}
+		qsort(order, (size_t) pr->n, sizeof(KeyedRow), keyed_row_cmp);
+	}
+	pos.fname = fname;
+	pos.pass = pass;
+	errcallback.callback = replay_error_context;
+	errcallback.arg = (void *) &pos;
+	errcallback.previous = error_context_stack;
+	error_context_stack = &errcallback;
+	for (int64 i = 0; i < pr->n; i++)
+	{
+		int64		j = order != NULL ? order[i].row : i;
+
+		CHECK_FOR_INTERRUPTS();
+		pos.row = i + 1;
+		learn_x(m, pr->label_type, pr->x + (Size) j * (Size) pr->dim, pr->labels[j]);
+		BkPgProgress(progress, m, fname, pass);
+	}
+	error_context_stack = errcallback.previous;
+	if (order != NULL)
+		pfree(order);
 }

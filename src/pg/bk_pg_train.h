@@ -53,6 +53,20 @@ struct BkProgress;
 extern BkModel *BkPgEpochsReplay(const BkModel *m, BkEpochRows *r, int epochs,
 								 const char *fname, const struct BkProgress *from,
 								 MemoryContext cxt);
+/* a copy of m made in cxt, through its bytes */
+extern BkModel *BkPgModelCopy(const BkModel *m, MemoryContext cxt);
+/*
+ * The kept rows prepared once by m's preparation, for the models of that
+ * preparation (a search's settings on one fold): NULL if they take more
+ * than limit bytes.  BkPgPreparedPass learns them: pass 1 in the order
+ * kept, pass p > 1 in BkPgEpochsReplay's order for seed (the model's
+ * seed + p - 1); the same bytes as BkPgRowsLearnInOrder and the replay.
+ */
+typedef struct BkPreparedRows BkPreparedRows;
+extern BkPreparedRows *BkPgEpochRowsPrepare(BkEpochRows *r, BkModel *m, const char *fname,
+											 Size limit, MemoryContext cxt);
+extern void BkPgPreparedPass(BkModel *m, const BkPreparedRows *pr, int pass, uint64 seed,
+							 const char *fname, struct BkProgress *progress);
 /* the overrides of jb into o, and the learner's parameters into m */
 extern void BkPgOverridesFromJsonb(Jsonb *jb, BkOverrides *o, BkModel *m);
 /* what a jsonb value is, for the core's parameter checks (BkParamInput) */
@@ -152,6 +166,8 @@ typedef struct BkTrainState
 	int64		labelled;		/* rows with features and a label (or a detector's) */
 	/* the model is made once every row is seen: a fitted preparation or target */
 	bool		deferred;
+	/* every row is kept and none learned: a search's rows (BkPgTrainKeepRow) */
+	bool		keep_rows;
 	BkRunningSums target_fit;		/* the targets' sums, when standardised */
 	int			deferred_dim;	/* deferred without a preparation: the first row's */
 	const char *dim_source;		/* what the expected dimension is */
@@ -207,5 +223,15 @@ extern BkTrainState *BkPgTrainStateNew(MemoryContext parent);
  * the kept rows, made in cxt; NULL if no row was usable
  */
 extern BkModel *BkPgTrainPrepared(const BkTrainState *st, MemoryContext cxt);
+/* ... the same model before it learns any row */
+extern BkModel *BkPgTrainPreparedModel(const BkTrainState *st, MemoryContext cxt);
+/*
+ * bk_train's transition (arguments 0-3 of fcinfo: state, features, label,
+ * params) for a state that keeps every row and learns none: the rows of a
+ * search's fold, whose settings' models BkPgTrainSetting makes
+ */
+extern BkTrainState *BkPgTrainKeepRow(FunctionCallInfo fcinfo);
+/* st: from's rows and fitted preparation, params' parameters (same preparation) */
+extern void BkPgTrainSetting(BkTrainState *st, const BkTrainState *from, Jsonb *params);
 
 #endif							/* BK_PG_TRAIN_H */

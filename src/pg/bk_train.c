@@ -430,7 +430,8 @@ bk_train_read_params(BkTrainState *st, FunctionCallInfo fcinfo)
 				 errdetail("Standardising would centre the zeros, and a sparse vector has no missing value."),
 				 errhint("Scale sparse features before training (for example by dividing each by its largest value).")));
 	if (st->form == BK_FORM_NAMED || BkPrepSpecActive(&st->spec) ||
-		(st->regression && st->spec.target_scale == BK_SCALE_STANDARD))
+		(st->regression && st->spec.target_scale == BK_SCALE_STANDARD) ||
+		st->keep_rows)
 	{
 		/*
 		 * every row is kept: the model exists once the preparation or the
@@ -441,6 +442,8 @@ bk_train_read_params(BkTrainState *st, FunctionCallInfo fcinfo)
 			st->fit = BkPrepFitNew(&st->env, &st->spec, st->form == BK_FORM_NAMED);
 		st->rows = BkPgEpochRowsBegin(fcinfo, st->mcxt, bk_train_label_type(st),
 									  st->features_type, st->fname,
+									  st->keep_rows ?
+									  "training the search's models" :
 									  st->form == BK_FORM_NAMED ?
 									  "training on named features (jsonb)" :
 									  st->fit != NULL ?
@@ -457,10 +460,11 @@ bk_train_read_params(BkTrainState *st, FunctionCallInfo fcinfo)
 
 /*
  * bk_train(features, label, params jsonb) transition function; the
- * document is read once, from the first row
+ * document is read once, from the first row.  keep_rows: the state keeps
+ * every row and learns none (BkPgTrainKeepRow).
  */
-Datum
-bk_train_params_trans(PG_FUNCTION_ARGS)
+static BkTrainState *
+params_trans(FunctionCallInfo fcinfo, bool keep_rows)
 {
 	bool		created;
 	BkTrainState *st = bk_train_get_state(fcinfo, "bk_train_params_trans", &created);
@@ -474,6 +478,7 @@ bk_train_params_trans(PG_FUNCTION_ARGS)
 	if (created)
 	{
 		st->fname = "bk_train";
+		st->keep_rows = keep_rows;
 		st->dim_source = "the first row's";
 		/* a novelty detector's rows have no label: known before any row */
 		if (HAS_LABEL_ARG(st) &&
@@ -521,8 +526,53 @@ bk_train_params_trans(PG_FUNCTION_ARGS)
 	}
 
 	bk_train_row(st, fcinfo);
+	return st;
+}
 
-	PG_RETURN_POINTER(st);
+Datum
+bk_train_params_trans(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_POINTER(params_trans(fcinfo, false));
+}
+
+BkTrainState *
+BkPgTrainKeepRow(FunctionCallInfo fcinfo)
+{
+	return params_trans(fcinfo, true);
+}
+
+/*
+ * The state of one setting of a search (bk_train_folds.c): the rows and
+ * the preparation's fit of from (its rows kept: BkPgTrainKeepRow), the
+ * parameters of params.  Their preparation and task must be from's:
+ * those were fitted with its rows.
+ */
+void
+BkPgTrainSetting(BkTrainState *st, const BkTrainState *from, Jsonb *params)
+{
+	BkPrepSpec	spec;
+
+	*st = *from;
+	if (BkPgTaskFromJsonb(params) != (BkTask) from->task)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("the settings of one search train models of one \"task\"")));
+	BkPrepSpecInit(&spec, from->form == BK_FORM_NAMED);
+	/* the document sets them only where it names them */
+	st->classes = NULL;
+	st->class_weight = NULL;
+	BkPgParamsFromJsonb(&st->params, params, &st->classes, &st->class_weight,
+						&st->epochs, &spec, from->mcxt);
+	if (spec.scale != from->spec.scale || spec.impute != from->spec.impute ||
+		spec.max_levels != from->spec.max_levels ||
+		spec.target_scale != from->spec.target_scale ||
+		spec.target_scale_given != from->spec.target_scale_given)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("the settings of one search share their preparation (\"scale\", \"impute\", \"max_levels\", \"target_scale\")")));
+	st->params.regression = from->regression;
+	st->params.novelty = from->novelty;
+	bk_train_check_task(st);
 }
 
 /*
@@ -807,7 +857,9 @@ bk_train_final(PG_FUNCTION_ARGS)
 }
 
 /*
- * _bk_train_seconds final function: the seconds since the state took its
+ * _bk_train_seconds final function, for the catalogues before 0.4.0 (their
+ * bk_cross_validate timed its models with it; 0.4.0's trains them with
+ * _bk_train_folds, bk_train_folds.c): the seconds since the state took its
  * first row.  Its aggregates take bk_train's arguments, transition
  * function and state, and have read-only final functions, so that in one
  * query with bk_train of the same arguments PostgreSQL shares the one
@@ -835,12 +887,29 @@ bk_train_seconds_final(PG_FUNCTION_ARGS)
 BkModel *
 BkPgTrainPrepared(const BkTrainState *st, MemoryContext cxt)
 {
+	BkModel    *m = BkPgTrainPreparedModel(st, cxt);
+	BkProgress	progress;
+	MemoryContext old;
+
+	if (m == NULL)
+		return NULL;
+	old = MemoryContextSwitchTo(cxt);
+	BkPgProgressStart(&progress, m);
+	progress.start = st->progress.start;
+	progress.activity = st->progress.activity;
+	BkPgRowsLearnInOrder(m, st->rows, st->fname, &progress);
+	MemoryContextSwitchTo(old);
+	return m;
+}
+
+BkModel *
+BkPgTrainPreparedModel(const BkTrainState *st, MemoryContext cxt)
+{
 	MemoryContext old;
 	BkEnv		env;
 	BkParams	params = st->params;
 	BkPrep	   *prep;
 	BkModel    *m;
-	BkProgress	progress;
 	int			dim;
 
 	if (st->rows == NULL || BkPgEpochRowsCount(st->rows) == 0)
@@ -867,10 +936,6 @@ BkPgTrainPrepared(const BkTrainState *st, MemoryContext cxt)
 		BkPgDeclareClasses(m, st->classes, st->text_labels);
 	if (st->class_weight != NULL)
 		BkPgApplyClassWeights(m, st->class_weight, st->text_labels);
-	BkPgProgressStart(&progress, m);
-	progress.start = st->progress.start;
-	progress.activity = st->progress.activity;
-	BkPgRowsLearnInOrder(m, st->rows, st->fname, &progress);
 	MemoryContextSwitchTo(old);
 	return m;
 }

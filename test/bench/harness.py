@@ -3291,9 +3291,9 @@ SELECT * FROM bk_cross_validate('bench.t_train', 'features', 'label', 'id', '{"s
 
 def search_mode(args):
     """bk_cross_validate's S settings x k folds, against the same models
-    trained as the search trains them (the rows read once, one LATERAL
-    aggregate per model), in one GROUP BY, in S x k scans, and one model on
-    all rows: doc/performance-search.md."""
+    trained as the search trains them (the rows read once, one aggregate
+    for all the models), one LATERAL aggregate per model, in one GROUP BY,
+    in S x k scans, and one model on all rows: doc/performance-search.md."""
     mi = machine_info()
     d = os.path.abspath(args.data_dir)
     reps = 1 if args.quick else 3
@@ -3314,12 +3314,15 @@ def search_mode(args):
          "```sh\n%s\n```\n" % args.command, machine_md(mi) + "\n",
          "`bk_cross_validate` reads the source once into the rows it keeps (features, label, shuffle "
          "key and fold, in a CTE that PostgreSQL materialises, as the query reads it more than once), "
-         "trains each (setting, fold) model in a `LATERAL` subquery over those rows, each model "
-         "sorting only its own rows into the shuffle's order, and scores the held-out folds in a "
-         "second pass over them; its `train_seconds` (summed here over the settings) is the training "
-         "part. Beside it, on the same rows, folds and settings: **one scan** = the same S x k models "
-         "trained as the search trains them, without scoring (the rows read once into a materialised "
-         "CTE, one `LATERAL` aggregate per model: the search's training part); **one GROUP BY** = the "
+         "trains every (setting, fold) model in one aggregate over those rows sorted once into the "
+         "shuffle's order (`_bk_train_folds`: the rows and the preparation kept once a fold, the "
+         "rows prepared once for all its settings), and scores the held-out folds in a second pass "
+         "over them; its `train_seconds` (summed here over the settings) is the models' own training, "
+         "without the shared read. Beside it, on the same rows, folds and settings: **one scan** = "
+         "the same S x k models trained as the search trains them, without scoring (the search's "
+         "training part); **an aggregate a model** = the same models, one `LATERAL` aggregate each "
+         "over the materialised rows, each sorting, keeping and preparing its own rows (how the "
+         "search trained them in 0.4.0's development, before `_bk_train_folds`); **one GROUP BY** = the "
          "same models as the groups of one `GROUP BY` over the cross product of rows, settings and "
          "folds, sorted together (how the search trained them before 0.4.0); **S x k scans** = the "
          "same models, one `bk_train` query each (a scan of the table per model, as a hand-written "
@@ -3328,13 +3331,14 @@ def search_mode(args):
          "**one model, warnings on** = the same model with the run warnings on, `bk_train`'s default "
          "(each finished model then scores the last 1,000 rows it kept, doc/training.md). "
          "The server's `work_mem` is %s. "
-         "One scan can take longer than the whole search, for a reason outside both: on the "
-         "development machine (PostgreSQL 17, covtype20k, glibc's malloc) its query took 2.4-2.6 s "
-         "with 128,000 minor page faults in the backend and 0.7 s of system time, the search's own "
-         "query 1.2 s with 16,000 faults and 0.1 s: between its models the one-scan query gave the "
-         "memory a model had freed (its sort's 8 MB among it) back to the kernel, and the next model "
-         "faulted it in again. With the server started under `MALLOC_TRIM_THRESHOLD_=1073741824 "
-         "MALLOC_MMAP_THRESHOLD_=33554432` the one-scan query took 0.85-1.1 s with 11,500 faults. "
+         "An aggregate a model can take longer than the whole search, for a reason outside both: "
+         "on the development machine (PostgreSQL 17, covtype20k, glibc's malloc) its query took "
+         "2.4-2.6 s with 128,000 minor page faults in the backend and 0.7 s of system time, the "
+         "search's own query 1.2 s with 16,000 faults and 0.1 s: between its models the query gave "
+         "the memory a model had freed (its sort's 8 MB among it) back to the kernel, and the next "
+         "model faulted it in again. With the server started under "
+         "`MALLOC_TRIM_THRESHOLD_=1073741824 MALLOC_MMAP_THRESHOLD_=33554432` it took 0.85-1.1 s "
+         "with 11,500 faults. "
          "Every query here runs in a fresh session and pays that too, with the first touch of the "
          "memory it uses: there covtype20k's one model (`\"scale\": \"standard\"`, its rows "
          "buffered) took 0.19-0.21 s first in a session, 0.16-0.18 s when repeated in it, and "
@@ -3342,10 +3346,11 @@ def search_mode(args):
          "model. "
          "Wall-clock seconds from psql's `\\timing`, the median of %d runs each, interleaved.\n"
          % (psql("SHOW work_mem").strip(), reps),
-         "| data set | rows | S x k | bk_cross_validate s | its train_seconds | one scan s | one GROUP BY s | "
+         "| data set | rows | S x k | bk_cross_validate s | its train_seconds | one scan s | "
+         "an aggregate a model s | one GROUP BY s | "
          "S x k scans s | one model s | one model, warnings on s | one scan / S x k scans | "
          "one scan / (S x k x one model) |",
-         "| --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
+         "| --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
     for title, f, dim, grid in sets:
         rows = read_libsvm(os.path.join(d, f), dim)
         copy_rows("s_rows", rows)
@@ -3366,6 +3371,11 @@ ANALYZE bench.s_rows""")
         # the models are used (summed sizes): an unused aggregate would not be computed
         q_scan = (f"""WITH r AS MATERIALIZED (
   SELECT features, label, fold, bk_shuffle_key(hashtextextended(id::text, 0), 0) AS k, id::text AS kt FROM bench.s_rows)
+SELECT sum(length(u.model::bytea)) FROM (
+  SELECT _bk_train_folds(r.features::bk_features, r.label::bk_label, r.fold::int8, '{sj}', {folds} ORDER BY r.k, r.kt) AS a
+  FROM r) t, unnest(t.a) AS u""")
+        q_lateral = (f"""WITH r AS MATERIALIZED (
+  SELECT features, label, fold, bk_shuffle_key(hashtextextended(id::text, 0), 0) AS k, id::text AS kt FROM bench.s_rows)
 SELECT sum(length(t.model::bytea)) FROM (
   SELECT st.p, f.fold FROM jsonb_array_elements('{sj}') WITH ORDINALITY AS st(p, i)
        CROSS JOIN generate_series(0, {folds - 1}) f(fold) ORDER BY st.i, f.fold) sf
@@ -3376,12 +3386,14 @@ FROM bench.s_rows r CROSS JOIN jsonb_array_elements('{sj}') AS st(p) CROSS JOIN 
 WHERE r.fold <> f GROUP BY st.p::text, f) m""")
         q_one = ("SELECT bk_train(features, label, '%s' ORDER BY bk_shuffle_key(hashtextextended(id::text, 0), 0)) "
                  "IS NOT NULL FROM bench.s_rows" % json.dumps(settings[0]))
-        ts = {"search": [], "search_train": [], "scan": [], "group": [], "scans": [], "one": [], "one_warn": []}
+        ts = {"search": [], "search_train": [], "scan": [], "lateral": [], "group": [], "scans": [], "one": [],
+              "one_warn": []}
         for _ in range(reps):
             t_, out_ = timed(q_search)
             ts["search"].append(t_)
             ts["search_train"].append(float(out_[0]))
             ts["scan"].append(timed(q_scan, settings=nojit)[0])
+            ts["lateral"].append(timed(q_lateral, settings=nojit)[0])
             ts["group"].append(timed(q_group, settings=nojit)[0])
             tot = 0.0
             for st in settings:
@@ -3393,12 +3405,15 @@ WHERE r.fold <> f GROUP BY st.p::text, f) m""")
             ts["one"].append(timed(q_one, settings=nojit)[0])
             ts["one_warn"].append(timed(q_one, settings="SET jit = off;")[0])
         med = {k: statistics.median(v) for k, v in ts.items()}
-        L.append("| %s | %d | %d x %d | %.2f | %.2f | %.2f | %.2f | %.2f | %.3f | %.3f | %.2f | %.2f |"
-                 % (title, len(rows), nset, folds, med["search"], med["search_train"], med["scan"], med["group"],
+        L.append("| %s | %d | %d x %d | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.3f | %.3f | %.2f | %.2f |"
+                 % (title, len(rows), nset, folds, med["search"], med["search_train"], med["scan"],
+                    med["lateral"], med["group"],
                     med["scans"], med["one"], med["one_warn"], med["scan"] / med["scans"],
                     med["scan"] / (nset * folds * med["one"])))
-        log("  %-22s search %.2fs, one scan %.2fs, one GROUP BY %.2fs, %d scans %.2fs, one model %.3fs (%.3fs with warnings)"
-            % (title, med["search"], med["scan"], med["group"], nset * folds, med["scans"], med["one"], med["one_warn"]))
+        log("  %-22s search %.2fs, one scan %.2fs, an aggregate a model %.2fs, one GROUP BY %.2fs, %d scans %.2fs, "
+            "one model %.3fs (%.3fs with warnings)"
+            % (title, med["search"], med["scan"], med["lateral"], med["group"], nset * folds, med["scans"], med["one"],
+               med["one_warn"]))
         log("    runs: %s" % json.dumps(ts))
     psql("DROP TABLE IF EXISTS bench.s_rows")
     L.append("")

@@ -1,0 +1,86 @@
+--
+-- _bk_train_folds: one round of bk_cross_validate's search, every
+-- (setting, fold) model from one sorted scan.  Each model must be the
+-- same bytes as bk_train of its setting over the rows outside its fold,
+-- in the same order: for arrays (raw and standardised), named features
+-- with text labels, a regressor, sparse features, settings that differ
+-- in their class weights, passes and preparation, and rows too many to
+-- prepare once (each setting then reads the fold's kept rows again).
+--
+\i test/fixtures/checkerboard.sql
+\set SHOW_CONTEXT never
+CREATE TABLE sf_rows AS
+SELECT id, features, label,
+       jsonb_build_object('x', features[1], 'y', features[2],
+                          'side', CASE WHEN features[1] < 0.5 THEN 'left' ELSE 'right' END) AS named,
+       CASE WHEN label = 1 THEN 'black' ELSE 'white' END AS colour,
+       features[1] * 3 + features[2] AS target,
+       bk_sparse(ARRAY[1, 2], features, 2) AS sparse
+FROM bk_test.checkerboard(600);
+
+-- the rows keyed and in folds as the search has them; :x and :y the
+-- features and label, :st the settings
+CREATE FUNCTION sf_check(x text, y text, st jsonb, source text DEFAULT 'sf_rows')
+RETURNS TABLE (models bigint, same bigint, trained bigint)
+LANGUAGE plpgsql AS $$
+BEGIN
+	RETURN QUERY EXECUTE format($q$
+		WITH r AS (
+			SELECT %1$s AS x, %2$s AS y, id::text AS kt,
+			       bk_shuffle_key(hashtextextended(id::text, 0), 5) AS k, id %% 3 AS fold
+			FROM %3$s),
+		a AS (SELECT _bk_train_folds(x::bk_features, y::bk_label, fold, $1, 3 ORDER BY k, kt) AS a FROM r),
+		m AS (SELECT u.* FROM a, unnest(a.a) AS u),
+		s AS (SELECT (i - 1)::int AS setting, p FROM jsonb_array_elements($1) WITH ORDINALITY AS e(p, i))
+		SELECT count(*),
+		       count(*) FILTER (WHERE m.model::bytea = b.model::bytea),
+		       count(*) FILTER (WHERE m.seconds >= 0 AND (bk_info(m.model)->>'rows_seen')::int %% 400 = 0)
+		FROM m JOIN s USING (setting),
+		     LATERAL (SELECT bk_train(r.x::bk_features, r.y::bk_label, s.p ORDER BY r.k, r.kt) AS model
+		              FROM r WHERE r.fold <> m.fold) AS b
+	$q$, x, y, source) USING st;
+END $$;
+
+SET budgetkernel.run_warnings = off;
+-- arrays, raw and standardised, BPA and Pegasos, one or three passes
+SELECT * FROM sf_check('features', 'label',
+	'[{"budget": 30, "gamma": 4, "C": 1},
+	  {"budget": 30, "gamma": 8, "C": 10, "epochs": 3},
+	  {"algorithm": "pegasos", "budget": 40, "gamma": 2, "lambda": 0.001, "scale": "standard"},
+	  {"budget": 20, "gamma": 1, "scale": "standard", "epochs": 2}]');
+-- named features (a number and a text input), text labels, class weights
+-- in one setting and not in the next
+SELECT * FROM sf_check('named', 'colour',
+	'[{"budget": 30, "gamma": 2, "class_weight": "balanced"},
+	  {"budget": 30, "gamma": 2},
+	  {"budget": 50, "gamma": 0.5, "C": 5, "epochs": 2, "class_weight": {"black": 2}}]');
+-- a regressor, its target standardised or not
+SELECT * FROM sf_check('features', 'target',
+	'[{"budget": 30, "gamma": 4, "epsilon": 0.1},
+	  {"budget": 30, "gamma": 4, "epsilon": 0.05, "target_scale": "none", "epochs": 2}]');
+-- sparse features
+SELECT * FROM sf_check('sparse', 'label',
+	'[{"budget": 25, "gamma": 4}, {"budget": 25, "gamma": 4, "C": 0.1, "epochs": 2}]');
+-- more rows than work_mem lets the round prepare once (16 x 64 kB)
+CREATE TABLE sf_wide AS
+SELECT id, label, ARRAY(SELECT sin(id * j) FROM generate_series(1, 100) AS j)::float8[] || features AS features
+FROM bk_test.checkerboard(2100);
+SET work_mem = '64kB';
+SELECT models, same FROM sf_check('features', 'label',
+	'[{"budget": 20, "gamma": 0.01, "scale": "standard"}, {"budget": 20, "gamma": 0.02, "scale": "standard", "epochs": 2}]',
+	'sf_wide');
+RESET work_mem;
+RESET budgetkernel.run_warnings;
+
+-- the models come setting-major, numbered from 0, with their fold
+SELECT u.setting, u.fold, u.model IS NOT NULL AS trained
+FROM (SELECT _bk_train_folds(features::bk_features, label::bk_label, id % 2, '[{"budget": 10}, {"budget": 20}]', 2 ORDER BY id) AS a
+      FROM sf_rows) t, unnest(t.a) AS u;
+
+-- errors
+SELECT _bk_train_folds(features::bk_features, label::bk_label, id % 3, '[{"budget": 10}]', 1) FROM sf_rows;
+SELECT _bk_train_folds(features::bk_features, label::bk_label, id % 3, '[{"budget": 10}]', 2) FROM sf_rows;
+SELECT _bk_train_folds(features::bk_features, label::bk_label, NULL, '[{"budget": 10}]', 2) FROM sf_rows;
+SELECT _bk_train_folds(features::bk_features, label::bk_label, id % 2, '{"budget": 10}', 2) FROM sf_rows;
+SELECT _bk_train_folds(features::bk_features, label::bk_label, id % 2, '[{"budget": 10}, 3]', 2) FROM sf_rows;
+SELECT _bk_train_folds(features::bk_features, label::bk_label, id % 2, '[{"budget": -1}]', 2) FROM sf_rows;
