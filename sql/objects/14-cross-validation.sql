@@ -556,14 +556,16 @@ BEGIN
 			PERFORM pg_catalog.set_config('search_path', caller_search_path, true);
 			EXECUTE probe INTO n_rows, n_classes, smallest, row_bytes;
 			PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
-			-- The rows the search keeps, and each model's sort of its
-			-- rows, spill to temporary files beyond work_mem: on a9a's
-			-- 13,000 rows the search took 1.4 to 1.5 times the CPU at
-			-- 4 MB that it took at 64 MB (doc/functions.md).  About 64
-			-- bytes a row besides the features: its key, fold and label.
+			-- The rows the search keeps, each round's sort of them and
+			-- each fold's kept rows spill to temporary files beyond
+			-- work_mem: on a9a's 13,000 rows the search took 1.03 to 1.10
+			-- times the CPU at 4 MB that it took at 64 MB (1.4 to 1.5
+			-- when each model sorted and kept its own rows,
+			-- doc/functions.md).  About 64 bytes a row besides the
+			-- features: its key, fold and label.
 			row_bytes := coalesce(row_bytes, 0) + 64 * coalesce(n_rows, 0);
 			IF row_bytes > pg_catalog.pg_size_bytes(pg_catalog.current_setting('work_mem')) THEN
-				RAISE NOTICE 'bk_cross_validate: its % rows take about %, more than work_mem (%): they and each model''s sort are read from temporary files',
+				RAISE NOTICE 'bk_cross_validate: its % rows take about %, more than work_mem (%): they, each round''s sort of them and each fold''s kept rows are read from temporary files',
 					n_rows, pg_catalog.pg_size_pretty(row_bytes), pg_catalog.current_setting('work_mem')
 					USING HINT = format('SET work_mem = %L before the search (in this session) makes it cheaper.',
 						(ceil(row_bytes * 1.25 / 1048576.0))::int8 || 'MB');

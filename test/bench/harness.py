@@ -3342,8 +3342,8 @@ def search_mode(args):
          "Every query here runs in a fresh session and pays that too, with the first touch of the "
          "memory it uses: there covtype20k's one model (`\"scale\": \"standard\"`, its rows "
          "buffered) took 0.19-0.21 s first in a session, 0.16-0.18 s when repeated in it, and "
-         "0.05-0.06 s repeated under those settings; the search's train_seconds come to 0.025 s a "
-         "model. "
+         "0.05-0.06 s repeated under those settings (the search's train_seconds, its models' passes "
+         "alone, are in the table). "
          "Wall-clock seconds from psql's `\\timing`, the median of %d runs each, interleaved.\n"
          % (psql("SHOW work_mem").strip(), reps),
          "| data set | rows | S x k | bk_cross_validate s | its train_seconds | one scan s | "
