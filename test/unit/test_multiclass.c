@@ -306,6 +306,9 @@ test_pegasos_scores(void)
 	int			checked = 0,
 				agree = 0;
 
+	int			lanes_same = 0,
+				lanes_bits = 0;
+
 	BkRngSeed(&rng, 41);
 	for (size_t t = 0; t < sizeof(nclasses) / sizeof(nclasses[0]); t++)
 	{
@@ -326,6 +329,24 @@ test_pegasos_scores(void)
 		}
 		m = train_mc(pp, 4, x, y, 0, n, NULL);
 		mach = &m->machines[0];
+		/* the class sums in AVX2 lanes give the scalar loop's bits: the same model */
+		{
+			BkModel    *scalar;
+			size_t		na,
+						nb;
+			uint8_t    *ba,
+					   *bb;
+
+			BkVectorLanesEnable(false);
+			scalar = train_mc(pp, 4, x, y, 0, n, NULL);
+			BkVectorLanesEnable(true);
+			ba = encode(m, &na);
+			bb = encode(scalar, &nb);
+			lanes_same += na == nb && memcmp(ba, bb, na) == 0;
+			free(ba);
+			free(bb);
+			BkModelFree(scalar);
+		}
 		for (int i = 0; i < 40; i++)
 		{
 			double		q[2] = {BkRngUniform(&rng) * 3.0, BkRngUniform(&rng) * 2.0 - 1.0},
@@ -333,6 +354,15 @@ test_pegasos_scores(void)
 			int			ok = 1;
 
 			BkModelScores(m, q, scores);
+			/* the class sums in AVX2 lanes: the scalar loop's bits */
+			{
+				double		plain[16];
+
+				BkVectorLanesEnable(false);
+				BkModelScores(m, q, plain);
+				BkVectorLanesEnable(true);
+				lanes_bits += memcmp(plain, scores, sizeof(double) * (size_t) nc) == 0;
+			}
 			for (int c = 0; c < nc; c++)
 			{
 				double		s = 0.0,
@@ -363,4 +393,10 @@ test_pegasos_scores(void)
 	CHECK(checked == 280 && agree == checked,
 		  "pegasos: class scores = the direct sums, 2 to 9 classes (%d of %d points)",
 		  agree, checked);
+	CHECK(lanes_bits == checked,
+		  "pegasos: the class scores with the AVX2 lane paths on and off, bit for bit, 2 to 9 classes (%d of %d points)",
+		  lanes_bits, checked);
+	CHECK(lanes_same == (int) (sizeof(nclasses) / sizeof(nclasses[0])),
+		  "pegasos: the same model bytes with the AVX2 lane paths on and off, 2 to 9 classes (%d of %d)",
+		  lanes_same, (int) (sizeof(nclasses) / sizeof(nclasses[0])));
 }
