@@ -44,6 +44,13 @@ PG_FUNCTION_INFO_V1(bk_train_folds_final);
 /* the most settings in one round */
 #define MAX_SETTINGS 10000
 /*
+ * The most fold states (preparations x folds): each keeps its fold's
+ * training rows, in memory up to work_mem and on disk beyond, so a round
+ * holds up to this many times work_mem, and its rows (folds - 1) times a
+ * preparation
+ */
+#define MAX_FOLD_STATES 100
+/*
  * The fold's rows are prepared once for its settings when they take at
  * most this many times work_mem (a row of d features: 8 d bytes): 64 MB
  * at the default 4 MB, 13,000 rows of a9a's 123 features taking 8.5 MB.
@@ -158,6 +165,13 @@ folds_state_new(FunctionCallInfo fcinfo, MemoryContext aggcontext)
 			fs->group[i] = fs->n_groups++;
 		}
 	}
+	if (fs->n_groups * fs->n_folds > MAX_FOLD_STATES)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("_bk_train_folds: %d preparations x %d folds keep the rows %d times, more than %d",
+						fs->n_groups, fs->n_folds, fs->n_groups * fs->n_folds, MAX_FOLD_STATES),
+				 errdetail("Settings that differ in \"scale\", \"impute\", \"max_levels\", \"target_scale\" or \"task\" are trained from rows kept apart, once a fold."),
+				 errhint("Use fewer folds, or search those parameters in searches of their own.")));
 	fs->states = palloc0(sizeof(BkTrainState *) * fs->n_groups * fs->n_folds);
 
 	/* the inner calls find the features' and label's types in the call */

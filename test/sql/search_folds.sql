@@ -84,3 +84,7 @@ SELECT _bk_train_folds(features::bk_features, label::bk_label, NULL, '[{"budget"
 SELECT _bk_train_folds(features::bk_features, label::bk_label, id % 2, '{"budget": 10}', 2) FROM sf_rows;
 SELECT _bk_train_folds(features::bk_features, label::bk_label, id % 2, '[{"budget": 10}, 3]', 2) FROM sf_rows;
 SELECT _bk_train_folds(features::bk_features, label::bk_label, id % 2, '[{"budget": -1}]', 2) FROM sf_rows;
+-- each preparation keeps the rows once a fold: at most 100 such copies
+SELECT _bk_train_folds(features::bk_features, label::bk_label, id % 60, '[{"budget": 10}, {"budget": 10, "scale": "standard"}]', 60) FROM sf_rows;
+SELECT count(*) FROM unnest((SELECT _bk_train_folds(features::bk_features, label::bk_label, id % 50,
+	'[{"budget": 10}, {"budget": 10, "scale": "standard"}]', 50) FROM sf_rows));
