@@ -39,7 +39,22 @@ struct BkEpochRows
 	BkFeatureForm form;			/* of the features */
 	Oid			features_type;
 	int64		n;
+	/*
+	 * BkPgEpochRowsSkipFold: the rows whose fold_of[i] is skip_fold (i the
+	 * row's place among those kept) are not read, and kept is the count
+	 * of the others
+	 */
+	const uint8 *fold_of;
+	int			skip_fold;
+	int64		kept;
 };
+
+/* whether the row at place i is left out (BkPgEpochRowsSkipFold) */
+static inline bool
+row_left_out(const BkEpochRows *r, int64 i)
+{
+	return r->fold_of != NULL && r->fold_of[i] == r->skip_fold;
+}
 
 /* The aggregate's state is going: close the tuplestore (and its files) */
 static void
@@ -86,7 +101,50 @@ BkPgEpochRowsBegin(FunctionCallInfo fcinfo, MemoryContext cxt, Oid label_type,
 int64
 BkPgEpochRowsCount(const BkEpochRows *r)
 {
-	return r->n;
+	return r->fold_of != NULL ? r->kept : r->n;
+}
+
+void
+BkPgEpochRowsSkipFold(BkEpochRows *r, const uint8 *fold_of, int fold)
+{
+	r->fold_of = fold_of;
+	r->skip_fold = fold;
+	r->kept = 0;
+	if (fold_of != NULL)
+		for (int64 i = 0; i < r->n; i++)
+			r->kept += fold_of[i] != fold;
+}
+
+void
+BkPgEpochRowsFit(BkEpochRows *r, BkPrepFit *fit, BkRunningSums *target)
+{
+	TupleTableSlot *in = MakeSingleTupleTableSlot(r->desc, &TTSOpsMinimalTuple);
+	MemoryContext rowcxt = AllocSetContextCreate(CurrentMemoryContext,
+												 "budgetkernel fitted row",
+												 ALLOCSET_SMALL_SIZES);
+	int64		at = 0,
+				row = 0;
+
+	tuplestore_rescan(r->store);
+	while (tuplestore_gettupleslot(r->store, true, false, in))
+	{
+		MemoryContext old;
+
+		CHECK_FOR_INTERRUPTS();
+		if (row_left_out(r, at++))
+			continue;
+		old = MemoryContextSwitchTo(rowcxt);
+		slot_getallattrs(in);
+		row++;
+		if (fit != NULL)
+			BkPgFitRow(fit, in->tts_values[0], r->form, row);
+		if (target != NULL)
+			BkRunningSumsAdd(target, DatumGetFloat8(in->tts_values[1]));
+		MemoryContextSwitchTo(old);
+		MemoryContextReset(rowcxt);
+	}
+	MemoryContextDelete(rowcxt);
+	ExecDropSingleTupleTableSlot(in);
 }
 
 void
@@ -162,7 +220,8 @@ replay_pass(BkModel *m, BkEpochRows *r, uint64 seed, ReplayPosition *pos,
 	TupleTableSlot *keyed;
 	TupleTableSlot *sorted;
 	MemoryContext rowcxt;
-	int64		i = 0;
+	int64		i = 0,
+				at = 0;
 
 	TupleDescInitEntry(sortdesc, 1, "key", INT8OID, -1, 0);
 	TupleDescInitEntry(sortdesc, 2, "features", r->features_type, -1, 0);
@@ -178,6 +237,8 @@ replay_pass(BkModel *m, BkEpochRows *r, uint64 seed, ReplayPosition *pos,
 	while (tuplestore_gettupleslot(r->store, true, false, in))
 	{
 		CHECK_FOR_INTERRUPTS();
+		if (row_left_out(r, at++))
+			continue;
 		slot_getallattrs(in);
 		ExecClearTuple(keyed);
 		keyed->tts_values[0] = Int64GetDatum((int64) BkShuffleKey((uint64) ++i, seed));
@@ -283,6 +344,7 @@ BkPgRowsLearnInOrder(BkModel *m, BkEpochRows *r, const char *fname,
 												 ALLOCSET_SMALL_SIZES);
 	ReplayPosition pos;
 	ErrorContextCallback errcallback;
+	int64		at = 0;
 
 	pos.fname = fname;
 	pos.pass = 1;
@@ -294,9 +356,12 @@ BkPgRowsLearnInOrder(BkModel *m, BkEpochRows *r, const char *fname,
 	tuplestore_rescan(r->store);
 	while (tuplestore_gettupleslot(r->store, true, false, in))
 	{
-		MemoryContext old = MemoryContextSwitchTo(rowcxt);
+		MemoryContext old;
 
 		CHECK_FOR_INTERRUPTS();
+		if (row_left_out(r, at++))
+			continue;
+		old = MemoryContextSwitchTo(rowcxt);
 		pos.row++;
 		slot_getallattrs(in);
 		learn_row(m, r, in->tts_values[0], in->tts_values[1], &pos, progress);
@@ -327,6 +392,8 @@ BkPgEpochRowsPrepare(BkEpochRows *r, BkModel *m, const char *fname, Size limit,
 					 MemoryContext cxt)
 {
 	int			dim = BkModelDim(m);
+	int64		n = BkPgEpochRowsCount(r),
+				at = 0;
 	BkPreparedRows *pr;
 	TupleTableSlot *in;
 	MemoryContext rowcxt;
@@ -334,14 +401,14 @@ BkPgEpochRowsPrepare(BkEpochRows *r, BkModel *m, const char *fname, Size limit,
 	ErrorContextCallback errcallback;
 	bool		byval = r->label_type != TEXTOID;
 
-	if (r->n == 0 || (Size) r->n > limit / sizeof(double) / (Size) dim)
+	if (n == 0 || (Size) n > limit / sizeof(double) / (Size) dim)
 		return NULL;
 	pr = MemoryContextAllocZero(cxt, sizeof(BkPreparedRows));
-	pr->n = r->n;
+	pr->n = n;
 	pr->dim = dim;
 	pr->label_type = r->label_type;
-	pr->x = MemoryContextAllocHuge(cxt, (Size) r->n * (Size) dim * sizeof(double));
-	pr->labels = MemoryContextAllocHuge(cxt, (Size) r->n * sizeof(Datum));
+	pr->x = MemoryContextAllocHuge(cxt, (Size) n * (Size) dim * sizeof(double));
+	pr->labels = MemoryContextAllocHuge(cxt, (Size) n * sizeof(Datum));
 
 	in = MakeSingleTupleTableSlot(r->desc, &TTSOpsMinimalTuple);
 	rowcxt = AllocSetContextCreate(CurrentMemoryContext, "budgetkernel prepared row",
@@ -356,10 +423,13 @@ BkPgEpochRowsPrepare(BkEpochRows *r, BkModel *m, const char *fname, Size limit,
 	tuplestore_rescan(r->store);
 	while (tuplestore_gettupleslot(r->store, true, false, in))
 	{
-		MemoryContext old = MemoryContextSwitchTo(rowcxt);
+		MemoryContext old;
 		const double *x;
 
 		CHECK_FOR_INTERRUPTS();
+		if (row_left_out(r, at++))
+			continue;
+		old = MemoryContextSwitchTo(rowcxt);
 		slot_getallattrs(in);
 		x = BkPgModelRow(m, in->tts_values[0], r->form, pos.row + 1, "the model's", NULL);
 		memcpy(pr->x + (Size) pos.row * (Size) dim, x, sizeof(double) * (Size) dim);

@@ -45,6 +45,15 @@ extern void BkPgEpochRowsPut(BkEpochRows *r, Datum features, BkFeatureForm form,
 							 Datum label);
 extern int64 BkPgEpochRowsCount(const BkEpochRows *r);
 /*
+ * Read the rows without those of one fold (a search's held-out fold):
+ * fold_of[i] the fold of the row kept i-th, fold the one left out (the
+ * rows that remain are numbered and replayed as if they were all); NULL:
+ * every row again.  BkPgEpochRowsCount then counts the rows that remain.
+ */
+extern void BkPgEpochRowsSkipFold(BkEpochRows *r, const uint8 *fold_of, int fold);
+/* fit and target (either NULL) fitted on the rows, in their order */
+extern void BkPgEpochRowsFit(BkEpochRows *r, BkPrepFit *fit, BkRunningSums *target);
+/*
  * A copy of m trained on epochs - 1 more passes over the rows, pass p in
  * the order of bk_shuffle_key(position in the first pass, seed + p - 1);
  * from: the first pass's progress (its start, its bk_training_progress run)
@@ -166,7 +175,10 @@ typedef struct BkTrainState
 	int64		labelled;		/* rows with features and a label (or a detector's) */
 	/* the model is made once every row is seen: a fitted preparation or target */
 	bool		deferred;
-	/* every row is kept and none learned: a search's rows (BkPgTrainKeepRow) */
+	/*
+	 * every row is kept, and none fitted or learned: a search's rows
+	 * (BkPgTrainKeepRow), each fold's preparation fitted by its caller
+	 */
 	bool		keep_rows;
 	BkRunningSums target_fit;		/* the targets' sums, when standardised */
 	int			deferred_dim;	/* deferred without a preparation: the first row's */

@@ -338,9 +338,9 @@ bk_train_row(BkTrainState *st, FunctionCallInfo fcinfo)
 	{
 		Datum		label = bk_train_label(st, fcinfo);
 
-		if (st->fit != NULL)
+		if (st->fit != NULL && !st->keep_rows)
 			BkPgFitRow(st->fit, features, st->form, st->row);
-		if (st->regression)
+		if (st->regression && !st->keep_rows)
 			BkRunningSumsAdd(&st->target_fit, DatumGetFloat8(label));
 		BkPgEpochRowsPut(st->rows, features, st->form, label);
 		error_context_stack = errcallback.previous;

@@ -7,13 +7,16 @@
  * Each model of the round learns the rows outside its fold, in the order
  * of the call's ORDER BY, exactly as bk_train(features, label, setting
  * ORDER BY ...) over those rows does: the same transition keeps them
- * (BkPgTrainKeepRow) and the same functions train them.  The rows and the
- * fit of the preparation are kept once a fold and shared by the settings
- * of one preparation ("scale", "impute", "max_levels", "target_scale",
- * "task"), where a bk_train call a setting and fold kept and prepared
- * them all over again.  Within a memory bound the fold's rows are also
- * prepared once (parsed, standardised) and every setting's model learns
- * them from that matrix: the same rows, so the same bytes.
+ * (BkPgTrainKeepRow) and the same functions train them.  The rows are
+ * kept once, with their folds, for the settings of one preparation
+ * ("scale", "impute", "max_levels", "target_scale", "task"); each fold's
+ * preparation is fitted once on the rows outside it, in their order, and
+ * its models read the kept rows without those of the fold
+ * (BkPgEpochRowsSkipFold), where a bk_train call a setting and fold kept,
+ * fitted and prepared them all over again.  Within a memory bound the
+ * fold's rows are also prepared once (parsed, standardised) and every
+ * setting's model learns them from that matrix: the same rows, so the
+ * same bytes.
  *
  * The result is an array of _bk_fold_model (setting, fold, model,
  * seconds), setting-major, settings numbered from 0 in the array's
@@ -44,12 +47,10 @@ PG_FUNCTION_INFO_V1(bk_train_folds_final);
 /* the most settings in one round */
 #define MAX_SETTINGS 10000
 /*
- * The most fold states (preparations x folds): each keeps its fold's
- * training rows, in memory up to work_mem and on disk beyond, so a round
- * holds up to this many times work_mem, and its rows (folds - 1) times a
- * preparation
+ * The most preparations in one round: each keeps the rows (in memory up
+ * to work_mem, on disk beyond)
  */
-#define MAX_FOLD_STATES 100
+#define MAX_PREPARATIONS 16
 /*
  * The fold's rows are prepared once for its settings when they take at
  * most this many times work_mem (a row of d features: 8 d bytes): 64 MB
@@ -63,6 +64,16 @@ PG_FUNCTION_INFO_V1(bk_train_folds_final);
 /* the parameters that make the preparation and the task: a group shares them */
 static const char *const PREP_KEYS[] = {"scale", "impute", "max_levels", "target_scale", "task"};
 
+/* the rows of one preparation, every fold's, and the folds they are in */
+typedef struct FoldGroup
+{
+	BkTrainState *kept;			/* its rows (BkPgTrainKeepRow) */
+	uint8	   *fold_of;		/* the fold of each row kept */
+	int64		n_kept;
+	int64		cap;
+	int64	   *skipped;		/* rows skipped (NULL) in each fold */
+} FoldGroup;
+
 typedef struct FoldsState
 {
 	MemoryContext mcxt;
@@ -72,7 +83,7 @@ typedef struct FoldsState
 	int		   *group;			/* the group of each setting */
 	int			n_groups;
 	int		   *first;			/* each group's first setting */
-	BkTrainState **states;		/* group g, fold f: states[g * n_folds + f] */
+	FoldGroup  *groups;			/* each preparation's rows */
 	FmgrInfo	flinfo;			/* the inner calls' (no function of their own) */
 	int64		row;
 } FoldsState;
@@ -165,14 +176,20 @@ folds_state_new(FunctionCallInfo fcinfo, MemoryContext aggcontext)
 			fs->group[i] = fs->n_groups++;
 		}
 	}
-	if (fs->n_groups * fs->n_folds > MAX_FOLD_STATES)
+	if (fs->n_groups > MAX_PREPARATIONS)
 		ereport(ERROR,
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-				 errmsg("_bk_train_folds: %d preparations x %d folds keep the rows %d times, more than %d",
-						fs->n_groups, fs->n_folds, fs->n_groups * fs->n_folds, MAX_FOLD_STATES),
-				 errdetail("Settings that differ in \"scale\", \"impute\", \"max_levels\", \"target_scale\" or \"task\" are trained from rows kept apart, once a fold."),
-				 errhint("Use fewer folds, or search those parameters in searches of their own.")));
-	fs->states = palloc0(sizeof(BkTrainState *) * fs->n_groups * fs->n_folds);
+				 errmsg("_bk_train_folds: the settings ask for %d preparations, more than %d",
+						fs->n_groups, MAX_PREPARATIONS),
+				 errdetail("Settings that differ in \"scale\", \"impute\", \"max_levels\", \"target_scale\" or \"task\" are trained from rows kept apart."),
+				 errhint("Search those parameters in searches of their own.")));
+	fs->groups = palloc0(sizeof(FoldGroup) * fs->n_groups);
+	for (int g = 0; g < fs->n_groups; g++)
+	{
+		fs->groups[g].skipped = palloc0(sizeof(int64) * fs->n_folds);
+		fs->groups[g].cap = 1024;
+		fs->groups[g].fold_of = palloc(fs->groups[g].cap);
+	}
 
 	/* the inner calls find the features' and label's types in the call */
 	fmgr_info_copy(&fs->flinfo, fcinfo->flinfo, aggcontext);
@@ -216,36 +233,68 @@ bk_train_folds_trans(PG_FUNCTION_ARGS)
 						(long long) fs->row, (long long) fold, fs->n_folds - 1)));
 
 	for (int g = 0; g < fs->n_groups; g++)
-		for (int f = 0; f < fs->n_folds; f++)
-		{
-			BkTrainState **st = &fs->states[g * fs->n_folds + f];
-			LOCAL_FCINFO(inner, 4);
+	{
+		FoldGroup  *gr = &fs->groups[g];
+		BkTrainState **st = &gr->kept;
+		int64		before = *st != NULL && (*st)->rows != NULL ? BkPgEpochRowsCount((*st)->rows) : 0;
+		LOCAL_FCINFO(inner, 4);
 
-			if (f == fold)
-				continue;
-			InitFunctionCallInfoData(*inner, &fs->flinfo, 4, InvalidOid,
-									 fcinfo->context, NULL);
-			inner->args[0].value = PointerGetDatum(*st);
-			inner->args[0].isnull = *st == NULL;
-			inner->args[1] = fcinfo->args[1];
-			inner->args[2] = fcinfo->args[2];
-			inner->args[3].value = JsonbPGetDatum(fs->settings[fs->first[g]]);
-			inner->args[3].isnull = false;
-			*st = BkPgTrainKeepRow(inner);
+		InitFunctionCallInfoData(*inner, &fs->flinfo, 4, InvalidOid,
+								 fcinfo->context, NULL);
+		inner->args[0].value = PointerGetDatum(*st);
+		inner->args[0].isnull = *st == NULL;
+		inner->args[1] = fcinfo->args[1];
+		inner->args[2] = fcinfo->args[2];
+		inner->args[3].value = JsonbPGetDatum(fs->settings[fs->first[g]]);
+		inner->args[3].isnull = false;
+		*st = BkPgTrainKeepRow(inner);
+		/* kept (its fold noted), or skipped (a NULL, counted in its fold) */
+		if ((*st)->rows != NULL && BkPgEpochRowsCount((*st)->rows) > before)
+		{
+			if (gr->n_kept == gr->cap)
+			{
+				gr->cap *= 2;
+				gr->fold_of = repalloc_huge(gr->fold_of, (Size) gr->cap);
+			}
+			gr->fold_of[gr->n_kept++] = (uint8) fold;
 		}
+		else
+			gr->skipped[fold]++;
+	}
 	PG_RETURN_POINTER(fs);
+}
+
+/*
+ * A fold's training state: the group's kept rows without the fold's, the
+ * preparation and target fitted on them (fit: the fold's, or NULL), and
+ * the rows skipped outside the fold; setting's parameters
+ */
+static void
+fold_state(BkTrainState *st, const FoldsState *fs, const FoldGroup *gr, int f,
+		   Jsonb *setting, BkPrepFit *fit, const BkRunningSums *target)
+{
+	int64		skipped = 0;
+
+	BkPgTrainSetting(st, gr->kept, setting);
+	st->fit = fit;
+	st->target_fit = *target;
+	for (int k = 0; k < fs->n_folds; k++)
+		if (k != f)
+			skipped += gr->skipped[k];
+	st->skipped = skipped;
 }
 
 /* the model of one setting on one fold's state, trained in cxt */
 static BkModel *
-train_setting(const BkTrainState *fold_state, Jsonb *setting,
+train_setting(const FoldsState *fs, const FoldGroup *gr, int f, Jsonb *setting,
+			  BkPrepFit *fit, const BkRunningSums *target,
 			  const BkPreparedRows *prepared, MemoryContext cxt)
 {
 	BkTrainState st;
 	BkModel    *m;
 	BkModelInfo info;
 
-	BkPgTrainSetting(&st, fold_state, setting);
+	fold_state(&st, fs, gr, f, setting, fit, target);
 	if (prepared == NULL)
 	{
 		/* what bk_train_final does: the first pass, then the others */
@@ -316,19 +365,34 @@ bk_train_folds_final(PG_FUNCTION_ARGS)
 	for (int g = 0; g < fs->n_groups; g++)
 		for (int f = 0; f < fs->n_folds; f++)
 		{
-			const BkTrainState *fold_state = fs->states[g * fs->n_folds + f];
+			const FoldGroup *gr = &fs->groups[g];
+			const BkTrainState *kept = gr->kept;
 			MemoryContext fold_cxt = AllocSetContextCreate(CurrentMemoryContext,
 														   "budgetkernel search fold",
 														   ALLOCSET_DEFAULT_SIZES);
 			BkPreparedRows *prepared = NULL;
+			BkPrepFit  *fit = NULL;
+			BkRunningSums target;
 
-			/* the fold's rows prepared once, by its first setting's model */
-			if (fold_state != NULL)
+			memset(&target, 0, sizeof(target));
+			if (kept != NULL && kept->rows == NULL)
+				kept = NULL;	/* no row with features */
+			if (kept != NULL)
 			{
 				BkTrainState st;
 				BkModel    *m;
+				BkEnv		env;
+				MemoryContext old = MemoryContextSwitchTo(fold_cxt);
 
-				BkPgTrainSetting(&st, fold_state, fs->settings[fs->first[g]]);
+				/* the rows outside the fold; their preparation and target fitted */
+				BkPgEpochRowsSkipFold(kept->rows, gr->fold_of, f);
+				BkPgEnvInit(&env, fold_cxt);
+				if (kept->fit != NULL)
+					fit = BkPrepFitNew(&env, &kept->spec, kept->form == BK_FORM_NAMED);
+				BkPgEpochRowsFit(kept->rows, fit, kept->regression ? &target : NULL);
+				MemoryContextSwitchTo(old);
+				/* and prepared once, by the first setting's model */
+				fold_state(&st, fs, gr, f, fs->settings[fs->first[g]], fit, &target);
 				m = BkPgTrainPreparedModel(&st, fold_cxt);
 				if (m != NULL)
 					prepared = BkPgEpochRowsPrepare(st.rows, m, st.fname, limit, fold_cxt);
@@ -345,8 +409,8 @@ bk_train_folds_final(PG_FUNCTION_ARGS)
 					continue;
 				cxt = AllocSetContextCreate(fold_cxt, "budgetkernel search model",
 											ALLOCSET_DEFAULT_SIZES);
-				if (fold_state != NULL)
-					m = train_setting(fold_state, fs->settings[s], prepared, cxt);
+				if (kept != NULL)
+					m = train_setting(fs, gr, f, fs->settings[s], fit, &target, prepared, cxt);
 				values[0] = Int32GetDatum(s);
 				values[1] = Int32GetDatum(f);
 				if (m != NULL)
@@ -367,8 +431,13 @@ bk_train_folds_final(PG_FUNCTION_ARGS)
 				MemoryContextDelete(cxt);
 			}
 			MemoryContextDelete(fold_cxt);
-			if (fold_state != NULL)
-				BkPgActivityEnd(fold_state->progress.activity);
+		}
+	for (int g = 0; g < fs->n_groups; g++)
+		if (fs->groups[g].kept != NULL)
+		{
+			if (fs->groups[g].kept->rows != NULL)
+				BkPgEpochRowsSkipFold(fs->groups[g].kept->rows, NULL, -1);
+			BkPgActivityEnd(fs->groups[g].kept->progress.activity);
 		}
 
 	get_typlenbyvalalign(elem_type, &elmlen, &elmbyval, &elmalign);

@@ -61,6 +61,15 @@ SELECT * FROM sf_check('features', 'target',
 -- sparse features
 SELECT * FROM sf_check('sparse', 'label',
 	'[{"budget": 25, "gamma": 4}, {"budget": 25, "gamma": 4, "C": 0.1, "epochs": 2}]');
+-- rows with a NULL feature or label, skipped and counted by each model
+-- (BkModelSkip): those of its training folds
+CREATE TABLE sf_holes AS
+SELECT id, CASE WHEN id % 7 = 0 THEN NULL ELSE features END AS features,
+       CASE WHEN id % 11 = 0 THEN NULL ELSE label END AS label
+FROM sf_rows;
+SELECT models, same FROM sf_check('features', 'label',
+	'[{"budget": 30, "gamma": 4}, {"budget": 30, "gamma": 2, "scale": "standard", "epochs": 2}]',
+	'sf_holes');
 -- more rows than work_mem lets the round prepare once (16 x 64 kB)
 CREATE TABLE sf_wide AS
 SELECT id, label, ARRAY(SELECT sin(id * j) FROM generate_series(1, 100) AS j)::float8[] || features AS features
@@ -84,7 +93,9 @@ SELECT _bk_train_folds(features::bk_features, label::bk_label, NULL, '[{"budget"
 SELECT _bk_train_folds(features::bk_features, label::bk_label, id % 2, '{"budget": 10}', 2) FROM sf_rows;
 SELECT _bk_train_folds(features::bk_features, label::bk_label, id % 2, '[{"budget": 10}, 3]', 2) FROM sf_rows;
 SELECT _bk_train_folds(features::bk_features, label::bk_label, id % 2, '[{"budget": -1}]', 2) FROM sf_rows;
--- each preparation keeps the rows once a fold: at most 100 such copies
-SELECT _bk_train_folds(features::bk_features, label::bk_label, id % 60, '[{"budget": 10}, {"budget": 10, "scale": "standard"}]', 60) FROM sf_rows;
-SELECT count(*) FROM unnest((SELECT _bk_train_folds(features::bk_features, label::bk_label, id % 50,
-	'[{"budget": 10}, {"budget": 10, "scale": "standard"}]', 50) FROM sf_rows));
+-- each preparation keeps the rows once (every fold's): at most 16
+SELECT _bk_train_folds(features::bk_features, label::bk_label, id % 2,
+	(SELECT jsonb_agg(jsonb_build_object('budget', 10, 'max_levels', l)) FROM generate_series(1, 17) l), 2)
+FROM sf_rows;
+SELECT count(*) FROM unnest((SELECT _bk_train_folds(features::bk_features, label::bk_label, id % 60,
+	'[{"budget": 10}, {"budget": 10, "scale": "standard"}]', 60) FROM sf_rows));
