@@ -14,6 +14,11 @@
  *	  A model that fits its preparation on the training rows (bk_prepare.c)
  *	  keeps them the same way: it exists only once every row has been
  *	  seen, so its first pass too is a replay, in the stream's order.
+ *
+ *	  A search's round (bk_train_folds.c) keeps its rows once, every
+ *	  fold's, and reads them for each fold's models without that fold's
+ *	  rows (BkPgEpochRowsSkipFold), or prepared once into a matrix
+ *	  (BkPgEpochRowsPrepare, BkPgPreparedPass).
  */
 #include "postgres.h"
 
