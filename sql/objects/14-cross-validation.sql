@@ -8,7 +8,7 @@
 -- to the folds in turn), the source is read once into the rows the query
 -- keeps, every (setting, fold) model is trained by one aggregate over
 -- those rows sorted once into the shuffle's order (_bk_train_folds: the
--- rows and their preparation kept once a fold; until 0.4.0: one GROUP
+-- rows kept once, each fold's preparation fitted once; until 0.4.0: one GROUP
 -- BY over the cross product of rows, settings and folds, whose sort
 -- spilled), and scored on its held-out fold with bk_metrics.  Written in PL/pgSQL over the aggregates: the
 -- aggregate-over-a-grid pattern of the reference, packaged.
