@@ -170,19 +170,19 @@ folds_state_new(FunctionCallInfo fcinfo, MemoryContext aggcontext)
 		for (int g = 0; g < fs->n_groups; g++)
 			if (strcmp(keys[fs->first[g]], keys[i]) == 0)
 				fs->group[i] = g;
+		if (fs->group[i] < 0 && fs->n_groups == MAX_PREPARATIONS)
+			ereport(ERROR,
+					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+					 errmsg("_bk_train_folds: the settings ask for more than %d preparations",
+							MAX_PREPARATIONS),
+					 errdetail("Settings that differ in \"scale\", \"impute\", \"max_levels\", \"target_scale\" or \"task\" are trained from rows kept apart."),
+					 errhint("Search those parameters in searches of their own.")));
 		if (fs->group[i] < 0)
 		{
 			fs->first[fs->n_groups] = i;
 			fs->group[i] = fs->n_groups++;
 		}
 	}
-	if (fs->n_groups > MAX_PREPARATIONS)
-		ereport(ERROR,
-				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-				 errmsg("_bk_train_folds: the settings ask for %d preparations, more than %d",
-						fs->n_groups, MAX_PREPARATIONS),
-				 errdetail("Settings that differ in \"scale\", \"impute\", \"max_levels\", \"target_scale\" or \"task\" are trained from rows kept apart."),
-				 errhint("Search those parameters in searches of their own.")));
 	fs->groups = palloc0(sizeof(FoldGroup) * fs->n_groups);
 	for (int g = 0; g < fs->n_groups; g++)
 	{
@@ -202,8 +202,8 @@ folds_state_new(FunctionCallInfo fcinfo, MemoryContext aggcontext)
 
 /*
  * Transition: arguments (state, features bk_features, label bk_label,
- * fold int8, settings jsonb, folds int4); the row goes to the states of
- * the folds it is not in.
+ * fold int8, settings jsonb, folds int4); each preparation's state keeps
+ * the row, its fold noted (or counts it skipped in its fold)
  */
 Datum
 bk_train_folds_trans(PG_FUNCTION_ARGS)
