@@ -17,8 +17,9 @@
  *
  *	  A search's round (bk_train_folds.c) keeps its rows once, every
  *	  fold's, and reads them for each fold's models without that fold's
- *	  rows (BkPgEpochRowsSkipFold), or prepared once into a matrix
- *	  (BkPgEpochRowsPrepare, BkPgPreparedPass).
+ *	  rows (BkPgEpochRowsSkipFold), or from those rows prepared once into
+ *	  a matrix (BkPgEpochRowsPrepare), which the same passes then learn in
+ *	  the same orders.
  */
 #include "postgres.h"
 
@@ -52,6 +53,25 @@ struct BkEpochRows
 	const uint8 *fold_of;
 	int			skip_fold;
 	int64		kept;
+	/*
+	 * BkPgEpochRowsPrepare: the rows read (without those left out), each
+	 * as the preparation gives it, which the passes then learn instead of
+	 * reading the store; NULL: read the store
+	 */
+	BkPreparedRows *prepared;
+};
+
+/*
+ * Rows prepared once for many models of one preparation (a search's
+ * settings on one fold): each row as the model's preparation gives it,
+ * in the order kept, and its label.
+ */
+struct BkPreparedRows
+{
+	int64		n;
+	int			dim;
+	double	   *x;				/* n rows of dim */
+	Datum	   *labels;			/* copies, in the context of the rows */
 };
 
 /* whether the row at place i is left out (BkPgEpochRowsSkipFold) */
@@ -115,41 +135,10 @@ BkPgEpochRowsSkipFold(BkEpochRows *r, const uint8 *fold_of, int fold)
 	r->fold_of = fold_of;
 	r->skip_fold = fold;
 	r->kept = 0;
+	r->prepared = NULL;			/* of the rows read before */
 	if (fold_of != NULL)
 		for (int64 i = 0; i < r->n; i++)
 			r->kept += fold_of[i] != fold;
-}
-
-void
-BkPgEpochRowsFit(BkEpochRows *r, BkPrepFit *fit, BkRunningSums *target)
-{
-	TupleTableSlot *in = MakeSingleTupleTableSlot(r->desc, &TTSOpsMinimalTuple);
-	MemoryContext rowcxt = AllocSetContextCreate(CurrentMemoryContext,
-												 "budgetkernel fitted row",
-												 ALLOCSET_SMALL_SIZES);
-	int64		at = 0,
-				row = 0;
-
-	tuplestore_rescan(r->store);
-	while (tuplestore_gettupleslot(r->store, true, false, in))
-	{
-		MemoryContext old;
-
-		CHECK_FOR_INTERRUPTS();
-		if (row_left_out(r, at++))
-			continue;
-		old = MemoryContextSwitchTo(rowcxt);
-		slot_getallattrs(in);
-		row++;
-		if (fit != NULL)
-			BkPgFitRow(fit, in->tts_values[0], r->form, row);
-		if (target != NULL)
-			BkRunningSumsAdd(target, DatumGetFloat8(in->tts_values[1]));
-		MemoryContextSwitchTo(old);
-		MemoryContextReset(rowcxt);
-	}
-	MemoryContextDelete(rowcxt);
-	ExecDropSingleTupleTableSlot(in);
 }
 
 void
@@ -180,6 +169,53 @@ replay_error_context(void *arg)
 			   (long long) pos->row);
 }
 
+/* what each_kept_row does with a row (pos->row: its place, from 1) */
+typedef void (*KeptRowVisit) (Datum features, Datum label, ReplayPosition *pos, void *arg);
+
+/*
+ * Visit the kept rows but those left out (BkPgEpochRowsSkipFold), in the
+ * order kept, each in a memory context of its own, reset after it (what
+ * a row allocates, detoasting, label conversion, goes with it); pos,
+ * whose fname and pass are set, numbers them, and names them in errors
+ * when named is true
+ */
+static void
+each_kept_row(BkEpochRows *r, ReplayPosition *pos, bool named, KeptRowVisit visit, void *arg)
+{
+	TupleTableSlot *in = MakeSingleTupleTableSlot(r->desc, &TTSOpsMinimalTuple);
+	MemoryContext rowcxt = AllocSetContextCreate(CurrentMemoryContext,
+												 "budgetkernel kept row",
+												 ALLOCSET_SMALL_SIZES);
+	ErrorContextCallback errcallback;
+	int64		at = 0;
+
+	errcallback.callback = replay_error_context;
+	errcallback.arg = (void *) pos;
+	errcallback.previous = error_context_stack;
+	if (named)
+		error_context_stack = &errcallback;
+	pos->row = 0;
+	tuplestore_rescan(r->store);
+	while (tuplestore_gettupleslot(r->store, true, false, in))
+	{
+		MemoryContext old;
+
+		CHECK_FOR_INTERRUPTS();
+		if (row_left_out(r, at++))
+			continue;
+		old = MemoryContextSwitchTo(rowcxt);
+		pos->row++;
+		slot_getallattrs(in);
+		visit(in->tts_values[0], in->tts_values[1], pos, arg);
+		MemoryContextSwitchTo(old);
+		MemoryContextReset(rowcxt);
+	}
+	if (named)
+		error_context_stack = errcallback.previous;
+	MemoryContextDelete(rowcxt);
+	ExecDropSingleTupleTableSlot(in);
+}
+
 /* Learn one row, x prepared, label of label_type (BkPgEpochRowsBegin) */
 static void
 learn_x(BkModel *m, Oid label_type, const double *x, Datum label)
@@ -200,14 +236,75 @@ learn_x(BkModel *m, Oid label_type, const double *x, Datum label)
 		BkModelLearn(m, x, DatumGetInt64(label));
 }
 
-/* Learn one kept row */
-static void
-learn_row(BkModel *m, BkEpochRows *r, Datum features, Datum label,
-		  ReplayPosition *pos, BkProgress *progress)
+/* a model learning kept rows, and its progress */
+typedef struct Learner
 {
-	learn_x(m, r->label_type, BkPgModelRow(m, features, r->form, pos->row, "the model's", NULL),
-			label);
-	BkPgProgress(progress, m, pos->fname, pos->pass);
+	BkModel    *m;
+	BkEpochRows *r;
+	BkProgress *progress;
+} Learner;
+
+/* Learn one kept row (each_kept_row, replay_pass) */
+static void
+learn_row(Datum features, Datum label, ReplayPosition *pos, void *arg)
+{
+	Learner    *l = (Learner *) arg;
+
+	learn_x(l->m, l->r->label_type,
+			BkPgModelRow(l->m, features, l->r->form, pos->row, "the model's", NULL), label);
+	BkPgProgress(l->progress, l->m, pos->fname, pos->pass);
+}
+
+/* a row's position and its key in a pass's order */
+typedef struct KeyedRow
+{
+	int64		key;
+	int64		row;
+} KeyedRow;
+
+static int
+keyed_row_cmp(const void *a, const void *b)
+{
+	int64		ka = ((const KeyedRow *) a)->key,
+				kb = ((const KeyedRow *) b)->key;
+
+	return ka < kb ? -1 : ka > kb ? 1 : 0;
+}
+
+/*
+ * A pass over the prepared rows: in the order kept, or (shuffled) in that
+ * of bk_shuffle_key(position, seed) as a signed int8, as replay_pass's
+ * tuplesort orders them (the keys of distinct positions differ: the
+ * shuffle is a bijection).  pos numbers the rows of the pass.
+ */
+static void
+prepared_pass(BkModel *m, const BkEpochRows *r, bool shuffled, uint64 seed,
+			  ReplayPosition *pos, BkProgress *progress)
+{
+	const BkPreparedRows *pr = r->prepared;
+	KeyedRow   *order = NULL;
+
+	if (shuffled)
+	{
+		order = palloc_extended(sizeof(KeyedRow) * (Size) pr->n, MCXT_ALLOC_HUGE);
+		for (int64 i = 0; i < pr->n; i++)
+		{
+			order[i].key = (int64) BkShuffleKey((uint64) (i + 1), seed);
+			order[i].row = i;
+		}
+		qsort(order, (size_t) pr->n, sizeof(KeyedRow), keyed_row_cmp);
+	}
+	for (int64 i = 0; i < pr->n; i++)
+	{
+		int64		j = order != NULL ? order[i].row : i;
+
+		CHECK_FOR_INTERRUPTS();
+		pos->row = i + 1;
+		learn_x(m, r->label_type, pr->x + (Size) j * (Size) pr->dim, pr->labels[j]);
+		BkPgProgress(progress, m, pos->fname, pos->pass);
+	}
+	if (order != NULL)
+		pfree(order);
 }
 
 /* One more pass over the kept rows, in the order of the pass's shuffle keys */
@@ -215,7 +312,7 @@ static void
 replay_pass(BkModel *m, BkEpochRows *r, uint64 seed, ReplayPosition *pos,
 			BkProgress *progress)
 {
-	TupleDesc	sortdesc = CreateTemplateTupleDesc(3);
+	TupleDesc	sortdesc;
 	AttrNumber	key_col = 1;
 	Oid			key_op = Int8LessOperator;
 	Oid			key_coll = InvalidOid;
@@ -225,9 +322,16 @@ replay_pass(BkModel *m, BkEpochRows *r, uint64 seed, ReplayPosition *pos,
 	TupleTableSlot *keyed;
 	TupleTableSlot *sorted;
 	MemoryContext rowcxt;
+	Learner		l = {m, r, progress};
 	int64		i = 0,
 				at = 0;
 
+	if (r->prepared != NULL)
+	{
+		prepared_pass(m, r, true, seed, pos, progress);
+		return;
+	}
+	sortdesc = CreateTemplateTupleDesc(3);
 	TupleDescInitEntry(sortdesc, 1, "key", INT8OID, -1, 0);
 	TupleDescInitEntry(sortdesc, 2, "features", r->features_type, -1, 0);
 	TupleDescInitEntry(sortdesc, 3, "label", r->label_type, -1, 0);
@@ -267,7 +371,7 @@ replay_pass(BkModel *m, BkEpochRows *r, uint64 seed, ReplayPosition *pos,
 
 		pos->row++;
 		slot_getallattrs(sorted);
-		learn_row(m, r, sorted->tts_values[1], sorted->tts_values[2], pos, progress);
+		learn_row(sorted->tts_values[1], sorted->tts_values[2], pos, &l);
 		MemoryContextSwitchTo(old);
 		MemoryContextReset(rowcxt);
 	}
@@ -279,8 +383,9 @@ replay_pass(BkModel *m, BkEpochRows *r, uint64 seed, ReplayPosition *pos,
 	FreeTupleDesc(sortdesc);
 }
 
-BkModel *
-BkPgModelCopy(const BkModel *m, MemoryContext cxt)
+/* a copy of m made in cxt, through its bytes */
+static BkModel *
+model_copy(const BkModel *m, MemoryContext cxt)
 {
 	char		err[BK_ERRMSG_LEN];
 	size_t		size;
@@ -318,7 +423,7 @@ BkPgEpochsReplay(const BkModel *m, BkEpochRows *r, int epochs,
 	ErrorContextCallback errcallback;
 
 	/* the model after the first pass, copied through its bytes */
-	copy = BkPgModelCopy(m, cxt);
+	copy = model_copy(m, cxt);
 	BkModelGetInfo(copy, &info);
 	BkPgProgressStart(&progress, copy);
 	/* the run's start, and its record of bk_training_progress */
@@ -343,169 +448,99 @@ void
 BkPgRowsLearnInOrder(BkModel *m, BkEpochRows *r, const char *fname,
 					 BkProgress *progress)
 {
-	TupleTableSlot *in = MakeSingleTupleTableSlot(r->desc, &TTSOpsMinimalTuple);
-	MemoryContext rowcxt = AllocSetContextCreate(CurrentMemoryContext,
-												 "budgetkernel first pass row",
-												 ALLOCSET_SMALL_SIZES);
-	ReplayPosition pos;
-	ErrorContextCallback errcallback;
-	int64		at = 0;
+	ReplayPosition pos = {fname, 1, 0};
+	Learner		l = {m, r, progress};
 
-	pos.fname = fname;
-	pos.pass = 1;
-	pos.row = 0;
-	errcallback.callback = replay_error_context;
-	errcallback.arg = (void *) &pos;
-	errcallback.previous = error_context_stack;
-	error_context_stack = &errcallback;
-	tuplestore_rescan(r->store);
-	while (tuplestore_gettupleslot(r->store, true, false, in))
+	if (r->prepared != NULL)
 	{
-		MemoryContext old;
+		ErrorContextCallback errcallback;
 
-		CHECK_FOR_INTERRUPTS();
-		if (row_left_out(r, at++))
-			continue;
-		old = MemoryContextSwitchTo(rowcxt);
-		pos.row++;
-		slot_getallattrs(in);
-		learn_row(m, r, in->tts_values[0], in->tts_values[1], &pos, progress);
-		MemoryContextSwitchTo(old);
-		MemoryContextReset(rowcxt);
+		errcallback.callback = replay_error_context;
+		errcallback.arg = (void *) &pos;
+		errcallback.previous = error_context_stack;
+		error_context_stack = &errcallback;
+		prepared_pass(m, r, false, 0, &pos, progress);
+		error_context_stack = errcallback.previous;
 	}
-	error_context_stack = errcallback.previous;
-	MemoryContextDelete(rowcxt);
-	ExecDropSingleTupleTableSlot(in);
+	else
+		each_kept_row(r, &pos, true, learn_row, &l);
 }
 
-/*
- * Rows prepared once for many models of one preparation (a search's
- * settings on one fold): each row as the model's preparation gives it,
- * in the order kept, and its label.
- */
-struct BkPreparedRows
+/* a fit and a target's sums fitted on kept rows (BkPgEpochRowsFit) */
+typedef struct Fitting
 {
-	int64		n;
-	int			dim;
-	double	   *x;				/* n rows of dim */
-	Datum	   *labels;			/* copies, in the context of the rows */
-	Oid			label_type;
-};
+	BkEpochRows *r;
+	BkPrepFit  *fit;
+	BkRunningSums *target;
+} Fitting;
 
-BkPreparedRows *
+static void
+fit_row(Datum features, Datum label, ReplayPosition *pos, void *arg)
+{
+	Fitting    *f = (Fitting *) arg;
+
+	if (f->fit != NULL)
+		BkPgFitRow(f->fit, features, f->r->form, pos->row);
+	if (f->target != NULL)
+		BkRunningSumsAdd(f->target, DatumGetFloat8(label));
+}
+
+void
+BkPgEpochRowsFit(BkEpochRows *r, BkPrepFit *fit, BkRunningSums *target)
+{
+	ReplayPosition pos = {NULL, 1, 0};
+	Fitting		f = {r, fit, target};
+
+	each_kept_row(r, &pos, false, fit_row, &f);
+}
+
+/* the rows being prepared, and the model whose preparation prepares them */
+typedef struct Preparing
+{
+	BkEpochRows *r;
+	BkModel    *m;
+	BkPreparedRows *pr;
+	MemoryContext cxt;
+} Preparing;
+
+static void
+prepare_row(Datum features, Datum label, ReplayPosition *pos, void *arg)
+{
+	Preparing  *p = (Preparing *) arg;
+	BkPreparedRows *pr = p->pr;
+	const double *x = BkPgModelRow(p->m, features, p->r->form, pos->row, "the model's", NULL);
+
+	memcpy(pr->x + (Size) (pos->row - 1) * (Size) pr->dim, x, sizeof(double) * (Size) pr->dim);
+	if (p->r->label_type != TEXTOID)
+		pr->labels[pos->row - 1] = label;
+	else
+	{
+		/* the row's context goes after it: the copy lives with the rows */
+		MemoryContext old = MemoryContextSwitchTo(p->cxt);
+
+		pr->labels[pos->row - 1] = PointerGetDatum(DatumGetTextPCopy(label));
+		MemoryContextSwitchTo(old);
+	}
+}
+
+bool
 BkPgEpochRowsPrepare(BkEpochRows *r, BkModel *m, const char *fname, Size limit,
 					 MemoryContext cxt)
 {
 	int			dim = BkModelDim(m);
-	int64		n = BkPgEpochRowsCount(r),
-				at = 0;
-	BkPreparedRows *pr;
-	TupleTableSlot *in;
-	MemoryContext rowcxt;
-	ReplayPosition pos;
-	ErrorContextCallback errcallback;
-	bool		byval = r->label_type != TEXTOID;
+	int64		n = BkPgEpochRowsCount(r);
+	ReplayPosition pos = {fname, 1, 0};
+	Preparing	p = {r, m, NULL, cxt};
 
+	r->prepared = NULL;
 	if (n == 0 || (Size) n > limit / sizeof(double) / (Size) dim)
-		return NULL;
-	pr = MemoryContextAllocZero(cxt, sizeof(BkPreparedRows));
-	pr->n = n;
-	pr->dim = dim;
-	pr->label_type = r->label_type;
-	pr->x = MemoryContextAllocHuge(cxt, (Size) n * (Size) dim * sizeof(double));
-	pr->labels = MemoryContextAllocHuge(cxt, (Size) n * sizeof(Datum));
-
-	in = MakeSingleTupleTableSlot(r->desc, &TTSOpsMinimalTuple);
-	rowcxt = AllocSetContextCreate(CurrentMemoryContext, "budgetkernel prepared row",
-								   ALLOCSET_SMALL_SIZES);
-	pos.fname = fname;
-	pos.pass = 1;
-	pos.row = 0;
-	errcallback.callback = replay_error_context;
-	errcallback.arg = (void *) &pos;
-	errcallback.previous = error_context_stack;
-	error_context_stack = &errcallback;
-	tuplestore_rescan(r->store);
-	while (tuplestore_gettupleslot(r->store, true, false, in))
-	{
-		MemoryContext old;
-		const double *x;
-
-		CHECK_FOR_INTERRUPTS();
-		if (row_left_out(r, at++))
-			continue;
-		old = MemoryContextSwitchTo(rowcxt);
-		slot_getallattrs(in);
-		x = BkPgModelRow(m, in->tts_values[0], r->form, pos.row + 1, "the model's", NULL);
-		memcpy(pr->x + (Size) pos.row * (Size) dim, x, sizeof(double) * (Size) dim);
-		MemoryContextSwitchTo(cxt);
-		pr->labels[pos.row] = byval ? in->tts_values[1] :
-			PointerGetDatum(PG_DETOAST_DATUM_COPY(in->tts_values[1]));
-		MemoryContextSwitchTo(old);
-		MemoryContextReset(rowcxt);
-		pos.row++;
-	}
-	error_context_stack = errcallback.previous;
-	MemoryContextDelete(rowcxt);
-	ExecDropSingleTupleTableSlot(in);
-	return pr;
-}
-
-/* a row's position and its key in a pass's order */
-typedef struct KeyedRow
-{
-	int64		key;
-	int64		row;
-} KeyedRow;
-
-static int
-keyed_row_cmp(const void *a, const void *b)
-{
-	int64		ka = ((const KeyedRow *) a)->key,
-				kb = ((const KeyedRow *) b)->key;
-
-	return ka < kb ? -1 : ka > kb ? 1 : 0;
-}
-
-void
-BkPgPreparedPass(BkModel *m, const BkPreparedRows *pr, int pass, uint64 seed,
-				 const char *fname, BkProgress *progress)
-{
-	KeyedRow   *order = NULL;
-	ReplayPosition pos;
-	ErrorContextCallback errcallback;
-
-	/*
-	 * pass 1 in the order kept; pass p in that of bk_shuffle_key(position,
-	 * seed) as a signed int8, as replay_pass sorts it (the keys of distinct
-	 * positions differ: the shuffle is a bijection)
-	 */
-	if (pass > 1)
-	{
-		order = palloc_extended(sizeof(KeyedRow) * (Size) pr->n, MCXT_ALLOC_HUGE);
-		for (int64 i = 0; i < pr->n; i++)
-		{
-			order[i].key = (int64) BkShuffleKey((uint64) (i + 1), seed);
-			order[i].row = i;
-		}
-		qsort(order, (size_t) pr->n, sizeof(KeyedRow), keyed_row_cmp);
-	}
-	pos.fname = fname;
-	pos.pass = pass;
-	errcallback.callback = replay_error_context;
-	errcallback.arg = (void *) &pos;
-	errcallback.previous = error_context_stack;
-	error_context_stack = &errcallback;
-	for (int64 i = 0; i < pr->n; i++)
-	{
-		int64		j = order != NULL ? order[i].row : i;
-
-		CHECK_FOR_INTERRUPTS();
-		pos.row = i + 1;
-		learn_x(m, pr->label_type, pr->x + (Size) j * (Size) pr->dim, pr->labels[j]);
-		BkPgProgress(progress, m, fname, pass);
-	}
-	error_context_stack = errcallback.previous;
-	if (order != NULL)
-		pfree(order);
+		return false;
+	p.pr = MemoryContextAllocZero(cxt, sizeof(BkPreparedRows));
+	p.pr->n = n;
+	p.pr->dim = dim;
+	p.pr->x = MemoryContextAllocHuge(cxt, (Size) n * (Size) dim * sizeof(double));
+	p.pr->labels = MemoryContextAllocHuge(cxt, (Size) n * sizeof(Datum));
+	each_kept_row(r, &pos, true, prepare_row, &p);
+	r->prepared = p.pr;
+	return true;
 }

@@ -62,20 +62,17 @@ struct BkProgress;
 extern BkModel *BkPgEpochsReplay(const BkModel *m, BkEpochRows *r, int epochs,
 								 const char *fname, const struct BkProgress *from,
 								 MemoryContext cxt);
-/* a copy of m made in cxt, through its bytes */
-extern BkModel *BkPgModelCopy(const BkModel *m, MemoryContext cxt);
 /*
- * The kept rows prepared once by m's preparation, for the models of that
- * preparation (a search's settings on one fold): NULL if they take more
- * than limit bytes.  BkPgPreparedPass learns them: pass 1 in the order
- * kept, pass p > 1 in BkPgEpochsReplay's order for seed (the model's
- * seed + p - 1); the same bytes as BkPgRowsLearnInOrder and the replay.
+ * Prepare the rows once, by m's preparation, for the models of that
+ * preparation (a search's settings on one fold): the passes of
+ * BkPgRowsLearnInOrder and BkPgEpochsReplay then learn them from that
+ * matrix, in the same orders, so the same bytes, until the next
+ * BkPgEpochRowsSkipFold.  False (and the store is read) when they would
+ * take more than limit bytes.
  */
 typedef struct BkPreparedRows BkPreparedRows;
-extern BkPreparedRows *BkPgEpochRowsPrepare(BkEpochRows *r, BkModel *m, const char *fname,
-											 Size limit, MemoryContext cxt);
-extern void BkPgPreparedPass(BkModel *m, const BkPreparedRows *pr, int pass, uint64 seed,
-							 const char *fname, struct BkProgress *progress);
+extern bool BkPgEpochRowsPrepare(BkEpochRows *r, BkModel *m, const char *fname,
+								 Size limit, MemoryContext cxt);
 /* the overrides of jb into o, and the learner's parameters into m */
 extern void BkPgOverridesFromJsonb(Jsonb *jb, BkOverrides *o, BkModel *m);
 /* what a jsonb value is, for the core's parameter checks (BkParamInput) */

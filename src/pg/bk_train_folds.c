@@ -284,50 +284,23 @@ fold_state(BkTrainState *st, const FoldsState *fs, const FoldGroup *gr, int f,
 	st->skipped = skipped;
 }
 
-/* the model of one setting on one fold's state, trained in cxt */
+/*
+ * The model of one setting on one fold, trained in cxt as bk_train_final
+ * trains it: the first pass, then the others (from the fold's prepared
+ * rows when BkPgEpochRowsPrepare made them)
+ */
 static BkModel *
 train_setting(const FoldsState *fs, const FoldGroup *gr, int f, Jsonb *setting,
-			  BkPrepFit *fit, const BkRunningSums *target,
-			  const BkPreparedRows *prepared, MemoryContext cxt)
+			  BkPrepFit *fit, const BkRunningSums *target, MemoryContext cxt)
 {
 	BkTrainState st;
 	BkModel    *m;
-	BkModelInfo info;
 
 	fold_state(&st, fs, gr, f, setting, fit, target);
-	if (prepared == NULL)
-	{
-		/* what bk_train_final does: the first pass, then the others */
-		m = BkPgTrainPrepared(&st, cxt);
-		if (m != NULL && st.epochs > 1)
-			m = BkPgEpochsReplay(m, st.rows, st.epochs, st.fname, &st.progress, cxt);
-		return m;
-	}
-	else
-	{
-		BkProgress	progress;
-		MemoryContext old = MemoryContextSwitchTo(cxt);
-
-		m = BkPgTrainPreparedModel(&st, cxt);
-		BkPgProgressStart(&progress, m);
-		progress.start = st.progress.start;
-		progress.activity = st.progress.activity;
-		BkPgPreparedPass(m, prepared, 1, 0, st.fname, &progress);
-		if (st.epochs > 1)
-		{
-			/* the model after the first pass, copied through its bytes */
-			m = BkPgModelCopy(m, cxt);
-			BkModelGetInfo(m, &info);
-			BkPgProgressStart(&progress, m);
-			progress.start = st.progress.start;
-			progress.activity = st.progress.activity;
-			for (int p = 2; p <= st.epochs; p++)
-				BkPgPreparedPass(m, prepared, p, info.params->seed + (uint64) (p - 1),
-								 st.fname, &progress);
-		}
-		MemoryContextSwitchTo(old);
-		return m;
-	}
+	m = BkPgTrainPrepared(&st, cxt);
+	if (m != NULL && st.epochs > 1)
+		m = BkPgEpochsReplay(m, st.rows, st.epochs, st.fname, &st.progress, cxt);
+	return m;
 }
 
 /*
@@ -370,7 +343,6 @@ bk_train_folds_final(PG_FUNCTION_ARGS)
 			MemoryContext fold_cxt = AllocSetContextCreate(CurrentMemoryContext,
 														   "budgetkernel search fold",
 														   ALLOCSET_DEFAULT_SIZES);
-			BkPreparedRows *prepared = NULL;
 			BkPrepFit  *fit = NULL;
 			BkRunningSums target;
 
@@ -395,7 +367,7 @@ bk_train_folds_final(PG_FUNCTION_ARGS)
 				fold_state(&st, fs, gr, f, fs->settings[fs->first[g]], fit, &target);
 				m = BkPgTrainPreparedModel(&st, fold_cxt);
 				if (m != NULL)
-					prepared = BkPgEpochRowsPrepare(st.rows, m, st.fname, limit, fold_cxt);
+					(void) BkPgEpochRowsPrepare(st.rows, m, st.fname, limit, fold_cxt);
 			}
 			for (int s = 0; s < fs->n_settings; s++)
 			{
@@ -410,7 +382,7 @@ bk_train_folds_final(PG_FUNCTION_ARGS)
 				cxt = AllocSetContextCreate(fold_cxt, "budgetkernel search model",
 											ALLOCSET_DEFAULT_SIZES);
 				if (kept != NULL)
-					m = train_setting(fs, gr, f, fs->settings[s], fit, &target, prepared, cxt);
+					m = train_setting(fs, gr, f, fs->settings[s], fit, &target, cxt);
 				values[0] = Int32GetDatum(s);
 				values[1] = Int32GetDatum(f);
 				if (m != NULL)
@@ -430,15 +402,14 @@ bk_train_folds_final(PG_FUNCTION_ARGS)
 				elems[s * fs->n_folds + f] = HeapTupleGetDatum(heap_form_tuple(desc, values, nulls));
 				MemoryContextDelete(cxt);
 			}
+			/* every row again, and the prepared ones, in fold_cxt, forgotten */
+			if (kept != NULL)
+				BkPgEpochRowsSkipFold(kept->rows, NULL, -1);
 			MemoryContextDelete(fold_cxt);
 		}
 	for (int g = 0; g < fs->n_groups; g++)
 		if (fs->groups[g].kept != NULL)
-		{
-			if (fs->groups[g].kept->rows != NULL)
-				BkPgEpochRowsSkipFold(fs->groups[g].kept->rows, NULL, -1);
 			BkPgActivityEnd(fs->groups[g].kept->progress.activity);
-		}
 
 	get_typlenbyvalalign(elem_type, &elmlen, &elmbyval, &elmalign);
 	PG_RETURN_ARRAYTYPE_P(construct_array(elems, n, elem_type, elmlen, elmbyval, elmalign));
