@@ -149,6 +149,8 @@ DECLARE
 	regression	boolean;
 	partition	text;
 	scoring		text;
+	metric_key	text;
+	fold_score	text;
 	-- a regression target's distinct values, rows, whether all integral
 	targets		int8;
 	target_rows	int8;
@@ -460,6 +462,12 @@ BEGIN
 				    OPERATOR(pg_catalog.->>) %L::pg_catalog.text)::pg_catalog.float8)$s$,
 				    substr(metric, 5))
 			END;
+		-- the same score of a round's models, which _bk_train_folds
+		-- makes on each fold (the key of bk_metrics' report it reads)
+		metric_key := CASE WHEN regression AND metric <> 'r2'
+			THEN substr(metric, 5) ELSE metric END;
+		fold_score := CASE WHEN regression AND metric <> 'r2'
+			THEN 'OPERATOR(pg_catalog.-) m.score' ELSE 'm.score' END;
 
 		-- the rows, keyed and in folds: the search's models and the refit
 		-- read them in the same order
@@ -492,19 +500,20 @@ BEGIN
 				-- aggregate a setting and fold, each sorting, keeping and
 				-- preparing its own rows); in order of setting, then fold
 				-- (progress)
-				SELECT m.setting, m.fold::pg_catalog.int8 AS fold, m.model, m.seconds
+				-- (each scored on its fold in the aggregate, which has
+				-- the fold's rows; until 0.4.0 a query a model scored it
+				-- with bk_metrics over the fold's rows, read again)
+				SELECT m.setting, m.fold::pg_catalog.int8 AS fold, m.model, m.seconds, %1$s AS score
 				FROM (SELECT @extschema@._bk_train_folds(r.x::@extschema@.bk_features, r.y::@extschema@.bk_label,
-				                 r.fold, $1, $3::pg_catalog.int4 ORDER BY r.k, r.kt) AS a
+				                 r.fold, $1, $3::pg_catalog.int4, %2$L::pg_catalog.text ORDER BY r.k, r.kt) AS a
 				      FROM rows r) AS t
-				     CROSS JOIN LATERAL pg_catalog.unnest(t.a) WITH ORDINALITY AS m(setting, fold, model, seconds, n)
+				     CROSS JOIN LATERAL pg_catalog.unnest(t.a) WITH ORDINALITY AS m(setting, fold, model, seconds, score, n)
 			), scored AS (
 				-- each model's fold score, reported as the search goes (progress)
 				SELECT m.setting, m.fold, m.seconds,
 				       @extschema@._bk_cv_progress($6, $7, m.setting, m.fold::pg_catalog.int4,
-				           sc.score) AS score
-				FROM models m,
-				     LATERAL (SELECT %1$s AS score
-				              FROM rows r WHERE r.fold OPERATOR(pg_catalog.=) m.fold) AS sc
+				           m.score) AS score
+				FROM models m
 			), result AS (
 				SELECT st.setting, st.params,
 				       -- in fold order: a float sum's last bit depends on its order
@@ -526,7 +535,7 @@ BEGIN
 			            THEN (SELECT model FROM refitted) END
 			FROM result res
 			ORDER BY res.mean DESC NULLS LAST, res.setting
-		$q$, scoring);
+		$q$, fold_score, metric_key);
 
 		IF auto_mode THEN
 			-- No grid: the default learner (BPA-NN) over ranges that suit
@@ -995,16 +1004,21 @@ COMMENT ON FUNCTION @extschema@.bk_predict_value(@extschema@.bk_model, @extschem
 -- sorted once for the round: each model learns the rows outside its
 -- fold in the call's order, the same bytes as bk_train of its setting
 -- over those rows; the rows and the preparation's fit are kept once a
--- fold, and prepared once for all its settings (bk_train_folds.c).
+-- fold, and prepared once for all its settings (bk_train_folds.c).  With
+-- a metric (a key of bk_metrics' report) each model is scored on its
+-- held-out fold as bk_metrics of bk_predict_label (a regressor's:
+-- bk_predict_value) over those rows scores it, the rows prepared once for
+-- the settings of a fold; the search read and parsed them again for
+-- each model until then.
 -- (Until 0.4.0 the search trained each model with bk_train and timed it
 -- with _bk_train_seconds, an aggregate of bk_train's state.)
 -- Availability: 0.4.0
-CREATE TYPE @extschema@._bk_fold_model AS (setting int4, fold int4, model @extschema@.bk_model, seconds float8);
+CREATE TYPE @extschema@._bk_fold_model AS (setting int4, fold int4, model @extschema@.bk_model, seconds float8, score float8);
 
 COMMENT ON TYPE @extschema@._bk_fold_model IS
-	'a model of bk_cross_validate''s search: its setting (from 0), its held-out fold, the model, the seconds of its training';
+	'a model of bk_cross_validate''s search: its setting (from 0), its held-out fold, the model, the seconds of its training, its score on the fold';
 
-CREATE FUNCTION @extschema@._bk_train_folds_trans(internal, @extschema@.bk_features, @extschema@.bk_label, int8, jsonb, int4)
+CREATE FUNCTION @extschema@._bk_train_folds_trans(internal, @extschema@.bk_features, @extschema@.bk_label, int8, jsonb, int4, text)
 	RETURNS internal
 	AS 'MODULE_PATHNAME', 'bk_train_folds_trans'
 	LANGUAGE C IMMUTABLE PARALLEL SAFE;
@@ -1014,13 +1028,13 @@ CREATE FUNCTION @extschema@._bk_train_folds_final(internal)
 	AS 'MODULE_PATHNAME', 'bk_train_folds_final'
 	LANGUAGE C VOLATILE PARALLEL SAFE;
 
-COMMENT ON FUNCTION @extschema@._bk_train_folds_trans(internal, @extschema@.bk_features, @extschema@.bk_label, int8, jsonb, int4) IS
+COMMENT ON FUNCTION @extschema@._bk_train_folds_trans(internal, @extschema@.bk_features, @extschema@.bk_label, int8, jsonb, int4, text) IS
 	'transition function of _bk_train_folds';
 COMMENT ON FUNCTION @extschema@._bk_train_folds_final(internal) IS
-	'final function of _bk_train_folds: every (setting, fold) model, setting-major; reads the state only';
+	'final function of _bk_train_folds: every (setting, fold) model and its score, setting-major; reads the state only';
 
 CREATE AGGREGATE @extschema@._bk_train_folds(features @extschema@.bk_features, label @extschema@.bk_label,
-                                             fold int8, settings jsonb, folds int4) (
+                                             fold int8, settings jsonb, folds int4, metric text) (
 	SFUNC = @extschema@._bk_train_folds_trans,
 	STYPE = internal,
 	SSPACE = 1048576,
@@ -1028,8 +1042,8 @@ CREATE AGGREGATE @extschema@._bk_train_folds(features @extschema@.bk_features, l
 	FINALFUNC_MODIFY = READ_ONLY,
 	PARALLEL = SAFE
 );
-COMMENT ON AGGREGATE @extschema@._bk_train_folds(@extschema@.bk_features, @extschema@.bk_label, int8, jsonb, int4) IS
-	'bk_cross_validate''s round: the model of every setting (a JSON array of parameters) on every fold (0 to folds - 1) from the rows outside it, in the call''s order';
+COMMENT ON AGGREGATE @extschema@._bk_train_folds(@extschema@.bk_features, @extschema@.bk_label, int8, jsonb, int4, text) IS
+	'bk_cross_validate''s round: the model of every setting (a JSON array of parameters) on every fold (0 to folds - 1) from the rows outside it, in the call''s order, and its score (the metric of bk_metrics'' report, or NULL) on the fold';
 
 -- Availability: 0.2.0
 -- Novelty detection (availability: 0.2.0): bk_train with "task":

@@ -123,6 +123,12 @@ BkPgEpochRowsBegin(FunctionCallInfo fcinfo, MemoryContext cxt, Oid label_type,
 	return r;
 }
 
+Oid
+BkPgEpochRowsLabelType(const BkEpochRows *r)
+{
+	return r->label_type;
+}
+
 int64
 BkPgEpochRowsCount(const BkEpochRows *r)
 {
@@ -173,14 +179,15 @@ replay_error_context(void *arg)
 typedef void (*KeptRowVisit) (Datum features, Datum label, ReplayPosition *pos, void *arg);
 
 /*
- * Visit the kept rows but those left out (BkPgEpochRowsSkipFold), in the
- * order kept, each in a memory context of its own, reset after it (what
- * a row allocates, detoasting, label conversion, goes with it); pos,
- * whose fname and pass are set, numbers them, and names them in errors
- * when named is true
+ * Visit the kept rows but those left out (BkPgEpochRowsSkipFold), or with
+ * held_out only those, in the order kept, each in a memory context of its
+ * own, reset after it (what a row allocates, detoasting, label
+ * conversion, goes with it); pos, whose fname and pass are set, numbers
+ * them, and names them in errors when named is true
  */
 static void
-each_kept_row(BkEpochRows *r, ReplayPosition *pos, bool named, KeptRowVisit visit, void *arg)
+each_row(BkEpochRows *r, ReplayPosition *pos, bool named, bool held_out,
+		 KeptRowVisit visit, void *arg)
 {
 	TupleTableSlot *in = MakeSingleTupleTableSlot(r->desc, &TTSOpsMinimalTuple);
 	MemoryContext rowcxt = AllocSetContextCreate(CurrentMemoryContext,
@@ -201,7 +208,7 @@ each_kept_row(BkEpochRows *r, ReplayPosition *pos, bool named, KeptRowVisit visi
 		MemoryContext old;
 
 		CHECK_FOR_INTERRUPTS();
-		if (row_left_out(r, at++))
+		if (row_left_out(r, at++) != held_out)
 			continue;
 		old = MemoryContextSwitchTo(rowcxt);
 		pos->row++;
@@ -214,6 +221,13 @@ each_kept_row(BkEpochRows *r, ReplayPosition *pos, bool named, KeptRowVisit visi
 		error_context_stack = errcallback.previous;
 	MemoryContextDelete(rowcxt);
 	ExecDropSingleTupleTableSlot(in);
+}
+
+/* each_row of the rows a model learns: all but those left out */
+static inline void
+each_kept_row(BkEpochRows *r, ReplayPosition *pos, bool named, KeptRowVisit visit, void *arg)
+{
+	each_row(r, pos, named, false, visit, arg);
 }
 
 /* Learn one row, x prepared, label of label_type (BkPgEpochRowsBegin) */
@@ -543,4 +557,88 @@ BkPgEpochRowsPrepare(BkEpochRows *r, BkModel *m, const char *fname, Size limit,
 	each_kept_row(r, &pos, true, prepare_row, &p);
 	r->prepared = p.pr;
 	return true;
+}
+
+/*
+ * The held-out rows of the fold left out (BkPgEpochRowsSkipFold), for
+ * scoring a search's models on them.  A held-out row is prepared as
+ * scoring prepares it (BkPgScoringRow, bk_predict_label's preparation),
+ * by a model of the fold's preparation: the models of one preparation and
+ * fold prepare a row alike, so the matrix serves them all.
+ */
+typedef struct HeldOut
+{
+	BkEpochRows *r;
+	BkModel    *m;
+	BkPreparedRows *pr;			/* filling it, or NULL: visiting */
+	MemoryContext cxt;			/* pr's */
+	BkHeldOutVisit visit;
+	void	   *arg;
+} HeldOut;
+
+static void
+held_out_row(Datum features, Datum label, ReplayPosition *pos, void *arg)
+{
+	HeldOut    *h = (HeldOut *) arg;
+	const double *x = BkPgScoringRow(h->m, features, h->r->form, pos->row, "the model's", NULL);
+
+	if (h->pr == NULL)
+		h->visit(x, label, h->arg);
+	else
+	{
+		BkPreparedRows *pr = h->pr;
+
+		memcpy(pr->x + (Size) (pos->row - 1) * (Size) pr->dim, x,
+			   sizeof(double) * (Size) pr->dim);
+		pr->labels[pos->row - 1] = label;
+		if (h->r->label_type == TEXTOID)
+		{
+			/* the row's context goes after it: the copy lives with the rows */
+			MemoryContext old = MemoryContextSwitchTo(h->cxt);
+
+			pr->labels[pos->row - 1] = PointerGetDatum(DatumGetTextPCopy(label));
+			MemoryContextSwitchTo(old);
+		}
+	}
+}
+
+BkPreparedRows *
+BkPgEpochRowsHeldOut(BkEpochRows *r, BkModel *m, const char *fname, Size limit,
+					 MemoryContext cxt)
+{
+	int			dim = BkModelDim(m);
+	int64		n = r->fold_of != NULL ? r->n - r->kept : 0;
+	ReplayPosition pos = {fname, 1, 0};
+	HeldOut		h = {r, m, NULL, cxt, NULL, NULL};
+
+	/* a sparse row is scored in its own form, not as a dense row */
+	if (n == 0 || r->form == BK_FORM_SPARSE ||
+		(Size) n > limit / sizeof(double) / (Size) dim)
+		return NULL;
+	h.pr = MemoryContextAllocZero(cxt, sizeof(BkPreparedRows));
+	h.pr->n = n;
+	h.pr->dim = dim;
+	h.pr->x = MemoryContextAllocHuge(cxt, (Size) n * (Size) dim * sizeof(double));
+	h.pr->labels = MemoryContextAllocHuge(cxt, (Size) n * sizeof(Datum));
+	each_row(r, &pos, true, true, held_out_row, &h);
+	return h.pr;
+}
+
+void
+BkPgEpochRowsEachHeldOut(BkEpochRows *r, const BkPreparedRows *held, BkModel *m,
+						 const char *fname, BkHeldOutVisit visit, void *arg)
+{
+	ReplayPosition pos = {fname, 1, 0};
+	HeldOut		h = {r, m, NULL, NULL, visit, arg};
+
+	if (held == NULL)
+	{
+		each_row(r, &pos, true, true, held_out_row, &h);
+		return;
+	}
+	for (int64 i = 0; i < held->n; i++)
+	{
+		CHECK_FOR_INTERRUPTS();
+		visit(held->x + (Size) i * (Size) held->dim, held->labels[i], arg);
+	}
 }

@@ -94,5 +94,8 @@ extern void BkPgMetricsSkip(void *state, int64 n);
 extern void *BkPgRegressionMetricsNew(MemoryContext agg);
 extern void BkPgRegressionMetricsRow(void *state, double actual, double predicted);
 extern void BkPgRegressionMetricsSkip(void *state, int64 n);
+/* the reports of those states (bk_metrics' final functions; arg 0: the state) */
+extern Datum bk_metrics_final(PG_FUNCTION_ARGS);
+extern Datum bk_regression_metrics_final(PG_FUNCTION_ARGS);
 
 #endif							/* BK_LABEL_H */

@@ -30,11 +30,9 @@ PG_FUNCTION_INFO_V1(bk_label_metrics_final);
 extern Datum bk_metrics_combine(PG_FUNCTION_ARGS);
 extern Datum bk_metrics_serialize(PG_FUNCTION_ARGS);
 extern Datum bk_metrics_deserialize(PG_FUNCTION_ARGS);
-extern Datum bk_metrics_final(PG_FUNCTION_ARGS);
 extern Datum bk_regression_metrics_combine(PG_FUNCTION_ARGS);
 extern Datum bk_regression_metrics_serialize(PG_FUNCTION_ARGS);
 extern Datum bk_regression_metrics_deserialize(PG_FUNCTION_ARGS);
-extern Datum bk_regression_metrics_final(PG_FUNCTION_ARGS);
 
 #define REPORT_NONE 'u'			/* no row with both labels yet */
 #define REPORT_CLASSES 'c'

@@ -44,6 +44,8 @@ extern BkEpochRows *BkPgEpochRowsBegin(FunctionCallInfo fcinfo, MemoryContext cx
 extern void BkPgEpochRowsPut(BkEpochRows *r, Datum features, BkFeatureForm form,
 							 Datum label);
 extern int64 BkPgEpochRowsCount(const BkEpochRows *r);
+/* the kept labels' type: INT8OID, TEXTOID, FLOAT8OID or BOOLOID (none) */
+extern Oid	BkPgEpochRowsLabelType(const BkEpochRows *r);
 /*
  * Read the rows without those of one fold (a search's held-out fold):
  * fold_of[i] the fold of the row kept i-th, fold the one left out (the
@@ -73,6 +75,19 @@ extern BkModel *BkPgEpochsReplay(const BkModel *m, BkEpochRows *r, int epochs,
 typedef struct BkPreparedRows BkPreparedRows;
 extern bool BkPgEpochRowsPrepare(BkEpochRows *r, BkModel *m, const char *fname,
 								 Size limit, MemoryContext cxt);
+/*
+ * The rows of the fold left out (BkPgEpochRowsSkipFold), to score a
+ * search's models on: prepared once as scoring prepares them
+ * (BkPgScoringRow) by m, a model of the fold's preparation, when they are
+ * dense and take at most limit bytes (else NULL); then
+ * BkPgEpochRowsEachHeldOut gives each row, as prepared, and its label to
+ * visit (from the store, prepared by m, where held is NULL).
+ */
+typedef void (*BkHeldOutVisit) (const double *x, Datum label, void *arg);
+extern BkPreparedRows *BkPgEpochRowsHeldOut(BkEpochRows *r, BkModel *m, const char *fname,
+											Size limit, MemoryContext cxt);
+extern void BkPgEpochRowsEachHeldOut(BkEpochRows *r, const BkPreparedRows *held, BkModel *m,
+									 const char *fname, BkHeldOutVisit visit, void *arg);
 /* the overrides of jb into o, and the learner's parameters into m */
 extern void BkPgOverridesFromJsonb(Jsonb *jb, BkOverrides *o, BkModel *m);
 /* what a jsonb value is, for the core's parameter checks (BkParamInput) */

@@ -18,9 +18,21 @@
  * setting's model learns them from that matrix: the same rows, so the
  * same bytes.
  *
+ * Each model is scored on its held-out fold as the search's SQL scored it
+ * until 0.4.0 with bk_metrics(actual::text, bk_predict_label(model,
+ * features)) ->> metric (a regressor: bk_metrics(actual,
+ * bk_predict_value(model, features)) ->> metric): the model is decoded
+ * from its bytes as scoring decodes it, the fold's rows are prepared as
+ * scoring prepares them, once for the settings of the fold's preparation
+ * (within the same memory bound), and the same report is made of the same
+ * predictions.  In SQL each of a round's models read the fold's rows
+ * again and parsed each row's features again (a sixth of a search on
+ * named features).
+ *
  * The result is an array of _bk_fold_model (setting, fold, model,
- * seconds), setting-major, settings numbered from 0 in the array's
- * order; seconds is the time of the model's own training (its passes).
+ * seconds, score), setting-major, settings numbered from 0 in the array's
+ * order; seconds is the time of the model's own training (its passes);
+ * score the metric on its fold (NULL without a metric).
  */
 #include "postgres.h"
 
@@ -31,12 +43,14 @@
 #include "miscadmin.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
+#include "utils/fmgrprotos.h"
 #include "utils/jsonb.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
 #include "utils/timestamp.h"
 #include "utils/typcache.h"
 
+#include "bk_label.h"
 #include "bk_pg_train.h"
 
 PG_FUNCTION_INFO_V1(bk_train_folds_trans);
@@ -86,6 +100,7 @@ typedef struct FoldsState
 	FoldGroup  *groups;			/* each preparation's rows */
 	FmgrInfo	flinfo;			/* the inner calls' (no function of their own) */
 	int64		row;
+	char	   *metric;			/* the key of bk_metrics' report to score, or NULL */
 } FoldsState;
 
 /* the value of key in a setting as text, or "" (absent) */
@@ -124,6 +139,7 @@ folds_state_new(FunctionCallInfo fcinfo, MemoryContext aggcontext)
 				 errmsg("_bk_train_folds: folds must be between 2 and %d, not %lld",
 						MAX_FOLDS, (long long) folds)));
 	fs->n_folds = (int) folds;
+	fs->metric = PG_ARGISNULL(6) ? NULL : text_to_cstring(PG_GETARG_TEXT_PP(6));
 	settings = PG_GETARG_JSONB_P_COPY(4);
 	if (!JB_ROOT_IS_ARRAY(settings) || JB_ROOT_IS_SCALAR(settings) ||
 		JB_ROOT_COUNT(settings) < 1 || JB_ROOT_COUNT(settings) > MAX_SETTINGS)
@@ -303,9 +319,108 @@ train_setting(const FoldsState *fs, const FoldGroup *gr, int f, Jsonb *setting,
 	return m;
 }
 
+/* a model scored on its held-out rows: the report's state, and a row's scratch */
+typedef struct Scoring
+{
+	BkModel    *m;
+	bool		regression;
+	bool		text_labels;	/* the model's */
+	Oid			label_type;		/* the kept labels' */
+	void	   *metrics;
+	MemoryContext cxt;			/* the report's */
+	MemoryContext rowcxt;		/* reset after each row */
+} Scoring;
+
+/* One held-out row (BkPgEpochRowsEachHeldOut): its prediction, to the report */
+static void
+score_row(const double *x, Datum label, void *arg)
+{
+	Scoring    *s = (Scoring *) arg;
+	MemoryContext old;
+	Datum		actual,
+				predicted;
+	int			c;
+
+	if (s->regression)
+	{
+		BkPgRegressionMetricsRow(s->metrics, DatumGetFloat8(label), BkModelPredictValue(s->m, x));
+		return;
+	}
+	/* bk_predict_label's class and text; the actual label's text (::text) */
+	c = BkModelPredictClass(s->m, x);
+	if (c < 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_EXCEPTION),
+				 errmsg("model has no class to predict"),
+				 errdetail("The model was trained on no labelled row.")));
+	old = MemoryContextSwitchTo(s->rowcxt);
+	predicted = PointerGetDatum(cstring_to_text(s->text_labels ? BkPgClassName(s->m, c) :
+												psprintf(INT64_FORMAT, (int64) BkModelClassLabel(s->m, c))));
+	if (s->label_type == TEXTOID)
+		actual = label;
+	else if (s->label_type == INT8OID)
+		actual = PointerGetDatum(cstring_to_text(psprintf(INT64_FORMAT, DatumGetInt64(label))));
+	else
+		actual = PointerGetDatum(cstring_to_text(DatumGetCString(DirectFunctionCall1(float8out, label))));
+	BkPgMetricsRow(s->metrics, s->cxt, actual, predicted, (Datum) 0);
+	MemoryContextSwitchTo(old);
+	MemoryContextReset(s->rowcxt);
+}
+
 /*
- * Final: the array of (setting, fold, model, seconds), setting-major; a
- * model is NULL where its rows held none usable.  Reads the state only.
+ * The score of model (its bytes, as scoring decodes them) on the fold's
+ * held-out rows (held: prepared, or NULL: read from the store):
+ * (report ->> metric)::float8 of the report bk_metrics makes of them, or
+ * NULL (*isnull) where the report or its value is null
+ */
+static double
+score_model(FunctionCallInfo fcinfo, const FoldsState *fs, const BkTrainState *kept,
+			Datum model, const BkPreparedRows *held, bool *isnull)
+{
+	Scoring		s;
+	BkModelInfo info;
+	Jsonb	   *report;
+	JsonbValue *v;
+	LOCAL_FCINFO(inner, 1);
+	Datum		d;
+
+	s.m = BkPgDecodeDatum(model, CurrentMemoryContext, false);
+	BkModelGetInfo(s.m, &info);
+	s.regression = kept->regression;
+	s.text_labels = info.text_labels;
+	s.label_type = BkPgEpochRowsLabelType(kept->rows);
+	s.cxt = CurrentMemoryContext;
+	s.rowcxt = AllocSetContextCreate(CurrentMemoryContext, "budgetkernel search score row",
+									 ALLOCSET_SMALL_SIZES);
+	s.metrics = s.regression ? BkPgRegressionMetricsNew(s.cxt) : BkPgMetricsNew(s.cxt, true, 0);
+	BkPgEpochRowsEachHeldOut(kept->rows, held, s.m, "bk_cross_validate", score_row, &s);
+	MemoryContextDelete(s.rowcxt);
+
+	/* the report, as bk_metrics' final function makes it (in this aggregate's context) */
+	InitFunctionCallInfoData(*inner, NULL, 1, InvalidOid, fcinfo->context, NULL);
+	inner->args[0].value = PointerGetDatum(s.metrics);
+	inner->args[0].isnull = false;
+	d = s.regression ? bk_regression_metrics_final(inner) : bk_metrics_final(inner);
+	*isnull = true;
+	if (inner->isnull)
+		return 0.0;
+	report = DatumGetJsonbP(d);
+	v = getKeyJsonValueFromContainer(&report->root, fs->metric, strlen(fs->metric), NULL);
+	if (v == NULL || v->type == jbvNull)
+		return 0.0;
+	if (v->type != jbvNumeric)
+		elog(ERROR, "_bk_train_folds: the report's \"%s\" is not a number", fs->metric);
+	*isnull = false;
+	/* ->> gives the number's text, ::float8 reads it */
+	return DatumGetFloat8(DirectFunctionCall1(float8in,
+											  DirectFunctionCall1(numeric_out,
+																  NumericGetDatum(v->val.numeric))));
+}
+
+/*
+ * Final: the array of (setting, fold, model, seconds, score),
+ * setting-major; a model (and its score) is NULL where its rows held none
+ * usable.  Reads the state only.
  */
 Datum
 bk_train_folds_final(PG_FUNCTION_ARGS)
@@ -329,8 +444,8 @@ bk_train_folds_final(PG_FUNCTION_ARGS)
 		elog(ERROR, "_bk_train_folds: the result is not an array");
 	fs = (FoldsState *) PG_GETARG_POINTER(0);
 	desc = lookup_rowtype_tupdesc_copy(elem_type, -1);
-	if (desc->natts != 4)
-		elog(ERROR, "_bk_train_folds: the result's element has %d columns, not 4", desc->natts);
+	if (desc->natts != 5)
+		elog(ERROR, "_bk_train_folds: the result's element has %d columns, not 5", desc->natts);
 	desc = BlessTupleDesc(desc);
 	n = fs->n_settings * fs->n_folds;
 	elems = palloc(sizeof(Datum) * n);
@@ -345,6 +460,8 @@ bk_train_folds_final(PG_FUNCTION_ARGS)
 														   ALLOCSET_DEFAULT_SIZES);
 			BkPrepFit  *fit = NULL;
 			BkRunningSums target;
+			BkPreparedRows *held = NULL;
+			bool		held_made = false;
 
 			memset(&target, 0, sizeof(target));
 			if (kept != NULL && kept->rows == NULL)
@@ -374,8 +491,8 @@ bk_train_folds_final(PG_FUNCTION_ARGS)
 				MemoryContext cxt;
 				BkModel    *m = NULL;
 				TimestampTz start = GetCurrentTimestamp();
-				Datum		values[4];
-				bool		nulls[4] = {false, false, false, false};
+				Datum		values[5];
+				bool		nulls[5] = {false, false, false, false, true};
 
 				if (fs->group[s] != g)
 					continue;
@@ -399,6 +516,23 @@ bk_train_folds_final(PG_FUNCTION_ARGS)
 					nulls[2] = true;
 				values[3] = Float8GetDatum((double) (GetCurrentTimestamp() - start) /
 										   USECS_PER_SEC);
+				if (!nulls[2] && fs->metric != NULL)
+				{
+					MemoryContext old = MemoryContextSwitchTo(cxt);
+					BkModel    *dm = NULL;
+
+					/* the fold's rows prepared once, by its first model as decoded */
+					if (!held_made)
+					{
+						dm = BkPgDecodeDatum(values[2], cxt, false);
+						held = BkPgEpochRowsHeldOut(kept->rows, dm, "bk_cross_validate",
+													limit, fold_cxt);
+						held_made = true;
+					}
+					values[4] = Float8GetDatum(score_model(fcinfo, fs, kept, values[2], held,
+														   &nulls[4]));
+					MemoryContextSwitchTo(old);
+				}
 				elems[s * fs->n_folds + f] = HeapTupleGetDatum(heap_form_tuple(desc, values, nulls));
 				MemoryContextDelete(cxt);
 			}

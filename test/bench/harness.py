@@ -3316,11 +3316,11 @@ def search_mode(args):
          "key and fold, in a CTE that PostgreSQL materialises, as the query reads it more than once), "
          "trains every (setting, fold) model in one aggregate over those rows sorted once into the "
          "shuffle's order (`_bk_train_folds`: the rows kept once with their folds, each fold's "
-         "preparation fitted and its rows prepared once for all its settings), and scores the held-out folds in a second pass "
-         "over them; its `train_seconds` (summed here over the settings) is the models' own training, "
+         "preparation fitted and its rows prepared once for all its settings), which also scores each "
+         "model on its held-out fold (those rows prepared once a fold too); its `train_seconds` (summed here over the settings) is the models' own training, "
          "without the shared read. Beside it, on the same rows, folds and settings: **one scan** = "
          "the same S x k models trained as the search trains them, without scoring (the search's "
-         "training part); **an aggregate a model** = the same models, one `LATERAL` aggregate each "
+         "training part: `_bk_train_folds` with no metric); **an aggregate a model** = the same models, one `LATERAL` aggregate each "
          "over the materialised rows, each sorting, keeping and preparing its own rows (how the "
          "search trained them in 0.4.0's development, before `_bk_train_folds`); **one GROUP BY** = the "
          "same models as the groups of one `GROUP BY` over the cross product of rows, settings and "
@@ -3372,7 +3372,7 @@ ANALYZE bench.s_rows""")
         q_scan = (f"""WITH r AS MATERIALIZED (
   SELECT features, label, fold, bk_shuffle_key(hashtextextended(id::text, 0), 0) AS k, id::text AS kt FROM bench.s_rows)
 SELECT sum(length(u.model::bytea)) FROM (
-  SELECT _bk_train_folds(r.features::bk_features, r.label::bk_label, r.fold::int8, '{sj}', {folds} ORDER BY r.k, r.kt) AS a
+  SELECT _bk_train_folds(r.features::bk_features, r.label::bk_label, r.fold::int8, '{sj}', {folds}, NULL ORDER BY r.k, r.kt) AS a
   FROM r) t, unnest(t.a) AS u""")
         q_lateral = (f"""WITH r AS MATERIALIZED (
   SELECT features, label, fold, bk_shuffle_key(hashtextextended(id::text, 0), 0) AS k, id::text AS kt FROM bench.s_rows)

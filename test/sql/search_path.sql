@@ -67,14 +67,14 @@ CREATE AGGREGATE public.bk_train(float8[], bigint, jsonb) (
 	SFUNC = public.planted_train_step, STYPE = bk_model);
 CREATE AGGREGATE public.bk_train(int4[], bigint, jsonb) (
 	SFUNC = public.planted_train_step, STYPE = bk_model);
-CREATE FUNCTION public.planted_folds_step(m bk_model, x anyelement, y bigint, f bigint, p jsonb, k int4)
+CREATE FUNCTION public.planted_folds_step(m bk_model, x anyelement, y bigint, f bigint, p jsonb, k int4, s text)
 RETURNS bk_model
 LANGUAGE plpgsql VOLATILE AS $$
 BEGIN
 	PERFORM public.planted_steal('_bk_train_folds');
 	RETURN m;
 END $$;
-CREATE AGGREGATE public._bk_train_folds(float8[], bigint, bigint, jsonb, int4) (
+CREATE AGGREGATE public._bk_train_folds(float8[], bigint, bigint, jsonb, int4, text) (
 	SFUNC = public.planted_folds_step, STYPE = bk_model);
 CREATE FUNCTION public.bk_predict_label(m bk_model, x float8[]) RETURNS text
 LANGUAGE plpgsql VOLATILE AS $$
@@ -114,8 +114,8 @@ SELECT count(*) AS rows_stolen FROM loot;
 SELECT rolsuper AS mallory_is_superuser FROM pg_roles WHERE rolname = 'bk_mallory';
 DROP AGGREGATE public.bk_train(float8[], bigint, jsonb);
 DROP AGGREGATE public.bk_train(int4[], bigint, jsonb);
-DROP AGGREGATE public._bk_train_folds(float8[], bigint, bigint, jsonb, int4);
-DROP FUNCTION public.planted_folds_step(bk_model, anyelement, bigint, bigint, jsonb, int4);
+DROP AGGREGATE public._bk_train_folds(float8[], bigint, bigint, jsonb, int4, text);
+DROP FUNCTION public.planted_folds_step(bk_model, anyelement, bigint, bigint, jsonb, int4, text);
 DROP FUNCTION public.planted_train_step(bk_model, anyelement, bigint, jsonb);
 DROP FUNCTION public.bk_predict_label(bk_model, float8[]);
 DROP FUNCTION public.bk_decision(bk_model, float8[]);
