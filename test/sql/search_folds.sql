@@ -70,6 +70,10 @@ SELECT * FROM sf_check('named', 'colour',
 SELECT * FROM sf_check('named', 'colour',
 	'[{"budget": 30, "gamma": 2}, {"algorithm": "pegasos", "budget": 30, "gamma": 2}]',
 	'sf_rows', 'macro_f1');
+-- a float8 label of classes ("task": "classification"): its text as the
+-- actual class, as the search's ::text has it
+SELECT * FROM sf_check('features', 'label::float8',
+	'[{"task": "classification", "budget": 30, "gamma": 4}]');
 -- a regressor, its target standardised or not
 SELECT * FROM sf_check('features', 'target',
 	'[{"budget": 30, "gamma": 4, "epsilon": 0.1},
