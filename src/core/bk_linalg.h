@@ -34,6 +34,17 @@ extern double BkDot(const double *a, const double *b, int n);
 extern void BkLinGemv(int m, int n, const double *a, int lda, const double *x,
 					  double *y);
 /*
+ * BkLinGemv for an x of few nonzeros, the same bits (bk_linalg_sparse.c):
+ * BkLinSparseLanes lists x's nonzero columns (at most max_nnz, else it
+ * returns -1) by partial sum, j mod 8, each sum's in increasing j, with
+ * lane_end[l] the end of sum l's; it returns their number.
+ * BkLinGemvSparse then takes the m rows' dot products over those columns.
+ */
+extern int	BkLinSparseLanes(const double *x, int n, int max_nnz, int *cols,
+							 int *lane_end);
+extern void BkLinGemvSparse(int m, const double *a, int lda, const double *x,
+							const int *cols, const int *lane_end, double *y);
+/*
  * y = A x for the symmetric n x n A whose upper triangle (row-major, lda)
  * a holds: y[i] = sum_{j<i} a[j][i] x[j] (in order of j) + BkDot of
  * row i from i on.  The lower triangle is not read.

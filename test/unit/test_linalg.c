@@ -169,6 +169,81 @@ test_linalg_order(void)
 		CHECK(ok_same, "BkLinGemvF32: BkLinGemv's bits over the converted matrix");
 		CHECK(ok_lanes, "BkLinGemvF32: the same bits with and without the AVX2 path");
 	}
+
+	/*
+	 * gemv of a row of few nonzeros over its nonzeros alone: BkLinGemv's
+	 * bits (its AVX2 path's and its plain one's) at every tail length, with zeros of both
+	 * signs, products that cancel to +0, and values of every magnitude;
+	 * the list of nonzeros refused beyond its bound
+	 */
+	{
+		int			ok_same = 1,
+					ok_plain = 1,
+					ok_cols = 1,
+					ok_bound = 1;
+
+		for (int m = 1; m <= 11; m += 2)
+			for (int n = 1; n <= 70; n += 3)
+				for (int density = 1; density <= 4; density++)
+				{
+					int			lda = n + (m & 1) * 2;
+					double	   *A = malloc(sizeof(double) * (size_t) m * lda);
+					double		x[72],
+								y[16],
+								yp[16],
+								ys[16];
+					int			cols[72],
+								lane_end[8],
+								nnz,
+								want = 0,
+								prev = -1;
+
+					for (int i = 0; i < m * lda; i++)
+						A[i] = (2.0 * BkRngUniform(&rng) - 1.0) *
+							pow(10.0, (double) (int) (BkRngUniform(&rng) * 8.0) - 4.0);
+					for (int i = 0; i < n; i++)
+					{
+						double		u = BkRngUniform(&rng);
+
+						x[i] = u * 4.0 < (double) density ? 2.0 * BkRngUniform(&rng) - 1.0 :
+							(u > 0.9 ? -0.0 : 0.0);
+						want += x[i] != 0.0;
+					}
+					/* a pair whose products cancel in one partial sum */
+					if (n > 9 && m > 1)
+					{
+						x[1] = 0.5;
+						x[9] = 0.5;
+						A[lda + 9] = -A[lda + 1];
+					}
+					want = 0;
+					for (int i = 0; i < n; i++)
+						want += x[i] != 0.0;
+					nnz = BkLinSparseLanes(x, n, n, cols, lane_end);
+					ok_cols &= nnz == want && lane_end[7] == nnz;
+					for (int l = 0, k = 0; l < 8; l++, prev = -1)
+						for (; k < lane_end[l]; k++)
+						{
+							ok_cols &= cols[k] % 8 == l && cols[k] > prev;
+							prev = cols[k];
+						}
+					if (want > 0)
+						ok_bound &= BkLinSparseLanes(x, n, want - 1, cols, lane_end) == -1;
+					nnz = BkLinSparseLanes(x, n, n, cols, lane_end);
+					BkLinGemv(m, n, A, lda, x, y);
+					BkVectorLanesEnable(false);
+					BkLinGemv(m, n, A, lda, x, yp);
+					BkVectorLanesEnable(true);
+					BkLinGemvSparse(m, A, lda, x, cols, lane_end, ys);
+					ok_same &= same_bits(y, ys, m);
+					ok_plain &= same_bits(yp, ys, m);
+					free(A);
+				}
+		CHECK(ok_cols, "BkLinSparseLanes: every nonzero, by partial sum j mod 8, each in increasing j");
+		CHECK(ok_bound, "BkLinSparseLanes: -1 beyond max_nnz nonzeros");
+		CHECK(ok_same, "BkLinGemvSparse: BkLinGemv's bits over the nonzeros alone (zeros of both signs, cancelling terms)");
+		CHECK(ok_plain, "BkLinGemvSparse: the bits of BkLinGemv's plain path too");
+	}
 }
 
 /*

@@ -70,12 +70,33 @@ BkMachineReplace(BkMachine *mach, int dim, int r, const double *x,
  * value back exactly and sums as BkLinGemv does.  Everything else reads
  * the doubles, and the format stores the values as float4.
  */
+/*
+ * A row of few nonzeros (one-hot text inputs, LIBSVM rows that are not
+ * standardised) takes its dot products over its nonzeros alone
+ * (BkLinGemvSparse: the same bits as BkLinGemv) when they are at most
+ * dim / 4 - 8: a sparse dot product costs about 4.8 ns and 0.32 ns a
+ * nonzero, a dense one 1 ns a block of eight columns (400 SVs, on the
+ * development server), so that bound keeps the sparse one at or below
+ * about 0.7 of the dense one (a9a's raw rows, 14 nonzeros of 123: 0.44).
+ * The float4 copy takes the dense product.
+ */
+#define SPARSE_MAX_NNZ 512
+
 void
 BkMachineDots(const BkMachine *mach, int n, int dim, const double *x,
 			  double *dots)
 {
+	int			cols[SPARSE_MAX_NNZ],
+				lane_end[8],
+				max_nnz = dim / 4 - 8;
+
+	if (max_nnz > SPARSE_MAX_NNZ)
+		max_nnz = SPARSE_MAX_NNZ;
 	if (mach->sv32 != NULL)
 		BkLinGemvF32(n, dim, mach->sv32, mach->sv_ld, x, dots);
+	else if (n >= 4 && max_nnz > 0 &&
+			 BkLinSparseLanes(x, dim, max_nnz, cols, lane_end) >= 0)
+		BkLinGemvSparse(n, mach->sv, mach->sv_ld, x, cols, lane_end, dots);
 	else
 		BkLinGemv(n, dim, mach->sv, mach->sv_ld, x, dots);
 }

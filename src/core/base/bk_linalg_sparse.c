@@ -1,0 +1,110 @@
+/*
+ * bk_linalg_sparse.c
+ *	  BkLinGemv for a row x that is mostly zeros (text inputs one-hot
+ *	  encoded, LIBSVM rows that are not standardised): the same bits as
+ *	  BkLinGemv in O(m nnz) instead of O(m n).
+ *
+ *	  BkLinGemv's dot product sends term j to partial sum j mod 8, in
+ *	  increasing j, and adds the eight sums in one tree (bk_linalg.c,
+ *	  "Determinism rule").  A term of x[j] = 0 is a[j] * (+-0) = +-0 for
+ *	  a finite a[j], and adding +-0 leaves a partial sum as it was: a sum
+ *	  starts at +0 and never becomes -0 (x + (-x) is +0 when rounding to
+ *	  nearest, and -0 + +0 is +0), so a nonzero sum is unchanged and a
+ *	  zero one stays +0.  Leaving those terms out, and keeping every other
+ *	  term in its sum and in its order, gives each partial sum, and so the
+ *	  tree, the same bits.  The SVs' values are finite (the model's
+ *	  validation checks them), so no Inf * 0 = NaN is left out.
+ */
+#include "bk_internal.h"
+
+#include <string.h>
+
+/* the partial sum of column j: BkLinGemv's */
+#define LANES 8
+
+/* BkLinGemv's tree of the eight partial sums */
+#define SPARSE_TREE(s) \
+	((((s)[0] + (s)[4]) + ((s)[2] + (s)[6])) + (((s)[1] + (s)[5]) + ((s)[3] + (s)[7])))
+
+int
+BkLinSparseLanes(const double *x, int n, int max_nnz, int *cols, int *lane_end)
+{
+	int			nnz = 0;
+
+	for (int l = 0; l < LANES; l++)
+	{
+		for (int j = l; j < n; j += LANES)
+			if (x[j] != 0.0)
+			{
+				if (nnz == max_nnz)
+					return -1;
+				cols[nnz++] = j;
+			}
+		lane_end[l] = nnz;
+	}
+	return nnz;
+}
+
+void
+BkLinGemvSparse(int m, const double *a, int lda, const double *x,
+				const int *cols, const int *lane_end, double *y)
+{
+	int			r = 0;
+
+	/* four rows at a time: each column's value of x serves the four */
+	for (; r + 4 <= m; r += 4)
+	{
+		const double *a0 = a + (size_t) r * (size_t) lda;
+		const double *a1 = a0 + lda;
+		const double *a2 = a1 + lda;
+		const double *a3 = a2 + lda;
+		double		s0[LANES],
+					s1[LANES],
+					s2[LANES],
+					s3[LANES];
+		int			k = 0;
+
+		for (int l = 0; l < LANES; l++)
+		{
+			double		t0 = 0.0,
+						t1 = 0.0,
+						t2 = 0.0,
+						t3 = 0.0;
+
+			for (; k < lane_end[l]; k++)
+			{
+				int			j = cols[k];
+				double		v = x[j];
+
+				t0 += a0[j] * v;
+				t1 += a1[j] * v;
+				t2 += a2[j] * v;
+				t3 += a3[j] * v;
+			}
+			s0[l] = t0;
+			s1[l] = t1;
+			s2[l] = t2;
+			s3[l] = t3;
+		}
+		y[r] = SPARSE_TREE(s0);
+		y[r + 1] = SPARSE_TREE(s1);
+		y[r + 2] = SPARSE_TREE(s2);
+		y[r + 3] = SPARSE_TREE(s3);
+	}
+	for (; r < m; r++)
+	{
+		const double *ar = a + (size_t) r * (size_t) lda;
+		double		s[LANES];
+		int			k = 0;
+
+		for (int l = 0; l < LANES; l++)
+		{
+			double		t = 0.0;
+
+			for (; k < lane_end[l]; k++)
+				t += ar[cols[k]] * x[cols[k]];
+			s[l] = t;
+		}
+		y[r] = SPARSE_TREE(s);
+	}
+}
