@@ -36,8 +36,9 @@ extern void BkLinGemv(int m, int n, const double *a, int lda, const double *x,
 /*
  * BkLinGemv for an x of few nonzeros, the same bits (bk_linalg_sparse.c):
  * BkLinSparseLanes lists x's nonzero columns (at most max_nnz, else it
- * returns -1) by partial sum, j mod 8, each sum's in increasing j, with
- * lane_end[l] the end of sum l's; it returns their number.
+ * returns -1; cols holds max_nnz + 1) by partial sum, j mod 8, each
+ * sum's in increasing j, with lane_end[l] the end of sum l's; it returns
+ * their number.
  * BkLinGemvSparse then takes the m rows' dot products over those columns.
  */
 extern int	BkLinSparseLanes(const double *x, int n, int max_nnz, int *cols,

@@ -172,7 +172,8 @@ test_linalg_order(void)
 
 	/*
 	 * gemv of a row of few nonzeros over its nonzeros alone: BkLinGemv's
-	 * bits (its AVX2 path's and its plain one's) at every tail length, with zeros of both
+	 * bits (its AVX2 path's and its plain one's), with and without the
+	 * sparse product's AVX2 path, at every tail length, with zeros of both
 	 * signs, products that cancel to +0, and values of every magnitude;
 	 * the list of nonzeros refused beyond its bound
 	 */
@@ -192,7 +193,7 @@ test_linalg_order(void)
 								y[16],
 								yp[16],
 								ys[16];
-					int			cols[72],
+					int			cols[73],
 								lane_end[8],
 								nnz,
 								want = 0,
@@ -235,14 +236,17 @@ test_linalg_order(void)
 					BkLinGemv(m, n, A, lda, x, yp);
 					BkVectorLanesEnable(true);
 					BkLinGemvSparse(m, A, lda, x, cols, lane_end, ys);
-					ok_same &= same_bits(y, ys, m);
-					ok_plain &= same_bits(yp, ys, m);
+					ok_same &= same_bits(y, ys, m) && same_bits(yp, ys, m);
+					BkVectorLanesEnable(false);
+					BkLinGemvSparse(m, A, lda, x, cols, lane_end, ys);
+					BkVectorLanesEnable(true);
+					ok_plain &= same_bits(y, ys, m);
 					free(A);
 				}
 		CHECK(ok_cols, "BkLinSparseLanes: every nonzero, by partial sum j mod 8, each in increasing j");
 		CHECK(ok_bound, "BkLinSparseLanes: -1 beyond max_nnz nonzeros");
 		CHECK(ok_same, "BkLinGemvSparse: BkLinGemv's bits over the nonzeros alone (zeros of both signs, cancelling terms)");
-		CHECK(ok_plain, "BkLinGemvSparse: the bits of BkLinGemv's plain path too");
+		CHECK(ok_plain, "BkLinGemvSparse: the same bits with and without its AVX2 path");
 	}
 }
 

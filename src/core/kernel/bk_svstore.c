@@ -74,10 +74,11 @@ BkMachineReplace(BkMachine *mach, int dim, int r, const double *x,
  * A row of few nonzeros (one-hot text inputs, LIBSVM rows that are not
  * standardised) takes its dot products over its nonzeros alone
  * (BkLinGemvSparse: the same bits as BkLinGemv) when they are at most
- * dim / 4 - 8: a sparse dot product costs about 4.8 ns and 0.32 ns a
- * nonzero, a dense one 1 ns a block of eight columns (400 SVs, on the
- * development server), so that bound keeps the sparse one at or below
- * about 0.7 of the dense one (a9a's raw rows, 14 nonzeros of 123: 0.44).
+ * dim / 4 - 8: with both in AVX2 lanes a sparse dot product costs about
+ * 3.5 ns and 0.3 ns a nonzero, a dense one 1.1 ns a block of eight
+ * columns (400 SVs of random values, on the development server), so that
+ * bound keeps the sparse one at or below about 0.65 of the dense one
+ * (12 nonzeros of 123 columns: 0.37).
  * The float4 copy takes the dense product.
  */
 #define SPARSE_MAX_NNZ 512
@@ -86,7 +87,7 @@ void
 BkMachineDots(const BkMachine *mach, int n, int dim, const double *x,
 			  double *dots)
 {
-	int			cols[SPARSE_MAX_NNZ],
+	int			cols[SPARSE_MAX_NNZ + 1],
 				lane_end[8],
 				max_nnz = dim / 4 - 8;
 
