@@ -44,14 +44,16 @@ COMMENT ON FUNCTION @extschema@._bk_cv_progress(timestamptz, int4, int4, int4, f
 
 -- Availability: 0.4.0
 -- bk_cross_validate's search in bk_training_progress: begins (its start
--- time) or ends (NULL); an error ends it with its (sub)transaction
-CREATE FUNCTION @extschema@._bk_cv_activity(started timestamptz)
+-- time) or ends (NULL), and the models it will have scored (total, as
+-- far as it knows); _bk_train_folds counts them as it scores them. An
+-- error ends it with its (sub)transaction
+CREATE FUNCTION @extschema@._bk_cv_activity(started timestamptz, total int4 DEFAULT NULL)
 	RETURNS void
 	AS 'MODULE_PATHNAME', 'bk_cv_activity'
 	LANGUAGE C VOLATILE PARALLEL RESTRICTED;
 
-COMMENT ON FUNCTION @extschema@._bk_cv_activity(timestamptz) IS
-	'bk_cross_validate''s search in bk_training_progress: begins (its start time) or ends (NULL)';
+COMMENT ON FUNCTION @extschema@._bk_cv_activity(timestamptz, int4) IS
+	'bk_cross_validate''s search in bk_training_progress: begins (its start time) or ends (NULL), and the models it will have scored';
 
 -- Availability: 0.4.0
 -- bk_cross_validate's rows (a named type, so that \df shows its result
@@ -665,6 +667,7 @@ BEGIN
 			-- the progress NOTICEs count the models of all the rounds
 			keep := ceil(jsonb_array_length(settings) / 3.0)::int4;
 			total := (jsonb_array_length(settings) + keep + ceil(keep / 3.0)::int4 + 2) * folds;
+			PERFORM @extschema@._bk_cv_activity(started, total);
 			probe := 'SELECT pg_catalog.jsonb_agg(q.params ORDER BY q.mean DESC NULLS LAST, q.params) FROM ('
 					 || query || ') AS q';
 			FOR rung IN 0 .. 1 LOOP
@@ -716,6 +719,7 @@ BEGIN
 			END LOOP;
 		ELSE
 			total := jsonb_array_length(settings) * folds;
+			PERFORM @extschema@._bk_cv_activity(started, total);
 		END IF;
 
 		IF NOT auto_mode THEN
@@ -770,6 +774,7 @@ BEGIN
 				INTO widened
 				FROM unnest(CASE WHEN rung = 1 THEN ARRAY[3.0, 10.0] ELSE ARRAY[1.0, 3.0] END::float8[]) AS f(w);
 				total := total + 2 * folds;
+				PERFORM @extschema@._bk_cv_activity(started, total);
 				PERFORM pg_catalog.set_config('search_path', caller_search_path, true);
 				EXECUTE probe INTO widened
 					USING widened, seed, folds, metric, false, started, total;

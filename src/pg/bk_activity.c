@@ -515,31 +515,50 @@ BkPgActivitySearch(TimestampTz started)
 }
 
 void
-BkPgActivitySearchScored(TimestampTz started, int total)
+BkPgActivitySearchTotal(TimestampTz started, int total)
 {
 	volatile BkSlot *s;
 
 	if (search_started == 0 || started != search_started)
 		return;
-	search_done++;
 	search_total = total;
 	s = my_slot(false);
 	if (s == NULL || !slot_used)
 		return;
 	write_begin(s);
-	s->models_done = search_done;
 	s->models_total = search_total;
 	write_end(s);
 }
 
+void
+BkPgActivitySearchModelScored(void)
+{
+	volatile BkSlot *s;
+
+	if (search_started == 0)
+		return;
+	search_done++;
+	s = my_slot(false);
+	if (s == NULL || !slot_used)
+		return;
+	write_begin(s);
+	s->models_done = search_done;
+	write_end(s);
+}
+
 /*
- * _bk_cv_activity(started timestamptz): bk_cross_validate's search begins
- * (its start time) or ends (NULL)
+ * _bk_cv_activity(started timestamptz, total int4): bk_cross_validate's
+ * search begins (its start time) or ends (NULL); with a total, the models
+ * it will have scored by the end of its next round
  */
 Datum
 bk_cv_activity(PG_FUNCTION_ARGS)
 {
-	BkPgActivitySearch(PG_ARGISNULL(0) ? 0 : PG_GETARG_TIMESTAMPTZ(0));
+	TimestampTz started = PG_ARGISNULL(0) ? 0 : PG_GETARG_TIMESTAMPTZ(0);
+
+	BkPgActivitySearch(started);
+	if (started != 0 && PG_NARGS() > 1 && !PG_ARGISNULL(1))
+		BkPgActivitySearchTotal(started, PG_GETARG_INT32(1));
 	PG_RETURN_VOID();
 }
 

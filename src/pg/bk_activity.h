@@ -55,7 +55,13 @@ extern void BkPgActivityEnd(BkActivity *a);
 /* bk_cross_validate: a search begins (started) or ends (0) */
 extern void BkPgActivitySearch(TimestampTz started);
 
-/* bk_cross_validate scored one more of its total models */
-extern void BkPgActivitySearchScored(TimestampTz started, int total);
+/* bk_cross_validate's models to score (so far known), of the search begun at started */
+extern void BkPgActivitySearchTotal(TimestampTz started, int total);
+
+/*
+ * the search under way scored one more model (_bk_train_folds, as each
+ * model of a round is scored; nothing outside a search)
+ */
+extern void BkPgActivitySearchModelScored(void);
 
 #endif							/* BK_ACTIVITY_H */

@@ -81,7 +81,8 @@ bk_cv_progress(PG_FUNCTION_ARGS)
 	if (PG_ARGISNULL(4))
 		PG_RETURN_NULL();
 	score = PG_GETARG_FLOAT8(4);
-	BkPgActivitySearchScored(started, total);
+	/* the view counts the models as _bk_train_folds scores them */
+	BkPgActivitySearchTotal(started, total);
 	if (bk_progress_interval <= 0)
 		PG_RETURN_FLOAT8(score);
 	if (started != search)

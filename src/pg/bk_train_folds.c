@@ -532,6 +532,9 @@ bk_train_folds_final(PG_FUNCTION_ARGS)
 					values[4] = Float8GetDatum(score_model(fcinfo, fs, kept, values[2], held,
 														   &nulls[4]));
 					MemoryContextSwitchTo(old);
+					/* bk_training_progress: one more model of the search scored */
+					if (!nulls[4])
+						BkPgActivitySearchModelScored();
 				}
 				elems[s * fs->n_folds + f] = HeapTupleGetDatum(heap_form_tuple(desc, values, nulls));
 				MemoryContextDelete(cxt);
