@@ -508,6 +508,46 @@ BkPgEpochRowsFit(BkEpochRows *r, BkPrepFit *fit, BkRunningSums *target)
 	each_kept_row(r, &pos, false, fit_row, &f);
 }
 
+/*
+ * A matrix of n prepared rows of m's dimension, in cxt, or NULL when it
+ * would take more than limit bytes
+ */
+static BkPreparedRows *
+prepared_rows_new(int64 n, BkModel *m, Size limit, MemoryContext cxt)
+{
+	int			dim = BkModelDim(m);
+	BkPreparedRows *pr;
+
+	if (n == 0 || (Size) n > limit / sizeof(double) / (Size) dim)
+		return NULL;
+	pr = MemoryContextAllocZero(cxt, sizeof(BkPreparedRows));
+	pr->n = n;
+	pr->dim = dim;
+	pr->x = MemoryContextAllocHuge(cxt, (Size) n * (Size) dim * sizeof(double));
+	pr->labels = MemoryContextAllocHuge(cxt, (Size) n * sizeof(Datum));
+	return pr;
+}
+
+/*
+ * Row i (from 1) of pr: x as prepared and its label, a text label copied
+ * into cxt (the row's context goes after it: the copy lives with the rows)
+ */
+static void
+prepared_rows_put(BkPreparedRows *pr, MemoryContext cxt, Oid label_type, int64 i,
+				  const double *x, Datum label)
+{
+	memcpy(pr->x + (Size) (i - 1) * (Size) pr->dim, x, sizeof(double) * (Size) pr->dim);
+	if (label_type != TEXTOID)
+		pr->labels[i - 1] = label;
+	else
+	{
+		MemoryContext old = MemoryContextSwitchTo(cxt);
+
+		pr->labels[i - 1] = PointerGetDatum(DatumGetTextPCopy(label));
+		MemoryContextSwitchTo(old);
+	}
+}
+
 /* the rows being prepared, and the model whose preparation prepares them */
 typedef struct Preparing
 {
@@ -521,39 +561,23 @@ static void
 prepare_row(Datum features, Datum label, ReplayPosition *pos, void *arg)
 {
 	Preparing  *p = (Preparing *) arg;
-	BkPreparedRows *pr = p->pr;
-	const double *x = BkPgModelRow(p->m, features, p->r->form, pos->row, "the model's", NULL);
 
-	memcpy(pr->x + (Size) (pos->row - 1) * (Size) pr->dim, x, sizeof(double) * (Size) pr->dim);
-	if (p->r->label_type != TEXTOID)
-		pr->labels[pos->row - 1] = label;
-	else
-	{
-		/* the row's context goes after it: the copy lives with the rows */
-		MemoryContext old = MemoryContextSwitchTo(p->cxt);
-
-		pr->labels[pos->row - 1] = PointerGetDatum(DatumGetTextPCopy(label));
-		MemoryContextSwitchTo(old);
-	}
+	prepared_rows_put(p->pr, p->cxt, p->r->label_type, pos->row,
+					  BkPgModelRow(p->m, features, p->r->form, pos->row, "the model's", NULL),
+					  label);
 }
 
 bool
 BkPgEpochRowsPrepare(BkEpochRows *r, BkModel *m, const char *fname, Size limit,
 					 MemoryContext cxt)
 {
-	int			dim = BkModelDim(m);
-	int64		n = BkPgEpochRowsCount(r);
 	ReplayPosition pos = {fname, 1, 0};
 	Preparing	p = {r, m, NULL, cxt};
 
 	r->prepared = NULL;
-	if (n == 0 || (Size) n > limit / sizeof(double) / (Size) dim)
+	p.pr = prepared_rows_new(BkPgEpochRowsCount(r), m, limit, cxt);
+	if (p.pr == NULL)
 		return false;
-	p.pr = MemoryContextAllocZero(cxt, sizeof(BkPreparedRows));
-	p.pr->n = n;
-	p.pr->dim = dim;
-	p.pr->x = MemoryContextAllocHuge(cxt, (Size) n * (Size) dim * sizeof(double));
-	p.pr->labels = MemoryContextAllocHuge(cxt, (Size) n * sizeof(Datum));
 	each_kept_row(r, &pos, true, prepare_row, &p);
 	r->prepared = p.pr;
 	return true;
@@ -585,42 +609,23 @@ held_out_row(Datum features, Datum label, ReplayPosition *pos, void *arg)
 	if (h->pr == NULL)
 		h->visit(x, label, h->arg);
 	else
-	{
-		BkPreparedRows *pr = h->pr;
-
-		memcpy(pr->x + (Size) (pos->row - 1) * (Size) pr->dim, x,
-			   sizeof(double) * (Size) pr->dim);
-		pr->labels[pos->row - 1] = label;
-		if (h->r->label_type == TEXTOID)
-		{
-			/* the row's context goes after it: the copy lives with the rows */
-			MemoryContext old = MemoryContextSwitchTo(h->cxt);
-
-			pr->labels[pos->row - 1] = PointerGetDatum(DatumGetTextPCopy(label));
-			MemoryContextSwitchTo(old);
-		}
-	}
+		prepared_rows_put(h->pr, h->cxt, h->r->label_type, pos->row, x, label);
 }
 
 BkPreparedRows *
 BkPgEpochRowsHeldOut(BkEpochRows *r, BkModel *m, const char *fname, Size limit,
 					 MemoryContext cxt)
 {
-	int			dim = BkModelDim(m);
 	int64		n = r->fold_of != NULL ? r->n - r->kept : 0;
 	ReplayPosition pos = {fname, 1, 0};
 	HeldOut		h = {r, m, NULL, cxt, NULL, NULL};
 
 	/* a sparse row is scored in its own form, not as a dense row */
-	if (n == 0 || r->form == BK_FORM_SPARSE ||
-		(Size) n > limit / sizeof(double) / (Size) dim)
+	if (r->form == BK_FORM_SPARSE)
 		return NULL;
-	h.pr = MemoryContextAllocZero(cxt, sizeof(BkPreparedRows));
-	h.pr->n = n;
-	h.pr->dim = dim;
-	h.pr->x = MemoryContextAllocHuge(cxt, (Size) n * (Size) dim * sizeof(double));
-	h.pr->labels = MemoryContextAllocHuge(cxt, (Size) n * sizeof(Datum));
-	each_row(r, &pos, true, true, held_out_row, &h);
+	h.pr = prepared_rows_new(n, m, limit, cxt);
+	if (h.pr != NULL)
+		each_row(r, &pos, true, true, held_out_row, &h);
 	return h.pr;
 }
 

@@ -368,14 +368,14 @@ score_row(const double *x, Datum label, void *arg)
 }
 
 /*
- * The score of model (its bytes, as scoring decodes them) on the fold's
- * held-out rows (held: prepared, or NULL: read from the store):
+ * The score of model (decoded from its bytes, as scoring decodes them) on
+ * the fold's held-out rows (held: prepared, or NULL: read from the store):
  * (report ->> metric)::float8 of the report bk_metrics makes of them, or
  * NULL (*isnull) where the report or its value is null
  */
 static double
 score_model(FunctionCallInfo fcinfo, const FoldsState *fs, const BkTrainState *kept,
-			Datum model, const BkPreparedRows *held, bool *isnull)
+			BkModel *model, const BkPreparedRows *held, bool *isnull)
 {
 	Scoring		s;
 	BkModelInfo info;
@@ -384,7 +384,7 @@ score_model(FunctionCallInfo fcinfo, const FoldsState *fs, const BkTrainState *k
 	LOCAL_FCINFO(inner, 1);
 	Datum		d;
 
-	s.m = BkPgDecodeDatum(model, CurrentMemoryContext, false);
+	s.m = model;
 	BkModelGetInfo(s.m, &info);
 	s.regression = kept->regression;
 	s.text_labels = info.text_labels;
@@ -519,17 +519,16 @@ bk_train_folds_final(PG_FUNCTION_ARGS)
 				if (!nulls[2] && fs->metric != NULL)
 				{
 					MemoryContext old = MemoryContextSwitchTo(cxt);
-					BkModel    *dm = NULL;
+					BkModel    *dm = BkPgDecodeDatum(values[2], cxt, false);
 
 					/* the fold's rows prepared once, by its first model as decoded */
 					if (!held_made)
 					{
-						dm = BkPgDecodeDatum(values[2], cxt, false);
 						held = BkPgEpochRowsHeldOut(kept->rows, dm, "bk_cross_validate",
 													limit, fold_cxt);
 						held_made = true;
 					}
-					values[4] = Float8GetDatum(score_model(fcinfo, fs, kept, values[2], held,
+					values[4] = Float8GetDatum(score_model(fcinfo, fs, kept, dm, held,
 														   &nulls[4]));
 					MemoryContextSwitchTo(old);
 					/* bk_training_progress: one more model of the search scored */
