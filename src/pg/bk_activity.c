@@ -514,36 +514,36 @@ BkPgActivitySearch(TimestampTz started)
 		clear_slot();			/* writes the search's header */
 }
 
-void
-BkPgActivitySearchTotal(TimestampTz started, int total)
+/* the search's counts into the slot, when it shows */
+static void
+write_search_counts(void)
 {
-	volatile BkSlot *s;
+	volatile BkSlot *s = my_slot(false);
 
-	if (search_started == 0 || started != search_started)
-		return;
-	search_total = total;
-	s = my_slot(false);
 	if (s == NULL || !slot_used)
 		return;
 	write_begin(s);
+	s->models_done = search_done;
 	s->models_total = search_total;
 	write_end(s);
 }
 
 void
+BkPgActivitySearchTotal(TimestampTz started, int total)
+{
+	if (search_started == 0 || started != search_started)
+		return;
+	search_total = total;
+	write_search_counts();
+}
+
+void
 BkPgActivitySearchModelScored(void)
 {
-	volatile BkSlot *s;
-
 	if (search_started == 0)
 		return;
 	search_done++;
-	s = my_slot(false);
-	if (s == NULL || !slot_used)
-		return;
-	write_begin(s);
-	s->models_done = search_done;
-	write_end(s);
+	write_search_counts();
 }
 
 /*
