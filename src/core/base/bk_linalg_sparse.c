@@ -118,46 +118,7 @@ BkLinGemvSparse(int m, const double *a, int lda, const double *x,
 		r = gemv_sparse_avx2(m, a, lda, x, cols, lane_end, y);
 #endif
 
-	/* four rows at a time: each column's value of x serves the four */
-	for (; r + 4 <= m; r += 4)
-	{
-		const double *a0 = a + (size_t) r * (size_t) lda;
-		const double *a1 = a0 + lda;
-		const double *a2 = a1 + lda;
-		const double *a3 = a2 + lda;
-		double		s0[LANES],
-					s1[LANES],
-					s2[LANES],
-					s3[LANES];
-		int			k = 0;
-
-		for (int l = 0; l < LANES; l++)
-		{
-			double		t0 = 0.0,
-						t1 = 0.0,
-						t2 = 0.0,
-						t3 = 0.0;
-
-			for (; k < lane_end[l]; k++)
-			{
-				int			j = cols[k];
-				double		v = x[j];
-
-				t0 += a0[j] * v;
-				t1 += a1[j] * v;
-				t2 += a2[j] * v;
-				t3 += a3[j] * v;
-			}
-			s0[l] = t0;
-			s1[l] = t1;
-			s2[l] = t2;
-			s3[l] = t3;
-		}
-		y[r] = SPARSE_TREE(s0);
-		y[r + 1] = SPARSE_TREE(s1);
-		y[r + 2] = SPARSE_TREE(s2);
-		y[r + 3] = SPARSE_TREE(s3);
-	}
+	/* one row at a time: the rows the lanes left, or all without them */
 	for (; r < m; r++)
 	{
 		const double *ar = a + (size_t) r * (size_t) lda;
